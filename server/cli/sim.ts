@@ -1,0 +1,248 @@
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { SCHEMES, findScheme } from '../../shared/controllers/registry.ts';
+import { checkParam, type ParamSpec } from '../../shared/controllers/types.ts';
+import { formatTraceCsv } from '../../shared/csv/trace.ts';
+import { formatIntervalCsv } from '../../shared/csv/intervals.ts';
+import { summarize, type Summary } from '../../shared/metrics/summary.ts';
+import { BUNDLED_TRACES, contest, flow, MATRIX, matrixRun, offsetServer, SHARED_PRESETS, sharedBottleneck } from '../../shared/scenarios/presets.ts';
+import { DEFAULT_MEASUREMENT, runMeasurement } from '../../shared/scenarios/measurement.ts';
+import { runScenario, ScenarioError } from '../../shared/scenarios/run.ts';
+import type { FlowSpec, ScenarioSpec } from '../../shared/scenarios/spec.ts';
+import { TraceError } from '../../shared/trace/mahimahi.ts';
+import { loadTrace } from '../traces.ts';
+import { applyLinkFlags, LINK_OPTIONS, linkHelp, UsageError } from './linkFlags.ts';
+
+const SCENARIOS = ['contest', 'offset-constant', 'offset-variable', 'matrix', 'shared', 'measurement'] as const;
+
+const options = {
+  scenario: { type: 'string', default: 'contest' },
+  trace: { type: 'string', default: 'Verizon-LTE-short' },
+  scheme: { type: 'string', multiple: true },
+  set: { type: 'string', multiple: true },
+  flows: { type: 'string', default: '1' },
+  seed: { type: 'string', default: '1' },
+  row: { type: 'string' },
+  preset: { type: 'string', default: 'cdn' },
+  csv: { type: 'string' },
+  'summary-csv': { type: 'string' },
+  interval: { type: 'string', default: '100' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  ...LINK_OPTIONS,
+} as const;
+
+function paramLine(p: ParamSpec): string {
+  if (p.kind === 'choice') return `      ${p.name}=${p.choices.join('|')}  (default ${p.default})  ${p.doc}`;
+  return `      ${p.name}=${p.min}…${p.max}${p.unit ? ` ${p.unit}` : ''}  (default ${p.default})  ${p.doc}`;
+}
+
+function help(): string {
+  const schemes = SCHEMES.map((s) => [`  ${s.id.padEnd(15)} ${s.title} — ${s.doc}${s.mode === 'burst' ? ' [offset server]' : ''}`, ...s.params.map(paramLine)].join('\n'));
+  return `Usage: npm run sim -- [options]
+
+Runs one Pipefill experiment headless, prints its summary and can write the trace CSV.
+
+Options:
+  --scenario NAME     ${SCENARIOS.join(' | ')} (default contest)
+  --trace NAME        contest trace: ${BUNDLED_TRACES.map((t) => t.name).join(', ')}, or a path to a Mahimahi file
+  --scheme ID         controller; repeat (or give a comma list) for several flows
+  --set NAME=VALUE    controller parameter; FLOW.NAME=VALUE sets it for one flow only (repeatable)
+  --flows N           flows on the bottleneck (1–255; schemes repeat to fill)
+  --seed N            seed of every random choice (default 1)
+  --row N             matrix: run only row N (1–${MATRIX.length}) and keep its trace
+  --preset ID         shared: ${SHARED_PRESETS.map((p) => p.id).join(', ')}
+  --csv FILE          write the event trace CSV
+  --summary-csv FILE  write the per-interval summary CSV
+  --interval MS       interval of the summary CSV (default 100)
+  --json              print the summary as one JSON object
+${linkHelp()}
+Schemes and their parameters:
+${schemes}
+`;
+}
+
+function whole(flag: string, raw: string, min: number, max: number): number {
+  const v = Number(raw);
+  if (!Number.isInteger(v) || v < min || v > max) throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  return v;
+}
+
+/** Builds the flows from --scheme, --flows and --set, checking every value against its scheme's schema. */
+function buildFlows(schemes: string[], count: number, sets: string[], bytes: number | null, stagger: number): FlowSpec[] {
+  for (const id of schemes) {
+    if (!findScheme(id)) throw new UsageError(`--scheme: unknown scheme "${id}" (known: ${SCHEMES.map((s) => s.id).join(', ')})`);
+  }
+  const flows = Array.from({ length: count }, (_, i) => flow(schemes[i % schemes.length], {}, i * stagger, bytes));
+  for (const s of sets) {
+    const m = /^(?:(\d+)\.)?([A-Za-z][\w]*)=(.*)$/.exec(s);
+    if (!m) throw new UsageError(`--set must look like NAME=VALUE or FLOW.NAME=VALUE (got "${s}")`);
+    const [, only, name, raw] = m;
+    const targets = only === undefined ? flows.map((_, i) => i) : [whole('set', only, 0, count - 1)];
+    let used = false;
+    for (const i of targets) {
+      const scheme = findScheme(flows[i].scheme)!;
+      const spec = scheme.params.find((p) => p.name === name);
+      if (!spec) continue;
+      const r = checkParam(spec, raw);
+      if ('error' in r) throw new UsageError(`--set ${r.error}`);
+      flows[i].params[name] = r.value;
+      used = true;
+    }
+    if (!used) {
+      const names = [...new Set(targets.map((i) => flows[i].scheme))];
+      throw new UsageError(`--set: ${names.join(', ')} has no parameter "${name}" (see --help)`);
+    }
+  }
+  return flows;
+}
+
+function schemeList(given: string[] | undefined, fallback: string): string[] {
+  return (given ?? [fallback]).flatMap((s) => s.split(',')).filter((s) => s !== '');
+}
+
+export interface SimOutput {
+  summary: Summary;
+  spec: ScenarioSpec;
+  wallMs: number;
+}
+
+function run(spec: ScenarioSpec): SimOutput & { csv: () => string; intervals: (ms: number) => string } {
+  const t0 = performance.now();
+  const result = runScenario(spec, loadTrace);
+  const wallMs = performance.now() - t0;
+  const summary = summarize(result);
+  return {
+    summary,
+    spec,
+    wallMs,
+    csv: () => formatTraceCsv(result.log, spec),
+    intervals: (ms) => formatIntervalCsv(result.log, ms, result.endMs),
+  };
+}
+
+const f = (v: number, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : '—');
+
+function printSummary(out: SimOutput): void {
+  const s = out.summary;
+  const lines = [`${s.workload} · seed ${s.seed} · ${f(s.endMs / 1000, 1)} s simulated in ${f(out.wallMs, 1)} ms · ${s.events} events`];
+  if (s.workload === 'contest') {
+    const a = s.all;
+    lines.push(
+      `throughput ${f(a.throughputMbps)} Mbit/s · delay95 (signal) ${f(a.delay95, 0)} ms · queueing p95 ${f(a.queueDelay95, 0)} ms · one-way p95 ${f(a.oneWay95, 0)} ms`,
+      `power ${f(a.power, 1)} · score ln(tput/delay95) ${f(a.score, 3)}`,
+    );
+    if (s.omniscient) lines.push(`omniscient: ${f(s.omniscient.throughputMbps)} Mbit/s at ${f(s.omniscient.delay95, 0)} ms`);
+  }
+  for (const fl of s.flows) {
+    const head = `flow ${fl.flow} (${fl.scheme})`;
+    if (fl.reliable) {
+      const r = fl.reliable;
+      lines.push(`${head}: ${r.exact ? 'exact' : 'NOT EXACT'} · ${f(r.seconds, 3)} s · goodput ${f(r.goodputMbps, 3)} Mbit/s · wire/file ${f(r.overhead, 3)} · ${r.retransmissions} retransmissions · ${r.grade?.label ?? ''}`);
+    } else if (fl.offset) {
+      const o = fl.offset;
+      lines.push(`${head}: Result ${o.result} · Time ${o.timeMs} ms (bound ${f(o.boundMs, 0)} ms) · Penalty ${o.penalty} · ${o.requests} requests · ${o.duplicates} duplicates · ${o.squishes} squishes · MD5 ${o.md5}`);
+    } else if (s.flows.length > 1) {
+      lines.push(`${head}: ${f(fl.link.throughputMbps)} Mbit/s · delay95 ${f(fl.link.delay95, 0)} ms`);
+    }
+  }
+  console.log(lines.join('\n'));
+}
+
+function main(argv: string[]): number {
+  const { values: v } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
+  if (v.help) {
+    console.log(help());
+    return 0;
+  }
+  if (!(SCENARIOS as readonly string[]).includes(v.scenario)) {
+    throw new UsageError(`--scenario must be one of ${SCENARIOS.join(', ')} (got "${v.scenario}")`);
+  }
+  const seed = whole('seed', v.seed, 0, 2 ** 31 - 1);
+  const count = whole('flows', v.flows, 1, 255);
+  const sets = v.set ?? [];
+  whole('interval', v.interval, 1, 3_600_000);
+  let spec: ScenarioSpec;
+  switch (v.scenario) {
+    case 'contest': {
+      const flows = buildFlows(schemeList(v.scheme, 'aimd'), count, sets, null, 0);
+      spec = contest(v.trace, flows, seed);
+      if (!BUNDLED_TRACES.some((t) => t.name === v.trace)) {
+        // A trace given by path carries the data; the ACKs cross the same file.
+        spec.link.trace = spec.link.ackTrace = v.trace;
+        spec.durationMs = loadTrace(v.trace).times.at(-1)!;
+      }
+      break;
+    }
+    case 'offset-constant':
+    case 'offset-variable':
+      spec = offsetServer(v.scenario === 'offset-variable', buildFlows(schemeList(v.scheme, 'burst-aimd'), count, sets, 1_000_000, 0), seed);
+      break;
+    case 'shared': {
+      const preset = SHARED_PRESETS.find((p) => p.id === v.preset);
+      if (!preset) throw new UsageError(`--preset must be one of ${SHARED_PRESETS.map((p) => p.id).join(', ')} (got "${v.preset}")`);
+      const schemes = schemeList(v.scheme, 'reno');
+      spec = sharedBottleneck(preset, Array.from({ length: Math.max(count, schemes.length) }, (_, i) => schemes[i % schemes.length]), seed);
+      const flows = buildFlows(schemes, spec.flows.length, sets, null, 0);
+      spec.flows.forEach((fl, i) => (fl.params = flows[i].params));
+      break;
+    }
+    case 'matrix':
+      return runMatrix(v.row, schemeList(v.scheme, 'reno')[0], sets, seed, v);
+    case 'measurement': {
+      const m = runMeasurement({ ...DEFAULT_MEASUREMENT, seed });
+      const out = { truth: { mbps: DEFAULT_MEASUREMENT.mbps, delayMs: DEFAULT_MEASUREMENT.delayMs }, fit: m.fit, samples: m.samples };
+      if (v.json) console.log(JSON.stringify(out));
+      else
+        console.log(
+          `measured ${f(m.fit.mbps, 3)} Mbit/s and ${f(m.fit.delayMs, 3)} ms one way (truth ${out.truth.mbps} Mbit/s, ${out.truth.delayMs} ms) from ${m.samples.length} ping-pongs`,
+        );
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown scenario ${v.scenario}`);
+  }
+  applyLinkFlags(spec, v);
+  const out = run(spec);
+  emit(out, v);
+  return 0;
+}
+
+function emit(out: ReturnType<typeof run>, v: { json: boolean; csv?: string; 'summary-csv'?: string; interval: string }): void {
+  if (v.csv) writeFileSync(v.csv, out.csv());
+  if (v['summary-csv']) writeFileSync(v['summary-csv'], out.intervals(Number(v.interval)));
+  if (v.json) console.log(JSON.stringify({ ...out.summary, wallMs: out.wallMs }));
+  else printSummary(out);
+}
+
+function runMatrix(rowFlag: string | undefined, scheme: string, sets: string[], seed: number, v: Parameters<typeof emit>[1]): number {
+  const flows = buildFlows([scheme], 1, sets, null, 0);
+  const rows = rowFlag === undefined ? MATRIX.map((_, i) => i) : [whole('row', rowFlag, 1, MATRIX.length) - 1];
+  const results = rows.map((i) => {
+    const out = run(matrixRun(MATRIX[i], scheme, flows[0].params, seed));
+    return { i, out };
+  });
+  if (rowFlag !== undefined) {
+    emit(results[0].out, v);
+    return 0;
+  }
+  const table = results.map(({ i, out }) => {
+    const r = out.summary.flows[0].reliable!;
+    return { row: i + 1, group: MATRIX[i].group, name: MATRIX[i].name, pass: r.exact, seconds: r.seconds, bytesOnWire: Math.round(r.overhead * (out.spec.flows[0].bytes ?? 0)), grade: r.grade?.label ?? null, wallMs: out.wallMs };
+  });
+  if (v.json) console.log(JSON.stringify({ scheme, rows: table }));
+  else {
+    for (const t of table) console.log(`${String(t.row).padStart(2)} ${t.group.padEnd(11)} ${t.pass ? 'PASS' : 'FAIL'} ${f(t.seconds, 3).padStart(9)} s ${String(t.bytesOnWire).padStart(9)} B  ${(t.grade ?? '').padEnd(7)} ${t.name}`);
+    console.log(`${table.filter((t) => t.pass).length}/${table.length} passed`);
+  }
+  return table.every((t) => t.pass) ? 0 : 1;
+}
+
+try {
+  process.exitCode = main(process.argv.slice(2));
+} catch (e) {
+  if (e instanceof UsageError || e instanceof ScenarioError || e instanceof TraceError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    console.error(`sim: ${(e as Error).message}\nRun with --help for the options.`);
+    process.exitCode = 2;
+  } else throw e;
+}

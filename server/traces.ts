@@ -1,0 +1,26 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseTrace, TraceError, type Trace } from '../shared/trace/mahimahi.ts';
+
+export const TRACE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../public/traces');
+
+const cache = new Map<string, Trace>();
+
+/** A bundled trace by file name (e.g. "Verizon-LTE-short.down"), or a Mahimahi file by path. */
+export function loadTrace(name: string): Trace {
+  const hit = cache.get(name);
+  if (hit) return hit;
+  const bundled = join(TRACE_DIR, name);
+  const path = /^[\w.-]+$/.test(name) && existsSync(bundled) ? bundled : name;
+  if (!existsSync(path)) throw new TraceError(`no bundled trace or file named "${name}"`);
+  let trace: Trace;
+  try {
+    trace = parseTrace(readFileSync(path, 'utf8'), name);
+  } catch (e) {
+    if (e instanceof TraceError) throw new TraceError(`${name}: ${e.message}`);
+    throw e;
+  }
+  cache.set(name, trace);
+  return trace;
+}

@@ -1,0 +1,33 @@
+import { aimd } from './aimd.ts';
+import { bbr } from './bbr.ts';
+import { bdpEstimator } from './bdpEstimator.ts';
+import { burstAimd } from './burstAimd.ts';
+import { constantBurst } from './constantBurst.ts';
+import { cubic } from './cubic.ts';
+import { delayTrigger } from './delayTrigger.ts';
+import { deliveryTrend } from './deliveryTrend.ts';
+import { fixed } from './fixed.ts';
+import { rateBased } from './rateBased.ts';
+import { reno } from './reno.ts';
+import type { Scheme } from './types.ts';
+import { watermarks } from './watermarks.ts';
+
+/** Every scheme, in the order pickers and --help list them. */
+export const SCHEMES: readonly Scheme[] = [
+  fixed,
+  aimd,
+  delayTrigger,
+  watermarks,
+  deliveryTrend,
+  rateBased,
+  bdpEstimator,
+  reno,
+  cubic,
+  bbr,
+  burstAimd,
+  constantBurst,
+];
+
+export function findScheme(id: string): Scheme | undefined {
+  return SCHEMES.find((s) => s.id === id);
+}

@@ -1,0 +1,99 @@
+import { csvFormatRows, csvParse } from 'd3-dsv';
+import { EventLog } from '../log/eventLog.ts';
+import { DROP_REASONS, ESTIMATES, K, KINDS } from '../log/kinds.ts';
+import type { ScenarioSpec } from '../scenarios/spec.ts';
+
+/**
+ * The trace CSV, one schema for simulated and live runs. The first line names the schema version, the
+ * second carries the experiment so an import can replay it; then one row per event. `value` means, by
+ * kind: enqueue → queue length (packets); depart → queueing delay; deliver → one-way delay; ack, reply →
+ * RTT; timeout → the timeout in force; estimate, penalty → the figure; done → elapsed ms (offset: server
+ * Time). `detail` names a drop's reason, an estimate, or squish on/off.
+ */
+export const CSV_VERSION = 'pipefill-trace v1';
+export const CSV_COLUMNS = ['t_ms', 'flow', 'kind', 'seq', 'bytes', 'window', 'value', 'detail'] as const;
+
+export class CsvError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CsvError';
+  }
+}
+
+/** Shortest decimal that reads back as the same 32-bit float. */
+function f32(v: number): string {
+  if (!Number.isFinite(v)) return String(v);
+  for (let p = 1; p < 10; p++) {
+    const s = Number(v.toPrecision(p));
+    if (Math.fround(s) === v) return String(s);
+  }
+  return String(v);
+}
+
+function detailOf(kind: number, seq: number, value: number): string {
+  if (kind === K.drop) return DROP_REASONS[value] ?? '';
+  if (kind === K.estimate) return ESTIMATES[seq] ?? '';
+  if (kind === K.squish) return value ? 'on' : 'off';
+  return '';
+}
+
+export function formatTraceCsv(log: EventLog, spec: ScenarioSpec | null): string {
+  const c = log.columns;
+  const rows: string[][] = [[...CSV_COLUMNS]];
+  for (let i = 0; i < log.length; i++) {
+    rows.push([
+      String(c.t[i]),
+      String(c.flow[i]),
+      KINDS[c.kind[i]],
+      String(c.seq[i]),
+      String(c.bytes[i]),
+      f32(c.window[i]),
+      f32(c.value[i]),
+      detailOf(c.kind[i], c.seq[i], c.value[i]),
+    ]);
+  }
+  return `# ${CSV_VERSION}\n# spec ${spec ? JSON.stringify(spec) : 'null'}\n${csvFormatRows(rows)}\n`;
+}
+
+export interface ImportedTrace {
+  log: EventLog;
+  spec: ScenarioSpec | null;
+}
+
+const MAX_ROWS = 5_000_000;
+
+/** Reads a trace CSV back into an event log; throws CsvError naming the first problem and its line. */
+export function parseTraceCsv(text: string): ImportedTrace {
+  const lines = text.split('\n', 2);
+  if (lines[0]?.trim() !== `# ${CSV_VERSION}`) {
+    throw new CsvError(`not a Pipefill trace: the first line must be "# ${CSV_VERSION}"`);
+  }
+  const specLine = lines[1] ?? '';
+  if (!specLine.startsWith('# spec ')) throw new CsvError('line 2 must be "# spec" followed by the experiment');
+  let spec: ScenarioSpec | null;
+  try {
+    spec = JSON.parse(specLine.slice('# spec '.length)) as ScenarioSpec | null;
+  } catch {
+    throw new CsvError('line 2: the experiment is not valid JSON');
+  }
+  const body = text.slice(lines[0].length + specLine.length + 2);
+  const rows = csvParse(body);
+  for (const col of CSV_COLUMNS) if (!rows.columns.includes(col)) throw new CsvError(`line 3: missing column "${col}"`);
+  if (rows.length > MAX_ROWS) throw new CsvError(`more than ${MAX_ROWS} rows`);
+  const log = new EventLog(Math.max(16, rows.length));
+  rows.forEach((r, i) => {
+    const line = i + 4;
+    const kind = K[r.kind as keyof typeof K];
+    if (kind === undefined) throw new CsvError(`line ${line}: unknown kind "${r.kind}"`);
+    const n = (name: (typeof CSV_COLUMNS)[number]) => {
+      const raw = r[name] ?? '';
+      const v = raw === 'Infinity' ? Infinity : raw === '-Infinity' ? -Infinity : raw === 'NaN' ? NaN : raw.trim() === '' ? NaN : Number(raw);
+      if (Number.isNaN(v) && raw !== 'NaN') throw new CsvError(`line ${line}: ${name} is not a number ("${raw}")`);
+      return v;
+    };
+    const flow = n('flow');
+    if (!Number.isInteger(flow) || flow < 0 || flow > 255) throw new CsvError(`line ${line}: flow must be a whole number from 0 to 255`);
+    log.push(n('t_ms'), kind, flow, n('seq'), n('bytes'), n('value'), n('window'));
+  });
+  return { log, spec };
+}

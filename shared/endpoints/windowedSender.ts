@@ -1,0 +1,90 @@
+import type { Controller } from '../controllers/types.ts';
+import { ESTIMATE, ESTIMATES, K } from '../log/kinds.ts';
+import type { Packet, PacketSink } from '../net/packet.ts';
+import { Timer } from '../sim/scheduler.ts';
+import type { Endpoint } from './context.ts';
+
+/**
+ * What every window-driven sender shares: it sends while the controller's window is open, spaced by
+ * the controller's pacing rate, keeps one timer, and records sends, ACKs and the controller's estimates.
+ */
+export abstract class WindowedSender implements PacketSink {
+  protected readonly timer: Timer;
+  private readonly paceTimer: Timer;
+  private nextSendAt = 0;
+  private readonly lastEstimates = new Float64Array(ESTIMATES.length).fill(NaN);
+  protected startedAt = -1;
+  finishedAt = -1;
+
+  constructor(protected readonly ep: Endpoint, readonly controller: Controller) {
+    this.timer = new Timer(ep.scheduler, (now) => this.onTimer(now));
+    this.paceTimer = new Timer(ep.scheduler, (now) => this.pump(now));
+  }
+
+  start(at: number): void {
+    this.ep.scheduler.at(at, (now) => {
+      this.startedAt = now;
+      this.begin(now);
+    });
+  }
+
+  protected begin(now: number): void {
+    this.pump(now);
+    this.timer.set(now + this.controller.timeoutMs());
+  }
+
+  abstract receive(packet: Packet, now: number): void;
+  protected abstract hasData(): boolean;
+  protected abstract inFlight(): number;
+  protected abstract sendNext(now: number): void;
+  protected abstract onTimer(now: number): void;
+
+  /** Sends while the window is open, respecting the pacing rate. */
+  protected pump(now: number): void {
+    const c = this.controller;
+    while (this.hasData() && this.inFlight() < c.windowSize()) {
+      const rate = c.pacingRate();
+      if (rate !== Infinity) {
+        if (now < this.nextSendAt) {
+          this.paceTimer.set(this.nextSendAt);
+          return;
+        }
+        this.nextSendAt = Math.max(now, this.nextSendAt) + 1000 / rate;
+      }
+      this.sendNext(now);
+    }
+  }
+
+  protected logSend(packet: Packet, now: number): void {
+    this.ep.log.push(now, packet.retransmit ? K.retransmit : K.send, this.ep.flow, packet.seq, packet.bytes, this.inFlight(), this.controller.windowSize());
+  }
+
+  protected logAck(kind: number, seq: number, rtt: number, bytes: number, now: number): void {
+    this.ep.log.push(now, kind, this.ep.flow, seq, bytes, rtt, this.controller.windowSize());
+    this.logEstimates(now);
+  }
+
+  protected logTimeout(now: number): void {
+    this.ep.log.push(now, K.timeout, this.ep.flow, -1, 0, this.controller.timeoutMs(), this.controller.windowSize());
+  }
+
+  /** Records an estimate when it moved by more than 1%, so charts get lines without a row per ACK. */
+  private logEstimates(now: number): void {
+    const e = this.controller.estimates();
+    for (const name in e) {
+      const v = e[name as keyof typeof e]!;
+      const id = ESTIMATE[name as keyof typeof ESTIMATE];
+      const prev = this.lastEstimates[id];
+      if (Number.isFinite(v) && !(Math.abs(v - prev) <= Math.abs(prev) * 0.01)) {
+        this.lastEstimates[id] = v;
+        this.ep.log.push(now, K.estimate, this.ep.flow, id, 0, v, this.controller.windowSize());
+      }
+    }
+  }
+
+  protected finish(now: number): void {
+    this.finishedAt = now;
+    this.timer.cancel();
+    this.ep.log.push(now, K.done, this.ep.flow, -1, 0, now - this.startedAt, this.controller.windowSize());
+  }
+}

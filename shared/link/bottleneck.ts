@@ -1,0 +1,57 @@
+import type { Packet, PacketSink } from '../net/packet.ts';
+import type { EventLog } from '../log/eventLog.ts';
+import { DROP, K } from '../log/kinds.ts';
+import type { PacketQueue } from './queue.ts';
+import type { Scheduler } from '../sim/scheduler.ts';
+
+/** What a bottleneck records: data-direction links log arrivals and departures; ACK links only drops. */
+export interface LinkTap {
+  log: EventLog;
+  /** Whether to record enqueue and depart rows (the data direction). */
+  detailed: boolean;
+  /** Drop reason code used when the queue refuses a packet. */
+  dropReason: number;
+}
+
+export function dataTap(log: EventLog): LinkTap {
+  return { log, detailed: true, dropReason: DROP.queue };
+}
+
+export function ackTap(log: EventLog): LinkTap {
+  return { log, detailed: false, dropReason: DROP['ack-queue'] };
+}
+
+/** A queue draining into a service process; subclasses decide when the head packet leaves. */
+export abstract class Bottleneck implements PacketSink {
+  next: PacketSink | null = null;
+
+  constructor(
+    protected readonly scheduler: Scheduler,
+    protected readonly queue: PacketQueue,
+    protected readonly tap: LinkTap,
+  ) {}
+
+  abstract receive(packet: Packet, now: number): void;
+
+  get queuedPackets(): number {
+    return this.queue.length;
+  }
+
+  get queuedBytes(): number {
+    return this.queue.bytes;
+  }
+
+  protected admit(packet: Packet, arrival: number, now: number): boolean {
+    if (!this.queue.push(packet, arrival)) {
+      this.tap.log.push(now, K.drop, packet.flow, packet.seq, packet.bytes, this.tap.dropReason, 0);
+      return false;
+    }
+    if (this.tap.detailed) this.tap.log.push(now, K.enqueue, packet.flow, packet.seq, packet.bytes, this.queue.length, 0);
+    return true;
+  }
+
+  protected depart(packet: Packet, arrival: number, at: number): void {
+    if (this.tap.detailed) this.tap.log.push(at, K.depart, packet.flow, packet.seq, packet.bytes, at - arrival, 0);
+    this.next!.receive(packet, at);
+  }
+}

@@ -1,0 +1,94 @@
+import { checkParam, choice, num, type ParamSpec } from '../controllers/types.ts';
+import type { ImpairmentSpec } from './impairments.ts';
+import type { LinkSpec } from '../scenarios/spec.ts';
+
+/**
+ * The link's settings as parameter schemas, like the controllers': the UI's link sliders and the CLI's
+ * link flags are generated from these. Percentages here become fractions in the spec.
+ */
+const IMPAIRMENT_PARAMS: readonly ParamSpec[] = [
+  num('loss', '%', 0, 100, 0.1, 0, 'Independent random loss'),
+  num('burstP', '%', 0, 100, 0.1, 0, 'Gilbert–Elliott: chance per packet of entering the bad state'),
+  num('burstR', '%', 0, 100, 0.1, 100, 'Gilbert–Elliott: chance per packet of leaving the bad state'),
+  num('burstLoss', '%', 0, 100, 1, 100, 'Gilbert–Elliott: loss while in the bad state'),
+  num('duplicate', '%', 0, 100, 0.1, 0, 'Packets delivered twice'),
+  num('reorder', '%', 0, 100, 0.1, 0, 'Packets sent at once, skipping the delay (so they overtake)'),
+  num('jitter', 'ms', 0, 1000, 1, 0, 'Uniform ± variation of the propagation delay'),
+];
+
+export const LINK_PARAMS: readonly ParamSpec[] = [
+  num('delay', 'ms', 0, 5000, 1, 20, 'Propagation delay each way'),
+  num('bandwidth', 'Mbit/s', 0.001, 100_000, 0.1, 12, 'Rate of a constant-rate link (both directions)'),
+  choice('queue', ['infinite', 'packets', 'bytes'], 'infinite', 'Queue before the bottleneck: unlimited, or drop-tail'),
+  num('queueLimit', 'packets or bytes', 1, 1e10, 1, 100, 'Drop-tail limit'),
+  choice('loop', ['loop', 'once'], 'loop', 'Loop the trace with the period of its last timestamp, or play it once'),
+  ...IMPAIRMENT_PARAMS,
+  ...IMPAIRMENT_PARAMS.map((p) => ({ ...p, name: key('ack', p.name), doc: `ACK direction: ${p.doc}` })),
+];
+
+/** "loss" for the data direction, "ackLoss" for the ACK direction. */
+function key(prefix: '' | 'ack', name: string): string {
+  return prefix ? `${prefix}${name[0].toUpperCase()}${name.slice(1)}` : name;
+}
+
+/** The current value of every link parameter in `spec`, as the schema expresses it. */
+export function linkValues(link: LinkSpec): Record<string, number | string> {
+  const impair = (prefix: '' | 'ack', s: ImpairmentSpec) => ({
+    [key(prefix, 'loss')]: s.loss * 100,
+    [key(prefix, 'burstP')]: (s.burst?.p ?? 0) * 100,
+    [key(prefix, 'burstR')]: (s.burst?.r ?? 1) * 100,
+    [key(prefix, 'burstLoss')]: (s.burst?.lossBad ?? 1) * 100,
+    [key(prefix, 'duplicate')]: s.duplicate * 100,
+    [key(prefix, 'reorder')]: s.reorder * 100,
+    [key(prefix, 'jitter')]: s.jitter,
+  });
+  return {
+    delay: link.delayMs,
+    bandwidth: link.mbps,
+    queue: link.queue.kind,
+    queueLimit: link.queue.kind === 'infinite' ? 100 : link.queue.limit,
+    loop: link.once ? 'once' : 'loop',
+    ...impair('', link.forward),
+    ...impair('ack', link.reverse),
+  };
+}
+
+/** Applies checked values (as from linkValues) to a link spec, returning a new one. */
+export function withLinkValues(link: LinkSpec, values: Record<string, number | string>): LinkSpec {
+  const v = { ...linkValues(link), ...values };
+  const impair = (prefix: '' | 'ack'): ImpairmentSpec => {
+    const get = (n: string) => Number(v[key(prefix, n)]);
+    const p = get('burstP') / 100;
+    return {
+      loss: get('loss') / 100,
+      burst: p > 0 ? { p, r: get('burstR') / 100, lossBad: get('burstLoss') / 100 } : null,
+      duplicate: get('duplicate') / 100,
+      reorder: get('reorder') / 100,
+      jitter: get('jitter'),
+    };
+  };
+  const queueKind = v.queue as LinkSpec['queue']['kind'];
+  return {
+    ...link,
+    delayMs: Number(v.delay),
+    mbps: Number(v.bandwidth),
+    ackMbps: link.kind === 'rate' ? Number(v.bandwidth) : link.ackMbps,
+    queue: queueKind === 'infinite' ? { kind: 'infinite' } : { kind: queueKind, limit: Math.round(Number(v.queueLimit)) },
+    once: v.loop === 'once',
+    forward: impair(''),
+    reverse: impair('ack'),
+  };
+}
+
+/** Checks raw values (strings from flags or the URL) against the link schema. */
+export function checkLinkValues(raw: Record<string, string | number>): { values: Record<string, number | string> } | { error: string } {
+  const values: Record<string, number | string> = {};
+  for (const [name, r] of Object.entries(raw)) {
+    const spec = LINK_PARAMS.find((p) => p.name === name);
+    if (!spec) return { error: `no link setting "${name}"` };
+    const c = checkParam(spec, r);
+    if ('error' in c) return c;
+    values[name] = c.value;
+  }
+  return { values };
+}

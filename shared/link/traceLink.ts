@@ -1,0 +1,103 @@
+import type { Packet } from '../net/packet.ts';
+import type { Scheduler } from '../sim/scheduler.ts';
+import { OPPORTUNITY_BYTES, tracePeriod, type Trace } from '../trace/mahimahi.ts';
+import { Bottleneck, type LinkTap } from './bottleneck.ts';
+import type { PacketQueue } from './queue.ts';
+
+/**
+ * A trace-driven bottleneck with mm-link's semantics: time in whole milliseconds, byte accounting across
+ * 1504-byte opportunities (a packet may use parts of several; what is left of an opportunity when the
+ * queue runs dry is lost), opportunities at millisecond t used before packets arriving at t join the
+ * queue, and the trace looping with the period of its last timestamp unless `once`.
+ */
+export class TraceLink extends Bottleneck {
+  private index = 0;
+  private base = 0;
+  private finished = false;
+  private inTransit: Packet | null = null;
+  private inTransitArrival = 0;
+  private bytesLeft = 0;
+  private wakeAt = -1;
+  private readonly times: Int32Array;
+  private readonly period: number;
+  private readonly onWake = (now: number) => {
+    this.wakeAt = -1;
+    this.rationalize(now);
+    this.wake();
+  };
+
+  constructor(scheduler: Scheduler, trace: Trace, queue: PacketQueue, tap: LinkTap, private readonly once = false) {
+    super(scheduler, queue, tap);
+    this.times = trace.times;
+    this.period = tracePeriod(trace);
+  }
+
+  receive(packet: Packet, now: number): void {
+    const ms = Math.floor(now);
+    this.rationalize(ms);
+    if (this.admit(packet, ms, now)) this.wake();
+  }
+
+  get nextOpportunity(): number {
+    return this.finished ? Infinity : this.times[this.index] + this.base;
+  }
+
+  private wake(): void {
+    if (this.wakeAt >= 0 || (this.queue.length === 0 && this.inTransit === null)) return;
+    const at = this.nextOpportunity;
+    if (at === Infinity) return;
+    this.wakeAt = at;
+    this.scheduler.at(at, this.onWake);
+  }
+
+  private useOpportunity(): void {
+    if (++this.index === this.times.length) {
+      this.index = 0;
+      if (this.once) this.finished = true;
+      else this.base += this.period;
+    }
+  }
+
+  /** Spends every opportunity up to and including `now`. */
+  private rationalize(now: number): void {
+    while (this.nextOpportunity <= now) {
+      const at = this.nextOpportunity;
+      let budget = OPPORTUNITY_BYTES;
+      this.useOpportunity();
+      while (budget > 0) {
+        if (this.inTransit === null) {
+          if (this.queue.length === 0) break;
+          this.inTransitArrival = this.queue.headArrival;
+          this.inTransit = this.queue.shift();
+          this.bytesLeft = this.inTransit.bytes;
+        }
+        const sent = budget < this.bytesLeft ? budget : this.bytesLeft;
+        this.bytesLeft -= sent;
+        budget -= sent;
+        if (this.bytesLeft === 0) {
+          const packet = this.inTransit;
+          this.inTransit = null;
+          this.depart(packet, this.inTransitArrival, at);
+        }
+      }
+      if (this.queue.length === 0 && this.inTransit === null) {
+        // Idle: skip the rest of the opportunities up to now without walking them one at a time.
+        this.skipIdle(now);
+      }
+    }
+  }
+
+  /** Advances past all opportunities at or before `now` while nothing is queued. */
+  private skipIdle(now: number): void {
+    if (this.finished) return;
+    if (!this.once && now - this.base >= this.period) {
+      this.base += Math.floor((now - this.base) / this.period) * this.period;
+      this.index = 0;
+    }
+    while (!this.finished && this.nextOpportunity <= now) this.useOpportunity();
+  }
+
+  get packetInTransit(): boolean {
+    return this.inTransit !== null;
+  }
+}

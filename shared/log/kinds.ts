@@ -1,0 +1,31 @@
+/**
+ * The kinds of event a run records. The numeric codes are the log's storage; the names are what the CSV
+ * and the UI show. Append new kinds at the end: the codes are part of the CSV schema's version.
+ */
+export const KINDS = [
+  'send', // sender emits a packet: seq, bytes, window
+  'retransmit', // sender emits a sequence number again
+  'enqueue', // packet joins the bottleneck queue: value = queue length in packets after it joined
+  'depart', // packet leaves the bottleneck: value = queueing delay (ms)
+  'deliver', // packet reaches the receiver: value = one-way delay (ms)
+  'ack', // ACK reaches the sender: value = RTT sample (ms), window after the controller saw it
+  'drop', // packet lost: value = DropReason
+  'timeout', // sender's timer fired: window after the controller saw it
+  'estimate', // controller estimate: seq = EstimateId, value
+  'reply', // offset server's reply reaches the client: seq = offset, value = RTT
+  'squish', // offset server squished the client (value 1) or released it (value 0)
+  'penalty', // offset request found no token: value = total penalty
+  'duplicate', // link duplicated a packet
+  'done', // flow finished its transfer: value = elapsed ms
+] as const;
+
+export type Kind = (typeof KINDS)[number];
+export const K = Object.fromEntries(KINDS.map((k, i) => [k, i])) as { [key in Kind]: number };
+
+export const DROP_REASONS = ['queue', 'loss', 'burst-loss', 'no-token', 'server-loss', 'ack-queue', 'ack-loss'] as const;
+export type DropReason = (typeof DROP_REASONS)[number];
+export const DROP = Object.fromEntries(DROP_REASONS.map((k, i) => [k, i])) as { [key in DropReason]: number };
+
+export const ESTIMATES = ['ssthresh', 'rttMin', 'bandwidth', 'pacingRate', 'srtt', 'rto', 'threshold'] as const;
+export type EstimateName = (typeof ESTIMATES)[number];
+export const ESTIMATE = Object.fromEntries(ESTIMATES.map((k, i) => [k, i])) as { [key in EstimateName]: number };

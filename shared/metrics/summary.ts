@@ -1,0 +1,95 @@
+import { K } from '../log/kinds.ts';
+import type { RunResult } from '../scenarios/run.ts';
+import { grade, type Grade } from './grade.ts';
+import { linkMetrics, type LinkMetrics } from './linkMetrics.ts';
+import { omniscientPoint, type OmniscientPoint } from './omniscient.ts';
+import { MAX_CHUNK } from '../offset/protocol.ts';
+
+export interface FlowSummary {
+  flow: number;
+  scheme: string;
+  link: LinkMetrics;
+  reliable: {
+    exact: boolean;
+    seconds: number;
+    goodputMbps: number;
+    /** Bytes on the wire ÷ file size. */
+    overhead: number;
+    retransmissions: number;
+    grade: Grade | null;
+  } | null;
+  offset: {
+    result: boolean | null;
+    timeMs: number;
+    penalty: number;
+    requests: number;
+    duplicates: number;
+    squishes: number;
+    md5: string;
+    /** chunks ÷ token rate: the time a perfectly paced client needs, ms. */
+    boundMs: number;
+  } | null;
+}
+
+export interface Summary {
+  workload: RunResult['spec']['workload'];
+  seed: number;
+  endMs: number;
+  events: number;
+  all: LinkMetrics;
+  flows: FlowSummary[];
+  omniscient: OmniscientPoint | null;
+}
+
+/** The headline figures of a run, computed from its event log and outcomes. */
+export function summarize(run: RunResult): Summary {
+  const { spec, log } = run;
+  const flows = run.flows.map((o): FlowSummary => {
+    const link = linkMetrics(log, o.flow);
+    let reliable: FlowSummary['reliable'] = null;
+    let offset: FlowSummary['offset'] = null;
+    if (spec.workload === 'reliable') {
+      const seconds = o.finishedAt >= 0 ? (o.finishedAt - o.startMs) / 1000 : NaN;
+      const l = spec.link;
+      reliable = {
+        exact: o.exact === true,
+        seconds,
+        goodputMbps: (8 * o.fileBytes) / seconds / 1e6,
+        overhead: o.bytesOnWire / o.fileBytes,
+        retransmissions: o.retransmissions,
+        grade:
+          l.kind === 'rate' && o.finishedAt >= 0
+            ? grade({ bytes: o.fileBytes, seconds, bandwidth: l.mbps * 1e6, latencyMs: l.delayMs, dropPercent: l.forward.loss * 100 })
+            : null,
+      };
+    }
+    if (spec.workload === 'offset' && o.offset) {
+      const policy = spec.offset!.policy;
+      const chunks = Math.ceil(o.offset.size / MAX_CHUNK);
+      const meanRate = policy.variable ? policy.rates.reduce((s, r) => s + r, 0) / policy.rates.length : policy.rate;
+      let squishes = 0;
+      const c = log.columns;
+      for (let i = 0; i < log.length; i++) if (c.kind[i] === K.squish && c.flow[i] === o.flow && c.value[i] === 1) squishes++;
+      offset = {
+        result: o.offset.result,
+        timeMs: o.offset.serverTime,
+        penalty: o.offset.penalty,
+        requests: o.offset.requests,
+        duplicates: o.offset.duplicates,
+        squishes,
+        md5: o.offset.md5,
+        boundMs: (chunks / meanRate) * 1000,
+      };
+    }
+    return { flow: o.flow, scheme: o.scheme, link, reliable, offset };
+  });
+  return {
+    workload: spec.workload,
+    seed: spec.seed,
+    endMs: run.endMs,
+    events: log.length,
+    all: linkMetrics(log),
+    flows,
+    omniscient: run.trace ? omniscientPoint(run.trace, spec.durationMs, spec.link.once) : null,
+  };
+}

@@ -1,0 +1,34 @@
+/** What travels through the simulated network. One shape for data, ACKs, requests and replies. */
+export interface Packet {
+  flow: number;
+  /** Data: sequence number (or file offset). ACK: the sequence number it acknowledges. */
+  seq: number;
+  /** Size on the wire, in bytes. */
+  bytes: number;
+  isAck: boolean;
+  /** When the sender sent it (echoed back in its ACK). */
+  sentAt: number;
+  /** ACK only: when the receiver got the data packet it acknowledges. */
+  receivedAt: number;
+  /** Reliable transfer: cumulative ACK (next byte expected); data: payload offset. */
+  ack: number;
+  /** Application bytes (offset-server datagrams, reliable-transfer payload); absent in the contest. */
+  payload?: Uint8Array;
+  /** Whether the sender had sent this sequence number before. */
+  retransmit: boolean;
+}
+
+export const DATA_BYTES = 1500;
+export const ACK_BYTES = 80;
+
+export interface PacketSink {
+  receive(packet: Packet, now: number): void;
+}
+
+export function dataPacket(flow: number, seq: number, sentAt: number, bytes = DATA_BYTES): Packet {
+  return { flow, seq, bytes, isAck: false, sentAt, receivedAt: 0, ack: 0, retransmit: false };
+}
+
+export function ackFor(data: Packet, now: number, ack = data.seq): Packet {
+  return { flow: data.flow, seq: data.seq, bytes: ACK_BYTES, isAck: true, sentAt: data.sentAt, receivedAt: now, ack, retransmit: false };
+}

@@ -1,0 +1,49 @@
+import type { ParamValues } from '../controllers/types.ts';
+import type { ImpairmentSpec } from '../link/impairments.ts';
+import type { QueueSpec } from '../link/queue.ts';
+import type { OffsetPolicyConfig } from '../offset/policy.ts';
+
+/**
+ * An experiment, as plain data: what the URL, the CLI and the worker pass around. Running the same
+ * spec with the same traces gives the same log, byte for byte.
+ */
+export type Workload = 'contest' | 'reliable' | 'offset';
+
+export interface LinkSpec {
+  /** 'trace': forward (data) and reverse (ACK) traces by name; 'rate': constant bit rates. */
+  kind: 'trace' | 'rate';
+  trace: string;
+  ackTrace: string;
+  mbps: number;
+  ackMbps: number;
+  /** Play the traces once instead of looping them. */
+  once: boolean;
+  /** Propagation delay each way, ms. */
+  delayMs: number;
+  queue: QueueSpec;
+  forward: ImpairmentSpec;
+  reverse: ImpairmentSpec;
+}
+
+export interface FlowSpec {
+  scheme: string;
+  params: ParamValues;
+  startMs: number;
+  /** Bytes to transfer (reliable and offset workloads); null sends until the run ends. */
+  bytes: number | null;
+}
+
+export interface OffsetSpec {
+  policy: OffsetPolicyConfig;
+  fileSeed: number;
+}
+
+export interface ScenarioSpec {
+  workload: Workload;
+  link: LinkSpec;
+  flows: FlowSpec[];
+  seed: number;
+  /** The run stops here even if flows are unfinished. */
+  durationMs: number;
+  offset: OffsetSpec | null;
+}

@@ -1,0 +1,151 @@
+/**
+ * Discrete-event scheduler in virtual milliseconds. Events at the same instant run in the order they were
+ * scheduled, which makes every run deterministic. The heap keeps times and tie-break counters in typed
+ * arrays so that hundreds of thousands of events cost no per-event objects beyond the callback.
+ */
+export type Action = (now: number) => void;
+
+/** What timers and endpoints need of time: the simulator in virtual time, or a wall clock when live. */
+export interface Clock {
+  readonly now: number;
+  at(at: number, action: Action): void;
+}
+
+export class Scheduler implements Clock {
+  now = 0;
+  private times = new Float64Array(1024);
+  private order = new Float64Array(1024);
+  private actions: Action[] = [];
+  private size = 0;
+  private counter = 0;
+  private stopped = false;
+
+  /** Runs `action` at virtual time `at` (never earlier than now). */
+  at(at: number, action: Action): void {
+    const t = at < this.now ? this.now : at;
+    if (this.size === this.times.length) this.grow();
+    let i = this.size++;
+    const order = this.counter++;
+    // sift up
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const pt = this.times[p];
+      if (pt < t || (pt === t && this.order[p] < order)) break;
+      this.times[i] = pt;
+      this.order[i] = this.order[p];
+      this.actions[i] = this.actions[p];
+      i = p;
+    }
+    this.times[i] = t;
+    this.order[i] = order;
+    this.actions[i] = action;
+  }
+
+  after(delay: number, action: Action): void {
+    this.at(this.now + delay, action);
+  }
+
+  /** Runs events in time order until none is left before `until` (inclusive), or `stop()` is called. */
+  run(until = Infinity): void {
+    this.stopped = false;
+    while (this.size > 0 && !this.stopped) {
+      const t = this.times[0];
+      if (t > until) break;
+      const action = this.popMin();
+      this.now = t;
+      action(t);
+    }
+    if (!this.stopped && until !== Infinity && this.now < until) this.now = until;
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  get pending(): number {
+    return this.size;
+  }
+
+  private popMin(): Action {
+    const top = this.actions[0];
+    const last = --this.size;
+    if (last > 0) {
+      const t = this.times[last];
+      const o = this.order[last];
+      const a = this.actions[last];
+      let i = 0;
+      for (;;) {
+        let c = 2 * i + 1;
+        if (c >= last) break;
+        const r = c + 1;
+        if (r < last && (this.times[r] < this.times[c] || (this.times[r] === this.times[c] && this.order[r] < this.order[c]))) c = r;
+        const ct = this.times[c];
+        if (t < ct || (t === ct && o < this.order[c])) break;
+        this.times[i] = ct;
+        this.order[i] = this.order[c];
+        this.actions[i] = this.actions[c];
+        i = c;
+      }
+      this.times[i] = t;
+      this.order[i] = o;
+      this.actions[i] = a;
+    }
+    this.actions[last] = undefined as unknown as Action;
+    return top;
+  }
+
+  private grow(): void {
+    const times = new Float64Array(this.times.length * 2);
+    times.set(this.times);
+    this.times = times;
+    const order = new Float64Array(this.order.length * 2);
+    order.set(this.order);
+    this.order = order;
+  }
+}
+
+/**
+ * A restartable one-shot timer. Pushing the deadline later (as a retransmission timer does on every ACK)
+ * costs no heap entry: the pending entry notices the deadline moved and re-arms itself once.
+ */
+export class Timer {
+  private deadline = Infinity;
+  private entryAt: number | null = null;
+  private readonly onEntry: Action;
+
+  constructor(private readonly scheduler: Clock, private readonly fire: Action) {
+    this.onEntry = (now) => {
+      if (now !== this.entryAt) return; // superseded by an earlier entry
+      this.entryAt = null;
+      if (this.deadline === now) {
+        this.deadline = Infinity;
+        this.fire(now);
+      } else if (this.deadline !== Infinity) {
+        this.arm(this.deadline);
+      }
+    };
+  }
+
+  /** Fires at `at` unless set again or cancelled before. */
+  set(at: number): void {
+    this.deadline = at < this.scheduler.now ? this.scheduler.now : at;
+    if (this.entryAt === null || this.deadline < this.entryAt) this.arm(this.deadline);
+  }
+
+  cancel(): void {
+    this.deadline = Infinity;
+  }
+
+  get armed(): boolean {
+    return this.deadline !== Infinity;
+  }
+
+  get at(): number {
+    return this.deadline;
+  }
+
+  private arm(at: number): void {
+    this.entryAt = at;
+    this.scheduler.at(at, this.onEntry);
+  }
+}
