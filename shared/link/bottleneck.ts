@@ -32,6 +32,8 @@ export abstract class Bottleneck implements PacketSink {
   ) {}
 
   abstract receive(packet: Packet, now: number): void;
+  /** Whether a packet has left the queue but not yet the link. */
+  abstract readonly packetInTransit: boolean;
 
   get queuedPackets(): number {
     return this.queue.length;

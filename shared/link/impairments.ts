@@ -61,6 +61,8 @@ export class DelayLine implements PacketSink {
   next: PacketSink | null = null;
   private readonly jitterRng: Rng;
   private readonly reorderRng: Rng;
+  /** Packets on the wire, not yet delivered. */
+  inFlight = 0;
 
   constructor(private readonly scheduler: Scheduler, private readonly delayMs: number, private readonly spec: ImpairmentSpec, rng: Rng) {
     this.jitterRng = rng.stream('jitter');
@@ -76,6 +78,10 @@ export class DelayLine implements PacketSink {
       return;
     }
     const next = this.next!;
-    this.scheduler.at(now + delay, (t) => next.receive(packet, t));
+    this.inFlight++;
+    this.scheduler.at(now + delay, (t) => {
+      this.inFlight--;
+      next.receive(packet, t);
+    });
   }
 }

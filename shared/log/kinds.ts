@@ -3,7 +3,7 @@
  * and the UI show. Append new kinds at the end: the codes are part of the CSV schema's version.
  */
 export const KINDS = [
-  'send', // sender emits a packet: seq, bytes, window
+  'send', // sender emits a packet: value = packets in flight with it, window
   'retransmit', // sender emits a sequence number again
   'enqueue', // packet joins the bottleneck queue: value = queue length in packets after it joined
   'depart', // packet leaves the bottleneck: value = queueing delay (ms)

@@ -43,6 +43,8 @@ export interface RunResult {
   endMs: number;
   /** Forward trace (for capacity and the omniscient point), when the link is trace-driven. */
   trace: Trace | null;
+  /** Data-direction packets still queued, in transmission or propagating when the run stopped. */
+  inNetwork: number;
 }
 
 export class ScenarioError extends Error {
@@ -177,7 +179,8 @@ export function runScenario(spec: ScenarioSpec, traces: TraceSource): RunResult 
   });
 
   runUntilDone(scheduler, spec, outcomes, finishers);
-  return { spec, log, flows: outcomes, endMs: scheduler.now, trace: fwdTrace };
+  const inNetwork = data.bottleneck.queuedPackets + (data.bottleneck.packetInTransit ? 1 : 0) + data.exit.inFlight;
+  return { spec, log, flows: outcomes, endMs: scheduler.now, trace: fwdTrace, inNetwork };
 }
 
 /**

@@ -1,0 +1,101 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { csvParse } from 'd3-dsv';
+import { describe, expect, it } from 'vitest';
+import { SCHEMES } from '../../shared/controllers/registry.ts';
+import { parseTraceCsv } from '../../shared/csv/trace.ts';
+import { runCli } from '../helpers/cli.ts';
+
+const sim = (...args: string[]) => runCli('server/cli/sim.ts', args);
+
+describe('npm run sim', () => {
+  it('--help lists scenarios, every scheme and each parameter with its range', () => {
+    const r = sim('--help');
+    expect(r.code).toBe(0);
+    for (const s of SCHEMES) {
+      expect(r.stdout).toContain(s.id);
+      for (const p of s.params) expect(r.stdout).toContain(`${p.name}=`);
+    }
+    expect(r.stdout).toContain('a=0.1…10 packets');
+    expect(r.stdout).toMatch(/--scenario NAME\s+contest \| offset-constant/);
+    expect(r.stdout).toContain('--ack-loss');
+  });
+
+  it('runs the issue example, writes the trace CSV and prints the summary', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const csv = join(dir, 'out.csv');
+    const r = sim('--scenario', 'contest', '--scheme', 'aimd', '--set', 'a=1', '--set', 'b=0.5', '--seed', '7', '--csv', csv);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/throughput \d+\.\d+ Mbit\/s · delay95 \(signal\) \d+ ms/);
+    const trace = parseTraceCsv(readFileSync(csv, 'utf8'));
+    expect(trace.spec!.seed).toBe(7);
+    expect(trace.spec!.flows[0]).toMatchObject({ scheme: 'aimd', params: { a: 1, b: 0.5 } });
+    const events = Number(/(\d+) events/.exec(r.stdout)![1]);
+    expect(trace.log.length).toBe(events);
+  });
+
+  it('--json prints one object whose numbers match the text summary', () => {
+    const j = sim('--scheme', 'fixed', '--set', 'w=50', '--json');
+    const t = sim('--scheme', 'fixed', '--set', 'w=50');
+    const s = JSON.parse(j.stdout);
+    expect(s.workload).toBe('contest');
+    expect(t.stdout).toContain(`throughput ${s.all.throughputMbps.toFixed(2)} Mbit/s`);
+    expect(t.stdout).toContain(`delay95 (signal) ${s.all.delay95.toFixed(0)} ms`);
+  });
+
+  it('writes the per-interval summary CSV', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const file = join(dir, 'sum.csv');
+    expect(sim('--scheme', 'bdp', '--summary-csv', file, '--interval', '1000').code).toBe(0);
+    const rows = csvParse(readFileSync(file, 'utf8').split('\n').slice(1).join('\n'));
+    expect(rows.length).toBe(140);
+    expect(Number(rows[50].throughput_mbps)).toBeGreaterThan(0);
+  });
+
+  it('runs the other scenarios', () => {
+    expect(sim('--scenario', 'offset-variable').stdout).toMatch(/Result true · Time \d+ ms/);
+    expect(sim('--scenario', 'matrix', '--row', '12').stdout).toMatch(/flow 0 \(reno\): exact/);
+    expect(sim('--scenario', 'shared', '--preset', 'moon', '--scheme', 'reno,cubic').stdout).toMatch(/flow 1 \(cubic\): exact/);
+    expect(sim('--scenario', 'measurement').stdout).toMatch(/measured [\d.]+ Mbit\/s/);
+    const m = sim('--scenario', 'matrix', '--json');
+    expect(m.code).toBe(0);
+    expect(JSON.parse(m.stdout).rows).toHaveLength(21);
+  });
+
+  it('bad flags: a message naming the flag and the allowed range, exit code 2', () => {
+    const cases: [string[], RegExp][] = [
+      [['--set', 'a=99'], /--set a must be a number from 0.1 to 10 packets \(got "99"\)/],
+      [['--set', 'zz=1'], /aimd has no parameter "zz"/],
+      [['--set', 'garbage'], /--set must look like NAME=VALUE/],
+      [['--scheme', 'nope'], /--scheme: unknown scheme "nope"/],
+      [['--seed', 'x'], /--seed must be a whole number from 0 to/],
+      [['--flows', '0'], /--flows must be a whole number from 1 to 255/],
+      [['--scenario', 'moon'], /--scenario must be one of/],
+      [['--loss', '150'], /--loss: loss must be a number from 0 to 100 %/],
+      [['--queue', 'red'], /--queue: queue must be one of infinite, packets, bytes/],
+      [['--trace', '/nonexistent'], /no bundled trace or file named "\/nonexistent"/],
+      [['--bogus'], /Unknown option '--bogus'/],
+      [['--scheme', 'burst-aimd'], /contest needs a window scheme/],
+    ];
+    for (const [args, message] of cases) {
+      const r = sim(...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+    }
+  });
+
+  it('reads an uploaded trace file and reports a bad one by line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const good = join(dir, 'good.trace');
+    const bad = join(dir, 'bad.trace');
+    writeFileSync(good, Array.from({ length: 2000 }, (_, i) => i + 1).join('\n'));
+    writeFileSync(bad, '1\n2\nx\n');
+    const ok = sim('--trace', good, '--scheme', 'fixed', '--json');
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout).endMs).toBe(2000);
+    const r = sim('--trace', bad);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/line 3: not a whole number/);
+  });
+});

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { ack } from '../../helpers/capture.ts';
+import { make } from './helpers.ts';
+
+describe('constant burst', () => {
+  it('sends the same burst every gap, whatever comes back', () => {
+    const c = make('constant-burst', { size: 10, gap: 40 });
+    expect(c.burstSize()).toBe(10);
+    c.onAck(ack(0, 0, 20));
+    c.onLoss(50);
+    c.onTimeout(60);
+    expect(c.burstSize()).toBe(10);
+    expect(c.pacingRate()).toBe(250);
+    expect(c.timeoutMs()).toBe(40);
+  });
+});

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { ack } from '../../helpers/capture.ts';
+import { make } from './helpers.ts';
+
+describe('rate-based', () => {
+  it('sets w = ACKs per ms over the last 150 ms × RTTmin × k + c', () => {
+    const c = make('rate-based');
+    c.onAck(ack(0, 60, 100));
+    expect(c.windowSize()).toBeCloseTo((1 / 150) * 40 * 2 + 1, 12);
+    c.onAck(ack(1, 70, 110));
+    c.onAck(ack(2, 80, 120));
+    expect(c.windowSize()).toBeCloseTo((3 / 150) * 40 * 2 + 1, 12);
+    c.onAck(ack(3, 205, 255)); // the ACK at 100 leaves the span; RTTmin stays 40
+    expect(c.windowSize()).toBeCloseTo((3 / 150) * 40 * 2 + 1, 12);
+    c.onAck(ack(4, 240, 300)); // 110 and 120 leave
+    expect(c.windowSize()).toBeCloseTo((2 / 150) * 40 * 2 + 1, 12);
+    expect(c.estimates().rttMin).toBe(40);
+  });
+});

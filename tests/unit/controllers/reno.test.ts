@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { RtoEstimator } from '../../../shared/controllers/rto.ts';
+import { ack } from '../../helpers/capture.ts';
+import { make } from './helpers.ts';
+
+describe('TCP Reno', () => {
+  it('slow start to ssthresh, then +1/w per ACK; duplicate ACKs grow nothing', () => {
+    const c = make('reno', { ssthresh: 4 });
+    for (let i = 1; i <= 3; i++) c.onAck(ack(i - 1, 0, 50, { cumulative: i }));
+    expect(c.windowSize()).toBe(4);
+    c.onAck(ack(3, 0, 50, { cumulative: 4 }));
+    expect(c.windowSize()).toBe(4.25);
+    c.onAck(ack(9, 0, 50, { cumulative: 4 })); // duplicate
+    expect(c.windowSize()).toBe(4.25);
+  });
+
+  it('halves on three duplicate ACKs and does not grow until the loss is repaired', () => {
+    const c = make('reno', { ssthresh: 4 });
+    for (let i = 1; i <= 4; i++) c.onAck(ack(i - 1, 0, 50, { cumulative: i }));
+    for (let s = 0; s <= 10; s++) c.onSend(s, 0);
+    c.onLoss(60);
+    expect(c.windowSize()).toBe(2.125);
+    expect(c.estimates().ssthresh).toBe(2.125);
+    c.onLoss(61); // the same episode
+    expect(c.windowSize()).toBe(2.125);
+    c.onAck(ack(5, 0, 70, { cumulative: 8 })); // partial: still recovering
+    expect(c.windowSize()).toBe(2.125);
+    c.onAck(ack(10, 0, 80, { cumulative: 11 })); // all sent before the loss is in
+    expect(c.windowSize()).toBeCloseTo(2.125 + 1 / 2.125, 12);
+  });
+
+  it('restarts from one packet on timeout with ssthresh = max(2, w/2)', () => {
+    const c = make('reno', { ssthresh: 100 });
+    for (let i = 1; i <= 9; i++) c.onAck(ack(i - 1, 0, 50, { cumulative: i }));
+    expect(c.windowSize()).toBe(10);
+    c.onTimeout(1000);
+    expect(c.windowSize()).toBe(1);
+    expect(c.estimates().ssthresh).toBe(5);
+  });
+});
+
+describe('RTO (RFC 6298)', () => {
+  it('computes SRTT, RTTVAR and RTO, backs off, and respects the bounds', () => {
+    const r = new RtoEstimator(200);
+    expect(r.rto).toBe(1000);
+    r.sample(100);
+    expect([r.srtt, r.rttvar, r.rto]).toEqual([100, 50, 300]);
+    r.sample(200);
+    expect([r.srtt, r.rttvar, r.rto]).toEqual([112.5, 62.5, 362.5]);
+    r.back();
+    expect(r.rto).toBe(725);
+    r.back();
+    expect(r.rto).toBe(1450);
+    r.sample(100); // a new sample ends the backoff
+    expect(r.rto).toBeCloseTo(110.9375 + 200, 9);
+    const low = new RtoEstimator(200);
+    low.sample(10);
+    expect(low.rto).toBe(200);
+    for (let i = 0; i < 20; i++) low.back();
+    expect(low.rto).toBe(60_000);
+  });
+});

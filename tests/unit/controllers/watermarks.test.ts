@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { ack } from '../../helpers/capture.ts';
+import { make } from './helpers.ts';
+
+describe('watermarks', () => {
+  it('grows below the low mark, holds between, shrinks above the high mark', () => {
+    const c = make('watermarks');
+    c.onAck(ack(0, 0, 40));
+    c.onAck(ack(1, 0, 40));
+    expect(c.windowSize()).toBe(3);
+    c.onAck(ack(2, 0, 100));
+    expect(c.windowSize()).toBe(3);
+    c.onAck(ack(3, 0, 200));
+    expect(c.windowSize()).toBe(2);
+    c.onAck(ack(4, 0, 200));
+    c.onAck(ack(5, 0, 200));
+    expect(c.windowSize()).toBe(1);
+  });
+
+  it('halves on timeout', () => {
+    const c = make('watermarks');
+    for (let i = 0; i < 3; i++) c.onAck(ack(i, 0, 10));
+    c.onTimeout(1000);
+    expect(c.windowSize()).toBe(2);
+  });
+});

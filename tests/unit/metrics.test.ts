@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { EventLog } from '../../shared/log/eventLog.ts';
+import { K } from '../../shared/log/kinds.ts';
+import { flowSeries, jain } from '../../shared/metrics/fairness.ts';
+import { grade } from '../../shared/metrics/grade.ts';
+import { linkMetrics } from '../../shared/metrics/linkMetrics.ts';
+import { omniscientPoint } from '../../shared/metrics/omniscient.ts';
+import { percentile } from '../../shared/metrics/percentile.ts';
+import { signalDelays } from '../../shared/metrics/signalDelay.ts';
+import { parseTrace } from '../../shared/trace/mahimahi.ts';
+
+// Five packets through the trace 1 1 3 4 6: (arrival, departure) = (0,1) (0,1) (0,3) (3,4) (6,7)
+const ARRIVALS = [0, 0, 0, 3, 6];
+const DEPARTURES = [1, 1, 3, 4, 7];
+
+function fiveLog(): EventLog {
+  const log = new EventLog();
+  for (let i = 0; i < 5; i++) {
+    log.push(DEPARTURES[i], K.depart, 0, i, 1504, DEPARTURES[i] - ARRIVALS[i], 0);
+    log.push(DEPARTURES[i] + 20, K.deliver, 0, i, 1504, DEPARTURES[i] + 20 - ARRIVALS[i], 0);
+  }
+  log.push(2, K.drop, 0, 9, 1504, 0, 0);
+  return log;
+}
+
+describe('percentile', () => {
+  it('takes element floor(0.95·n) of the sorted samples, as mm-throughput-graph does', () => {
+    expect(percentile([5, 1, 4, 2, 3])).toBe(5); // floor(4.75) = 4
+    expect(percentile(Array.from({ length: 20 }, (_, i) => i + 1))).toBe(20); // index 19
+    expect(percentile(Array.from({ length: 21 }, (_, i) => i + 1))).toBe(20); // floor(19.95) = 19
+    expect(percentile([])).toBeNaN();
+  });
+});
+
+describe('signal delay', () => {
+  it('for every ms, the departure of the first packet arriving at or after it, minus it', () => {
+    expect(Array.from(signalDelays(ARRIVALS, DEPARTURES))).toEqual([1, 3, 2, 1, 3, 2, 1]);
+  });
+});
+
+describe('linkMetrics', () => {
+  it('computes the contest figures of a hand-built log', () => {
+    const m = linkMetrics(fiveLog());
+    const tput = (5 * 1504 * 8) / 6 / 1000; // bits over last − first departure (7 − 1 ms)
+    expect(m.throughputMbps).toBeCloseTo(tput, 12);
+    expect(m.packetsDelivered).toBe(5);
+    expect(m.delay95).toBe(3);
+    expect(m.queueDelay95).toBe(3);
+    expect(m.queueDelayMean).toBeCloseTo(7 / 5, 12);
+    expect(m.oneWay95).toBe(23);
+    expect(m.power).toBeCloseTo(tput / 0.003, 9);
+    expect(m.score).toBeCloseTo(Math.log(tput / 3), 12);
+    expect(m.drops).toBe(1);
+  });
+
+  it('filters by flow', () => {
+    const log = fiveLog();
+    log.push(10, K.depart, 1, 0, 1500, 2, 0);
+    expect(linkMetrics(log, 0).packetsDelivered).toBe(5);
+    expect(linkMetrics(log, 1).packetsDelivered).toBe(1);
+    expect(linkMetrics(log, 1).throughputMbps).toBe(0);
+  });
+});
+
+describe('omniscient point', () => {
+  it('uses every opportunity; delay is the wait for the next one', () => {
+    const p = omniscientPoint(parseTrace('1\n1\n3\n4\n6'), 6);
+    // per ms 0..5 the next opportunity after it: 1 3 3 4 6 6 → waits 1 2 1 1 2 1
+    expect(p.delay95).toBe(2);
+    expect(p.throughputMbps).toBeCloseTo((5 * 1504 * 8) / 6 / 1000, 12);
+  });
+});
+
+describe("Jain's index", () => {
+  it('is 1 for equal shares, 1/n for one taker', () => {
+    expect(jain([3, 3, 3, 3])).toBe(1);
+    expect(jain([1, 0, 0, 0])).toBe(0.25);
+    expect(jain([1, 2])).toBeCloseTo(0.9, 12);
+  });
+
+  it('over time counts only the flows active in each interval', () => {
+    const log = new EventLog();
+    for (let t = 0; t < 200; t += 10) log.push(t, K.depart, 0, 0, 1000, 0, 0);
+    for (let t = 100; t < 200; t += 10) log.push(t, K.depart, 1, 0, 1000, 0, 0);
+    const s = flowSeries(log, 2, 100, 200, [0, 100], [Infinity, Infinity]);
+    expect(Array.from(s.jain)).toEqual([1, 1]);
+    expect(s.perFlow[0][0]).toBeCloseTo((10 * 8000) / 100 / 1000, 12);
+    const skew = flowSeries(log, 2, 100, 200, [0, 0], [Infinity, Infinity]);
+    expect(skew.jain[0]).toBe(0.5);
+  });
+});
+
+describe('performance grade', () => {
+  const base = { bytes: 10_000, bandwidth: 1e6, latencyMs: 10, dropPercent: 0 };
+  it('OKAY above bw/2, FAIL below r_min, PERFn between', () => {
+    expect(grade({ ...base, seconds: 0.1 }).label).toBe('OKAY'); // 800 kbit/s
+    expect(grade({ ...base, seconds: 0.4 }).label).toBe('FAIL'); // 200 kbit/s < 210 kbit/s
+    expect(grade({ ...base, seconds: 0.25 }).label).toBe('PERF37'); // ⌊100·110/290⌋
+    expect(grade({ ...base, seconds: 0.25, dropPercent: 10 }).rMin).toBeCloseTo(231_000, 6);
+  });
+});

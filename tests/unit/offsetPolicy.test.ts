@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { md5Hex } from '../../shared/offset/md5.ts';
+import { DEFAULT_POLICY, OffsetPolicy, type OffsetPolicyConfig } from '../../shared/offset/policy.ts';
+import { encodeDataRequest, encodeSizeRequest, encodeSubmit, ERROR_INVALID, parseReply } from '../../shared/offset/protocol.ts';
+import { generateFile } from '../../shared/offset/file.ts';
+import { Rng } from '../../shared/sim/rng.ts';
+
+const FILE = generateFile(20_000, 5);
+
+function server(config: Partial<OffsetPolicyConfig> = {}) {
+  const p = new OffsetPolicy({ ...DEFAULT_POLICY, loss: 0, ...config }, FILE, new Rng(1, 'policy'));
+  const ask = (t: number, offset = 0, key = 'c') => p.handle(key, encodeDataRequest(offset, 1448), t);
+  return { p, ask };
+}
+
+describe('offset policy: token bucket (the course server arithmetic)', () => {
+  it('gives the first data request floor(elapsed · R) tokens, capped at B', () => {
+    const { p, ask } = server();
+    p.handle('c', encodeSizeRequest(), 0);
+    expect(ask(20).outcome).toBe('served'); // floor(20 · 0.25) = 5 tokens
+    expect(p.session('c')!.tokens).toBe(4);
+    const { p: p2, ask: ask2 } = server();
+    p2.handle('c', encodeSizeRequest(), 0);
+    ask2(1000);
+    expect(p2.session('c')!.tokens).toBe(9); // 10, capped, minus the reply
+  });
+
+  it('adds whole tokens for the time since the last reply, so requests closer than 1/R waste them', () => {
+    const { p, ask } = server();
+    p.handle('c', encodeSizeRequest(), 0);
+    ask(20); // 5 → 4
+    for (const t of [22, 24, 26, 28]) expect(ask(t).outcome).toBe('served'); // each adds floor(0.5) = 0
+    expect(p.session('c')!.tokens).toBe(0);
+    const refused = ask(30); // floor((30 − 28) · 0.25) = 0
+    expect(refused.outcome).toBe('no-token');
+    expect(refused.reply).toBeNull();
+    expect(refused.penalty).toBe(1);
+    expect(ask(32).outcome).toBe('served'); // 4 ms since the reply at 28: one token
+  });
+
+  it('serves every request paced at 5 ms and refuses most at 2 ms', () => {
+    const paced = server();
+    paced.p.handle('c', encodeSizeRequest(), 0);
+    let served = 0;
+    for (let t = 5; t <= 1000; t += 5) if (paced.ask(t).outcome === 'served') served++;
+    expect(served).toBe(200);
+    const rude = server();
+    rude.p.handle('c', encodeSizeRequest(), 0);
+    let refused = 0;
+    for (let t = 2; t <= 1000; t += 2) if (rude.ask(t).outcome === 'no-token') refused++;
+    expect(refused).toBeGreaterThan(250);
+  });
+
+  it('drops its loss share of token-holding requests without spending a token', () => {
+    const p = new OffsetPolicy({ ...DEFAULT_POLICY }, FILE, new Rng(9, 'policy'));
+    p.handle('c', encodeSizeRequest(), 0);
+    let lost = 0;
+    for (let i = 0; i < 20_000; i++) if (p.handle('c', encodeDataRequest(0, 10), 5 * (i + 1)).outcome === 'lost') lost++;
+    expect(lost / 20_000).toBeCloseTo(0.11, 2);
+  });
+
+  it('offers an ideal continuous bucket as an option', () => {
+    const { p, ask } = server({ idealBucket: true });
+    p.handle('c', encodeSizeRequest(), 0);
+    expect(ask(6).outcome).toBe('served'); // 1.5 tokens → 0.5
+    expect(ask(8).outcome).toBe('served'); // 0.5 + 0.5 = 1
+    expect(ask(9).outcome).toBe('no-token'); // 0.25
+  });
+});
+
+describe('offset policy: squish', () => {
+  it('squishes after more than 100 token-less requests, marks replies, and releases after 100 served', () => {
+    const { p, ask } = server({ squishLength: 3 });
+    p.handle('c', encodeSizeRequest(), 0);
+    for (let i = 0; i < 100; i++) expect(ask(0).squishChange).toBe(0);
+    const hundredFirst = ask(0);
+    expect(hundredFirst.squishChange).toBe(1);
+    expect(hundredFirst.penalty).toBe(101);
+    // squished: 62 tokens/s
+    const first = ask(1000); // floor(min(1000 · 0.062, 10)) = 10 tokens
+    expect(first.outcome).toBe('served');
+    expect(new TextDecoder().decode(first.reply!)).toMatch(/^Offset: 0\nNumBytes: 1448\nSquished\n\n/);
+    expect(parseReply(ask(1000).reply!)).toMatchObject({ squished: true });
+    const last = ask(1000);
+    expect(last.squishChange).toBe(-1);
+    expect(parseReply(last.reply!)).toMatchObject({ squished: true });
+    expect(parseReply(ask(1000).reply!)).toMatchObject({ squished: false });
+  });
+
+  it('squishes again a client that keeps being rude while squished', () => {
+    const { p, ask } = server();
+    p.handle('c', encodeSizeRequest(), 0);
+    let squishes = 0;
+    for (let i = 0; i < 202; i++) if (ask(0).squishChange === 1) squishes++;
+    expect(squishes).toBe(2);
+  });
+
+  it('refills at the squished rate while squished', () => {
+    const { p, ask } = server({ squishLength: 100 });
+    p.handle('c', encodeSizeRequest(), 0);
+    for (let i = 0; i < 101; i++) ask(0);
+    ask(1000); // 10 tokens (capped), 9 left
+    for (let i = 0; i < 9; i++) ask(1000);
+    expect(ask(1016).outcome).toBe('no-token'); // 16 ms · 0.062 = 0.99 → no whole token (250/s would give 4)
+    expect(ask(1017).outcome).toBe('served'); // 17 ms · 0.062 = 1.05 → one
+  });
+});
+
+describe('offset policy: variable rate', () => {
+  it('follows 250/s for 2 s, then 125/s and 1000/s alternating every 2 s', () => {
+    const { p } = server({ variable: true });
+    p.handle('c', encodeSizeRequest(), 0);
+    const s = p.session('c')!;
+    expect([100, 1999, 2000, 3999, 4000, 5999, 6000, 8000].map((t) => p.rateAt(s as never, t))).toEqual([250, 250, 125, 125, 1000, 1000, 125, 1000]);
+  });
+
+  it('refills at the rate in force', () => {
+    const { p, ask } = server({ variable: true });
+    p.handle('c', encodeSizeRequest(), 0);
+    for (let i = 0; i < 10; i++) ask(4500); // 10 tokens, all spent
+    expect([ask(4503), ask(4503), ask(4503), ask(4503)].map((d) => d.outcome)).toEqual(['served', 'served', 'served', 'no-token']);
+    for (let i = 0; i < 20; i++) ask(2500 + 4000); // 6500: 125/s
+    expect(ask(6503).outcome).toBe('no-token'); // floor(3 · 0.125) = 0
+  });
+});
+
+describe('offset policy: Size, Submit, Reset, errors', () => {
+  it('answers SendSize at no cost and Submit with Result, Time and Penalty', () => {
+    const { p, ask } = server();
+    expect(new TextDecoder().decode(p.handle('c', encodeSizeRequest(), 100).reply!)).toBe('Size: 20000\n\n');
+    ask(100); // no token yet: one penalty
+    const right = parseReply(p.handle('c', encodeSubmit('ann@team', md5Hex(FILE)), 2910).reply!);
+    expect(right).toEqual({ kind: 'result', result: true, time: 2810, penalty: 1 });
+    const wrong = parseReply(p.handle('c', encodeSubmit('ann@team', '0'.repeat(32)), 3000).reply!);
+    expect(wrong).toMatchObject({ result: false, time: 2900 });
+  });
+
+  it('Reset restarts the session: timer, bucket and penalty', () => {
+    const { p, ask } = server();
+    p.handle('c', encodeSizeRequest(), 0);
+    ask(0);
+    p.handle('c', encodeSizeRequest(true), 500);
+    expect(p.session('c')).toMatchObject({ start: 500, penalty: 0, tokens: 0 });
+    expect(parseReply(p.handle('c', encodeSubmit('a@b', md5Hex(FILE)), 700).reply!)).toMatchObject({ time: 200, penalty: 0 });
+  });
+
+  it('answers garbage with one error and keeps other sessions untouched', () => {
+    const { p, ask } = server();
+    p.handle('good', encodeSizeRequest(), 0);
+    const d = p.handle('bad', new Uint8Array([1, 2, 3]), 5);
+    expect(new TextDecoder().decode(d.reply!)).toBe(`${ERROR_INVALID}\n\n`);
+    expect(p.session('bad')).toBeUndefined();
+    expect(ask(20, 0, 'good').outcome).toBe('served');
+  });
+
+  it('keys sessions apart and reclaims idle ones', () => {
+    const { p } = server();
+    p.handle('a', encodeSizeRequest(), 0);
+    p.handle('b', encodeSizeRequest(), 50_000);
+    expect(p.sessionCount).toBe(2);
+    expect(p.reclaim(70_000, 60_000)).toBe(1);
+    expect(p.session('a')).toBeUndefined();
+  });
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { Scheduler, Timer } from '../../shared/sim/scheduler.ts';
+
+describe('Scheduler', () => {
+  it('runs events in time order, ties in the order scheduled', () => {
+    const s = new Scheduler();
+    const seen: string[] = [];
+    s.at(5, () => seen.push('a5'));
+    s.at(1, () => seen.push('b1'));
+    s.at(5, () => seen.push('c5'));
+    s.at(3, () => seen.push('d3'));
+    s.at(1, () => seen.push('e1'));
+    s.run();
+    expect(seen).toEqual(['b1', 'e1', 'd3', 'a5', 'c5']);
+  });
+
+  it('keeps order across thousands of interleaved events', () => {
+    const s = new Scheduler();
+    const seen: number[] = [];
+    for (let i = 0; i < 5000; i++) s.at((i * 7919) % 1000, (now) => seen.push(now));
+    s.run();
+    expect(seen.length).toBe(5000);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]);
+  });
+
+  it('stops at the horizon and leaves later events pending', () => {
+    const s = new Scheduler();
+    const seen: number[] = [];
+    s.at(10, (t) => seen.push(t));
+    s.at(20, (t) => seen.push(t));
+    s.run(15);
+    expect(seen).toEqual([10]);
+    expect(s.now).toBe(15);
+    expect(s.pending).toBe(1);
+  });
+
+  it('never schedules into the past', () => {
+    const s = new Scheduler();
+    const seen: number[] = [];
+    s.at(10, () => s.at(3, (t) => seen.push(t)));
+    s.run();
+    expect(seen).toEqual([10]);
+  });
+});
+
+describe('Timer', () => {
+  it('fires once at its deadline', () => {
+    const s = new Scheduler();
+    const fired: number[] = [];
+    const t = new Timer(s, (now) => fired.push(now));
+    t.set(100);
+    s.run();
+    expect(fired).toEqual([100]);
+    expect(t.armed).toBe(false);
+  });
+
+  it('follows a deadline pushed later without firing early, and one pulled earlier', () => {
+    const s = new Scheduler();
+    const fired: number[] = [];
+    const t = new Timer(s, (now) => fired.push(now));
+    t.set(100);
+    s.at(50, () => t.set(150));
+    s.at(120, () => t.set(130));
+    s.run();
+    expect(fired).toEqual([130]);
+  });
+
+  it('does not fire once cancelled', () => {
+    const s = new Scheduler();
+    const fired: number[] = [];
+    const t = new Timer(s, (now) => fired.push(now));
+    t.set(100);
+    s.at(40, () => t.cancel());
+    s.run();
+    expect(fired).toEqual([]);
+  });
+
+  it('pushing the deadline later on every event keeps one heap entry', () => {
+    const s = new Scheduler();
+    const t = new Timer(s, () => {});
+    t.set(1000);
+    for (let i = 1; i <= 500; i++) s.at(i, (now) => t.set(now + 1000));
+    expect(s.pending).toBe(501);
+    s.run(600);
+    expect(s.pending).toBe(1);
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { constantRateTrace, formatTrace, parseTrace, TraceError, traceMbps } from '../../shared/trace/mahimahi.ts';
+
+describe('parseTrace', () => {
+  it('reads one millisecond per line, repeats meaning several opportunities', () => {
+    const t = parseTrace('1\n1\n3\n4\n6\n');
+    expect(Array.from(t.times)).toEqual([1, 1, 3, 4, 6]);
+  });
+
+  it('accepts CRLF line ends, trailing spaces and blank lines', () => {
+    expect(Array.from(parseTrace('1\r\n2 \r\n\n5').times)).toEqual([1, 2, 5]);
+  });
+
+  it('names the line of a non-numeric entry', () => {
+    expect(() => parseTrace('1\n2\nabc\n4')).toThrow(/line 3: not a whole number/);
+    expect(() => parseTrace('1\n2.5\n')).toThrow(/line 2/);
+    expect(() => parseTrace('1\n-3\n')).toThrow(/line 2/);
+    expect(() => parseTrace('1\n2 3\n')).toThrow(/line 2/);
+  });
+
+  it('refuses decreasing timestamps', () => {
+    expect(() => parseTrace('1\n5\n4\n')).toThrow(/line 3: timestamps must not decrease \(4 after 5\)/);
+  });
+
+  it('refuses an empty trace and one whose period is 0', () => {
+    expect(() => parseTrace('')).toThrow(TraceError);
+    expect(() => parseTrace('\n\n')).toThrow(/empty/);
+    expect(() => parseTrace('0\n0\n')).toThrow(/above 0/);
+  });
+
+  it('formats back to the same text', () => {
+    expect(formatTrace(parseTrace('1\n1\n3\n'))).toBe('1\n1\n3\n');
+  });
+});
+
+describe('constantRateTrace', () => {
+  it('a trace of only "1" is 12.032 Mbit/s', () => {
+    expect(traceMbps(parseTrace('1'))).toBeCloseTo(12.032, 6);
+  });
+
+  it('spreads opportunities evenly to the asked rate', () => {
+    const t = constantRateTrace(12.032);
+    expect(t.times.length).toBe(1000);
+    expect(Array.from(t.times.slice(0, 3))).toEqual([1, 2, 3]);
+    expect(traceMbps(constantRateTrace(5))).toBeCloseTo(5, 1);
+    expect(() => constantRateTrace(0)).toThrow(/above 0/);
+  });
+});
