@@ -4,7 +4,10 @@
  * CLI its flags from it).
  */
 
-/** What the sender learns from one acknowledgement: only what a real sender could see. */
+/**
+ * What the sender learns from one acknowledgement: only what a real sender could see. Senders reuse one
+ * record for every ACK, so a controller reads it during onAck and keeps none of it by reference.
+ */
 export interface Ack {
   /** Sequence number (or offset index) this ACK is for. */
   seq: number;
@@ -154,9 +157,11 @@ export abstract class BaseController implements Controller {
     return 1000;
   }
   estimates(): Partial<Record<import('../log/kinds.ts').EstimateName, number>> {
-    return {};
+    return NO_ESTIMATES;
   }
 }
+
+const NO_ESTIMATES = Object.freeze({});
 
 /** Windows never fall below one packet, or the sender would stall. */
 export const atLeastOne = (w: number): number => (w < 1 ? 1 : w);

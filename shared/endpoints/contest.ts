@@ -1,5 +1,5 @@
 import { K } from '../log/kinds.ts';
-import { ackFor, dataPacket, type Packet, type PacketSink } from '../net/packet.ts';
+import { dataPacket, intoAck, type Packet, type PacketSink } from '../net/packet.ts';
 import type { Controller } from '../controllers/types.ts';
 import type { Endpoint } from './context.ts';
 import { WindowedSender } from './windowedSender.ts';
@@ -33,7 +33,7 @@ export class ContestSender extends WindowedSender {
 
   receive(ack: Packet, now: number): void {
     if (this.nextAck <= ack.seq) this.nextAck = ack.seq + 1;
-    this.controller.onAck({ seq: ack.seq, sentAt: ack.sentAt, receivedAt: ack.receivedAt, now, cumulative: this.nextAck, inFlight: this.inFlight() });
+    this.acked(ack, now, this.nextAck);
     this.logAck(K.ack, ack.seq, now - ack.sentAt, ack.bytes, now);
     if (this.nextAck >= this.limit) return this.finish(now);
     this.timer.set(now + this.controller.timeoutMs());
@@ -54,6 +54,6 @@ export class AckingReceiver implements PacketSink {
 
   receive(packet: Packet, now: number): void {
     this.ep.log.push(now, K.deliver, this.ep.flow, packet.seq, packet.bytes, now - packet.sentAt, 0);
-    this.ep.out.receive(ackFor(packet, now), now);
+    this.ep.out.receive(intoAck(packet, now), now);
   }
 }

@@ -74,7 +74,7 @@ export class ReliableSender extends WindowedSender {
     } else if (cumulative === this.una && this.inFlight() > 0) {
       this.dupAcks++;
     }
-    this.controller.onAck({ seq: ack.seq, sentAt: ack.sentAt, receivedAt: ack.receivedAt, now, cumulative, inFlight: this.inFlight() });
+    this.acked(ack, now, cumulative);
     this.logAck(K.ack, cumulative, now - ack.sentAt, ack.bytes, now);
     if (this.una >= this.segments) return this.finish(now);
     if (this.dupAcks === 3) {

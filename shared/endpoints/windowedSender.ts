@@ -1,4 +1,4 @@
-import type { Controller } from '../controllers/types.ts';
+import type { Ack, Controller } from '../controllers/types.ts';
 import { ESTIMATE, ESTIMATES, K } from '../log/kinds.ts';
 import type { Packet, PacketSink } from '../net/packet.ts';
 import { Timer } from '../sim/scheduler.ts';
@@ -15,6 +15,7 @@ export abstract class WindowedSender implements PacketSink {
   private readonly lastEstimates = new Float64Array(ESTIMATES.length).fill(NaN);
   protected startedAt = -1;
   finishedAt = -1;
+  private readonly ack: Ack = { seq: 0, sentAt: 0, receivedAt: 0, now: 0, cumulative: 0, inFlight: 0 };
 
   constructor(protected readonly ep: Endpoint, readonly controller: Controller) {
     this.timer = new Timer(ep.scheduler, (now) => this.onTimer(now));
@@ -53,6 +54,18 @@ export abstract class WindowedSender implements PacketSink {
       }
       this.sendNext(now);
     }
+  }
+
+  /** Tells the controller about an ACK. */
+  protected acked(packet: Packet, now: number, cumulative: number): void {
+    const a = this.ack;
+    a.seq = packet.seq;
+    a.sentAt = packet.sentAt;
+    a.receivedAt = packet.receivedAt;
+    a.now = now;
+    a.cumulative = cumulative;
+    a.inFlight = this.inFlight();
+    this.controller.onAck(a);
   }
 
   protected logSend(packet: Packet, now: number): void {

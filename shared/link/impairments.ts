@@ -53,23 +53,66 @@ export class LossStage implements PacketSink {
   }
 }
 
+/** Whether a direction drops or duplicates anything (if not, its loss stage can be left out). */
+export function losesOrDuplicates(spec: ImpairmentSpec): boolean {
+  return spec.loss > 0 || spec.burst !== null || spec.duplicate > 0;
+}
+
 /**
  * Fixed propagation delay with uniform jitter. As in netem, a reordered packet is sent at once, skipping
- * this direction's delay, so it overtakes the packets before it.
+ * this direction's delay, so it overtakes the packets before it. Without jitter or reordering packets
+ * leave in the order they came, so they wait in a FIFO with a single pending event instead of one
+ * scheduled callback each.
  */
 export class DelayLine implements PacketSink {
   next: PacketSink | null = null;
   private readonly jitterRng: Rng;
   private readonly reorderRng: Rng;
-  /** Packets on the wire, not yet delivered. */
-  inFlight = 0;
+  private readonly fifo: boolean;
+  private readonly queue: Packet[] = [];
+  private readonly exits: number[] = [];
+  private head = 0;
+  private readonly release = (now: number) => {
+    const next = this.next!;
+    while (this.head < this.queue.length && this.exits[this.head] <= now) {
+      const packet = this.queue[this.head++];
+      next.receive(packet, now);
+    }
+    if (this.head === this.queue.length) {
+      this.queue.length = this.exits.length = this.head = 0;
+    } else {
+      if (this.head > 1024) {
+        this.queue.splice(0, this.head);
+        this.exits.splice(0, this.head);
+        this.head = 0;
+      }
+      this.scheduler.at(this.exits[this.head], this.release);
+    }
+  };
+  private scattered = 0;
 
   constructor(private readonly scheduler: Scheduler, private readonly delayMs: number, private readonly spec: ImpairmentSpec, rng: Rng) {
     this.jitterRng = rng.stream('jitter');
     this.reorderRng = rng.stream('reorder');
+    this.fifo = spec.jitter === 0 && spec.reorder === 0;
+  }
+
+  /** Packets on the wire, not yet delivered. */
+  get inFlight(): number {
+    return this.queue.length - this.head + this.scattered;
   }
 
   receive(packet: Packet, now: number): void {
+    if (this.delayMs === 0 && this.fifo) {
+      this.next!.receive(packet, now);
+      return;
+    }
+    if (this.fifo) {
+      this.queue.push(packet);
+      this.exits.push(now + this.delayMs);
+      if (this.queue.length - this.head === 1) this.scheduler.at(now + this.delayMs, this.release);
+      return;
+    }
     let delay = this.delayMs;
     if (this.spec.reorder > 0 && this.reorderRng.chance(this.spec.reorder)) delay = 0;
     else if (this.spec.jitter > 0) delay = Math.max(0, delay + this.jitterRng.uniform(-this.spec.jitter, this.spec.jitter));
@@ -78,9 +121,9 @@ export class DelayLine implements PacketSink {
       return;
     }
     const next = this.next!;
-    this.inFlight++;
+    this.scattered++;
     this.scheduler.at(now + delay, (t) => {
-      this.inFlight--;
+      this.scattered--;
       next.receive(packet, t);
     });
   }

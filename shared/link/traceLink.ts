@@ -60,8 +60,9 @@ export class TraceLink extends Bottleneck {
 
   /** Spends every opportunity up to and including `now`. */
   private rationalize(now: number): void {
-    while (this.nextOpportunity <= now) {
-      const at = this.nextOpportunity;
+    while (!this.finished) {
+      const at = this.times[this.index] + this.base;
+      if (at > now) return;
       let budget = OPPORTUNITY_BYTES;
       this.useOpportunity();
       while (budget > 0) {

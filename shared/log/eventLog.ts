@@ -33,9 +33,13 @@ export class EventLog {
   }
 
   push(t: number, kind: number, flow: number, seq: number, bytes: number, value: number, window: number): void {
-    if (this.length === this.cols.t.length) this.grow();
-    const i = this.length++;
     const c = this.cols;
+    const i = this.length;
+    if (i === c.t.length) {
+      this.grow();
+      return this.push(t, kind, flow, seq, bytes, value, window);
+    }
+    this.length = i + 1;
     c.t[i] = t;
     c.kind[i] = kind;
     c.flow[i] = flow;
@@ -82,6 +86,11 @@ export class EventLog {
       value: v.value.slice(),
       window: v.window.slice(),
     };
+  }
+
+  /** Gives back the spare capacity, so a finished log holds exactly its rows. */
+  trim(): void {
+    if (this.cols.t.length !== this.length) this.cols = this.compact();
   }
 
   count(kind: number): number {

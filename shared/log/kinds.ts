@@ -20,7 +20,23 @@ export const KINDS = [
 ] as const;
 
 export type Kind = (typeof KINDS)[number];
-export const K = Object.fromEntries(KINDS.map((k, i) => [k, i])) as { [key in Kind]: number };
+/** Kind name → code. Spelled out (not derived) so that lookups in hot loops stay constant-time. */
+export const K = {
+  send: 0,
+  retransmit: 1,
+  enqueue: 2,
+  depart: 3,
+  deliver: 4,
+  ack: 5,
+  drop: 6,
+  timeout: 7,
+  estimate: 8,
+  reply: 9,
+  squish: 10,
+  penalty: 11,
+  duplicate: 12,
+  done: 13,
+} as const satisfies { [key in Kind]: number };
 
 export const DROP_REASONS = ['queue', 'loss', 'burst-loss', 'no-token', 'server-loss', 'ack-queue', 'ack-loss'] as const;
 export type DropReason = (typeof DROP_REASONS)[number];

@@ -1,6 +1,6 @@
 import type { EventLog } from '../log/eventLog.ts';
 import { K } from '../log/kinds.ts';
-import { percentile, mean } from './percentile.ts';
+import { mean, percentileInPlace } from './percentile.ts';
 import { signalDelays } from './signalDelay.ts';
 
 export interface LinkMetrics {
@@ -24,38 +24,50 @@ export interface LinkMetrics {
 /** The contest's figures for one flow, or for all flows together when `flow` is omitted. */
 export function linkMetrics(log: EventLog, flow = -1): LinkMetrics {
   const c = log.columns;
-  const arrivals: number[] = [];
-  const departures: number[] = [];
-  const queueDelays: number[] = [];
-  const oneWay: number[] = [];
+  const DEPART = K.depart;
+  const DELIVER = K.deliver;
+  const DROP = K.drop;
+  let n = 0;
+  let delivered = 0;
+  for (let i = 0; i < log.length; i++) {
+    if (flow >= 0 && c.flow[i] !== flow) continue;
+    if (c.kind[i] === DEPART) n++;
+    else if (c.kind[i] === DELIVER) delivered++;
+  }
+  const arrivals = new Float64Array(n);
+  const departures = new Float64Array(n);
+  const queueDelays = new Float64Array(n);
+  const oneWay = new Float64Array(delivered);
   let bits = 0;
   let drops = 0;
+  let d = 0;
+  let w = 0;
   for (let i = 0; i < log.length; i++) {
     if (flow >= 0 && c.flow[i] !== flow) continue;
     const k = c.kind[i];
-    if (k === K.depart) {
-      const d = c.value[i];
-      departures.push(c.t[i]);
-      arrivals.push(c.t[i] - d);
-      queueDelays.push(d);
+    if (k === DEPART) {
+      const q = c.value[i];
+      departures[d] = c.t[i];
+      arrivals[d] = c.t[i] - q;
+      queueDelays[d++] = q;
       bits += c.bytes[i] * 8;
-    } else if (k === K.deliver) {
-      oneWay.push(c.value[i]);
-    } else if (k === K.drop) {
+    } else if (k === DELIVER) {
+      oneWay[w++] = c.value[i];
+    } else if (k === DROP) {
       drops++;
     }
   }
-  const n = departures.length;
   const span = n > 1 ? departures[n - 1] - departures[0] : 0;
   const throughputMbps = span > 0 ? bits / span / 1000 : 0;
-  const delay95 = percentile(signalDelays(arrivals, departures));
+  const delay95 = percentileInPlace(signalDelays(arrivals, departures));
+  const queueDelayMean = mean(queueDelays);
   return {
     throughputMbps,
     packetsDelivered: n,
-    queueDelayMean: mean(queueDelays),
-    queueDelay95: percentile(queueDelays),
+    queueDelayMean,
+    queueDelay95: percentileInPlace(queueDelays),
     delay95,
-    oneWay95: percentile(oneWay),
+    oneWay95: percentileInPlace(oneWay),
     power: throughputMbps / (delay95 / 1000),
     score: Math.log(throughputMbps / delay95),
     drops,

@@ -12,19 +12,32 @@ export interface OmniscientPoint {
  * after t (mm-link serves a packet arriving at t no earlier than that) minus t.
  */
 export function omniscientPoint(trace: Trace, durationMs: number, once = false): OmniscientPoint {
+  const key = `${durationMs}/${once}`;
+  let byRun = memo.get(trace);
+  if (!byRun) memo.set(trace, (byRun = new Map()));
+  let point = byRun.get(key);
+  if (!point) byRun.set(key, (point = compute(trace, durationMs, once)));
+  return point;
+}
+
+/** A trace's point depends only on the trace and the run's length: sweeps ask for it again and again. */
+const memo = new WeakMap<Trace, Map<string, OmniscientPoint>>();
+
+function compute(trace: Trace, durationMs: number, once: boolean): OmniscientPoint {
   const period = tracePeriod(trace);
   const times = trace.times;
   const total = once ? times.length : Infinity;
   const opportunityAt = (k: number) => times[k % times.length] + Math.floor(k / times.length) * period;
-  const delays: number[] = [];
+  const delays = new Float64Array(Math.max(0, Math.ceil(durationMs)));
+  let n = 0;
   let k = 0;
   for (let t = 0; t < durationMs; t++) {
     while (k < total && opportunityAt(k) <= t) k++;
     if (k >= total) break;
-    delays.push(opportunityAt(k) - t);
+    delays[n++] = opportunityAt(k) - t;
   }
   let used = 0;
   while (used < total && opportunityAt(used) <= durationMs) used++;
   const span = Math.min(durationMs, opportunityAt(Math.max(0, used - 1)));
-  return { throughputMbps: span > 0 ? (used * OPPORTUNITY_BYTES * 8) / span / 1000 : 0, delay95: percentile(delays) };
+  return { throughputMbps: span > 0 ? (used * OPPORTUNITY_BYTES * 8) / span / 1000 : 0, delay95: percentile(delays.subarray(0, n)) };
 }

@@ -1,26 +1,29 @@
 /**
  * Signal delay, as mm-throughput-graph computes it: for every millisecond t from the first to the last
  * arrival (of packets that left the bottleneck), the departure time of the first packet that arrived at
- * or after t, minus t. Returns one sample per millisecond.
+ * or after t, minus t (of several arriving together, the one that left first). One sample per ms.
  */
-export function signalDelays(arrivals: ArrayLike<number>, departures: ArrayLike<number>): Float64Array {
-  const n = arrivals.length;
+export function signalDelays(arrivalsIn: ArrayLike<number>, departuresIn: ArrayLike<number>): Float64Array {
+  const n = arrivalsIn.length;
   if (n === 0) return new Float64Array(0);
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => arrivals[a] - arrivals[b] || departures[a] - departures[b]);
-  // earliest departure among packets arriving at or after each position in arrival order
-  const suffixMin = new Float64Array(n);
-  let m = Infinity;
-  for (let k = n - 1; k >= 0; k--) {
-    m = Math.min(m, departures[order[k]]);
-    suffixMin[k] = m;
+  let arrivals = arrivalsIn;
+  let departures = departuresIn;
+  // A FIFO bottleneck logs departures in arrival order already; sort only when it did not.
+  for (let i = 1; i < n; i++) {
+    if (arrivalsIn[i] < arrivalsIn[i - 1] || (arrivalsIn[i] === arrivalsIn[i - 1] && departuresIn[i] < departuresIn[i - 1])) {
+      const order = Array.from({ length: n }, (_, k) => k).sort((a, b) => arrivalsIn[a] - arrivalsIn[b] || departuresIn[a] - departuresIn[b]);
+      arrivals = Float64Array.from(order, (k) => arrivalsIn[k]);
+      departures = Float64Array.from(order, (k) => departuresIn[k]);
+      break;
+    }
   }
-  const first = Math.floor(arrivals[order[0]]);
-  const last = Math.floor(arrivals[order[n - 1]]);
+  const first = Math.floor(arrivals[0]);
+  const last = Math.floor(arrivals[n - 1]);
   const out = new Float64Array(last - first + 1);
   let k = 0;
   for (let t = first; t <= last; t++) {
-    while (k < n && arrivals[order[k]] < t) k++;
-    out[t - first] = suffixMin[k] - t;
+    while (k < n && arrivals[k] < t) k++;
+    out[t - first] = departures[k] - t;
   }
   return out;
 }

@@ -44,8 +44,9 @@ export interface Summary {
 /** The headline figures of a run, computed from its event log and outcomes. */
 export function summarize(run: RunResult): Summary {
   const { spec, log } = run;
+  const all = linkMetrics(log);
   const flows = run.flows.map((o): FlowSummary => {
-    const link = linkMetrics(log, o.flow);
+    const link = run.flows.length === 1 ? all : linkMetrics(log, o.flow);
     let reliable: FlowSummary['reliable'] = null;
     let offset: FlowSummary['offset'] = null;
     if (spec.workload === 'reliable') {
@@ -88,7 +89,7 @@ export function summarize(run: RunResult): Summary {
     seed: spec.seed,
     endMs: run.endMs,
     events: log.length,
-    all: linkMetrics(log),
+    all,
     flows,
     omniscient: run.trace ? omniscientPoint(run.trace, spec.durationMs, spec.link.once) : null,
   };

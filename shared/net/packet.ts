@@ -32,3 +32,16 @@ export function dataPacket(flow: number, seq: number, sentAt: number, bytes = DA
 export function ackFor(data: Packet, now: number, ack = data.seq): Packet {
   return { flow: data.flow, seq: data.seq, bytes: ACK_BYTES, isAck: true, sentAt: data.sentAt, receivedAt: now, ack, retransmit: false };
 }
+
+/**
+ * Turns a delivered data packet into its ACK in place, as the contest skeleton's receiver does with its
+ * datagram: no second object per packet. Only for packets nothing else holds on to.
+ */
+export function intoAck(data: Packet, now: number): Packet {
+  data.isAck = true;
+  data.bytes = ACK_BYTES;
+  data.receivedAt = now;
+  data.ack = data.seq;
+  data.retransmit = false;
+  return data;
+}

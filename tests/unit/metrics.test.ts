@@ -99,3 +99,21 @@ describe('performance grade', () => {
     expect(grade({ ...base, seconds: 0.25, dropPercent: 10 }).rMin).toBeCloseTo(231_000, 6);
   });
 });
+
+describe('kind codes', () => {
+  it('match their position in KINDS (the CSV names)', async () => {
+    const { K: codes, KINDS } = await import('../../shared/log/kinds.ts');
+    KINDS.forEach((k, i) => expect(codes[k]).toBe(i));
+  });
+});
+
+describe('signal delay when departures are out of arrival order', () => {
+  it('takes the departure of the first packet to arrive at or after t, as mm-throughput-graph does', () => {
+    // a packet arriving at 2 leaves at 10, one arriving at 4 leaves at 6 (a non-FIFO path):
+    // mm-throughput-graph keys delays by arrival ms (2 → 8, 4 → 2) and fills 3 with 2 + 1
+    expect(Array.from(signalDelays([2, 4], [10, 6]))).toEqual([8, 3, 2]);
+    expect(Array.from(signalDelays([4, 2], [6, 10]))).toEqual([8, 3, 2]);
+    // of two packets arriving in the same ms, the one that left first counts
+    expect(Array.from(signalDelays([5, 5], [9, 7]))).toEqual([2]);
+  });
+});

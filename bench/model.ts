@@ -1,0 +1,44 @@
+import { BYTES_PER_EVENT } from '../shared/log/eventLog.ts';
+import { contest, flow } from '../shared/scenarios/presets.ts';
+import { runScenario, type RunResult } from '../shared/scenarios/run.ts';
+import { summarize } from '../shared/metrics/summary.ts';
+import { loadTrace } from '../server/traces.ts';
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** Wall time of one run once warm: the median of `runs` after `warmup` untimed runs. */
+function time(make: () => RunResult, warmup = 8, runs = 31): { ms: number; result: RunResult } {
+  let result = make();
+  for (let i = 1; i < warmup; i++) make();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    result = make();
+    times.push(performance.now() - t0);
+  }
+  return { ms: median(times), result };
+}
+
+export function benchModel(): Record<string, string> {
+  const one = contest('Verizon-LTE-short', [flow('fixed', { w: 50 })]);
+  const eight = contest('Verizon-LTE-short', Array.from({ length: 8 }, () => flow('fixed', { w: 50 })));
+  for (const name of ['Verizon-LTE-short.down', 'Verizon-LTE-short.up']) loadTrace(name);
+  const a = time(() => runScenario(one, loadTrace));
+  const withMetrics = time(() => {
+    const r = runScenario(one, loadTrace);
+    summarize(r);
+    return r;
+  });
+  const b = time(() => runScenario(eight, loadTrace), 4, 15);
+  const events = a.result.log.length;
+  return {
+    'contest, 1 flow (fixed w=50), simulate': `${a.ms.toFixed(1)} ms (${(140_000 / a.ms).toFixed(0)}× real time)`,
+    'contest, 1 flow, simulate + all metrics': `${withMetrics.ms.toFixed(1)} ms`,
+    'contest, 1 flow, events': `${events} (${((events / a.ms) * 1000 / 1e6).toFixed(1)} M events/s)`,
+    'contest, 8 flows on one bottleneck': `${b.ms.toFixed(1)} ms (${(b.ms / a.ms).toFixed(2)}× the one-flow time, ${b.result.log.length} events)`,
+    'event log, bytes per event': `${BYTES_PER_EVENT} stored; ${(a.result.log.allocatedBytes / events).toFixed(1)} allocated with growth slack`,
+  };
+}

@@ -1,0 +1,12 @@
+import { benchModel } from './model.ts';
+
+/** Prints every benchmark's figures; nothing passes or fails here. */
+const suites: [string, () => Record<string, string> | Promise<Record<string, string>>][] = [['model', benchModel]];
+
+const only = process.argv[2];
+for (const [name, run] of suites) {
+  if (only && only !== name) continue;
+  console.log(`\n== ${name}`);
+  const figures = await run();
+  for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(48)} ${v}`);
+}
