@@ -11,7 +11,8 @@ import { runScenario, ScenarioError } from '../../shared/scenarios/run.ts';
 import type { FlowSpec, ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { TraceError } from '../../shared/trace/mahimahi.ts';
 import { loadTrace } from '../traces.ts';
-import { applyLinkFlags, LINK_OPTIONS, linkHelp, UsageError } from './linkFlags.ts';
+import { LINK_PARAMS, withLinkValues } from '../../shared/link/params.ts';
+import { readSchemaFlags, schemaHelp, schemaOptions, UsageError } from './schemaFlags.ts';
 
 const SCENARIOS = ['contest', 'offset-constant', 'offset-variable', 'matrix', 'shared', 'measurement'] as const;
 
@@ -29,7 +30,7 @@ const options = {
   interval: { type: 'string', default: '100' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
-  ...LINK_OPTIONS,
+  ...schemaOptions(LINK_PARAMS),
 } as const;
 
 function paramLine(p: ParamSpec): string {
@@ -56,7 +57,7 @@ Options:
   --summary-csv FILE  write the per-interval summary CSV
   --interval MS       interval of the summary CSV (default 100)
   --json              print the summary as one JSON object
-${linkHelp()}
+${schemaHelp(LINK_PARAMS, "Link (each overrides the scenario's own setting)")}
 Schemes and their parameters:
 ${schemes}
 `;
@@ -202,7 +203,7 @@ function main(argv: string[]): number {
     default:
       throw new UsageError(`unknown scenario ${v.scenario}`);
   }
-  applyLinkFlags(spec, v);
+  spec.link = withLinkValues(spec.link, readSchemaFlags(LINK_PARAMS, v, 'the link'));
   const out = run(spec);
   emit(out, v);
   return 0;

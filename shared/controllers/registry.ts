@@ -9,6 +9,7 @@ import { deliveryTrend } from './deliveryTrend.ts';
 import { fixed } from './fixed.ts';
 import { rateBased } from './rateBased.ts';
 import { reno } from './reno.ts';
+import { tokenPacer } from './tokenPacer.ts';
 import type { Scheme } from './types.ts';
 import { watermarks } from './watermarks.ts';
 
@@ -26,6 +27,7 @@ export const SCHEMES: readonly Scheme[] = [
   bbr,
   burstAimd,
   constantBurst,
+  tokenPacer,
 ];
 
 export function findScheme(id: string): Scheme | undefined {

@@ -119,20 +119,26 @@ export function checkParam(spec: ParamSpec, raw: string | number): { value: numb
   return { value: v };
 }
 
-/** Validates a whole set of values for a scheme; unknown names are errors too. */
-export function checkParams(scheme: Scheme, given: Record<string, string | number>): { values: ParamValues } | { error: string } {
-  const values = withDefaults(scheme.params);
+/**
+ * Checks raw values (from flags, the URL or a form) against a schema list; `owner` names what the
+ * parameters belong to in the message for an unknown name.
+ */
+export function checkValues(specs: readonly ParamSpec[], given: Record<string, string | number>, owner: string): { values: ParamValues } | { error: string } {
+  const values: ParamValues = {};
   for (const [name, raw] of Object.entries(given)) {
-    const spec = scheme.params.find((p) => p.name === name);
-    if (!spec) {
-      const known = scheme.params.map((p) => p.name).join(', ') || 'none';
-      return { error: `${scheme.id} has no parameter "${name}" (its parameters: ${known})` };
-    }
+    const spec = specs.find((p) => p.name === name);
+    if (!spec) return { error: `${owner} has no parameter "${name}" (its parameters: ${specs.map((p) => p.name).join(', ') || 'none'})` };
     const r = checkParam(spec, raw);
     if ('error' in r) return r;
     values[name] = r.value;
   }
   return { values };
+}
+
+/** Validates a whole set of values for a scheme, filling in the defaults. */
+export function checkParams(scheme: Scheme, given: Record<string, string | number>): { values: ParamValues } | { error: string } {
+  const r = checkValues(scheme.params, given, scheme.id);
+  return 'error' in r ? r : { values: { ...withDefaults(scheme.params), ...r.values } };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { csvFormatRows, csvParse } from 'd3-dsv';
 import { EventLog } from '../log/eventLog.ts';
 import { DROP_REASONS, ESTIMATES, K, KINDS } from '../log/kinds.ts';
-import type { ScenarioSpec } from '../scenarios/spec.ts';
+import type { LiveRun, ScenarioSpec } from '../scenarios/spec.ts';
 
 /**
  * The trace CSV, one schema for simulated and live runs. The first line names the schema version, the
@@ -37,7 +37,7 @@ function detailOf(kind: number, seq: number, value: number): string {
   return '';
 }
 
-export function formatTraceCsv(log: EventLog, spec: ScenarioSpec | null): string {
+export function formatTraceCsv(log: EventLog, spec: ScenarioSpec | LiveRun | null): string {
   const c = log.columns;
   const rows: string[][] = [[...CSV_COLUMNS]];
   for (let i = 0; i < log.length; i++) {
@@ -57,7 +57,7 @@ export function formatTraceCsv(log: EventLog, spec: ScenarioSpec | null): string
 
 export interface ImportedTrace {
   log: EventLog;
-  spec: ScenarioSpec | null;
+  spec: ScenarioSpec | LiveRun | null;
 }
 
 const MAX_ROWS = 5_000_000;
@@ -70,9 +70,9 @@ export function parseTraceCsv(text: string): ImportedTrace {
   }
   const specLine = lines[1] ?? '';
   if (!specLine.startsWith('# spec ')) throw new CsvError('line 2 must be "# spec" followed by the experiment');
-  let spec: ScenarioSpec | null;
+  let spec: ImportedTrace['spec'];
   try {
-    spec = JSON.parse(specLine.slice('# spec '.length)) as ScenarioSpec | null;
+    spec = JSON.parse(specLine.slice('# spec '.length)) as ImportedTrace['spec'];
   } catch {
     throw new CsvError('line 2: the experiment is not valid JSON');
   }

@@ -146,6 +146,9 @@ export class OffsetClient {
     this.outstanding = new Uint8Array(this.chunks);
     this.sentAt = new Float64Array(this.chunks);
     this.phase = 'fetch';
+    // The server's bucket starts empty when the session does: pace the first request from then too.
+    const rate = this.controller.pacingRate();
+    this.nextSendAt = rate === Infinity ? now : this.startedAt + 1000 / rate;
     if (this.chunks === 0) return this.submit(now);
     this.advance(now);
   }

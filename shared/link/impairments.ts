@@ -53,6 +53,13 @@ export class LossStage implements PacketSink {
   }
 }
 
+/** One packet's delay: 0 when reordered (netem sends those at once), else the delay ± uniform jitter. */
+export function impairedDelay(delayMs: number, spec: ImpairmentSpec, reorderRng: Rng, jitterRng: Rng): number {
+  if (spec.reorder > 0 && reorderRng.chance(spec.reorder)) return 0;
+  if (spec.jitter > 0) return Math.max(0, delayMs + jitterRng.uniform(-spec.jitter, spec.jitter));
+  return delayMs;
+}
+
 /** Whether a direction drops or duplicates anything (if not, its loss stage can be left out). */
 export function losesOrDuplicates(spec: ImpairmentSpec): boolean {
   return spec.loss > 0 || spec.burst !== null || spec.duplicate > 0;
@@ -113,9 +120,7 @@ export class DelayLine implements PacketSink {
       if (this.queue.length - this.head === 1) this.scheduler.at(now + this.delayMs, this.release);
       return;
     }
-    let delay = this.delayMs;
-    if (this.spec.reorder > 0 && this.reorderRng.chance(this.spec.reorder)) delay = 0;
-    else if (this.spec.jitter > 0) delay = Math.max(0, delay + this.jitterRng.uniform(-this.spec.jitter, this.spec.jitter));
+    const delay = impairedDelay(this.delayMs, this.spec, this.reorderRng, this.jitterRng);
     if (delay === 0) {
       this.next!.receive(packet, now);
       return;

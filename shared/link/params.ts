@@ -1,4 +1,4 @@
-import { checkParam, choice, num, type ParamSpec } from '../controllers/types.ts';
+import { checkValues, choice, num, type ParamSpec } from '../controllers/types.ts';
 import type { ImpairmentSpec } from './impairments.ts';
 import type { LinkSpec } from '../scenarios/spec.ts';
 
@@ -81,14 +81,6 @@ export function withLinkValues(link: LinkSpec, values: Record<string, number | s
 }
 
 /** Checks raw values (strings from flags or the URL) against the link schema. */
-export function checkLinkValues(raw: Record<string, string | number>): { values: Record<string, number | string> } | { error: string } {
-  const values: Record<string, number | string> = {};
-  for (const [name, r] of Object.entries(raw)) {
-    const spec = LINK_PARAMS.find((p) => p.name === name);
-    if (!spec) return { error: `no link setting "${name}"` };
-    const c = checkParam(spec, r);
-    if ('error' in c) return c;
-    values[name] = c.value;
-  }
-  return { values };
+export function checkLinkValues(raw: Record<string, string | number>) {
+  return checkValues(LINK_PARAMS, raw, 'the link');
 }

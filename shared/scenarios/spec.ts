@@ -38,6 +38,11 @@ export interface OffsetSpec {
   fileSeed: number;
 }
 
+/** A live fetch from a real offset server, as the trace CSV records it. */
+export interface LiveRun {
+  live: { server: string; scheme: string; params: ParamValues; via: 'udp' | 'bridge' };
+}
+
 export interface ScenarioSpec {
   workload: Workload;
   link: LinkSpec;

@@ -111,20 +111,8 @@ export class Scheduler implements Clock {
 export class Timer {
   private deadline = Infinity;
   private entryAt: number | null = null;
-  private readonly onEntry: Action;
 
-  constructor(private readonly scheduler: Clock, private readonly fire: Action) {
-    this.onEntry = (now) => {
-      if (now !== this.entryAt) return; // superseded by an earlier entry
-      this.entryAt = null;
-      if (this.deadline === now) {
-        this.deadline = Infinity;
-        this.fire(now);
-      } else if (this.deadline !== Infinity) {
-        this.arm(this.deadline);
-      }
-    };
-  }
+  constructor(private readonly scheduler: Clock, private readonly fire: Action) {}
 
   /** Fires at `at` unless set again or cancelled before. */
   set(at: number): void {
@@ -146,6 +134,18 @@ export class Timer {
 
   private arm(at: number): void {
     this.entryAt = at;
-    this.scheduler.at(at, this.onEntry);
+    // The entry knows the time it was armed for: a wall clock runs it a little after that.
+    this.scheduler.at(at, (now) => this.onEntry(at, now));
+  }
+
+  private onEntry(at: number, now: number): void {
+    if (at !== this.entryAt) return; // superseded by an earlier entry
+    this.entryAt = null;
+    if (this.deadline <= at) {
+      this.deadline = Infinity;
+      this.fire(now);
+    } else if (this.deadline !== Infinity) {
+      this.arm(this.deadline);
+    }
   }
 }

@@ -5,6 +5,7 @@ import { csvParse } from 'd3-dsv';
 import { describe, expect, it } from 'vitest';
 import { SCHEMES } from '../../shared/controllers/registry.ts';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
+import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { runCli } from '../helpers/cli.ts';
 
 const sim = (...args: string[]) => runCli('server/cli/sim.ts', args);
@@ -29,8 +30,9 @@ describe('npm run sim', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/throughput \d+\.\d+ Mbit\/s · delay95 \(signal\) \d+ ms/);
     const trace = parseTraceCsv(readFileSync(csv, 'utf8'));
-    expect(trace.spec!.seed).toBe(7);
-    expect(trace.spec!.flows[0]).toMatchObject({ scheme: 'aimd', params: { a: 1, b: 0.5 } });
+    const spec = trace.spec as ScenarioSpec;
+    expect(spec.seed).toBe(7);
+    expect(spec.flows[0]).toMatchObject({ scheme: 'aimd', params: { a: 1, b: 0.5 } });
     const events = Number(/(\d+) events/.exec(r.stdout)![1]);
     expect(trace.log.length).toBe(events);
   });

@@ -1,0 +1,74 @@
+import { createServer, type Server, type Socket } from 'node:net';
+
+export interface EchoServerOptions {
+  host: string;
+  port: number;
+  /** Connections silent this long are closed. */
+  idleMs: number;
+  maxConnections: number;
+}
+
+export interface EchoServer {
+  readonly port: number;
+  readonly connections: number;
+  close(): Promise<void>;
+}
+
+export const MIN_MESSAGE = 2;
+export const MAX_MESSAGE = 65_535;
+
+/**
+ * The ping-pong echo server: each message starts with its total length as a 2-byte big-endian integer,
+ * and each whole message comes back unchanged. A length below 2 cannot frame anything: the connection
+ * is closed.
+ */
+export async function startEchoServer(o: EchoServerOptions): Promise<EchoServer> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.setNoDelay(true);
+    socket.setTimeout(o.idleMs, () => socket.destroy());
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    let pending: Buffer = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      let start = 0;
+      while (pending.length - start >= 2) {
+        const length = pending.readUInt16BE(start);
+        if (length < MIN_MESSAGE) {
+          socket.destroy();
+          return;
+        }
+        if (pending.length - start < length) break;
+        const ok = socket.write(pending.subarray(start, start + length));
+        start += length;
+        if (!ok) {
+          socket.pause();
+          socket.once('drain', () => socket.resume());
+        }
+      }
+      pending = start === pending.length ? Buffer.alloc(0) : pending.subarray(start);
+    });
+  });
+  server.maxConnections = o.maxConnections;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : o.port,
+    get connections() {
+      return sockets.size;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

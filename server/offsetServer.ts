@@ -1,0 +1,96 @@
+import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { impairedDelay, NO_IMPAIRMENTS } from '../shared/link/impairments.ts';
+import { OffsetPolicy, type OffsetPolicyConfig } from '../shared/offset/policy.ts';
+import { Rng } from '../shared/sim/rng.ts';
+
+export interface OffsetServerOptions {
+  host: string;
+  port: number;
+  policy: OffsetPolicyConfig;
+  file: Uint8Array;
+  seed: number;
+  /** Sessions by source IP and port (each bridged browser has its own socket), or by IP as the course server. */
+  keyBy: 'ip' | 'ip:port';
+  /** Teaching options: replies held back by delay ± jitter; reordered ones skip the delay. */
+  delayMs: number;
+  jitterMs: number;
+  reorder: number;
+  /** Sessions silent this long are forgotten. */
+  idleMs: number;
+}
+
+export interface OffsetServer {
+  readonly port: number;
+  readonly policy: OffsetPolicy;
+  /** Datagrams handled since start. */
+  readonly handled: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The offset server on a real UDP socket: each datagram goes through the shared policy and its answer,
+ * if any, goes back to the sender. Nothing a client sends can throw past the handler.
+ */
+export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetServer> {
+  const origin = performance.now();
+  const rng = new Rng(o.seed, `udp-${o.port}`);
+  const policy = new OffsetPolicy(o.policy, o.file, rng.stream('policy'));
+  const impair = { ...NO_IMPAIRMENTS, jitter: o.jitterMs, reorder: o.reorder };
+  const reorderRng = rng.stream('reorder');
+  const jitterRng = rng.stream('jitter');
+  const delayed = o.delayMs > 0 || o.jitterMs > 0 || o.reorder > 0;
+  const held = new Set<ReturnType<typeof setTimeout>>();
+  const socket: Socket = createSocket({ type: 'udp4', recvBufferSize: 4 << 20, sendBufferSize: 4 << 20 });
+  let handled = 0;
+  let closed = false;
+
+  const send = (reply: Uint8Array, to: RemoteInfo) => {
+    if (!closed) socket.send(reply, to.port, to.address);
+  };
+
+  socket.on('message', (msg, from) => {
+    handled++;
+    try {
+      const key = o.keyBy === 'ip' ? from.address : `${from.address}:${from.port}`;
+      const d = policy.handle(key, msg, performance.now() - origin);
+      if (!d.reply) return;
+      const wait = delayed ? impairedDelay(o.delayMs, impair, reorderRng, jitterRng) : 0;
+      if (wait <= 0) return send(d.reply, from);
+      const reply = d.reply;
+      const h = setTimeout(() => {
+        held.delete(h);
+        send(reply, from);
+      }, wait);
+      held.add(h);
+    } catch (e) {
+      // A bug must not take the server down for everyone else; say what happened once per datagram.
+      console.error(`offset server ${o.port}: ${(e as Error).message}`);
+    }
+  });
+  socket.on('error', (e) => console.error(`offset server ${o.port}: ${e.message}`));
+
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.bind(o.port, o.host, () => {
+      socket.off('error', reject);
+      resolve();
+    });
+  });
+  const reclaim = setInterval(() => policy.reclaim(performance.now() - origin, o.idleMs), Math.min(10_000, o.idleMs));
+  reclaim.unref();
+
+  return {
+    port: socket.address().port,
+    policy,
+    get handled() {
+      return handled;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        closed = true;
+        clearInterval(reclaim);
+        for (const h of held) clearTimeout(h);
+        socket.close(() => resolve());
+      }),
+  };
+}
