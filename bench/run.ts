@@ -1,7 +1,11 @@
 import { benchModel } from './model.ts';
+import { benchRelay } from './relay.ts';
 
 /** Prints every benchmark's figures; nothing passes or fails here. */
-const suites: [string, () => Record<string, string> | Promise<Record<string, string>>][] = [['model', benchModel]];
+const suites: [string, () => Record<string, string> | Promise<Record<string, string>>][] = [
+  ['model', benchModel],
+  ['relay', benchRelay],
+];
 
 const only = process.argv[2];
 for (const [name, run] of suites) {

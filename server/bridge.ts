@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { connect, type Socket as TcpSocket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { frame, FRAME_DATA, FRAME_SENT, type BridgeLimits, type ControlMessage } from './bridgeProtocol.ts';
+import { frame, FRAME_DATA, FRAME_SENT, type BridgeLimits, type ControlMessage } from '../shared/bridge/protocol.ts';
 
 export interface BridgeOptions extends BridgeLimits {
   /** host:port pairs a session may reach over UDP, and over TCP. */
@@ -85,7 +85,7 @@ export function createBridge(o: BridgeOptions): Bridge {
 
     const toBrowser = (payload: Uint8Array) => {
       lastHeard = relayNow();
-      if (ws.readyState === ws.OPEN) ws.send(frame(FRAME_DATA, lastHeard, payload));
+      if (ws.readyState === ws.OPEN) ws.send(frame(FRAME_DATA, lastHeard, payload), { binary: true });
     };
     const end = () => {
       if (ended) return;
@@ -134,15 +134,17 @@ export function createBridge(o: BridgeOptions): Bridge {
       tokens -= 1;
       sent++;
       const stamp = () => {
-        if (!receipts || ws.readyState !== ws.OPEN) return;
+        if (ws.readyState !== ws.OPEN) return;
         const count = new Uint8Array(4);
         new DataView(count.buffer).setUint32(0, sent);
         ws.send(frame(FRAME_SENT, relayNow(), count));
       };
       if (udp) {
-        udp.send(bytes, (e) => (e ? send(ws, { type: 'error', message: `UDP: ${e.message}`, fatal: false }) : stamp()));
+        if (receipts) udp.send(bytes, (e) => (e ? send(ws, { type: 'error', message: `UDP: ${e.message}`, fatal: false }) : stamp()));
+        else udp.send(bytes);
       } else if (tcp) {
-        tcp.write(bytes, stamp);
+        if (receipts) tcp.write(bytes, stamp);
+        else tcp.write(bytes);
       }
     });
 

@@ -1,13 +1,9 @@
-import { createSocket } from 'node:dgram';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
 import { checkParams } from '../../shared/controllers/types.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
-import { DEFAULT_CLIENT, OffsetClient, type OffsetFetchResult } from '../../shared/endpoints/offsetClient.ts';
-import { EventLog } from '../../shared/log/eventLog.ts';
-import { MAX_CHUNK } from '../../shared/offset/protocol.ts';
-import { WallClock } from '../clock.ts';
+import { fetchOverUdp } from '../liveFetch.ts';
 import { UsageError } from './schemaFlags.ts';
 
 const options = {
@@ -21,7 +17,7 @@ const options = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
-const offsetSchemes = () => SCHEMES.filter((s) => s.mode === 'burst' || s.id === 'token-pacer' || s.mode === 'window');
+
 
 const HELP = `Usage: npm run fetch -- [options]
 
@@ -29,51 +25,13 @@ Fetches the whole file from an offset server over UDP with a controller of the m
 and prints the server's Result, Time and Penalty.
 
   --server HOST:PORT   the offset server (default 127.0.0.1:9801; the variable-rate one is on 9802)
-  --scheme ID          ${offsetSchemes().map((s) => s.id).join(', ')} (default token-pacer)
+  --scheme ID          ${SCHEMES.map((s) => s.id).join(', ')} (default token-pacer)
   --set NAME=VALUE     a parameter of the scheme (repeatable; see npm run sim -- --help)
   --id NAME@TEAM       the name submitted with the MD5 (default pipefill@fetch)
   --csv FILE           write the trace CSV of the fetch
   --json               print the result as one JSON object
   --give-up MS         stop if not done by then (default 120000)
 `;
-
-export interface FetchOutcome {
-  result: OffsetFetchResult;
-  log: EventLog;
-  chunks: number;
-}
-
-/** Runs one fetch to completion over a real UDP socket. */
-export function fetchOverUdp(host: string, port: number, scheme: string, params: Record<string, string | number>, id: string, giveUpMs: number): Promise<FetchOutcome> {
-  const s = findScheme(scheme);
-  if (!s) throw new UsageError(`--scheme: unknown scheme "${scheme}"`);
-  const checked = checkParams(s, params);
-  if ('error' in checked) throw new UsageError(`--set ${checked.error}`);
-  const clock = new WallClock();
-  const log = new EventLog();
-  const socket = createSocket({ type: 'udp4', recvBufferSize: 1 << 20 });
-  return new Promise((resolve, reject) => {
-    let client: OffsetClient;
-    const finish = (error?: Error) => {
-      clock.stop();
-      client.stop();
-      socket.close();
-      if (error) reject(error);
-      else resolve({ result: client.stats, log, chunks: Math.ceil(client.stats.size / MAX_CHUNK) });
-    };
-    const giveUp = setTimeout(() => finish(new Error(`gave up after ${giveUpMs} ms (is the server at ${host}:${port} running?)`)), giveUpMs);
-    client = new OffsetClient(clock, log, 0, s.create(checked.values), s.mode, (d) => socket.send(d), { ...DEFAULT_CLIENT, id }, () => {
-      clearTimeout(giveUp);
-      finish();
-    });
-    socket.on('message', (msg) => client.receive(msg, clock.now));
-    socket.on('error', (e) => {
-      clearTimeout(giveUp);
-      finish(e);
-    });
-    socket.connect(port, host, () => client.start(clock.now));
-  });
-}
 
 async function main(): Promise<number> {
   const { values: v } = parseArgs({ options, strict: true, allowPositionals: false });
@@ -91,7 +49,11 @@ async function main(): Promise<number> {
   }
   const giveUp = Number(v['give-up']);
   if (!Number.isInteger(giveUp) || giveUp < 100) throw new UsageError(`--give-up must be a whole number of ms, at least 100 (got "${v['give-up']}")`);
-  const out = await fetchOverUdp(m[1], Number(m[2]), v.scheme, params, v.id, giveUp);
+  const scheme = findScheme(v.scheme);
+  if (!scheme) throw new UsageError(`--scheme: unknown scheme "${v.scheme}" (known: ${SCHEMES.map((s) => s.id).join(', ')})`);
+  const checked = checkParams(scheme, params);
+  if ('error' in checked) throw new UsageError(`--set ${checked.error}`);
+  const out = await fetchOverUdp(m[1], Number(m[2]), { scheme, params: checked.values, id: v.id, giveUpMs: giveUp });
   if (v.csv) writeFileSync(v.csv, formatTraceCsv(out.log, { live: { server: v.server, scheme: v.scheme, params, via: 'udp' } }));
   const r = out.result;
   if (v.json) console.log(JSON.stringify({ ...r, chunks: out.chunks }));

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { FRAME_DATA, FRAME_SENT, unframe } from '../../shared/bridge/protocol.ts';
+import { findScheme } from '../../shared/controllers/registry.ts';
+import { withDefaults } from '../../shared/controllers/types.ts';
+import { liveFetch } from '../../shared/endpoints/liveFetch.ts';
+import { WallClock } from '../../server/clock.ts';
+import type { Relay } from '../../server/relay.ts';
+import { bridgeTransport, type WebSocketLike } from '../../web/live/bridgeSession.ts';
+import { openBridge, testRelay, until } from '../helpers/relay.ts';
+
+describe('the UDP↔WebSocket bridge', () => {
+  let relay: Relay;
+  beforeAll(async () => {
+    relay = await testRelay();
+  });
+  afterAll(() => relay.close());
+
+  it('passes datagrams unchanged both ways, stamped with the relay clock', async () => {
+    const { ws, got } = openBridge(relay.url, `target=${relay.info.offsetConstant}&receipts=1`);
+    await got.ready;
+    expect(got.texts[0]).toMatchObject({ type: 'ready', target: relay.info.offsetConstant, transport: 'udp' });
+    ws.send(Buffer.from('SendSize\n\n'));
+    await until(() => got.frames.filter((f) => f[0] === FRAME_DATA).length === 1 && got.frames.length >= 2);
+    const data = unframe(got.frames.find((f) => f[0] === FRAME_DATA)!)!;
+    const sent = unframe(got.frames.find((f) => f[0] === FRAME_SENT)!)!;
+    expect(Buffer.from(data.payload).toString()).toBe('Size: 60000\n\n');
+    expect(new DataView(sent.payload.buffer, sent.payload.byteOffset).getUint32(0)).toBe(1);
+    expect(data.relayTime).toBeGreaterThan(0);
+    expect(data.relayTime).toBeGreaterThanOrEqual(sent.relayTime); // the reply came after the request left
+    ws.close();
+  });
+
+  it('carries the ping-pong protocol to the echo server over TCP', async () => {
+    const { ws, got } = openBridge(relay.url, `target=${relay.info.echo}&transport=tcp`);
+    await got.ready;
+    const m = Buffer.alloc(5000, 9);
+    m.writeUInt16BE(5000, 0);
+    ws.send(m);
+    await until(() => got.frames.reduce((s, f) => s + f.length - 9, 0) >= 5000);
+    const back = Buffer.concat(got.frames.map((f) => Buffer.from(unframe(f)!.payload)));
+    expect(Buffer.compare(back, m)).toBe(0);
+    ws.close();
+  });
+
+  it('answers a ping with the relay time, and a bad control message with a non-fatal error', async () => {
+    const { ws, got } = openBridge(relay.url, `target=${relay.info.offsetConstant}`);
+    await got.ready;
+    ws.send(JSON.stringify({ type: 'ping', t: 42 }));
+    ws.send('not json');
+    ws.send(JSON.stringify({ type: 'launch' }));
+    await until(() => got.texts.length >= 4);
+    expect(got.texts[1]).toMatchObject({ type: 'pong', t: 42 });
+    expect(got.texts[2]).toMatchObject({ type: 'error', fatal: false, message: 'text messages must be JSON control messages' });
+    expect(got.texts[3]).toMatchObject({ type: 'error', fatal: false, message: 'unknown control message "launch"' });
+    ws.send(Buffer.from('SendSize\n\n'));
+    expect(await until(() => got.frames.length === 1)).toBe(true);
+    ws.close();
+  });
+
+  const refused = async (query: string, origin: string | undefined, pattern: RegExp, r = relay) => {
+    const { got } = openBridge(r.url, query, origin);
+    await expect(got.ready).rejects.toThrow(pattern);
+    const closed = await got.closed;
+    expect(closed.code).toBeGreaterThanOrEqual(1000);
+    expect(got.texts.at(-1)).toMatchObject({ type: 'error', fatal: true });
+  };
+
+  it('refuses a target the operator did not allow, with a message saying so', async () => {
+    await refused('target=127.0.0.1:1', relay.url, /target 127\.0\.0\.1:1 over udp is not allowed; allowed: /);
+    await refused('target=10.0.0.1:9801', relay.url, /not allowed/);
+    await refused(`target=${relay.info.offsetConstant}&transport=tcp`, relay.url, /over tcp is not allowed/);
+    await refused('target=nonsense', relay.url, /target nonsense over udp is not allowed/);
+    await refused(`target=${relay.info.offsetConstant}&transport=sctp`, relay.url, /transport must be udp or tcp/);
+  });
+
+  it('refuses a page from another origin', async () => {
+    await refused(`target=${relay.info.offsetConstant}`, 'http://elsewhere.example', /origin http:\/\/elsewhere\.example is not allowed/);
+  });
+
+  it('cleans up after a client that vanishes mid-transfer: no socket, no timer, no session', async () => {
+    const { ws, got } = openBridge(relay.url, `target=${relay.info.offsetConstant}`);
+    await got.ready;
+    expect(relay.bridge.sessions).toBe(1);
+    expect(relay.bridge.openSockets).toBe(1);
+    for (let i = 0; i < 20; i++) ws.send(Buffer.from(`Offset: ${i * 1448}\nNumBytes: 1448\n\n`));
+    ws.terminate();
+    expect(await until(() => relay.bridge.sessions === 0 && relay.bridge.openSockets === 0)).toBe(true);
+  });
+});
+
+describe('bridge limits', () => {
+  it('refuses an oversized message, a session over its rate, and sessions beyond the cap', async () => {
+    const relay = await testRelay({ maxMessageBytes: 2000, maxDatagramsPerSecond: 100, maxSessions: 2 });
+    const big = openBridge(relay.url, `target=${relay.info.offsetConstant}`);
+    await big.got.ready;
+    big.ws.send(Buffer.alloc(3000, 65));
+    expect((await big.got.closed).code).toBe(1009);
+    expect(big.got.texts.at(-1)).toMatchObject({ fatal: true, message: 'message of 3000 bytes is over the limit of 2000' });
+
+    const fast = openBridge(relay.url, `target=${relay.info.offsetConstant}`);
+    await fast.got.ready;
+    for (let i = 0; i < 400; i++) fast.ws.send(Buffer.from('SendSize\n\n'));
+    await fast.got.closed;
+    expect(fast.got.texts.at(-1)).toMatchObject({ fatal: true, message: 'over the limit of 100 datagrams per second' });
+
+    const a = openBridge(relay.url, `target=${relay.info.offsetConstant}`);
+    const b = openBridge(relay.url, `target=${relay.info.offsetConstant}`);
+    await Promise.all([a.got.ready, b.got.ready]);
+    const c = openBridge(relay.url, `target=${relay.info.offsetConstant}`);
+    await expect(c.got.ready).rejects.toThrow(/already has 2 sessions/);
+    expect((await c.got.closed).code).toBe(1013);
+    a.ws.close();
+    b.ws.close();
+    await until(() => relay.bridge.sessions === 0);
+    expect(relay.bridge.openSockets).toBe(0);
+    await relay.close();
+  });
+
+  it('closes a session idle for too long, saying why', async () => {
+    const relay = await testRelay({ idleMs: 1000 });
+    const s = openBridge(relay.url, `target=${relay.info.offsetConstant}`);
+    await s.got.ready;
+    await s.got.closed;
+    expect(s.got.texts.at(-1)).toMatchObject({ fatal: true, message: 'closed after 1 s without traffic' });
+    expect(await until(() => relay.bridge.sessions === 0 && relay.bridge.openSockets === 0)).toBe(true);
+    await relay.close();
+  });
+});
+
+describe('bridge under load', () => {
+  it('50 bridged sessions fetching at once all get Result: true', async () => {
+    const relay = await testRelay({ fileSize: 30_000 });
+    const scheme = findScheme('token-pacer')!;
+    const fetches = Array.from({ length: 50 }, (_, i) => {
+      const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}`, { origin: relay.url });
+      return liveFetch(bridgeTransport(ws as unknown as WebSocketLike), new WallClock(), {
+        scheme,
+        params: withDefaults(scheme.params),
+        id: `load${i}@test`,
+        giveUpMs: 30_000,
+      }).done;
+    });
+    const outcomes = await Promise.all(fetches);
+    expect(outcomes.map((o) => o.result.result)).toEqual(Array(50).fill(true));
+    expect(await until(() => relay.bridge.sessions === 0)).toBe(true);
+    await relay.close();
+  }, 60_000);
+});

@@ -1,0 +1,65 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEchoServer, type EchoServer } from '../../server/echoServer.ts';
+
+function message(total: number, fill: number): Buffer {
+  const b = Buffer.alloc(total, fill);
+  b.writeUInt16BE(total, 0);
+  return b;
+}
+
+/** Writes `chunks` to a fresh connection and collects `expect` bytes back (or until it closes). */
+function exchange(port: number, chunks: Buffer[], expectBytes: number): Promise<{ data: Buffer; closed: boolean }> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    const got: Buffer[] = [];
+    let size = 0;
+    s.on('data', (d) => {
+      got.push(d);
+      size += d.length;
+      if (size >= expectBytes) {
+        s.destroy();
+        resolve({ data: Buffer.concat(got), closed: false });
+      }
+    });
+    s.on('close', () => resolve({ data: Buffer.concat(got), closed: true }));
+    s.on('connect', async () => {
+      for (const c of chunks) {
+        s.write(c);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    });
+  });
+}
+
+describe('ping-pong echo server over TCP', () => {
+  let echo: EchoServer;
+  beforeAll(async () => {
+    echo = await startEchoServer({ host: '127.0.0.1', port: 0, idleMs: 5000, maxConnections: 16 });
+  });
+  afterAll(() => echo.close());
+
+  it('echoes messages of 18 to 65,535 bytes byte-identical', async () => {
+    for (const size of [18, 100, 1448, 10_000, 65_535]) {
+      const m = message(size, size % 251);
+      const back = await exchange(echo.port, [m], size);
+      expect(Buffer.compare(back.data, m), `size ${size}`).toBe(0);
+    }
+  });
+
+  it('reassembles a message split across writes and separates messages sharing one', async () => {
+    const a = message(30_000, 1);
+    const b = message(20, 2);
+    const c = message(500, 3);
+    const stream = Buffer.concat([a, b, c]);
+    const back = await exchange(echo.port, [stream.subarray(0, 1), stream.subarray(1, 20_001), stream.subarray(20_001)], stream.length);
+    expect(Buffer.compare(back.data, stream)).toBe(0);
+  });
+
+  it('closes a connection whose length cannot frame a message, and keeps serving others', async () => {
+    const bad = await exchange(echo.port, [Buffer.from([0, 1, 9, 9])], 1);
+    expect(bad.closed).toBe(true);
+    const m = message(64, 7);
+    expect(Buffer.compare((await exchange(echo.port, [m], 64)).data, m)).toBe(0);
+  });
+});

@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseTraceCsv } from '../../shared/csv/trace.ts';
+import { ROOT, runCli } from '../helpers/cli.ts';
+import { testRelay, until } from '../helpers/relay.ts';
+
+describe('npm start: the relay process', () => {
+  it('prints one line per service, answers on them, and stops cleanly on Ctrl-C', async () => {
+    const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['server/main.ts', '--http-port', '0', '--udp-port', '0', '--variable-port', '0', '--echo-port', '0'], { cwd: ROOT });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    expect(await until(() => out.includes('echo server'), 20_000)).toBe(true);
+    const lines = out.trim().split('\n');
+    expect(lines.map((l) => l.split(/\s{2,}/)[0])).toEqual(['playground', 'bridge', 'offset server', 'offset server', 'echo server']);
+    expect(out).toMatch(/MD5 [0-9a-f]{32}/);
+    const url = /playground\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1];
+    const info = await (await fetch(`${url}/api/relay`)).json();
+    expect(info.offsetConstant).toMatch(/^127\.0\.0\.1:\d+$/);
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  }, 30_000);
+
+  it('binds every service to 127.0.0.1 by default', async () => {
+    const relay = await testRelay();
+    const http = relay.http.address();
+    expect(typeof http === 'object' && http?.address).toBe('127.0.0.1');
+    expect(relay.lines.join('\n')).not.toMatch(/0\.0\.0\.0/);
+    await relay.close();
+  });
+
+  it('bad flags: a message naming the flag, exit code 2', () => {
+    const cases: [string[], RegExp][] = [
+      [['--udp-port', '99999'], /--udp-port must be a whole number from 0 to 65535/],
+      [['--loss', '200'], /--loss: loss must be a number from 0 to 100 %/],
+      [['--key', 'mac'], /--key must be ip or ip:port/],
+      [['--allow', 'everything'], /--allow must be HOST:PORT/],
+      [['--bucket-model', 'leaky'], /--bucket-model: bucketModel must be one of course, ideal/],
+      [['--frobnicate'], /Unknown option '--frobnicate'/],
+    ];
+    for (const [args, message] of cases) {
+      const r = runCli('server/main.ts', args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+});
+
+describe('npm run fetch', () => {
+  it('fetches the file from a real server, prints Result, Time and Penalty, and writes the trace', async () => {
+    const relay = await testRelay({ fileSize: 40_000 });
+    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const csv = join(dir, 'fetch.csv');
+    const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const c = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['server/cli/fetch.ts', '--server', relay.info.offsetConstant, '--csv', csv], { cwd: ROOT });
+      let stdout = '';
+      c.stdout.on('data', (d) => (stdout += d));
+      c.on('exit', (code) => resolve({ code, stdout }));
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Result: true\nTime: \d+\nPenalty: \d+\n/);
+    expect(r.stdout).toContain(relay.info.md5);
+    const trace = parseTraceCsv(readFileSync(csv, 'utf8'));
+    expect(trace.spec).toMatchObject({ live: { server: relay.info.offsetConstant, scheme: 'token-pacer', via: 'udp' } });
+    expect(trace.log.count(9 /* reply */)).toBe(Math.ceil(40_000 / 1448));
+    await relay.close();
+  }, 30_000);
+
+  it('bad flags and an unreachable server: clear messages', () => {
+    expect(runCli('server/cli/fetch.ts', ['--server', 'nowhere']).stderr).toMatch(/--server must be HOST:PORT/);
+    expect(runCli('server/cli/fetch.ts', ['--scheme', 'warp']).stderr).toMatch(/--scheme: unknown scheme "warp"/);
+    expect(runCli('server/cli/fetch.ts', ['--set', 'margin=500']).stderr).toMatch(/margin must be a number from 0 to 50 %/);
+    const r = runCli('server/cli/fetch.ts', ['--server', '127.0.0.1:9', '--give-up', '800']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/nothing listens on 127\.0\.0\.1:9 over UDP \(is the offset server running\?\)|gave up after 800 ms/);
+  });
+});
