@@ -1,6 +1,6 @@
 import { createSocket } from 'node:dgram';
 import { liveFetch, type FetchOutcome, type LiveFetchOptions } from '../shared/endpoints/liveFetch.ts';
-import { WallClock } from './clock.ts';
+import { nodeClock } from './clock.ts';
 
 /** Fetches the file from an offset server over a real UDP socket. */
 export async function fetchOverUdp(host: string, port: number, o: LiveFetchOptions): Promise<FetchOutcome> {
@@ -23,7 +23,7 @@ export async function fetchOverUdp(host: string, port: number, o: LiveFetchOptio
       },
       close: () => socket.close(),
     },
-    new WallClock(),
+    nodeClock(),
     o,
   ).done;
 }

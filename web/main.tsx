@@ -1,12 +1,5 @@
 import { createRoot } from 'react-dom/client';
-
-function App() {
-  return (
-    <main>
-      <h1>Pipefill</h1>
-      <p>The congestion-control playground.</p>
-    </main>
-  );
-}
+import { App } from './app/App.tsx';
+import './app/styles.css';
 
 createRoot(document.getElementById('root')!).render(<App />);

@@ -128,7 +128,7 @@ export class OffsetClient {
         this.stats.penalty = reply.penalty;
         this.phase = 'done';
         this.retry.cancel();
-        this.log.push(now, K.done, this.flow, -1, 0, reply.time, reply.penalty);
+        this.log.push(now, K.done, this.flow, reply.result ? 1 : 0, 0, reply.time, reply.penalty);
         this.onDone(this.stats);
         return;
       case 'error':

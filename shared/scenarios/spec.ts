@@ -40,7 +40,7 @@ export interface OffsetSpec {
 
 /** A live fetch from a real offset server, as the trace CSV records it. */
 export interface LiveRun {
-  live: { server: string; scheme: string; params: ParamValues; via: 'udp' | 'bridge' };
+  live: { server: string; scheme: string; params: ParamValues; via: 'udp' | 'bridge'; variable?: boolean };
 }
 
 export interface ScenarioSpec {

@@ -4,7 +4,7 @@ import { FRAME_DATA, FRAME_SENT, unframe } from '../../shared/bridge/protocol.ts
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { withDefaults } from '../../shared/controllers/types.ts';
 import { liveFetch } from '../../shared/endpoints/liveFetch.ts';
-import { WallClock } from '../../server/clock.ts';
+import { nodeClock } from '../../server/clock.ts';
 import type { Relay } from '../../server/relay.ts';
 import { bridgeTransport, type WebSocketLike } from '../../web/live/bridgeSession.ts';
 import { openBridge, testRelay, until } from '../helpers/relay.ts';
@@ -134,7 +134,7 @@ describe('bridge under load', () => {
     const scheme = findScheme('token-pacer')!;
     const fetches = Array.from({ length: 50 }, (_, i) => {
       const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}`, { origin: relay.url });
-      return liveFetch(bridgeTransport(ws as unknown as WebSocketLike), new WallClock(), {
+      return liveFetch(bridgeTransport(ws as unknown as WebSocketLike), nodeClock(), {
         scheme,
         params: withDefaults(scheme.params),
         id: `load${i}@test`,

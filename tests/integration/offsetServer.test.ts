@@ -6,7 +6,7 @@ import { md5Hex } from '../../shared/offset/md5.ts';
 import { DEFAULT_POLICY, type OffsetPolicyConfig } from '../../shared/offset/policy.ts';
 import { ERROR_INVALID, ERROR_REQUIRED, ERROR_SUBMIT } from '../../shared/offset/protocol.ts';
 import { Rng } from '../../shared/sim/rng.ts';
-import { WallClock } from '../../server/clock.ts';
+import { nodeClock } from '../../server/clock.ts';
 import { fetchOverUdp } from '../../server/liveFetch.ts';
 import { startOffsetServer, type OffsetServer } from '../../server/offsetServer.ts';
 import { text, UdpProbe } from '../helpers/udp.ts';
@@ -35,7 +35,7 @@ async function paced(server: OffsetServer, n: number, gapMs: number) {
   const p = await UdpProbe.open(server.port);
   p.send('SendSize\nReset\n\n');
   await p.next();
-  const clock = new WallClock();
+  const clock = nodeClock();
   const t0 = clock.now;
   await new Promise<void>((done) => {
     for (let i = 0; i < n; i++) clock.at(t0 + gapMs * (i + 1), () => {
@@ -160,7 +160,7 @@ describe('offset server over real UDP: policy in time', () => {
     const p = await UdpProbe.open(server.port);
     p.send('SendSize\nReset\n\n');
     await p.next();
-    const clock = new WallClock();
+    const clock = nodeClock();
     const arrivals: number[] = [];
     p.socket.on('message', () => arrivals.push(clock.now));
     await new Promise<void>((done) => {

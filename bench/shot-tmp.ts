@@ -1,0 +1,15 @@
+import { launchChromium } from '/work/main/tests/helpers/browser.ts';
+const url = process.argv[2];
+const out = process.argv[3];
+const wait = Number(process.argv[4] ?? 3000);
+const b = await launchChromium();
+const p = await b.newPage({ viewport: { width: 1500, height: 1100 } });
+p.on('console', (m) => console.log('console', m.type(), m.text()));
+p.on('response', (r) => r.status() >= 400 && console.log('http', r.status(), r.url()));
+p.on('pageerror', (e) => console.log('pageerror', e.message));
+const t0 = Date.now();
+await p.goto(url);
+await p.waitForTimeout(wait);
+await p.screenshot({ path: out, fullPage: true });
+console.log('shot after', Date.now() - t0, 'ms');
+await b.close();

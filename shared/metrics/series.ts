@@ -1,0 +1,223 @@
+import type { EventLog } from '../log/eventLog.ts';
+import { ESTIMATES, K } from '../log/kinds.ts';
+import { OPPORTUNITY_BYTES, tracePeriod, type Trace } from '../trace/mahimahi.ts';
+import { signalDelays } from './signalDelay.ts';
+
+/**
+ * What the charts draw, derived from a run's log. Point series are interleaved (t, y) pairs in time
+ * order, so a renderer can find "up to the playhead" by binary search and draw without allocating.
+ */
+export interface RunSeries {
+  endMs: number;
+  /** Data sent (t, seq or offset); retransmissions apart. */
+  sends: Float64Array;
+  retransmits: Float64Array;
+  /** ACKs or offset replies reaching the sender (t, seq or offset). */
+  acks: Float64Array;
+  /** Packets lost anywhere (t, seq). */
+  drops: Float64Array;
+  /** The controller's window (or burst) after each event (t, packets). */
+  window: Float64Array;
+  timeouts: Float64Array;
+  /** Controller estimates by name (t, value). */
+  estimates: Record<string, Float64Array>;
+  /** Bottleneck throughput per bin (bin start, Mbit/s), and the link's capacity when it is a trace. */
+  binMs: number;
+  throughput: Float64Array;
+  capacity: Float64Array | null;
+  /** Per-packet queueing delay (departure, ms). */
+  queueDelay: Float64Array;
+  /** Signal delay (t, ms), the maximum of each bucket so peaks survive decimation. */
+  signalDelay: Float64Array;
+  /** Packets in the bottleneck queue (t, packets), bucket maxima. */
+  queue: Float64Array;
+  /** Squished periods: [start, end] pairs. */
+  squished: Float64Array;
+}
+
+const MAX_LINE_POINTS = 3000;
+
+function pairs(n: number): Float64Array {
+  return new Float64Array(2 * n);
+}
+
+/** A bin width near `span / target`, rounded to 1, 2 or 5 × a power of ten, at least 1 ms. */
+export function niceBin(span: number, target = 300): number {
+  const raw = Math.max(1, span / target);
+  const p = Math.pow(10, Math.floor(Math.log10(raw)));
+  const m = raw / p;
+  return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+}
+
+/** Keeps the maximum of each of about MAX_LINE_POINTS buckets of a (t, y) series. */
+function decimateMax(ts: ArrayLike<number>, ys: ArrayLike<number>, start: number, end: number): Float64Array {
+  const n = ts.length;
+  if (n <= MAX_LINE_POINTS) {
+    const out = pairs(n);
+    for (let i = 0; i < n; i++) {
+      out[2 * i] = ts[i];
+      out[2 * i + 1] = ys[i];
+    }
+    return out;
+  }
+  const bucket = (end - start) / MAX_LINE_POINTS;
+  const out: number[] = [];
+  let b = -1;
+  let bt = 0;
+  let by = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const k = Math.floor((ts[i] - start) / bucket);
+    if (k !== b) {
+      if (b >= 0) out.push(bt, by);
+      b = k;
+      bt = ts[i];
+      by = -Infinity;
+    }
+    if (ys[i] > by) by = ys[i];
+  }
+  if (b >= 0) out.push(bt, by);
+  return Float64Array.from(out);
+}
+
+export function runSeries(log: EventLog, endMs: number, trace: Trace | null, once = false): RunSeries {
+  const c = log.columns;
+  const n = log.length;
+  const count = new Uint32Array(32);
+  for (let i = 0; i < n; i++) count[c.kind[i]]++;
+  const sends = pairs(count[K.send]);
+  const retransmits = pairs(count[K.retransmit]);
+  const acks = pairs(count[K.ack] + count[K.reply]);
+  const drops = pairs(count[K.drop]);
+  const windowN = count[K.ack] + count[K.reply] + count[K.timeout] + count[K.send];
+  const window = pairs(windowN);
+  const timeouts = pairs(count[K.timeout]);
+  const queueDelay = pairs(count[K.depart]);
+  const arrivals = new Float64Array(count[K.depart]);
+  const departures = new Float64Array(count[K.depart]);
+  const estimateLists: number[][] = ESTIMATES.map(() => []);
+  const queueT = new Float64Array(count[K.enqueue] + count[K.depart]);
+  const queueY = new Float64Array(count[K.enqueue] + count[K.depart]);
+  const squished: number[] = [];
+  const binMs = niceBin(endMs);
+  const bins = Math.max(1, Math.ceil(endMs / binMs));
+  const bits = new Float64Array(bins);
+  let s = 0, r = 0, a = 0, d = 0, w = 0, to = 0, q = 0, occ = 0, qn = 0;
+  let squishStart = -1;
+  for (let i = 0; i < n; i++) {
+    const t = c.t[i];
+    const y = c.seq[i];
+    switch (c.kind[i]) {
+      case K.send:
+        sends[s++] = t;
+        sends[s++] = y;
+        window[w++] = t;
+        window[w++] = c.window[i];
+        break;
+      case K.retransmit:
+        retransmits[r++] = t;
+        retransmits[r++] = y;
+        break;
+      case K.ack:
+      case K.reply:
+        acks[a++] = t;
+        acks[a++] = y;
+        window[w++] = t;
+        window[w++] = c.window[i];
+        break;
+      case K.timeout:
+        timeouts[to++] = t;
+        timeouts[to++] = c.window[i];
+        window[w++] = t;
+        window[w++] = c.window[i];
+        break;
+      case K.drop:
+        drops[d++] = t;
+        drops[d++] = y;
+        break;
+      case K.depart:
+        queueDelay[q] = t;
+        queueDelay[q + 1] = c.value[i];
+        arrivals[q >> 1] = t - c.value[i];
+        departures[q >> 1] = t;
+        q += 2;
+        bits[Math.min(bins - 1, Math.floor(t / binMs))] += c.bytes[i] * 8;
+        occ = Math.max(0, occ - 1);
+        queueT[qn] = t;
+        queueY[qn++] = occ;
+        break;
+      case K.enqueue:
+        occ = c.value[i];
+        queueT[qn] = t;
+        queueY[qn++] = occ;
+        break;
+      case K.estimate:
+        estimateLists[y]?.push(t, c.value[i]);
+        break;
+      case K.squish:
+        if (c.value[i] === 1 && squishStart < 0) squishStart = t;
+        else if (c.value[i] === 0 && squishStart >= 0) {
+          squished.push(squishStart, t);
+          squishStart = -1;
+        }
+        break;
+    }
+  }
+  if (squishStart >= 0) squished.push(squishStart, endMs);
+  const throughput = pairs(bins);
+  for (let b = 0; b < bins; b++) {
+    throughput[2 * b] = b * binMs;
+    throughput[2 * b + 1] = bits[b] / binMs / 1000;
+  }
+  const sd = signalDelays(arrivals, departures);
+  const first = arrivals.length ? Math.floor(arrivals[0]) : 0;
+  const sdT = Float64Array.from(sd, (_, k) => first + k);
+  const estimates: Record<string, Float64Array> = {};
+  ESTIMATES.forEach((name, k) => {
+    if (estimateLists[k].length) estimates[name] = Float64Array.from(estimateLists[k]);
+  });
+  return {
+    endMs,
+    sends,
+    retransmits,
+    acks,
+    drops,
+    window,
+    timeouts,
+    estimates,
+    binMs,
+    throughput,
+    capacity: trace ? capacitySeries(trace, binMs, bins, once) : null,
+    queueDelay,
+    signalDelay: decimateMax(sdT, sd, first, first + sd.length),
+    queue: decimateMax(queueT.subarray(0, qn), queueY.subarray(0, qn), 0, endMs),
+    squished: Float64Array.from(squished),
+  };
+}
+
+/** The trace's capacity per bin (bin start, Mbit/s): opportunities × 1504 bytes. */
+export function capacitySeries(trace: Trace, binMs: number, bins: number, once: boolean): Float64Array {
+  const period = tracePeriod(trace);
+  const counts = new Float64Array(bins);
+  const end = bins * binMs;
+  for (let base = 0; base < end; base += period) {
+    for (let k = 0; k < trace.times.length; k++) {
+      const t = base + trace.times[k];
+      if (t >= end) break;
+      counts[Math.floor(t / binMs)]++;
+    }
+    if (once) break;
+  }
+  const out = pairs(bins);
+  for (let b = 0; b < bins; b++) {
+    out[2 * b] = b * binMs;
+    out[2 * b + 1] = (counts[b] * OPPORTUNITY_BYTES * 8) / binMs / 1000;
+  }
+  return out;
+}
+
+/** Every typed array of the series, for handing over as transferables. */
+export function seriesBuffers(s: RunSeries): ArrayBuffer[] {
+  const arrays = [s.sends, s.retransmits, s.acks, s.drops, s.window, s.timeouts, s.throughput, s.queueDelay, s.signalDelay, s.queue, s.squished, ...Object.values(s.estimates)];
+  if (s.capacity) arrays.push(s.capacity);
+  return arrays.map((x) => x.buffer as ArrayBuffer);
+}

@@ -1,0 +1,70 @@
+import type { Action, Clock } from './scheduler.ts';
+
+/** Runs a function soon, after pending I/O: setImmediate in Node, a MessageChannel post in browsers. */
+export type Yield = (f: () => void) => void;
+
+/**
+ * The model's Clock on the wall: milliseconds since it was made. Actions run close to their deadline:
+ * a timer sleeps until a couple of milliseconds before, then the loop polls (through `yieldTo`) so that
+ * a pacer spacing requests 4 ms apart is not thrown off by timers' whole-millisecond granularity.
+ * Socket events keep flowing between polls.
+ */
+export class WallClock implements Clock {
+  private readonly origin = performance.now();
+  private pending: { at: number; order: number; action: Action }[] = [];
+  private counter = 0;
+  private sleeping: ReturnType<typeof setTimeout> | null = null;
+  private polling = false;
+  private stopped = false;
+
+  constructor(private readonly yieldTo: Yield) {}
+
+  get now(): number {
+    return performance.now() - this.origin;
+  }
+
+  at(at: number, action: Action): void {
+    if (this.stopped) return;
+    const entry = { at, order: this.counter++, action };
+    let i = this.pending.length;
+    while (i > 0 && (this.pending[i - 1].at > at || (this.pending[i - 1].at === at && this.pending[i - 1].order > entry.order))) i--;
+    this.pending.splice(i, 0, entry);
+    if (i === 0) this.arm();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.pending = [];
+    if (this.sleeping) clearTimeout(this.sleeping);
+    this.sleeping = null;
+  }
+
+  private arm(): void {
+    if (this.polling || this.stopped) return;
+    if (this.sleeping) {
+      clearTimeout(this.sleeping);
+      this.sleeping = null;
+    }
+    const first = this.pending[0];
+    if (!first) return;
+    const wait = first.at - this.now;
+    if (wait > 3) {
+      this.sleeping = setTimeout(() => {
+        this.sleeping = null;
+        this.poll();
+      }, wait - 2);
+    } else {
+      this.poll();
+    }
+  }
+
+  private poll = (): void => {
+    this.polling = false;
+    if (this.stopped) return;
+    while (this.pending.length > 0 && this.pending[0].at <= this.now) this.pending.shift()!.action(this.now);
+    if (this.pending.length === 0) return;
+    if (this.pending[0].at - this.now > 3) return this.arm();
+    this.polling = true;
+    this.yieldTo(this.poll);
+  };
+}

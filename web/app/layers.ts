@@ -1,0 +1,84 @@
+import { ESTIMATES } from '../../shared/log/kinds.ts';
+import type { RunSeries } from '../../shared/metrics/series.ts';
+import { COLORS } from '../charts/palette.ts';
+import type { Layer } from '../charts/painter.ts';
+
+export interface ChartDef {
+  id: string;
+  title: string;
+  yLabel: string;
+  layers: Layer[];
+  yMin?: number;
+}
+
+const ESTIMATE_COLORS: Record<string, string> = {
+  ssthresh: COLORS.green,
+  rttMin: COLORS.purple,
+  bandwidth: COLORS.sky,
+  pacingRate: COLORS.sky,
+  srtt: COLORS.purple,
+  rto: COLORS.grey,
+  threshold: COLORS.yellow,
+};
+
+/** Estimates on the window chart when they are in packets; the rest belong to their own scales. */
+const WINDOW_ESTIMATES = new Set(['ssthresh']);
+
+/** The charts of one run and what each draws. Built once per run, so playback can paint incrementally. */
+export function chartsOf(s: RunSeries, offset: boolean): ChartDef[] {
+  const estimateLayers = (names: (n: string) => boolean): Layer[] =>
+    ESTIMATES.filter((n) => s.estimates[n] && names(n)).map((n) => ({ kind: 'step', data: s.estimates[n], color: ESTIMATE_COLORS[n] ?? COLORS.grey, label: n, size: 1.2 }));
+  const charts: ChartDef[] = [
+    {
+      id: 'sequence',
+      title: offset ? 'Offsets requested and replied' : 'Sequence numbers sent and acknowledged',
+      yLabel: offset ? 'offset (bytes)' : 'sequence number',
+      layers: [
+        { kind: 'dots', data: s.sends, color: COLORS.blue, label: offset ? 'request' : 'send', size: 2 },
+        { kind: 'dots', data: s.acks, color: COLORS.orange, label: offset ? 'reply' : 'ack', size: 2 },
+        { kind: 'dots', data: s.retransmits, color: COLORS.purple, label: 'retransmit', size: 3 },
+        { kind: 'dots', data: s.drops, color: COLORS.vermillion, label: 'drop', size: 3 },
+      ],
+    },
+    {
+      id: 'window',
+      title: offset ? 'Burst size / window' : 'Window',
+      yLabel: 'packets',
+      layers: [
+        ...(s.squished.length ? [{ kind: 'bands' as const, data: s.squished, color: 'rgba(204,121,167,0.25)', label: 'squished' }] : []),
+        { kind: 'step', data: s.window, color: COLORS.blue, label: 'window', size: 1.5 },
+        ...estimateLayers((n) => WINDOW_ESTIMATES.has(n)),
+        { kind: 'dots', data: s.timeouts, color: COLORS.vermillion, label: 'timeout', size: 4 },
+      ],
+    },
+    {
+      id: 'throughput',
+      title: 'Throughput against capacity',
+      yLabel: 'Mbit/s',
+      layers: [
+        ...(s.capacity ? [{ kind: 'area' as const, data: s.capacity, color: 'rgba(153,153,153,0.45)', label: 'capacity' }] : []),
+        { kind: 'step', data: s.throughput, color: COLORS.blue, label: 'throughput', size: 1.5 },
+      ],
+    },
+    {
+      id: 'delay',
+      title: 'Delay',
+      yLabel: 'ms',
+      layers: [
+        { kind: 'dots', data: s.queueDelay, color: COLORS.sky, label: 'queueing delay per packet', size: 2 },
+        { kind: 'line', data: s.signalDelay, color: COLORS.vermillion, label: 'signal delay', size: 1.2 },
+        ...estimateLayers((n) => n === 'rttMin' || n === 'srtt' || n === 'rto'),
+      ],
+    },
+    {
+      id: 'queue',
+      title: 'Queue at the bottleneck',
+      yLabel: 'packets',
+      layers: [{ kind: 'step', data: s.queue, color: COLORS.green, label: 'queued', size: 1.5 }],
+    },
+  ];
+  const rates = estimateLayers((n) => n === 'bandwidth' || n === 'pacingRate');
+  // Last, so that the rows every run has line up across the two columns.
+  if (rates.length) charts.push({ id: 'rates', title: 'Rate estimates', yLabel: 'packets/s', layers: rates });
+  return charts;
+}

@@ -1,0 +1,81 @@
+import { useEffect, useRef, useState } from 'react';
+import type { RunView } from '../worker/protocol.ts';
+import { WorkerPool } from '../worker/pool.ts';
+import type { Experiment } from '../state/experiment.ts';
+import { specFor } from '../state/spec.ts';
+
+export type Slot = 'a' | 'b';
+
+export interface Runs {
+  views: Partial<Record<Slot, RunView>>;
+  errors: Partial<Record<Slot, string>>;
+  busy: Partial<Record<Slot, boolean>>;
+  pool: WorkerPool;
+  /** Replaces a side's view (an imported CSV) until the experiment changes again. */
+  show(slot: Slot, view: RunView): void;
+  fail(slot: Slot, message: string): void;
+  startLive(relay: string, target: string, variable: boolean): void;
+  stopLive(): void;
+}
+
+/**
+ * Keeps both sides' runs in step with the experiment: every change re-runs what it affects in the
+ * workers (coalesced to one request per animation frame), and the latest answers are what the page shows.
+ */
+export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs {
+  const pool = useRef<WorkerPool | null>(null);
+  pool.current ??= new WorkerPool();
+  const [views, setViews] = useState<Partial<Record<Slot, RunView>>>({});
+  const [errors, setErrors] = useState<Partial<Record<Slot, string>>>({});
+  const [busy, setBusy] = useState<Partial<Record<Slot, boolean>>>({});
+  const last = useRef<Record<Slot, string>>({ a: '', b: '' });
+
+  const handle = (slot: Slot, p: Promise<import('../worker/protocol.ts').WorkerResponse>) => {
+    setBusy((b) => ({ ...b, [slot]: true }));
+    void p.then((r) => {
+      setBusy((b) => ({ ...b, [slot]: false }));
+      if (r.kind === 'error') setErrors((x) => ({ ...x, [slot]: r.message }));
+    });
+  };
+
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => {
+      for (const slot of ['a', 'b'] as const) {
+        if (slot === 'a' && e.live) continue;
+        const duration = e.trace.startsWith('upload:') ? uploadedMs[e.trace.slice(7)] : undefined;
+        const spec = specFor(e, slot, duration);
+        const key = JSON.stringify(spec);
+        if (key === last.current[slot]) continue;
+        last.current[slot] = key;
+        setErrors((x) => ({ ...x, [slot]: undefined }));
+        handle(slot, pool.current!.run(slot, spec, (view) => setViews((v) => ({ ...v, [slot]: view }))));
+      }
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [e, uploadedMs]);
+
+  return {
+    views,
+    errors,
+    busy,
+    pool: pool.current,
+    show(slot, view) {
+      last.current[slot] = '';
+      setViews((v) => ({ ...v, [slot]: view }));
+    },
+    fail(slot, message) {
+      setErrors((x) => ({ ...x, [slot]: message }));
+    },
+    startLive(relay, target, variable) {
+      last.current.a = '';
+      setErrors((x) => ({ ...x, a: undefined }));
+      handle(
+        'a',
+        pool.current!.request('a', { kind: 'live', relay, target, variable, scheme: e.a.scheme, params: e.a.params }, (view) => setViews((v) => ({ ...v, a: view }))),
+      );
+    },
+    stopLive() {
+      pool.current!.cancelLive('a');
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { scaleLinear, scaleLog } from 'd3-scale';
+import { fixed, num } from './format.ts';
+
+export interface PlanePoint {
+  label: string;
+  throughputMbps: number;
+  delay95: number;
+  color: string;
+  marker: 'circle' | 'square' | 'star';
+}
+
+const W = 460;
+const H = 250;
+const M = { left: 46, right: 16, top: 14, bottom: 36 };
+
+/**
+ * Throughput against 95th-percentile delay, the delay axis logarithmic and reversed so that better is
+ * up and to the right, as the field draws it; the trace's omniscient point marks the ideal corner.
+ */
+export function PlaneChart({ points }: { points: PlanePoint[] }) {
+  const ok = points.filter((p) => p.delay95 > 0 && Number.isFinite(p.delay95) && Number.isFinite(p.throughputMbps));
+  const delays = ok.map((p) => p.delay95);
+  const lo = Math.max(1, Math.min(...delays, 10) / 1.6);
+  const hi = Math.max(...delays, 100) * 1.6;
+  const x = scaleLog().domain([hi, lo]).range([0, W - M.left - M.right]).nice();
+  const y = scaleLinear()
+    .domain([0, Math.max(1, ...ok.map((p) => p.throughputMbps)) * 1.15])
+    .range([H - M.top - M.bottom, 0])
+    .nice();
+  const innerH = H - M.top - M.bottom;
+  return (
+    <figure className="plane" aria-label="Throughput–delay plane">
+      <figcaption>Throughput vs delay (better: up and right)</figcaption>
+      <svg width={W} height={H} role="img">
+        <g transform={`translate(${M.left},${M.top})`}>
+          {y.ticks(4).map((t) => (
+            <g key={`y${t}`} className="tick" transform={`translate(0,${y(t)})`}>
+              <line x2={W - M.left - M.right} className="grid" />
+              <text x={-6} dy="0.32em" textAnchor="end">
+                {num(t)}
+              </text>
+            </g>
+          ))}
+          {x.ticks().filter((t) => [1, 2, 5].includes(Math.round(t / Math.pow(10, Math.floor(Math.log10(t) + 1e-9))))).map((t) => (
+            <g key={`x${t}`} className="tick" transform={`translate(${x(t)},${innerH})`}>
+              <line y1={-innerH} className="grid" />
+              <text y={15} textAnchor="middle">
+                {num(t)}
+              </text>
+            </g>
+          ))}
+          <text x={(W - M.left - M.right) / 2} y={innerH + 31} textAnchor="middle" className="ylabel">
+            95th-percentile signal delay (ms, log)
+          </text>
+          <text transform={`translate(-34,${innerH / 2}) rotate(-90)`} textAnchor="middle" className="ylabel">
+            throughput (Mbit/s)
+          </text>
+          {ok.map((p) => {
+            const cx = x(p.delay95);
+            const cy = y(p.throughputMbps);
+            return (
+              <g key={p.label} transform={`translate(${cx},${cy})`} className="point">
+                {p.marker === 'circle' && <circle r={6} fill={p.color} />}
+                {p.marker === 'square' && <rect x={-6} y={-6} width={12} height={12} fill={p.color} />}
+                {p.marker === 'star' && <path d="M0,-8L2.4,-2.5L8,-2.5L3.5,1.2L5,7L0,3.6L-5,7L-3.5,1.2L-8,-2.5L-2.4,-2.5Z" fill={p.color} />}
+                <text x={cx > (W - M.left - M.right) * 0.6 ? -9 : 9} textAnchor={cx > (W - M.left - M.right) * 0.6 ? 'end' : 'start'} dy={p.marker === 'star' ? '-0.8em' : '0.32em'}>
+                  {p.label} ({fixed(p.throughputMbps, 2)} Mbit/s, {fixed(p.delay95, 0)} ms)
+                </text>
+              </g>
+            );
+          })}
+        </g>
+      </svg>
+    </figure>
+  );
+}

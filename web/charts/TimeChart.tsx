@@ -1,0 +1,125 @@
+import { scaleLinear, type ScaleLinear } from 'd3-scale';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { num, seconds } from './format.ts';
+import { Painter, type Layer } from './painter.ts';
+
+export interface TimeChartProps {
+  title: string;
+  yLabel: string;
+  layers: Layer[];
+  /** Visible time range, ms. */
+  domain: [number, number];
+  /** The playhead, ms: marks after it are not drawn yet. */
+  tNow: number;
+  height?: number;
+  /** A lower bound for the top of the y axis (so empty charts still read). */
+  yMin?: number;
+  onBrush(domain: [number, number]): void;
+  onReset(): void;
+}
+
+const MARGIN = { left: 48, right: 12, top: 8, bottom: 22 };
+
+/** The largest y among the visible layers' points inside the time domain. */
+function yExtent(layers: Layer[], [t0, t1]: [number, number], floor: number): number {
+  let max = floor;
+  for (const l of layers) {
+    if (l.kind === 'bands') continue;
+    const d = l.data;
+    for (let i = 0; i < d.length; i += 2) if (d[i] >= t0 && d[i] <= t1 && d[i + 1] > max && Number.isFinite(d[i + 1])) max = d[i + 1];
+  }
+  return max;
+}
+
+/** A time-series chart: marks on a canvas, axes and the playhead in SVG, drag to zoom, double-click to reset. */
+export function TimeChart({ title, yLabel, layers, domain, tNow, height = 170, yMin = 1, onBrush, onReset }: TimeChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const painter = useRef<Painter | null>(null);
+  const [width, setWidth] = useState(0);
+  const [drag, setDrag] = useState<[number, number] | null>(null);
+
+  useEffect(() => {
+    const ro = new ResizeObserver(([e]) => setWidth(Math.floor(e.contentRect.width)));
+    ro.observe(box.current!);
+    return () => ro.disconnect();
+  }, []);
+
+  const innerW = Math.max(10, width - MARGIN.left - MARGIN.right);
+  const innerH = height - MARGIN.top - MARGIN.bottom;
+  const x: ScaleLinear<number, number> = useMemo(() => scaleLinear().domain(domain).range([0, innerW]), [domain[0], domain[1], innerW]);
+  const yTop = useMemo(() => yExtent(layers, domain, yMin) * 1.05, [layers, domain[0], domain[1], yMin]);
+  const y: ScaleLinear<number, number> = useMemo(() => scaleLinear().domain([0, yTop]).range([innerH, 0]).nice(), [yTop, innerH]);
+
+  useEffect(() => {
+    if (!canvas.current || width === 0) return;
+    painter.current ??= new Painter(canvas.current);
+    painter.current.resize(innerW, innerH, window.devicePixelRatio || 1);
+    painter.current.paint(layers, x, y, tNow);
+  }, [layers, x, y, tNow, width, innerW, innerH]);
+
+  const local = (e: React.PointerEvent) => Math.min(innerW, Math.max(0, e.clientX - (e.currentTarget as Element).getBoundingClientRect().left - MARGIN.left));
+  const head = x(Math.min(tNow, domain[1]));
+
+  return (
+    <figure className="chart" ref={box} aria-label={title}>
+      <figcaption>
+        <span>{title}</span>
+        <span className="legend">
+          {layers.map((l) => (
+            <span key={l.label} className="key">
+              <i style={{ background: l.color }} />
+              {l.label}
+            </span>
+          ))}
+        </span>
+      </figcaption>
+      <div className="plot" style={{ height }}>
+        <canvas ref={canvas} style={{ position: 'absolute', left: MARGIN.left, top: MARGIN.top }} />
+        <svg
+          width={width}
+          height={height}
+          onPointerDown={(e) => {
+            (e.currentTarget as Element).setPointerCapture(e.pointerId);
+            const at = local(e);
+            setDrag([at, at]);
+          }}
+          onPointerMove={(e) => drag && setDrag([drag[0], local(e)])}
+          onPointerUp={() => {
+            if (drag && Math.abs(drag[1] - drag[0]) > 4) {
+              const [a, b] = [Math.min(...drag), Math.max(...drag)];
+              onBrush([x.invert(a), x.invert(b)]);
+            }
+            setDrag(null);
+          }}
+          onDoubleClick={onReset}
+        >
+          <g transform={`translate(${MARGIN.left},${MARGIN.top})`}>
+            {y.ticks(4).map((t) => (
+              <g key={t} transform={`translate(0,${y(t)})`} className="tick">
+                <line x2={innerW} className="grid" />
+                <text x={-6} dy="0.32em" textAnchor="end">
+                  {num(t)}
+                </text>
+              </g>
+            ))}
+            {x.ticks(6).map((t) => (
+              <g key={t} transform={`translate(${x(t)},${innerH})`} className="tick">
+                <line y2={4} />
+                <text y={15} textAnchor="middle">
+                  {seconds(t)}
+                </text>
+              </g>
+            ))}
+            <line x1={0} x2={innerW} y1={innerH} y2={innerH} className="axis" />
+            <text transform={`translate(${-38},${innerH / 2}) rotate(-90)`} textAnchor="middle" className="ylabel">
+              {yLabel}
+            </text>
+            {tNow < domain[1] && <line x1={head} x2={head} y1={0} y2={innerH} className="playhead" />}
+            {drag && <rect x={Math.min(...drag)} width={Math.abs(drag[1] - drag[0])} height={innerH} className="brush" />}
+          </g>
+        </svg>
+      </div>
+    </figure>
+  );
+}

@@ -1,0 +1,116 @@
+import { findScheme } from '../../shared/controllers/registry.ts';
+import { withDefaults, type ParamSpec, type ParamValues } from '../../shared/controllers/types.ts';
+import { LINK_PARAMS } from '../../shared/link/params.ts';
+import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
+import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
+import { SIDE_STYLE } from '../charts/palette.ts';
+import { schemesFor, type Experiment, type Side } from '../state/experiment.ts';
+import { ParamControl } from './ParamControl.tsx';
+
+interface Props {
+  e: Experiment;
+  set(e: Experiment): void;
+  uploaded: string[];
+  onUpload(file: File): void;
+  /** The link's effective settings (the scenario's own, with overrides). */
+  linkNow: ParamValues;
+  policyNow: ParamValues;
+}
+
+const byName = (specs: readonly ParamSpec[], names: string[]) => specs.filter((p) => names.includes(p.name));
+
+function Group({ title, specs, values, onChange, prefix, open = true }: { title: string; specs: readonly ParamSpec[]; values: ParamValues; onChange(name: string, v: number | string): void; prefix: string; open?: boolean }) {
+  return (
+    <details open={open}>
+      <summary>{title}</summary>
+      {specs.map((p) => (
+        <ParamControl key={p.name} spec={p} value={values[p.name] ?? p.default} onChange={(v) => onChange(p.name, v)} prefix={prefix} />
+      ))}
+    </details>
+  );
+}
+
+function SideControls({ which, e, set }: { which: 'a' | 'b'; e: Experiment; set(e: Experiment): void }) {
+  const side = e[which];
+  const scheme = findScheme(side.scheme)!;
+  const values = withDefaults(scheme.params, side.params);
+  const update = (s: Side) => set({ ...e, [which]: s });
+  const style = SIDE_STYLE[which];
+  return (
+    <section className="side" aria-label={`Controller ${style.name}`}>
+      <h2 style={{ borderColor: style.color }}>
+        Controller {style.name}
+        {which === 'a' && e.live && <small> · live</small>}
+      </h2>
+      <label className="param">
+        scheme
+        <select value={side.scheme} onChange={(ev) => update({ scheme: ev.target.value, params: {} })} data-param={`${which}.scheme`}>
+          {schemesFor(e.scenario).map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.title}
+            </option>
+          ))}
+        </select>
+        <small>{scheme.doc}</small>
+      </label>
+      {scheme.params.map((p) => (
+        <ParamControl key={p.name} spec={p} value={values[p.name]} onChange={(v) => update({ scheme: side.scheme, params: { ...side.params, [p.name]: v } })} prefix={`${which}.`} />
+      ))}
+    </section>
+  );
+}
+
+/** Every control: the link (or the offset server), and one panel per controller, built from the schemas. */
+export function Sidebar({ e, set, uploaded, onUpload, linkNow, policyNow }: Props) {
+  const setLink = (name: string, v: number | string) => set({ ...e, link: { ...e.link, [name]: v } });
+  const setPolicy = (name: string, v: number | string) => set({ ...e, offset: { ...e.offset, [name]: v } });
+  const isRate = e.trace === 'rate';
+  const queueParams = linkNow.queue === 'infinite' ? ['queue'] : ['queue', 'queueLimit'];
+  return (
+    <aside className="sidebar">
+      {e.scenario === 'contest' ? (
+        <section aria-label="Link">
+          <h2>Link</h2>
+          <label className="param">
+            trace
+            <select value={e.trace} onChange={(ev) => set({ ...e, trace: ev.target.value })} data-param="trace">
+              {BUNDLED_TRACES.map((t) => (
+                <option key={t.name} value={t.name}>
+                  {t.title}
+                </option>
+              ))}
+              {uploaded.map((n) => (
+                <option key={n} value={`upload:${n}`}>
+                  uploaded: {n}
+                </option>
+              ))}
+              <option value="rate">constant rate (set the bandwidth)</option>
+            </select>
+          </label>
+          <label className="param upload">
+            upload a Mahimahi trace
+            <input type="file" accept=".down,.up,.txt,.trace,text/plain" onChange={(ev) => ev.target.files?.[0] && onUpload(ev.target.files[0])} data-param="upload" />
+          </label>
+          <Group title="Delay and queue" specs={byName(LINK_PARAMS, ['delay', ...(isRate ? ['bandwidth'] : ['loop']), ...queueParams])} values={linkNow} onChange={setLink} prefix="link." />
+          <Group title="Impairments, data direction" specs={byName(LINK_PARAMS, ['loss', 'burstP', 'burstR', 'burstLoss', 'duplicate', 'reorder', 'jitter'])} values={linkNow} onChange={setLink} prefix="link." open={false} />
+          <Group title="Impairments, ACK direction" specs={LINK_PARAMS.filter((p) => p.name.startsWith('ack'))} values={linkNow} onChange={setLink} prefix="link." open={false} />
+        </section>
+      ) : (
+        <section aria-label="Offset server">
+          <h2>Offset server</h2>
+          <label className="param">
+            rate schedule
+            <select value={e.variable ? 'variable' : 'constant'} onChange={(ev) => set({ ...e, variable: ev.target.value === 'variable' })} data-param="variable">
+              <option value="constant">constant rate</option>
+              <option value="variable">variable rate</option>
+            </select>
+          </label>
+          <Group title="Policy" specs={OFFSET_PARAMS} values={policyNow} onChange={setPolicy} prefix="srv." open={false} />
+          <Group title="Link to the server" specs={byName(LINK_PARAMS, ['delay', 'loss', 'jitter', 'reorder'])} values={linkNow} onChange={setLink} prefix="link." open={false} />
+        </section>
+      )}
+      <SideControls which="a" e={e} set={set} />
+      <SideControls which="b" e={e} set={set} />
+    </aside>
+  );
+}

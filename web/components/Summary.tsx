@@ -1,0 +1,54 @@
+import type { Summary as RunSummary } from '../../shared/metrics/summary.ts';
+import { fixed } from '../charts/format.ts';
+
+export interface Card {
+  label: string;
+  value: string;
+  unit: string;
+  title: string;
+}
+
+/** The headline figures of one run: the contest's four, or the offset exercise's result. */
+export function cardsOf(s: RunSummary): Card[] {
+  const f = s.flows[0];
+  if (f?.offset) {
+    const o = f.offset;
+    return [
+      { label: 'Time', value: Number.isFinite(o.timeMs) ? String(Math.round(o.timeMs)) : '—', unit: 'ms', title: 'The server’s Time: Submit arrival minus session start' },
+      { label: 'Penalty', value: Number.isFinite(o.penalty) ? String(o.penalty) : '—', unit: '', title: 'Requests that found no token' },
+      { label: 'Squishes', value: String(o.squishes), unit: '', title: 'Times the server squished the client' },
+      { label: 'MD5', value: o.result === null ? '…' : o.result ? '✓ match' : '✗ wrong', unit: '', title: 'Whether the MD5 of the fetched file matched' },
+      { label: 'Requests', value: String(o.requests), unit: '', title: 'Data requests sent' },
+      { label: 'Bound', value: fixed(o.boundMs, 0), unit: 'ms', title: 'chunks ÷ token rate: a perfectly paced client' },
+    ];
+  }
+  const a = s.all;
+  return [
+    { label: 'Throughput', value: fixed(a.throughputMbps, 2), unit: 'Mbit/s', title: 'Bits through the bottleneck ÷ (last − first departure)' },
+    { label: 'Delay95', value: fixed(a.delay95, 0), unit: 'ms', title: '95th percentile of the signal delay (propagation excluded)' },
+    { label: 'Power', value: fixed(a.power, 1), unit: '', title: 'Throughput (Mbit/s) ÷ delay95 (s)' },
+    { label: 'Score', value: fixed(a.score, 3), unit: '', title: 'ln(throughput Mbit/s ÷ delay95 ms), the contest score' },
+    { label: 'Queueing p95', value: fixed(a.queueDelay95, 0), unit: 'ms', title: '95th percentile of per-packet queueing delay' },
+    { label: 'One-way p95', value: fixed(a.oneWay95, 0), unit: 'ms', title: '95th percentile of end-to-end one-way delay (propagation included)' },
+  ];
+}
+
+export function SummaryCards({ summary, side, color, note }: { summary: RunSummary; side: string; color: string; note: string }) {
+  return (
+    <section className="cards" aria-label={`Summary of run ${side}`} data-side={side}>
+      <h3 style={{ borderColor: color }}>
+        {side} <small>{note}</small>
+      </h3>
+      <dl>
+        {cardsOf(summary).map((c) => (
+          <div key={c.label} className="card" title={c.title} data-card={c.label}>
+            <dt>{c.label}</dt>
+            <dd>
+              {c.value} <small>{c.unit}</small>
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+import type { ParamValues } from '../../shared/controllers/types.ts';
+import type { OffsetFetchResult } from '../../shared/endpoints/offsetClient.ts';
+import type { EventColumns } from '../../shared/log/eventLog.ts';
+import type { RunSeries } from '../../shared/metrics/series.ts';
+import type { Summary } from '../../shared/metrics/summary.ts';
+import type { LiveRun, ScenarioSpec } from '../../shared/scenarios/spec.ts';
+
+/** One finished (or, live, growing) run as the page draws it. */
+export interface RunView {
+  spec: ScenarioSpec | LiveRun | null;
+  summary: Summary;
+  series: RunSeries;
+  log: EventColumns;
+  live: OffsetFetchResult | null;
+  /** Wall time the worker spent, ms. */
+  wallMs: number;
+  /** Where this run came from, for the page's labels. */
+  source: 'simulated' | 'live' | 'imported';
+}
+
+export type WorkerRequest =
+  | { id: number; kind: 'run'; spec: ScenarioSpec }
+  | { id: number; kind: 'upload'; name: string; text: string }
+  | { id: number; kind: 'replay'; csv: string }
+  | { id: number; kind: 'live'; relay: string; target: string; variable: boolean; scheme: string; params: ParamValues }
+  | { id: number; kind: 'cancel' };
+
+export type WorkerResponse =
+  | { id: number; kind: 'view'; view: RunView; final: boolean }
+  | { id: number; kind: 'uploaded'; name: string; durationMs: number; opportunities: number }
+  | { id: number; kind: 'error'; message: string };
