@@ -30,15 +30,18 @@ export function summarizeLog(log: EventLog, spec: ScenarioSpec | LiveRun | null,
     offset: null,
   }));
   const requests = new Array(outcomes.length).fill(0);
+  // The file's size as far as the log shows it: the end of the furthest chunk replied.
+  const fileEnd = new Array(outcomes.length).fill(0);
   for (let i = 0; i < log.length; i++) {
     const o = outcomes[c.flow[i]];
     if (c.kind[i] === K.send) requests[c.flow[i]]++;
+    if (c.kind[i] === K.reply) fileEnd[c.flow[i]] = Math.max(fileEnd[c.flow[i]], c.seq[i] + c.bytes[i]);
     if (c.kind[i] === K.retransmit) o.retransmissions++;
     if ((c.kind[i] === K.send || c.kind[i] === K.retransmit) && scenario.workload === 'reliable') o.bytesOnWire += c.bytes[i];
     if (c.kind[i] !== K.done) continue;
     o.finishedAt = c.t[i];
     if (scenario.workload === 'offset') {
-      o.offset = { size: 0, md5: '', result: c.seq[i] === 1, serverTime: c.value[i], penalty: c.window[i], elapsed: NaN, requests: requests[c.flow[i]], duplicates: 0, squishedReplies: 0, errors: [] };
+      o.offset = { size: fileEnd[c.flow[i]], md5: '', result: c.seq[i] === 1, serverTime: c.value[i], penalty: c.window[i], elapsed: NaN, requests: requests[c.flow[i]], duplicates: 0, squishedReplies: 0, errors: [] };
     }
   }
   const run: RunResult = { spec: scenario, log, flows: outcomes, endMs, trace, inNetwork: 0 };

@@ -170,7 +170,8 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
   }
   const sd = signalDelays(arrivals, departures);
   const first = arrivals.length ? Math.floor(arrivals[0]) : 0;
-  const sdT = Float64Array.from(sd, (_, k) => first + k);
+  const sdT = new Float64Array(sd.length);
+  for (let k = 0; k < sd.length; k++) sdT[k] = first + k;
   const estimates: Record<string, Float64Array> = {};
   ESTIMATES.forEach((name, k) => {
     if (estimateLists[k].length) estimates[name] = Float64Array.from(estimateLists[k]);

@@ -67,13 +67,11 @@ export function App() {
     return () => cancelAnimationFrame(raf);
   }, [play.playing, endMs, ready]);
 
-  const charts = useMemo(
-    () => ({
-      a: runs.views.a ? chartsOf(runs.views.a.series, e.scenario === 'offset') : [],
-      b: runs.views.b ? chartsOf(runs.views.b.series, e.scenario === 'offset') : [],
-    }),
-    [runs.views.a, runs.views.b, e.scenario],
-  );
+  // Each side's charts change only with its own run, so a change to A leaves B's canvases as they are.
+  const offset = e.scenario === 'offset';
+  const chartsA = useMemo(() => (runs.views.a ? chartsOf(runs.views.a.series, offset) : []), [runs.views.a, offset]);
+  const chartsB = useMemo(() => (runs.views.b ? chartsOf(runs.views.b.series, offset) : []), [runs.views.b, offset]);
+  const charts = { a: chartsA, b: chartsB };
 
   const planePoints: PlanePoint[] = [];
   for (const s of ['a', 'b'] as const) {
@@ -240,7 +238,7 @@ export function App() {
                 </section>
               ),
             )}
-            <PlaneChart points={planePoints} />
+            {e.scenario === 'contest' && <PlaneChart points={planePoints} />}
           </div>
           {(['a', 'b'] as const).map((s) => runs.errors[s] && <p key={s} className="error" role="alert">{`${stateLabel(s)}: ${runs.errors[s]}`}</p>)}
           <div className="columns" ref={chartsRoot}>
@@ -253,6 +251,7 @@ export function App() {
                     title={c.title}
                     yLabel={c.yLabel}
                     layers={c.layers}
+                    fitY={c.fitY}
                     domain={domain}
                     tNow={runs.views[s]?.source === 'live' ? Infinity : play.t}
                     onBrush={(d) => setZoom(d)}

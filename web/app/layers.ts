@@ -9,6 +9,7 @@ export interface ChartDef {
   yLabel: string;
   layers: Layer[];
   yMin?: number;
+  fitY?: boolean;
 }
 
 const ESTIMATE_COLORS: Record<string, string> = {
@@ -33,6 +34,7 @@ export function chartsOf(s: RunSeries, offset: boolean): ChartDef[] {
       id: 'sequence',
       title: offset ? 'Offsets requested and replied' : 'Sequence numbers sent and acknowledged',
       yLabel: offset ? 'offset (bytes)' : 'sequence number',
+      fitY: true,
       layers: [
         { kind: 'dots', data: s.sends, color: COLORS.blue, label: offset ? 'request' : 'send', size: 2 },
         { kind: 'dots', data: s.acks, color: COLORS.orange, label: offset ? 'reply' : 'ack', size: 2 },

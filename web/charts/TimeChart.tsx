@@ -14,25 +14,32 @@ export interface TimeChartProps {
   height?: number;
   /** A lower bound for the top of the y axis (so empty charts still read). */
   yMin?: number;
+  /** Fit the y axis to the visible points (sequence numbers) instead of starting it at 0. */
+  fitY?: boolean;
   onBrush(domain: [number, number]): void;
   onReset(): void;
 }
 
 const MARGIN = { left: 48, right: 12, top: 8, bottom: 22 };
 
-/** The largest y among the visible layers' points inside the time domain. */
-function yExtent(layers: Layer[], [t0, t1]: [number, number], floor: number): number {
-  let max = floor;
+/** The y range of the layers' points inside the time domain. */
+function yExtent(layers: Layer[], [t0, t1]: [number, number]): [number, number] {
+  let min = Infinity;
+  let max = -Infinity;
   for (const l of layers) {
     if (l.kind === 'bands') continue;
     const d = l.data;
-    for (let i = 0; i < d.length; i += 2) if (d[i] >= t0 && d[i] <= t1 && d[i + 1] > max && Number.isFinite(d[i + 1])) max = d[i + 1];
+    for (let i = 0; i < d.length; i += 2) {
+      if (d[i] < t0 || d[i] > t1 || !Number.isFinite(d[i + 1])) continue;
+      if (d[i + 1] > max) max = d[i + 1];
+      if (d[i + 1] < min) min = d[i + 1];
+    }
   }
-  return max;
+  return [min, max];
 }
 
 /** A time-series chart: marks on a canvas, axes and the playhead in SVG, drag to zoom, double-click to reset. */
-export function TimeChart({ title, yLabel, layers, domain, tNow, height = 170, yMin = 1, onBrush, onReset }: TimeChartProps) {
+export function TimeChart({ title, yLabel, layers, domain, tNow, height = 170, yMin = 1, fitY = false, onBrush, onReset }: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const painter = useRef<Painter | null>(null);
@@ -48,8 +55,16 @@ export function TimeChart({ title, yLabel, layers, domain, tNow, height = 170, y
   const innerW = Math.max(10, width - MARGIN.left - MARGIN.right);
   const innerH = height - MARGIN.top - MARGIN.bottom;
   const x: ScaleLinear<number, number> = useMemo(() => scaleLinear().domain(domain).range([0, innerW]), [domain[0], domain[1], innerW]);
-  const yTop = useMemo(() => yExtent(layers, domain, yMin) * 1.05, [layers, domain[0], domain[1], yMin]);
-  const y: ScaleLinear<number, number> = useMemo(() => scaleLinear().domain([0, yTop]).range([innerH, 0]).nice(), [yTop, innerH]);
+  const [lo, hi] = useMemo(() => yExtent(layers, domain), [layers, domain[0], domain[1]]);
+  const y: ScaleLinear<number, number> = useMemo(() => {
+    const top = Math.max(yMin, Number.isFinite(hi) ? hi : 0);
+    const bottom = fitY && Number.isFinite(lo) ? lo : 0;
+    const pad = (top - bottom) * 0.05 || 1;
+    return scaleLinear()
+      .domain([Math.max(0, bottom - (fitY ? pad : 0)), top + pad])
+      .range([innerH, 0])
+      .nice();
+  }, [lo, hi, fitY, yMin, innerH]);
 
   useEffect(() => {
     if (!canvas.current || width === 0) return;

@@ -10,6 +10,10 @@ export interface Layer {
   size?: number;
 }
 
+/** A user-timing mark at the first chart painted with marks, for measuring time to first chart. */
+export const FIRST_CHART_MARK = 'pipefill:first-chart';
+let firstMarked = false;
+
 /** Index of the first pair whose t is above `t` (binary search over interleaved pairs). */
 export function pairsUpTo(data: Float64Array, t: number): number {
   let lo = 0;
@@ -57,6 +61,10 @@ export class Painter {
   }
 
   paint(layers: Layer[], x: ScaleLinear<number, number>, y: ScaleLinear<number, number>, tNow: number): void {
+    if (!firstMarked && layers.some((l) => l.data.length > 0 && l.data[0] <= tNow)) {
+      firstMarked = true;
+      performance.mark(FIRST_CHART_MARK);
+    }
     const p = this.painted;
     const forward = p && p.layers === layers && p.x === x && p.y === y && tNow >= p.tNow;
     if (forward) this.paintSince(layers, x, y, p.tNow, tNow);

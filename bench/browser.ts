@@ -1,0 +1,123 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'vite';
+import { launchChromium } from '../tests/helpers/browser.ts';
+import { testRelay } from '../tests/helpers/relay.ts';
+import { ROOT } from '../server/relay.ts';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function bundleSize(dir: string): { raw: number; gzip: number; files: number } {
+  let raw = 0;
+  let gzip = 0;
+  let files = 0;
+  const walk = (d: string) => {
+    for (const f of readdirSync(d)) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) {
+        if (f !== 'traces') walk(p);
+      } else if (/\.(js|css|html)$/.test(f)) {
+        const b = readFileSync(p);
+        raw += b.length;
+        gzip += gzipSync(b, { level: 9 }).length;
+        files++;
+      }
+    }
+  };
+  walk(dir);
+  return { raw, gzip, files };
+}
+
+export async function benchBrowser(): Promise<Record<string, string>> {
+  await build({ configFile: resolve(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  const size = bundleSize(resolve(ROOT, 'dist'));
+  const relay = await testRelay();
+  const browser = await launchChromium();
+  // tsx keeps function names with a helper that functions sent to the page refer to.
+  const keepNames = 'globalThis.__name = (f) => f';
+  const figures: Record<string, string> = {
+    'production bundle (JS, CSS, HTML; traces apart)': `${(size.gzip / 1024).toFixed(1)} kB gzipped (${(size.raw / 1024).toFixed(0)} kB raw, ${size.files} files)`,
+  };
+  try {
+    const firsts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const ctx = await browser.newContext({ viewport: { width: 1500, height: 1000 } });
+      const page = await ctx.newPage();
+      await page.addInitScript(keepNames);
+      await page.goto(relay.url);
+      await page.waitForFunction(() => performance.getEntriesByName('pipefill:first-chart').length > 0, null, { timeout: 15_000 });
+      firsts.push(await page.evaluate(() => performance.getEntriesByName('pipefill:first-chart')[0].startTime));
+      await ctx.close();
+    }
+    figures['first chart on screen after navigation'] = `median ${median(firsts).toFixed(0)} ms (runs ${firsts.map((f) => f.toFixed(0)).join(', ')})`;
+
+    const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
+    await page.addInitScript(keepNames);
+    await page.goto(relay.url);
+    await page.waitForSelector('section.cards[data-side^="B "] [data-card="Delay95"]');
+    // Playback: replay from the start at ×20 and count frames over three seconds, with the dots on screen counted at the end.
+    await page.getByRole('button', { name: 'Show all' }).click();
+    await page.locator('.playback select').selectOption('20');
+    const fps = await page.evaluate(async () => {
+      const scrub = document.querySelector<HTMLInputElement>('.playback input[type=range]')!;
+      const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+      set.call(scrub, String(Number(scrub.max) * 0.4));
+      scrub.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((r) => setTimeout(r, 300));
+      (document.querySelector('.playback button') as HTMLButtonElement).click();
+      let frames = 0;
+      const start = performance.now();
+      await new Promise<void>((done) => {
+        const tick = () => {
+          frames++;
+          if (performance.now() - start < 3000) requestAnimationFrame(tick);
+          else done();
+        };
+        requestAnimationFrame(tick);
+      });
+      return (frames / (performance.now() - start)) * 1000;
+    });
+    const dots = await page.evaluate(() => {
+      const t = document.querySelector('.playback .time')!.textContent!;
+      return t;
+    });
+    figures['playback frame rate at ×20 from 40% in (both runs, >100,000 dots drawn)'] = `${fps.toFixed(1)} frames/s (playhead then at ${dots})`;
+
+    // Slider move → both sides' numbers re-run and charts redrawn: time from the key press to the frame after A's card changed.
+    await page.getByRole('button', { name: 'Show all' }).click();
+    const slider = page.locator('[data-param="a.a"]');
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      await slider.focus();
+      const key = i % 2 === 0 ? 'ArrowRight' : 'ArrowLeft';
+      const ms = await page.evaluate(
+        (k) =>
+          new Promise<number>((resolve) => {
+            const el = document.querySelector('section.cards[data-side^="A "] [data-card="Delay95"] dd')!;
+            const before = el.textContent;
+            const input = document.querySelector<HTMLInputElement>('[data-param="a.a"]')!;
+            const t0 = performance.now();
+            const obs = new MutationObserver(() => {
+              if (el.textContent === before) return;
+              obs.disconnect();
+              requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - t0)));
+            });
+            obs.observe(el, { childList: true, subtree: true, characterData: true });
+            input.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+            const step = Number(input.step);
+            const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+            set.call(input, String(Number(input.value) + (k === 'ArrowRight' ? step : -step)));
+            input.dispatchEvent(new Event('input', { bubbles: true }));
+          }),
+        key,
+      );
+      times.push(ms);
+    }
+    figures['slider move → contest re-simulated and redrawn'] = `median ${median(times).toFixed(0)} ms over 20 moves (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)})`;
+  } finally {
+    await browser.close();
+    await relay.close();
+  }
+  return figures;
+}

@@ -1,0 +1,124 @@
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseTraceCsv } from '../../shared/csv/trace.ts';
+import { summarize } from '../../shared/metrics/summary.ts';
+import { runScenario } from '../../shared/scenarios/run.ts';
+import { loadTrace } from '../../server/traces.ts';
+import { DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
+import { specFor } from '../../web/state/spec.ts';
+import { card, open, paintedPixels, playground } from '../helpers/page.ts';
+
+let env: Awaited<ReturnType<typeof playground>>;
+beforeAll(async () => {
+  env = await playground();
+});
+afterAll(() => env.close());
+
+const headless = (side: 'a' | 'b', e = DEFAULT_EXPERIMENT) => summarize(runScenario(specFor(e, side), loadTrace));
+
+describe('the playground in Chromium', () => {
+  it('opens on AIMD versus the BDP estimator, draws both, and shows the headless runner’s numbers', async () => {
+    const { page, problems } = await open(env.browser, env.relay.url);
+    const a = headless('a');
+    const b = headless('b');
+    expect(await card(page, 'A', 'Throughput')).toBe(`${a.all.throughputMbps.toFixed(2)} Mbit/s`);
+    expect(await card(page, 'A', 'Delay95')).toBe(`${a.all.delay95.toFixed(0)} ms`);
+    expect(await card(page, 'B', 'Throughput')).toBe(`${b.all.throughputMbps.toFixed(2)} Mbit/s`);
+    expect(await card(page, 'B', 'Score')).toBe(b.all.score.toFixed(3));
+    await page.getByRole('button', { name: 'Show all' }).click();
+    await page.waitForTimeout(300);
+    for (const side of ['a', 'b'] as const) {
+      const pixels = await paintedPixels(page, side);
+      expect(pixels.length).toBeGreaterThanOrEqual(5);
+      for (const p of pixels) expect(p, `${side}: ${pixels}`).toBeGreaterThan(200);
+    }
+    expect(await page.locator('figure.plane text', { hasText: 'omniscient' }).count()).toBe(1);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('a slider move re-runs and changes the numbers; the URL carries it and reopens the same run', async () => {
+    const { page, problems } = await open(env.browser, env.relay.url);
+    const before = await card(page, 'A', 'Delay95');
+    const slider = page.locator('[data-param="a.timeout"]');
+    await slider.focus();
+    for (let i = 0; i < 60; i++) await page.keyboard.press('ArrowLeft'); // 1000 → 400 ms
+    await page.waitForFunction((old) => document.querySelector('section.cards[data-side^="A "] [data-card="Delay95"] dd')?.textContent?.trim() !== old, before);
+    const after = await card(page, 'A', 'Delay95');
+    expect(after).not.toBe(before);
+    expect(page.url()).toContain('a.timeout=400');
+    const e = { ...DEFAULT_EXPERIMENT, a: { scheme: 'aimd', params: { timeout: 400 } } };
+    expect(after).toBe(`${headless('a', e).all.delay95.toFixed(0)} ms`);
+    const again = await open(env.browser, page.url());
+    expect(await card(again.page, 'A', 'Delay95')).toBe(after);
+    expect(await again.page.locator('[data-param="a.timeout"]').inputValue()).toBe('400');
+    expect([...problems, ...again.problems]).toEqual([]);
+    await page.close();
+    await again.page.close();
+  });
+
+  it('exports the trace CSV with a row per event, and importing it replays the same figures', async () => {
+    const { page } = await open(env.browser, env.relay.url);
+    await card(page, 'A', 'Throughput');
+    await page.getByText('Export', { exact: true }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="trace-a"]').click()]);
+    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'a.csv');
+    await download.saveAs(file);
+    const text = readFileSync(file, 'utf8');
+    const imported = parseTraceCsv(text);
+    const run = runScenario(specFor(DEFAULT_EXPERIMENT, 'a'), loadTrace);
+    expect(imported.log.length).toBe(run.log.length);
+    expect(imported.spec).toEqual(specFor(DEFAULT_EXPERIMENT, 'a'));
+    await page.getByText('Import CSV', { exact: true }).click();
+    await page.locator('[data-import="b"]').setInputFiles(file);
+    await page.waitForFunction(() => document.querySelector('section.cards[data-side^="B "] h3 small')?.textContent?.startsWith('imported'));
+    expect(await card(page, 'B', 'Throughput')).toBe(await card(page, 'A', 'Throughput'));
+    expect(await card(page, 'B', 'Delay95')).toBe(await card(page, 'A', 'Delay95'));
+    await page.close();
+  });
+
+  it('exports the charts as a PNG image', async () => {
+    const { page } = await open(env.browser, env.relay.url);
+    await card(page, 'B', 'Throughput');
+    await page.getByText('Export', { exact: true }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="png"]').click()]);
+    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'c.png');
+    await download.saveAs(file);
+    const png = readFileSync(file);
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    expect(png.length).toBeGreaterThan(20_000);
+    await page.close();
+  });
+
+  it('an invalid trace upload and a broken CSV say what is wrong, and the page keeps working', async () => {
+    const { page } = await open(env.browser, env.relay.url);
+    await card(page, 'A', 'Throughput');
+    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    writeFileSync(join(dir, 'bad.down'), '1\n5\nfast\n');
+    await page.locator('[data-param="upload"]').setInputFiles(join(dir, 'bad.down'));
+    await page.getByText('bad.down is not a Mahimahi trace: line 3: not a whole number of milliseconds: "fast"').waitFor();
+    writeFileSync(join(dir, 'bad.csv'), 'time,what\n1,2\n');
+    await page.getByText('Import CSV', { exact: true }).click();
+    await page.locator('[data-import="a"]').setInputFiles(join(dir, 'bad.csv'));
+    await page.getByText('bad.csv could not be replayed: not a Pipefill trace').waitFor();
+    writeFileSync(join(dir, 'good.down'), Array.from({ length: 3000 }, (_, i) => String(i + 1)).join('\n'));
+    await page.locator('[data-param="upload"]').setInputFiles(join(dir, 'good.down'));
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('trace') === 'upload:good.down');
+    await page.waitForFunction(() => document.querySelector('.playback .time')?.textContent?.endsWith('/ 3 s'));
+    expect(await card(page, 'A', 'Throughput')).toMatch(/^\d+\.\d\d Mbit\/s$/);
+    await page.close();
+  });
+
+  it('bad URL state: a message naming each problem, and the defaults run', async () => {
+    const { page, problems } = await open(env.browser, `${env.relay.url}/?a.b=7&trace=Atlantis&seed=-3&b=warp`);
+    await page.getByText('b must be a number from 0.05 to 0.95 (got "7")').waitFor();
+    await page.getByText('unknown trace "Atlantis"').waitFor();
+    await page.getByText('seed must be a whole number').waitFor();
+    await page.getByText('controller B: unknown scheme "warp"').waitFor();
+    expect(await card(page, 'A', 'Throughput')).toBe(`${headless('a').all.throughputMbps.toFixed(2)} Mbit/s`);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
