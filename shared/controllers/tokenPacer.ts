@@ -29,8 +29,9 @@ class TokenPacer extends BaseController {
     this.rate = nominal;
   }
 
+  /** At this pace no more requests than rate × timeout can be awaiting a reply (two spare for extras). */
   windowSize(): number {
-    return 1000;
+    return Math.ceil((this.rate * this.timeoutMs()) / 1000) + 2;
   }
 
   pacingRate(): number {
