@@ -1,5 +1,5 @@
 import { createRoot } from 'react-dom/client';
-import { App } from './app/App.tsx';
+import { Root } from './app/Root.tsx';
 import './app/styles.css';
 
-createRoot(document.getElementById('root')!).render(<App />);
+createRoot(document.getElementById('root')!).render(<Root />);

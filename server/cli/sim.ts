@@ -8,6 +8,8 @@ import { summarize, type Summary } from '../../shared/metrics/summary.ts';
 import { BUNDLED_TRACES, contest, flow, MATRIX, matrixRun, offsetServer, SHARED_PRESETS, sharedBottleneck } from '../../shared/scenarios/presets.ts';
 import { DEFAULT_MEASUREMENT, runMeasurement } from '../../shared/scenarios/measurement.ts';
 import { runScenario, ScenarioError } from '../../shared/scenarios/run.ts';
+import { bestBy, frontier, scoreboardEntries, sweepPoint, sweepValues, type SweepPoint } from '../../shared/scenarios/sweep.ts';
+import { linkMetrics } from '../../shared/metrics/linkMetrics.ts';
 import type { FlowSpec, ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { TraceError } from '../../shared/trace/mahimahi.ts';
 import { loadTrace } from '../traces.ts';
@@ -24,6 +26,8 @@ const options = {
   flows: { type: 'string', default: '1' },
   seed: { type: 'string', default: '1' },
   row: { type: 'string' },
+  sweep: { type: 'string' },
+  scoreboard: { type: 'boolean', default: false },
   preset: { type: 'string', default: 'cdn' },
   csv: { type: 'string' },
   'summary-csv': { type: 'string' },
@@ -52,6 +56,8 @@ Options:
   --flows N           flows on the bottleneck (1–255; schemes repeat to fill)
   --seed N            seed of every random choice (default 1)
   --row N             matrix: run only row N (1–${MATRIX.length}) and keep its trace
+  --sweep NAME=VALUES contest: run the scheme once per value, e.g. w=2..512*2, gain=1..2+0.25, a=0.5,1,2
+  --scoreboard        contest: every built-in window scheme at its defaults on the trace
   --preset ID         shared: ${SHARED_PRESETS.map((p) => p.id).join(', ')}
   --csv FILE          write the event trace CSV
   --summary-csv FILE  write the per-interval summary CSV
@@ -168,6 +174,10 @@ function main(argv: string[]): number {
     case 'contest': {
       const flows = buildFlows(schemeList(v.scheme, 'aimd'), count, sets, null, 0);
       spec = contest(v.trace, flows, seed);
+      if (v.sweep !== undefined || v.scoreboard) {
+        spec.link = withLinkValues(spec.link, readSchemaFlags(LINK_PARAMS, v, 'the link'));
+        return runSweep(spec, v.sweep, v.scoreboard, v.json);
+      }
       if (!BUNDLED_TRACES.some((t) => t.name === v.trace)) {
         // A trace given by path carries the data; the ACKs cross the same file.
         spec.link.trace = spec.link.ackTrace = v.trace;
@@ -214,6 +224,39 @@ function emit(out: ReturnType<typeof run>, v: { json: boolean; csv?: string; 'su
   if (v['summary-csv']) writeFileSync(v['summary-csv'], out.intervals(Number(v.interval)));
   if (v.json) console.log(JSON.stringify({ ...out.summary, wallMs: out.wallMs }));
   else printSummary(out);
+}
+
+/** Runs one contest per sweep value (or per scheme, for the scoreboard) and prints the points. */
+function runSweep(base: ScenarioSpec, sweep: string | undefined, scoreboard: boolean, json: boolean): number {
+  const runs: { scheme: string; param: string; value: number; params: FlowSpec['params'] }[] = [];
+  if (scoreboard) {
+    for (const e of scoreboardEntries()) runs.push({ scheme: e.scheme, param: '', value: NaN, params: e.params });
+  } else {
+    const m = /^([A-Za-z]\w*)=(.+)$/.exec(sweep ?? '');
+    if (!m) throw new UsageError(`--sweep must look like NAME=VALUES, e.g. w=2..512*2 (got "${sweep}")`);
+    const scheme = base.flows[0].scheme;
+    const values = sweepValues(scheme, m[1], m[2]);
+    if ('error' in values) throw new UsageError(`--sweep ${values.error}`);
+    for (const value of values) runs.push({ scheme, param: m[1], value, params: { ...base.flows[0].params, [m[1]]: value } });
+  }
+  const t0 = performance.now();
+  const points: SweepPoint[] = runs.map((r) => {
+    const spec = { ...base, flows: [{ ...base.flows[0], scheme: r.scheme, params: r.params }] };
+    return sweepPoint(r.scheme, r.param, r.value, linkMetrics(runScenario(spec, loadTrace).log));
+  });
+  const wallMs = performance.now() - t0;
+  const front = frontier(points);
+  const out = { trace: base.link.trace, points, frontier: front, bestPower: bestBy(points, 'power'), bestScore: bestBy(points, 'score'), wallMs };
+  if (json) console.log(JSON.stringify(out));
+  else {
+    for (const p of points) {
+      const name = scoreboard ? p.scheme.padEnd(16) : `${p.param}=${p.value}`.padEnd(16);
+      const marks = [p === out.bestPower ? 'best power' : '', p === out.bestScore ? 'best score' : '', front.includes(p) ? 'frontier' : ''].filter(Boolean).join(', ');
+      console.log(`${name} ${f(p.throughputMbps).padStart(6)} Mbit/s ${f(p.delay95, 0).padStart(6)} ms  power ${f(p.power, 1).padStart(7)}  score ${f(p.score, 3).padStart(7)}  ${marks}`);
+    }
+    console.log(`${points.length} runs in ${f(wallMs / 1000, 2)} s`);
+  }
+  return 0;
 }
 
 function runMatrix(rowFlag: string | undefined, scheme: string, sets: string[], seed: number, v: Parameters<typeof emit>[1]): number {

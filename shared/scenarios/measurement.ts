@@ -38,8 +38,14 @@ export const MEASUREMENT_SIZES = [10, 100, 1000, 4000, 16000, 32000, 65535];
 
 export const DEFAULT_MEASUREMENT: MeasurementSpec = { mbps: 8, delayMs: 12, jitterMs: 0.5, sizes: MEASUREMENT_SIZES, repeats: 5, seed: 1 };
 
-/** Least-squares line through (size, rtt) points, read as bandwidth and delay. */
-export function fitLatency(samples: { size: number; rttMs: number }[]): Fit {
+/**
+ * Least-squares line through each size's fastest round trip (queueing and scheduling only ever add
+ * delay, so the minimum is the cleanest view of the link), read as bandwidth and delay.
+ */
+export function fitLatency(all: { size: number; rttMs: number }[]): Fit {
+  const fastest = new Map<number, number>();
+  for (const { size, rttMs } of all) fastest.set(size, Math.min(rttMs, fastest.get(size) ?? Infinity));
+  const samples = [...fastest].map(([size, rttMs]) => ({ size, rttMs }));
   const n = samples.length;
   let sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (const { size, rttMs } of samples) {

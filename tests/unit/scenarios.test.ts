@@ -78,6 +78,13 @@ describe('measurement', () => {
     expect(Math.abs(m.fit.delayMs - DEFAULT_MEASUREMENT.delayMs) / DEFAULT_MEASUREMENT.delayMs).toBeLessThan(0.1);
   });
 
+  it('fits through the fastest round trip of each size, so a delayed repeat changes nothing', () => {
+    const clean = [10, 1000, 5000].map((size) => ({ size, rttMs: 24 + (16 * size) / 8000 }));
+    const f = fitLatency([...clean, { size: 1000, rttMs: 90 }, { size: 10, rttMs: 30 }]);
+    expect(f.mbps).toBeCloseTo(8, 9);
+    expect(f.delayMs).toBeCloseTo(12, 9);
+  });
+
   it('fits an exact line exactly', () => {
     const f = fitLatency([10, 1000, 5000].map((size) => ({ size, rttMs: 24 + (16 * size) / 8000 })));
     expect(f.mbps).toBeCloseTo(8, 9);

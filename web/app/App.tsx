@@ -127,9 +127,6 @@ export function App() {
   return (
     <div className="app">
       <header>
-        <h1>
-          Pipefill <small>congestion-control playground</small>
-        </h1>
         <div className="toolbar">
           <label>
             scenario

@@ -1,23 +1,32 @@
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { fixed, num } from './format.ts';
+import { COLORS } from './palette.ts';
 
 export interface PlanePoint {
   label: string;
   throughputMbps: number;
   delay95: number;
   color: string;
-  marker: 'circle' | 'square' | 'star';
+  marker: 'circle' | 'square' | 'star' | 'dot';
+  /** Draw the label next to the point (small sweep points show it on hover only). */
+  labelled?: boolean;
+  /** Circle it: the best point by some score. */
+  ring?: boolean;
 }
 
-const W = 460;
-const H = 250;
+/** A polyline through points, in the plane's coordinates: a sweep's frontier. */
+export interface PlaneLine {
+  color: string;
+  points: { throughputMbps: number; delay95: number }[];
+}
+
 const M = { left: 46, right: 16, top: 14, bottom: 36 };
 
 /**
  * Throughput against 95th-percentile delay, the delay axis logarithmic and reversed so that better is
  * up and to the right, as the field draws it; the trace's omniscient point marks the ideal corner.
  */
-export function PlaneChart({ points }: { points: PlanePoint[] }) {
+export function PlaneChart({ points, lines = [], width: W = 460, height: H = 250 }: { points: PlanePoint[]; lines?: PlaneLine[]; width?: number; height?: number }) {
   const ok = points.filter((p) => p.delay95 > 0 && Number.isFinite(p.delay95) && Number.isFinite(p.throughputMbps));
   const delays = ok.map((p) => p.delay95);
   const lo = Math.max(1, Math.min(...delays, 10) / 1.6);
@@ -28,6 +37,7 @@ export function PlaneChart({ points }: { points: PlanePoint[] }) {
     .range([H - M.top - M.bottom, 0])
     .nice();
   const innerH = H - M.top - M.bottom;
+
   return (
     <figure className="plane" aria-label="Throughput–delay plane">
       <figcaption>Throughput vs delay (better: up and right)</figcaption>
@@ -55,17 +65,23 @@ export function PlaneChart({ points }: { points: PlanePoint[] }) {
           <text transform={`translate(-34,${innerH / 2}) rotate(-90)`} textAnchor="middle" className="ylabel">
             throughput (Mbit/s)
           </text>
+          {lines.map((l, i) => (
+            <polyline key={i} points={l.points.map((p) => `${x(p.delay95)},${y(p.throughputMbps)}`).join(' ')} fill="none" stroke={l.color} strokeWidth={1.5} strokeDasharray="4 3" />
+          ))}
           {ok.map((p) => {
             const cx = x(p.delay95);
             const cy = y(p.throughputMbps);
             return (
               <g key={p.label} transform={`translate(${cx},${cy})`} className="point">
+                <title>{`${p.label}: ${fixed(p.throughputMbps, 2)} Mbit/s, ${fixed(p.delay95, 0)} ms`}</title>
+                {p.ring && <circle r={10} fill="none" stroke={COLORS.ink} strokeWidth={1.5} />}
+                {p.marker === 'dot' && <circle r={3.5} fill={p.color} />}
                 {p.marker === 'circle' && <circle r={6} fill={p.color} />}
                 {p.marker === 'square' && <rect x={-6} y={-6} width={12} height={12} fill={p.color} />}
                 {p.marker === 'star' && <path d="M0,-8L2.4,-2.5L8,-2.5L3.5,1.2L5,7L0,3.6L-5,7L-3.5,1.2L-8,-2.5L-2.4,-2.5Z" fill={p.color} />}
-                <text x={cx > (W - M.left - M.right) * 0.6 ? -9 : 9} textAnchor={cx > (W - M.left - M.right) * 0.6 ? 'end' : 'start'} dy={p.marker === 'star' ? '-0.8em' : '0.32em'}>
+                {p.labelled !== false && <text x={cx > (W - M.left - M.right) * 0.6 ? -9 : 9} textAnchor={cx > (W - M.left - M.right) * 0.6 ? 'end' : 'start'} dy={p.marker === 'star' ? '-0.8em' : '0.32em'}>
                   {p.label} ({fixed(p.throughputMbps, 2)} Mbit/s, {fixed(p.delay95, 0)} ms)
-                </text>
+                </text>}
               </g>
             );
           })}

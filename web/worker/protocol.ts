@@ -1,7 +1,9 @@
 import type { ParamValues } from '../../shared/controllers/types.ts';
 import type { OffsetFetchResult } from '../../shared/endpoints/offsetClient.ts';
 import type { EventColumns } from '../../shared/log/eventLog.ts';
+import type { FlowSeries } from '../../shared/metrics/fairness.ts';
 import type { RunSeries } from '../../shared/metrics/series.ts';
+import type { MeasurementResult, MeasurementSpec } from '../../shared/scenarios/measurement.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
 import type { LiveRun, ScenarioSpec } from '../../shared/scenarios/spec.ts';
 
@@ -16,6 +18,8 @@ export interface RunView {
   wallMs: number;
   /** Where this run came from, for the page's labels. */
   source: 'simulated' | 'live' | 'imported';
+  /** Several flows on one bottleneck: throughput and Jain's index over time, and each flow's window. */
+  flows: (FlowSeries & { windows: Float64Array[] }) | null;
 }
 
 export type WorkerRequest =
@@ -23,9 +27,14 @@ export type WorkerRequest =
   | { id: number; kind: 'upload'; name: string; text: string }
   | { id: number; kind: 'replay'; csv: string }
   | { id: number; kind: 'live'; relay: string; target: string; variable: boolean; scheme: string; params: ParamValues }
+  | { id: number; kind: 'summary'; spec: ScenarioSpec }
+  | { id: number; kind: 'measure'; spec: MeasurementSpec }
+  | { id: number; kind: 'measure-live'; relay: string; target: string; sizes: number[]; repeats: number }
   | { id: number; kind: 'cancel' };
 
 export type WorkerResponse =
   | { id: number; kind: 'view'; view: RunView; final: boolean }
   | { id: number; kind: 'uploaded'; name: string; durationMs: number; opportunities: number }
+  | { id: number; kind: 'summary'; summary: Summary; wallMs: number }
+  | { id: number; kind: 'measured'; result: MeasurementResult }
   | { id: number; kind: 'error'; message: string };

@@ -1,0 +1,74 @@
+import { findScheme, SCHEMES } from '../controllers/registry.ts';
+import { checkParam, type ParamValues } from '../controllers/types.ts';
+import type { LinkMetrics } from '../metrics/linkMetrics.ts';
+
+/** One run of a sweep: the parameter value it tried and the contest's figures it got. */
+export interface SweepPoint {
+  scheme: string;
+  param: string;
+  value: number;
+  throughputMbps: number;
+  delay95: number;
+  power: number;
+  score: number;
+}
+
+export function sweepPoint(scheme: string, param: string, value: number, m: LinkMetrics): SweepPoint {
+  return { scheme, param, value, throughputMbps: m.throughputMbps, delay95: m.delay95, power: m.power, score: m.score };
+}
+
+/**
+ * The values a sweep tries: "2..512*2" (from 2, times 2, up to 512), "0.5..3+0.25" (adding 0.25), or a
+ * list "1,2,4". Each value must fit the parameter's schema; at most 200 values.
+ */
+export function sweepValues(scheme: string, param: string, text: string): number[] | { error: string } {
+  const s = findScheme(scheme);
+  const spec = s?.params.find((p) => p.name === param);
+  if (!s || !spec) return { error: `${scheme} has no parameter "${param}"` };
+  if (spec.kind !== 'number') return { error: `${param} is a choice, not a number to sweep` };
+  let values: number[];
+  const range = /^\s*([\d.e+-]+)\s*\.\.\s*([\d.e+-]+)\s*([*+])\s*([\d.e+-]+)\s*$/.exec(text);
+  if (range) {
+    const [from, to, step] = [Number(range[1]), Number(range[2]), Number(range[4])];
+    const times = range[3] === '*';
+    if (![from, to, step].every(Number.isFinite) || (times ? step <= 1 || from <= 0 : step <= 0) || to < from) {
+      return { error: `the range "${text}" never reaches its end: use FROM..TO*FACTOR (factor above 1) or FROM..TO+STEP (step above 0)` };
+    }
+    values = [];
+    for (let v = from; v <= to * (1 + 1e-9) && values.length <= 200; v = times ? v * step : v + step) values.push(Number(v.toPrecision(12)));
+  } else {
+    values = text.split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
+    if (values.some((v) => !Number.isFinite(v))) return { error: `"${text}" is neither FROM..TO*FACTOR, FROM..TO+STEP nor a list of numbers` };
+  }
+  if (values.length === 0 || values.length > 200) return { error: `a sweep takes 1 to 200 values (got ${values.length})` };
+  for (const v of values) {
+    const c = checkParam(spec, v);
+    if ('error' in c) return c;
+  }
+  return values;
+}
+
+/** The points no other point beats on both throughput (higher) and delay (lower), by increasing delay. */
+export function frontier<T extends { throughputMbps: number; delay95: number }>(points: T[]): T[] {
+  const sorted = points.filter((p) => Number.isFinite(p.delay95) && Number.isFinite(p.throughputMbps)).sort((a, b) => a.delay95 - b.delay95 || b.throughputMbps - a.throughputMbps);
+  const out: T[] = [];
+  let best = -Infinity;
+  for (const p of sorted) {
+    if (p.throughputMbps > best) {
+      out.push(p);
+      best = p.throughputMbps;
+    }
+  }
+  return out;
+}
+
+export function bestBy<T extends { power: number; score: number }>(points: T[], key: 'power' | 'score'): T | null {
+  let best: T | null = null;
+  for (const p of points) if (Number.isFinite(p[key]) && (!best || p[key] > best[key])) best = p;
+  return best;
+}
+
+/** The built-in window schemes at their defaults: the scoreboard's entries. */
+export function scoreboardEntries(): { scheme: string; params: ParamValues }[] {
+  return SCHEMES.filter((s) => s.mode === 'window').map((s) => ({ scheme: s.id, params: {} }));
+}

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkMetrics } from '../../shared/metrics/linkMetrics.ts';
+import { summarize } from '../../shared/metrics/summary.ts';
+import { contest, flow, MATRIX, matrixRun } from '../../shared/scenarios/presets.ts';
+import { runScenario } from '../../shared/scenarios/run.ts';
+import { loadTrace } from '../../server/traces.ts';
+import { open, playground } from '../helpers/page.ts';
+
+let env: Awaited<ReturnType<typeof playground>>;
+beforeAll(async () => {
+  env = await playground();
+});
+afterAll(() => env.close());
+
+describe('the labs in Chromium', () => {
+  it('contest lab: a sweep fills the plane and the table with the headless numbers, and can be cancelled', async () => {
+    const { page, problems } = await open(env.browser, `${env.relay.url}/?view=contest-lab&sw=fixed:w:2..64*2`);
+    await page.locator('[data-action="sweep"]').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="sweep-progress"]')?.textContent?.includes('6 / 6 runs in'), null, { timeout: 20_000 });
+    expect(await page.locator('figure.plane circle').count()).toBeGreaterThanOrEqual(6);
+    const row = page.locator('[data-testid="sweep-table"] tr', { hasText: 'fixed w=16' });
+    const m = linkMetrics(runScenario(contest('Verizon-LTE-short', [flow('fixed', { w: 16 })]), loadTrace).log);
+    await expect(row.locator('td').nth(1).innerText()).resolves.toBe(m.throughputMbps.toFixed(2));
+    await expect(row.locator('td').nth(2).innerText()).resolves.toBe(m.delay95.toFixed(0));
+    expect(await row.innerText()).toContain('★ power'); // w=16 is the best of these by power (see the CLI's sweep)
+    expect(await page.locator('figure.plane polyline').count()).toBe(1);
+
+    await page.locator('[data-param="sweep0"]').fill('1..1000*1.2');
+    await page.locator('[data-action="sweep"]').click();
+    await page.locator('[data-action="cancel"]').click();
+    const text = await page.locator('[data-testid="sweep-progress"]').innerText();
+    expect(text).toContain('(cancelled)');
+    const done = Number(/^(\d+) \//.exec(text)![1]);
+    expect(done).toBeLessThan(38);
+    await page.waitForTimeout(500);
+    expect(await page.locator('[data-testid="sweep-progress"]').innerText()).toBe(text); // nothing more arrives
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('contest lab: a sweep value outside the parameter’s range is refused with its reason', async () => {
+    const { page } = await open(env.browser, `${env.relay.url}/?view=contest-lab&sw=fixed:w:2..5000*2`);
+    await page.locator('[data-action="sweep"]').click();
+    await page.getByText('sweep 1: w must be a number from 1 to 1000 packets (got "1024")').waitFor();
+    await page.close();
+  });
+
+  it('transport lab: every row passes with Reno, and a row opens its run', async () => {
+    const { page, problems } = await open(env.browser, `${env.relay.url}/?view=transport-lab`);
+    await page.waitForFunction(() => document.querySelector('[data-testid="matrix-status"]')?.textContent?.startsWith('21 / 21 rows pass'), null, { timeout: 30_000 });
+    expect(await page.locator('td.pass').count()).toBe(MATRIX.length);
+    await page.locator('tr[data-row="19"]').click();
+    await page.getByText('Row 19: large, 5 Mbit/s, 10 ms, 10% drop').waitFor();
+    await page.waitForSelector('.row-run canvas');
+    await page.waitForTimeout(300);
+    const pixels = await page.evaluate(() => [...document.querySelectorAll<HTMLCanvasElement>('.row-run canvas')].map((c) => {
+      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
+      return n;
+    }));
+    expect(pixels.every((p) => p > 100)).toBe(true);
+    const r = summarize(runScenario(matrixRun(MATRIX[18]), loadTrace)).flows[0].reliable!;
+    expect(await page.locator('tr[data-row="19"] td').nth(7).innerText()).toBe(r.grade!.label);
+    expect(page.url()).toContain('row=19');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shared-bottleneck lab: flows, fairness over time and per-flow points', async () => {
+    const { page, problems } = await open(env.browser, `${env.relay.url}/?view=shared-lab&preset=moon`);
+    await page.waitForSelector('[data-testid="flow-results"]', { timeout: 30_000 });
+    expect(await page.locator('[data-testid="flow-results"] tbody tr').count()).toBe(3);
+    expect(await page.locator('[data-testid="flow-results"] tbody tr td:nth-child(4)').allInnerTexts()).toEqual(['yes', 'yes', 'yes']);
+    expect(await page.getByText("Jain's fairness index").count()).toBe(1);
+    expect(await page.locator('figure.plane circle').count()).toBe(3);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('measurement lab: the estimate is within 10% of the simulated truth, and the live echo server is measured', async () => {
+    const { page, problems } = await open(env.browser, `${env.relay.url}/?view=measurement&bw=20&delay=30`);
+    const est = page.locator('[data-estimate="mbps"]');
+    await est.waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-estimate="mbps"]')?.textContent?.includes('truth 20'));
+    const mbps = Number(/^([\d.]+) Mbit\/s/.exec(await est.innerText())![1]);
+    const delay = Number(/^([\d.]+) ms/.exec(await page.locator('[data-estimate="delay"]').innerText())![1]);
+    expect(Math.abs(mbps - 20) / 20).toBeLessThan(0.1);
+    expect(Math.abs(delay - 30) / 30).toBeLessThan(0.1);
+    await page.locator('[data-action="measure-live"]').click();
+    await page.waitForSelector('[data-testid="live-estimates"]', { timeout: 30_000 });
+    expect(await page.locator('figure.plane').nth(1).locator('circle').count()).toBe(7 * 20);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,166 @@
+import { scaleLinear } from 'd3-scale';
+import { useEffect, useRef, useState } from 'react';
+import { DEFAULT_MEASUREMENT, MEASUREMENT_SIZES, type MeasurementResult } from '../../shared/scenarios/measurement.ts';
+import type { RelayInfo } from '../../server/relay.ts';
+import { fixed, num } from '../charts/format.ts';
+import { COLORS } from '../charts/palette.ts';
+import { WorkerPool } from '../worker/pool.ts';
+import { query, useUrlState } from './lab.ts';
+
+const W = 640;
+const H = 360;
+const M = { left: 56, right: 16, top: 12, bottom: 40 };
+
+function Fit({ result, truth }: { result: MeasurementResult; truth: { mbps: number; delayMs: number } | null }) {
+  const x = scaleLinear().domain([0, 66_000]).range([0, W - M.left - M.right]);
+  const maxY = Math.max(...result.samples.map((s) => s.rttMs), result.fit.intercept) * 1.1 || 1;
+  const y = scaleLinear().domain([0, maxY]).range([H - M.top - M.bottom, 0]).nice();
+  const line = (slope: number, intercept: number) => ({ x1: x(0), y1: y(intercept), x2: x(66_000), y2: y(intercept + slope * 66_000) });
+  const fitLine = line(result.fit.slope, result.fit.intercept);
+  const truthLine = truth ? line(16 / (truth.mbps * 1000), 2 * truth.delayMs) : null;
+  const innerH = H - M.top - M.bottom;
+  return (
+    <figure className="plane" aria-label="Latency against message size">
+      <figcaption>Round-trip latency against message size</figcaption>
+      <svg width={W} height={H}>
+        <g transform={`translate(${M.left},${M.top})`}>
+          {y.ticks(5).map((t) => (
+            <g key={`y${t}`} className="tick" transform={`translate(0,${y(t)})`}>
+              <line x2={W - M.left - M.right} className="grid" />
+              <text x={-6} dy="0.32em" textAnchor="end">
+                {num(t)}
+              </text>
+            </g>
+          ))}
+          {x.ticks(6).map((t) => (
+            <g key={`x${t}`} className="tick" transform={`translate(${x(t)},${innerH})`}>
+              <line y2={4} />
+              <text y={15} textAnchor="middle">
+                {num(t)}
+              </text>
+            </g>
+          ))}
+          <text x={(W - M.left - M.right) / 2} y={innerH + 32} textAnchor="middle" className="ylabel">
+            message size (bytes)
+          </text>
+          <text transform={`translate(-42,${innerH / 2}) rotate(-90)`} textAnchor="middle" className="ylabel">
+            round trip (ms)
+          </text>
+          {truthLine && <line {...truthLine} stroke={COLORS.green} strokeWidth={2} strokeDasharray="6 4" />}
+          <line {...fitLine} stroke={COLORS.vermillion} strokeWidth={1.5} />
+          {result.samples.map((s, i) => (
+            <circle key={i} cx={x(s.size)} cy={y(s.rttMs)} r={3} fill={COLORS.blue} fillOpacity={0.7} />
+          ))}
+        </g>
+      </svg>
+      <p className="legend">
+        <span className="key"><i style={{ background: COLORS.blue }} />ping-pong samples</span>
+        <span className="key"><i style={{ background: COLORS.vermillion }} />least-squares fit</span>
+        {truth && <span className="key"><i style={{ background: COLORS.green }} />the truth</span>}
+      </p>
+    </figure>
+  );
+}
+
+const err = (est: number, truth: number) => `${fixed((100 * (est - truth)) / truth, 1)}%`;
+
+/** Bandwidth and delay from ping-pong latencies of several message sizes, simulated or live. */
+export function MeasurementLab() {
+  const q = query();
+  const num0 = (k: string, d: number, lo: number, hi: number) => {
+    const v = Number(q.get(k));
+    return q.get(k) !== null && Number.isFinite(v) && v >= lo && v <= hi ? v : d;
+  };
+  const [mbps, setMbps] = useState(num0('bw', DEFAULT_MEASUREMENT.mbps, 0.01, 10_000));
+  const [delayMs, setDelay] = useState(num0('delay', DEFAULT_MEASUREMENT.delayMs, 0, 5000));
+  const [jitterMs, setJitter] = useState(num0('jitter', DEFAULT_MEASUREMENT.jitterMs, 0, 100));
+  const [hidden, setHidden] = useState(q.get('hide') === '1');
+  const [sim, setSim] = useState<MeasurementResult | null>(null);
+  const [live, setLive] = useState<MeasurementResult | null>(null);
+  const [liveState, setLiveState] = useState<string>('');
+  const pool = useRef<WorkerPool | null>(null);
+  pool.current ??= new WorkerPool();
+  useUrlState('measurement', new URLSearchParams({ bw: String(mbps), delay: String(delayMs), jitter: String(jitterMs), ...(hidden ? { hide: '1' } : {}) }));
+
+  useEffect(() => {
+    const t = setTimeout(() => {
+      void pool.current!.request('a', { kind: 'measure', spec: { ...DEFAULT_MEASUREMENT, mbps, delayMs, jitterMs } }).then((r) => r.kind === 'measured' && setSim(r.result));
+    }, 100);
+    return () => clearTimeout(t);
+  }, [mbps, delayMs, jitterMs]);
+
+  const measureLive = async () => {
+    setLiveState('measuring…');
+    let info: RelayInfo;
+    try {
+      const r = await fetch('/api/relay');
+      if (!r.ok) throw new Error(String(r.status));
+      info = await r.json();
+    } catch {
+      setLiveState('The relay (npm start) cannot be reached from this page, so there is no echo server to measure.');
+      return;
+    }
+    const r = await pool.current!.request('b', { kind: 'measure-live', relay: window.location.origin, target: info.echo, sizes: MEASUREMENT_SIZES.map((s) => Math.max(18, s)), repeats: 20 });
+    if (r.kind === 'measured') {
+      setLive(r.result);
+      setLiveState('');
+    } else if (r.kind === 'error') setLiveState(r.message);
+  };
+
+  const slider = (label: string, value: number, set: (v: number) => void, min: number, max: number, step: number, unit: string, param: string) => (
+    <label className="param">
+      {label} <output>{hidden ? '?' : value}</output> {unit}
+      <input type="range" min={min} max={max} step={step} value={value} onChange={(e) => set(Number(e.target.value))} data-param={param} />
+    </label>
+  );
+
+  return (
+    <div className="lab">
+      <section className="lab-controls" aria-label="The link to measure">
+        {slider('bandwidth', mbps, setMbps, 0.1, 100, 0.1, 'Mbit/s', 'bw')}
+        {slider('delay one way', delayMs, setDelay, 0, 200, 1, 'ms', 'delay')}
+        {slider('jitter ±', jitterMs, setJitter, 0, 10, 0.1, 'ms', 'jitter')}
+        <label>
+          <input type="checkbox" checked={hidden} onChange={(e) => setHidden(e.target.checked)} /> hide the truth
+        </label>
+      </section>
+      <div className="lab-body">
+        {sim && <Fit result={sim} truth={hidden ? null : { mbps, delayMs }} />}
+        {sim && (
+          <dl className="estimates" data-testid="estimates">
+            <dt>bandwidth (from the slope, 2·8 bits per byte per round trip)</dt>
+            <dd data-estimate="mbps">
+              {fixed(sim.fit.mbps, 3)} Mbit/s {!hidden && <small>truth {mbps} · error {err(sim.fit.mbps, mbps)}</small>}
+            </dd>
+            <dt>size-independent one-way delay (half the intercept)</dt>
+            <dd data-estimate="delay">
+              {fixed(sim.fit.delayMs, 3)} ms {!hidden && <small>truth {delayMs} · error {err(sim.fit.delayMs, delayMs)}</small>}
+            </dd>
+          </dl>
+        )}
+      </div>
+      <section aria-label="Live measurement">
+        <h2>Live: the relay's echo server</h2>
+        <p className="hint">
+          The page sends ping-pong messages (2-byte length, then the bytes) through the bridge; the relay forwards them over TCP and times each round trip on its own clock. The fit goes
+          through each size's fastest round trip. On loopback the link is so fast that the size barely shows: that, too, is a measurement.
+        </p>
+        <button type="button" onClick={() => void measureLive()} data-action="measure-live">
+          Measure the echo server
+        </button>{' '}
+        <span role="status">{liveState}</span>
+        {live && (
+          <div className="lab-body">
+            <Fit result={live} truth={null} />
+            <dl className="estimates" data-testid="live-estimates">
+              <dt>bandwidth</dt>
+              <dd>{live.fit.mbps > 0 ? `${num(live.fit.mbps)} Mbit/s` : 'too fast to see: the size makes no difference above the noise'}</dd>
+              <dt>size-independent one-way delay</dt>
+              <dd>{fixed(live.fit.delayMs, 3)} ms</dd>
+            </dl>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
+import type { Summary } from '../../shared/metrics/summary.ts';
+import { FILE_SIZES, MATRIX, matrixRun } from '../../shared/scenarios/presets.ts';
+import { fixed } from '../charts/format.ts';
+import { TimeChart } from '../charts/TimeChart.tsx';
+import { chartsOf } from '../app/layers.ts';
+import type { RunView } from '../worker/protocol.ts';
+import { WorkerPool } from '../worker/pool.ts';
+import { SweepPool } from '../worker/sweepPool.ts';
+import { query, useUrlState } from './lab.ts';
+
+const WINDOW_SCHEMES = SCHEMES.filter((s) => s.mode === 'window');
+
+/** The reliable-transport test matrix: every row run with the chosen controller; a row opens its run. */
+export function TransportLab() {
+  const q = query();
+  const [scheme, setScheme] = useState(findScheme(q.get('scheme') ?? '')?.mode === 'window' ? q.get('scheme')! : 'reno');
+  const initialRow = Number(q.get('row'));
+  const [selected, setSelected] = useState<number | null>(Number.isInteger(initialRow) && initialRow >= 1 && initialRow <= MATRIX.length ? initialRow - 1 : null);
+  const [results, setResults] = useState<(Summary | null)[]>([]);
+  const [running, setRunning] = useState(false);
+  const [ms, setMs] = useState(0);
+  const [view, setView] = useState<RunView | null>(null);
+  const [domain, setDomain] = useState<[number, number] | null>(null);
+  const pool = useRef<SweepPool | null>(null);
+  const runner = useRef<WorkerPool | null>(null);
+
+  const state = new URLSearchParams({ scheme });
+  if (selected !== null) state.set('row', String(selected + 1));
+  useUrlState('transport-lab', state);
+
+  const runAll = async () => {
+    pool.current ??= new SweepPool();
+    setResults(MATRIX.map(() => null));
+    setRunning(true);
+    const t0 = performance.now();
+    await pool.current.run(
+      MATRIX.map((r) => matrixRun(r, scheme)),
+      (i, s) => setResults((rs) => rs.map((x, k) => (k === i ? s : x))),
+      () => {},
+    );
+    setMs(performance.now() - t0);
+    setRunning(false);
+  };
+
+  useEffect(() => {
+    void runAll();
+    return () => pool.current?.cancel();
+  }, [scheme]);
+
+  useEffect(() => {
+    if (selected === null) return;
+    runner.current ??= new WorkerPool();
+    setView(null);
+    setDomain(null);
+    void runner.current.run('a', matrixRun(MATRIX[selected], scheme), setView);
+  }, [selected, scheme]);
+
+  const charts = useMemo(() => (view ? chartsOf(view.series, false).filter((c) => c.id === 'sequence' || c.id === 'window') : []), [view]);
+  const passed = results.filter((r) => r?.flows[0].reliable?.exact).length;
+
+  return (
+    <div className="lab">
+      <section className="lab-controls" aria-label="Matrix settings">
+        <label className="param">
+          controller
+          <select value={scheme} onChange={(e) => setScheme(e.target.value)} data-param="scheme">
+            {WINDOW_SCHEMES.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span data-testid="matrix-status">
+          {running ? `running… ${results.filter(Boolean).length} / ${MATRIX.length}` : `${passed} / ${MATRIX.length} rows pass · ${(ms / 1000).toFixed(2)} s`}
+        </span>
+        <span className="hint">A row passes when the receiver's bytes equal the file exactly. Click a row to see its run.</span>
+      </section>
+      <table className="results matrix" data-testid="matrix">
+        <thead>
+          <tr>
+            <th>#</th>
+            <th>group</th>
+            <th>test</th>
+            <th>result</th>
+            <th>time s</th>
+            <th>bytes on the wire</th>
+            <th>retransmissions</th>
+            <th>grade</th>
+          </tr>
+        </thead>
+        <tbody>
+          {MATRIX.map((row, i) => {
+            const r = results[i]?.flows[0].reliable;
+            return (
+              <tr key={i} onClick={() => setSelected(i)} className={selected === i ? 'selected' : ''} tabIndex={0} onKeyDown={(e) => e.key === 'Enter' && setSelected(i)} data-row={i + 1}>
+                <td>{i + 1}</td>
+                <td>{row.group}</td>
+                <td>{row.name}</td>
+                <td className={r ? (r.exact ? 'pass' : 'fail') : ''}>{r ? (r.exact ? 'PASS' : 'FAIL') : '…'}</td>
+                <td>{r ? fixed(r.seconds, 3) : ''}</td>
+                <td>{r ? Math.round(r.overhead * FILE_SIZES[row.size]) : ''}</td>
+                <td>{r?.retransmissions ?? ''}</td>
+                <td>{r?.grade?.label ?? ''}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {selected !== null && (
+        <section className="row-run" aria-label={`Run of row ${selected + 1}`}>
+          <h2>
+            Row {selected + 1}: {MATRIX[selected].name} <small>· {findScheme(scheme)?.title}</small>
+          </h2>
+          {charts.map((c) => (
+            <TimeChart key={c.id} title={c.title} yLabel={c.yLabel} layers={c.layers} fitY={c.fitY} domain={domain ?? [0, view!.series.endMs]} tNow={Infinity} onBrush={setDomain} onReset={() => setDomain(null)} />
+          ))}
+        </section>
+      )}
+    </div>
+  );
+}
