@@ -1,12 +1,14 @@
 import { benchModel } from './model.ts';
 import { benchRelay } from './relay.ts';
 import { benchBrowser } from './browser.ts';
+import { benchLabs } from './labs.ts';
 
 /** Prints every benchmark's figures; nothing passes or fails here. */
 const suites: [string, () => Record<string, string> | Promise<Record<string, string>>][] = [
   ['model', benchModel],
   ['relay', benchRelay],
   ['browser', benchBrowser],
+  ['labs', benchLabs],
 ];
 
 const only = process.argv[2];

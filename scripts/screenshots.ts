@@ -35,6 +35,21 @@ try {
   await page.waitForFunction(() => document.querySelector('section.cards[data-side^="A "] [data-card="MD5"] dd')?.textContent?.includes('match'), null, { timeout: 30_000 });
   await page.waitForTimeout(300);
   await page.screenshot({ path: out('offset-live.png') });
+  await page.goto(`${relay.url}/?view=contest-lab&sw=${encodeURIComponent('fixed:w:2..512*2')}&sw=${encodeURIComponent('bdp:gain:1..3+0.25')}`);
+  await page.locator('[data-action="sweep"]').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="sweep-progress"]')?.textContent?.includes(' in '), null, { timeout: 60_000 });
+  await page.screenshot({ path: out('lab-contest.png') });
+  await page.goto(`${relay.url}/?view=transport-lab&scheme=reno&row=19`);
+  await page.waitForFunction(() => document.querySelector('[data-testid="matrix-status"]')?.textContent?.includes('pass'), null, { timeout: 60_000 });
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: out('lab-transport.png'), fullPage: true });
+  await page.goto(`${relay.url}/?view=shared-lab&preset=cdn`);
+  await page.waitForSelector('[data-testid="flow-results"]', { timeout: 60_000 });
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: out('lab-shared.png') });
+  await page.goto(`${relay.url}/?view=measurement`);
+  await page.waitForSelector('[data-testid="estimates"]');
+  await page.screenshot({ path: out('lab-measurement.png') });
 } finally {
   await browser.close();
   await relay.close();
