@@ -34,19 +34,23 @@ function child(args: string[], ready: RegExp): Promise<{ proc: ChildProcess; out
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 
+/** Times `n` round trips, one after another: `once` sends and resolves on the answer. */
+async function roundTrips(n: number, once: () => Promise<void>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await once();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+const PROBE = Buffer.from('Offset: 0\nNumBytes: 1448\n\n');
+
 async function rawUdpRtts(port: number, n: number): Promise<number[]> {
   const s = createSocket('udp4');
   await new Promise<void>((r) => s.connect(port, '127.0.0.1', () => r()));
-  const out: number[] = [];
-  const payload = Buffer.from('Offset: 0\nNumBytes: 1448\n\n');
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await new Promise<void>((r) => {
-      s.once('message', () => r());
-      s.send(payload);
-    });
-    out.push(performance.now() - t0);
-  }
+  const out = await roundTrips(n, () => new Promise<void>((r) => (s.once('message', () => r()), s.send(PROBE))));
   s.close();
   return out;
 }
@@ -59,19 +63,7 @@ function openWs(url: string): Promise<WebSocket> {
   });
 }
 
-async function bridgeRtts(ws: WebSocket, n: number): Promise<number[]> {
-  const out: number[] = [];
-  const payload = Buffer.from('Offset: 0\nNumBytes: 1448\n\n');
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await new Promise<void>((r) => {
-      ws.once('message', () => r());
-      ws.send(payload);
-    });
-    out.push(performance.now() - t0);
-  }
-  return out;
-}
+const bridgeRtts = (ws: WebSocket, n: number) => roundTrips(n, () => new Promise<void>((r) => (ws.once('message', () => r()), ws.send(PROBE))));
 
 /** Datagrams per second echoed through one bridged session with `window` in flight, over `ms`. */
 async function bridgeThroughput(ws: WebSocket, window: number, ms: number): Promise<number> {

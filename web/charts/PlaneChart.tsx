@@ -1,5 +1,6 @@
 import { scaleLinear, scaleLog } from 'd3-scale';
-import { fixed, num } from './format.ts';
+import { Axes } from './Axes.tsx';
+import { fixed } from './format.ts';
 import { COLORS } from './palette.ts';
 
 export interface PlanePoint {
@@ -43,28 +44,17 @@ export function PlaneChart({ points, lines = [], width: W = 460, height: H = 250
       <figcaption>Throughput vs delay (better: up and right)</figcaption>
       <svg width={W} height={H} role="img">
         <g transform={`translate(${M.left},${M.top})`}>
-          {y.ticks(4).map((t) => (
-            <g key={`y${t}`} className="tick" transform={`translate(0,${y(t)})`}>
-              <line x2={W - M.left - M.right} className="grid" />
-              <text x={-6} dy="0.32em" textAnchor="end">
-                {num(t)}
-              </text>
-            </g>
-          ))}
-          {x.ticks().filter((t) => [1, 2, 5].includes(Math.round(t / Math.pow(10, Math.floor(Math.log10(t) + 1e-9))))).map((t) => (
-            <g key={`x${t}`} className="tick" transform={`translate(${x(t)},${innerH})`}>
-              <line y1={-innerH} className="grid" />
-              <text y={15} textAnchor="middle">
-                {num(t)}
-              </text>
-            </g>
-          ))}
-          <text x={(W - M.left - M.right) / 2} y={innerH + 31} textAnchor="middle" className="ylabel">
-            95th-percentile signal delay (ms, log)
-          </text>
-          <text transform={`translate(-34,${innerH / 2}) rotate(-90)`} textAnchor="middle" className="ylabel">
-            throughput (Mbit/s)
-          </text>
+          <Axes
+            x={x}
+            y={y}
+            xTicks={x.ticks().filter((t) => [1, 2, 5].includes(Math.round(t / Math.pow(10, Math.floor(Math.log10(t) + 1e-9)))))}
+            yTicks={y.ticks(4)}
+            innerW={W - M.left - M.right}
+            innerH={innerH}
+            xGrid
+            xLabel="95th-percentile signal delay (ms, log)"
+            yLabel="throughput (Mbit/s)"
+          />
           {lines.map((l, i) => (
             <polyline key={i} points={l.points.map((p) => `${x(p.delay95)},${y(p.throughputMbps)}`).join(' ')} fill="none" stroke={l.color} strokeWidth={1.5} strokeDasharray="4 3" />
           ))}

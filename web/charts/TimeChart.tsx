@@ -1,6 +1,7 @@
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { num, seconds } from './format.ts';
+import { Axes } from './Axes.tsx';
+import { seconds } from './format.ts';
 import { Painter, type Layer } from './painter.ts';
 
 export interface TimeChartProps {
@@ -110,26 +111,7 @@ export function TimeChart({ title, yLabel, layers, domain, tNow, height = 170, y
           onDoubleClick={onReset}
         >
           <g transform={`translate(${MARGIN.left},${MARGIN.top})`}>
-            {y.ticks(4).map((t) => (
-              <g key={t} transform={`translate(0,${y(t)})`} className="tick">
-                <line x2={innerW} className="grid" />
-                <text x={-6} dy="0.32em" textAnchor="end">
-                  {num(t)}
-                </text>
-              </g>
-            ))}
-            {x.ticks(6).map((t) => (
-              <g key={t} transform={`translate(${x(t)},${innerH})`} className="tick">
-                <line y2={4} />
-                <text y={15} textAnchor="middle">
-                  {seconds(t)}
-                </text>
-              </g>
-            ))}
-            <line x1={0} x2={innerW} y1={innerH} y2={innerH} className="axis" />
-            <text transform={`translate(${-38},${innerH / 2}) rotate(-90)`} textAnchor="middle" className="ylabel">
-              {yLabel}
-            </text>
+            <Axes x={x} y={y} xTicks={x.ticks(6)} yTicks={y.ticks(4)} innerW={innerW} innerH={innerH} formatX={seconds} yLabel={yLabel} />
             {tNow < domain[1] && <line x1={head} x2={head} y1={0} y2={innerH} className="playhead" />}
             {drag && <rect x={Math.min(...drag)} width={Math.abs(drag[1] - drag[0])} height={innerH} className="brush" />}
           </g>

@@ -6,6 +6,7 @@ import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
 import { SIDE_STYLE } from '../charts/palette.ts';
 import { schemesFor, type Experiment, type Side } from '../state/experiment.ts';
 import { ParamControl } from './ParamControl.tsx';
+import { SchemeSelect } from './SchemeSelect.tsx';
 
 interface Props {
   e: Experiment;
@@ -44,13 +45,7 @@ function SideControls({ which, e, set }: { which: 'a' | 'b'; e: Experiment; set(
       </h2>
       <label className="param">
         scheme
-        <select value={side.scheme} onChange={(ev) => update({ scheme: ev.target.value, params: {} })} data-param={`${which}.scheme`}>
-          {schemesFor(e.scenario).map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.title}
-            </option>
-          ))}
-        </select>
+        <SchemeSelect value={side.scheme} schemes={schemesFor(e.scenario)} onChange={(scheme) => update({ scheme, params: {} })} label={`controller ${style.name} scheme`} param={`${which}.scheme`} />
         <small>{scheme.doc}</small>
       </label>
       {scheme.params.map((p) => (

@@ -9,6 +9,7 @@ import { COLORS } from '../charts/palette.ts';
 import { fixed } from '../charts/format.ts';
 import { download } from '../export/download.ts';
 import { SweepPool } from '../worker/sweepPool.ts';
+import { SchemeSelect } from '../components/SchemeSelect.tsx';
 import { query, useUrlState } from './lab.ts';
 
 interface SweepDef {
@@ -127,13 +128,7 @@ export function ContestLab() {
           return (
             <fieldset key={k} style={{ borderColor: SWEEP_COLORS[k] }}>
               <legend>sweep {k + 1}</legend>
-              <select value={s.scheme} onChange={(e) => set(defaultSweep(e.target.value))} aria-label={`sweep ${k + 1} scheme`}>
-                {WINDOW_SCHEMES.map((x) => (
-                  <option key={x.id} value={x.id}>
-                    {x.title}
-                  </option>
-                ))}
-              </select>
+              <SchemeSelect value={s.scheme} schemes={WINDOW_SCHEMES} onChange={(id) => set(defaultSweep(id))} label={`sweep ${k + 1} scheme`} />
               <select value={s.param} onChange={(e) => set({ param: e.target.value })} aria-label={`sweep ${k + 1} parameter`}>
                 {scheme.params.filter((p) => p.kind === 'number').map((p) => (
                   <option key={p.name}>{p.name}</option>

@@ -2,6 +2,7 @@ import { scaleLinear } from 'd3-scale';
 import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_MEASUREMENT, MEASUREMENT_SIZES, type MeasurementResult } from '../../shared/scenarios/measurement.ts';
 import type { RelayInfo } from '../../server/relay.ts';
+import { Axes } from '../charts/Axes.tsx';
 import { fixed, num } from '../charts/format.ts';
 import { COLORS } from '../charts/palette.ts';
 import { WorkerPool } from '../worker/pool.ts';
@@ -24,28 +25,7 @@ function Fit({ result, truth }: { result: MeasurementResult; truth: { mbps: numb
       <figcaption>Round-trip latency against message size</figcaption>
       <svg width={W} height={H}>
         <g transform={`translate(${M.left},${M.top})`}>
-          {y.ticks(5).map((t) => (
-            <g key={`y${t}`} className="tick" transform={`translate(0,${y(t)})`}>
-              <line x2={W - M.left - M.right} className="grid" />
-              <text x={-6} dy="0.32em" textAnchor="end">
-                {num(t)}
-              </text>
-            </g>
-          ))}
-          {x.ticks(6).map((t) => (
-            <g key={`x${t}`} className="tick" transform={`translate(${x(t)},${innerH})`}>
-              <line y2={4} />
-              <text y={15} textAnchor="middle">
-                {num(t)}
-              </text>
-            </g>
-          ))}
-          <text x={(W - M.left - M.right) / 2} y={innerH + 32} textAnchor="middle" className="ylabel">
-            message size (bytes)
-          </text>
-          <text transform={`translate(-42,${innerH / 2}) rotate(-90)`} textAnchor="middle" className="ylabel">
-            round trip (ms)
-          </text>
+          <Axes x={x} y={y} xTicks={x.ticks(6)} yTicks={y.ticks(5)} innerW={W - M.left - M.right} innerH={innerH} xLabel="message size (bytes)" yLabel="round trip (ms)" />
           {truthLine && <line {...truthLine} stroke={COLORS.green} strokeWidth={2} strokeDasharray="6 4" />}
           <line {...fitLine} stroke={COLORS.vermillion} strokeWidth={1.5} />
           {result.samples.map((s, i) => (

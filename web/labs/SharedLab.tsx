@@ -8,6 +8,7 @@ import { fixed } from '../charts/format.ts';
 import { TimeChart } from '../charts/TimeChart.tsx';
 import type { RunView } from '../worker/protocol.ts';
 import { WorkerPool } from '../worker/pool.ts';
+import { SchemeSelect } from '../components/SchemeSelect.tsx';
 import { query, useUrlState } from './lab.ts';
 
 interface FlowDef {
@@ -129,13 +130,7 @@ export function SharedLab() {
                   <i className="swatch" style={{ background: FLOW_COLORS[i] }} /> {i + 1}
                 </td>
                 <td>
-                  <select value={f.scheme} onChange={(e) => set(i, { scheme: e.target.value })} aria-label={`flow ${i + 1} scheme`}>
-                    {WINDOW_SCHEMES.map((s) => (
-                      <option key={s.id} value={s.id}>
-                        {s.title}
-                      </option>
-                    ))}
-                  </select>
+                  <SchemeSelect value={f.scheme} schemes={WINDOW_SCHEMES} onChange={(scheme) => set(i, { scheme })} label={`flow ${i + 1} scheme`} />
                 </td>
                 <td>
                   <input type="number" min={0} value={f.startMs} onChange={(e) => Number(e.target.value) >= 0 && set(i, { startMs: Number(e.target.value) })} aria-label={`flow ${i + 1} start`} style={{ width: '7em' }} />

@@ -8,6 +8,7 @@ import { chartsOf } from '../app/layers.ts';
 import type { RunView } from '../worker/protocol.ts';
 import { WorkerPool } from '../worker/pool.ts';
 import { SweepPool } from '../worker/sweepPool.ts';
+import { SchemeSelect } from '../components/SchemeSelect.tsx';
 import { query, useUrlState } from './lab.ts';
 
 const WINDOW_SCHEMES = SCHEMES.filter((s) => s.mode === 'window');
@@ -65,13 +66,7 @@ export function TransportLab() {
       <section className="lab-controls" aria-label="Matrix settings">
         <label className="param">
           controller
-          <select value={scheme} onChange={(e) => setScheme(e.target.value)} data-param="scheme">
-            {WINDOW_SCHEMES.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.title}
-              </option>
-            ))}
-          </select>
+          <SchemeSelect value={scheme} schemes={WINDOW_SCHEMES} onChange={setScheme} label="controller" param="scheme" />
         </label>
         <span data-testid="matrix-status">
           {running ? `running… ${results.filter(Boolean).length} / ${MATRIX.length}` : `${passed} / ${MATRIX.length} rows pass · ${(ms / 1000).toFixed(2)} s`}
