@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkMetrics } from '../../shared/metrics/linkMetrics.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
@@ -34,6 +37,24 @@ describe('the labs in Chromium', () => {
     expect(done).toBeLessThan(38);
     await page.waitForTimeout(500);
     expect(await page.locator('[data-testid="sweep-progress"]').innerText()).toBe(text); // nothing more arrives
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('contest lab: scores an uploaded trace, and says what is wrong with a bad one', async () => {
+    const { page, problems } = await open(env.browser, `${env.relay.url}/?view=contest-lab&sw=fixed:w:4,8`);
+    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    writeFileSync(join(dir, 'bad.up'), '3\n2\n');
+    await page.locator('[data-param="upload"]').setInputFiles(join(dir, 'bad.up'));
+    await page.getByText('bad.up is not a Mahimahi trace: line 2: timestamps must not decrease (2 after 3)').waitFor();
+    // 6 Mbit/s for 5 s: one 1504-byte opportunity every 2 ms
+    writeFileSync(join(dir, 'steady.down'), Array.from({ length: 2500 }, (_, i) => String(2 * (i + 1))).join('\n'));
+    await page.locator('[data-param="upload"]').setInputFiles(join(dir, 'steady.down'));
+    await page.waitForFunction(() => (document.querySelector('[data-param="trace"]') as HTMLSelectElement)?.value === 'upload:steady.down');
+    await page.locator('[data-action="sweep"]').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="sweep-progress"]')?.textContent?.includes('2 / 2 runs in'), null, { timeout: 20_000 });
+    const omni = page.locator('figure.plane text', { hasText: 'omniscient' });
+    expect(await omni.textContent()).toMatch(/^omniscient \(6\.0\d Mbit\/s/);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
+import { parseTrace, traceMbps } from '../../shared/trace/mahimahi.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { loadTrace } from '../../server/traces.ts';
@@ -76,6 +77,18 @@ describe('the playground in Chromium', () => {
     await page.waitForFunction(() => document.querySelector('section.cards[data-side^="B "] h3 small')?.textContent?.startsWith('imported'));
     expect(await card(page, 'B', 'Throughput')).toBe(await card(page, 'A', 'Throughput'));
     expect(await card(page, 'B', 'Delay95')).toBe(await card(page, 'A', 'Delay95'));
+    await page.close();
+  });
+
+  it('exports the link as a Mahimahi trace file, bundled or generated for a constant rate', async () => {
+    const { page } = await open(env.browser, `${env.relay.url}/?trace=rate&link.bandwidth=6`);
+    await card(page, 'A', 'Throughput');
+    await page.getByText('Export', { exact: true }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="link-trace"]').click()]);
+    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 't.trace');
+    await download.saveAs(file);
+    const trace = parseTrace(readFileSync(file, 'utf8'));
+    expect(traceMbps(trace)).toBeCloseTo(6, 1);
     await page.close();
   });
 

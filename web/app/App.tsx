@@ -4,6 +4,7 @@ import { formatIntervalCsv } from '../../shared/csv/intervals.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { linkValues } from '../../shared/link/params.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
+import { constantRateTrace, formatTrace } from '../../shared/trace/mahimahi.ts';
 import { policyValues } from '../../shared/offset/params.ts';
 import type { RelayInfo } from '../../server/relay.ts';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
@@ -33,6 +34,7 @@ export function App() {
   const [e, setE] = useState<Experiment>(initial.experiment);
   const [notices, setNotices] = useState<string[]>(initial.errors.map((m) => `The link asked for something this page cannot do, so it uses the default instead: ${m}`));
   const [uploaded, setUploaded] = useState<Record<string, number>>({});
+  const uploadedText = useRef(new Map<string, string>());
   const runs = useRuns(e, uploaded);
   const [play, setPlay] = useState<PlaybackState>({ playing: true, speed: 10, t: 0 });
   const [zoom, setZoom] = useState<[number, number] | null>(null);
@@ -90,9 +92,11 @@ export function App() {
   const onUpload = async (file: File) => {
     if (file.size > 50_000_000) return note(`${file.name}: larger than 50 MB, not a trace this page can take`);
     const name = file.name.replace(/[^\w.-]/g, '_');
-    const r = await runs.pool.upload(name, await file.text());
+    const text = await file.text();
+    const r = await runs.pool.upload(name, text);
     if (r.kind === 'error') return note(`${file.name} is not a Mahimahi trace: ${r.message}`);
     if (r.kind === 'uploaded') {
+      uploadedText.current.set(name, text);
       setUploaded((u) => ({ ...u, [name]: r.durationMs }));
       setE({ ...e, trace: `upload:${name}` });
     }
@@ -115,6 +119,19 @@ export function App() {
     if (!v) return;
     download(`pipefill-${slot}-${e[slot].scheme}-intervals.csv`, formatIntervalCsv(EventLog.from(v.log, v.log.t.length), v.series.binMs, v.series.endMs));
   };
+  /** The data direction's delivery schedule as a Mahimahi trace file. */
+  const exportLinkTrace = async () => {
+    if (e.trace === 'rate') {
+      const mbps = Number(linkNow.bandwidth);
+      return download(`constant-${mbps}Mbps.trace`, formatTrace(constantRateTrace(mbps)), 'text/plain');
+    }
+    if (e.trace.startsWith('upload:')) return download(e.trace.slice(7), uploadedText.current.get(e.trace.slice(7)) ?? '', 'text/plain');
+    const name = `${e.trace}.down`;
+    const r = await fetch(`/traces/${name}`);
+    if (r.ok) download(name, await r.text(), 'text/plain');
+    else note(`The trace ${name} could not be fetched (${r.status}).`);
+  };
+
   const exportImage = async (kind: 'svg' | 'png') => {
     const { svg, width, height } = chartsSvg(chartsRoot.current!);
     if (kind === 'svg') download('pipefill-charts.svg', svg, 'image/svg+xml');
@@ -169,6 +186,11 @@ export function App() {
                   </button>
                 </span>
               ))}
+              {e.scenario === 'contest' && (
+                <button type="button" onClick={() => void exportLinkTrace()} data-export="link-trace">
+                  Link trace (Mahimahi format)
+                </button>
+              )}
               <button type="button" onClick={() => void exportImage('png')} data-export="png">
                 Charts as PNG
               </button>

@@ -69,7 +69,7 @@ export function chartsOf(s: RunSeries, offset: boolean): ChartDef[] {
       layers: [
         { kind: 'dots', data: s.queueDelay, color: COLORS.sky, label: 'queueing delay per packet', size: 2 },
         { kind: 'line', data: s.signalDelay, color: COLORS.vermillion, label: 'signal delay', size: 1.2 },
-        ...estimateLayers((n) => n === 'rttMin' || n === 'srtt' || n === 'rto'),
+        ...estimateLayers((n) => n === 'rttMin' || n === 'srtt' || n === 'rto' || n === 'threshold'),
       ],
     },
     {

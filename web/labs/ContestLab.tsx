@@ -9,6 +9,7 @@ import { COLORS } from '../charts/palette.ts';
 import { fixed } from '../charts/format.ts';
 import { download } from '../export/download.ts';
 import { SweepPool } from '../worker/sweepPool.ts';
+import { WorkerPool } from '../worker/pool.ts';
 import { SchemeSelect } from '../components/SchemeSelect.tsx';
 import { query, useUrlState } from './lab.ts';
 
@@ -47,8 +48,32 @@ export function ContestLab() {
   const [omni, setOmni] = useState<Summary['omniscient']>(null);
   const pool = useRef<SweepPool | null>(null);
   useEffect(() => () => pool.current?.cancel(), []);
+  const [uploads, setUploads] = useState<{ name: string; text: string; durationMs: number }[]>([]);
+  const checker = useRef<WorkerPool | null>(null);
 
-  const state = new URLSearchParams({ trace });
+  const onUpload = async (file: File) => {
+    checker.current ??= new WorkerPool();
+    const name = file.name.replace(/[^\w.-]/g, '_');
+    const text = await file.text();
+    const r = await checker.current.upload(name, text);
+    if (r.kind === 'error') return setErrors([`${file.name} is not a Mahimahi trace: ${r.message}`]);
+    if (r.kind === 'uploaded') {
+      setUploads((u) => [...u.filter((x) => x.name !== name), { name, text, durationMs: r.durationMs }]);
+      setTrace(`upload:${name}`);
+    }
+  };
+
+  /** The contest on the chosen trace: a bundled one, or one uploaded here (its data and ACKs on the same file). */
+  const contestOn = (flows: Parameters<typeof contest>[1]) => {
+    const up = uploads.find((u) => `upload:${u.name}` === trace);
+    if (!up) return contest(trace, flows);
+    const spec = contest('Verizon-LTE-short', flows);
+    spec.link = { ...spec.link, trace, ackTrace: trace };
+    spec.durationMs = up.durationMs;
+    return spec;
+  };
+
+  const state = new URLSearchParams(trace.startsWith('upload:') ? {} : { trace });
   for (const s of sweeps) state.append('sw', `${s.scheme}:${s.param}:${s.values}`);
   useUrlState('contest-lab', state);
 
@@ -58,7 +83,7 @@ export function ContestLab() {
     setErrors([]);
     const t0 = performance.now();
     setProgress({ done: 0, total: runs.length, running: true, ms: 0 });
-    const specs = runs.map((r) => contest(trace, [flow(r.scheme, r.params)]));
+    const specs = runs.map((r) => contestOn([flow(r.scheme, r.params)]));
     let done = 0;
     const finished = await pool.current.run(
       specs,
@@ -69,6 +94,7 @@ export function ContestLab() {
         setProgress({ done: ++done, total: runs.length, running: true, ms: performance.now() - t0 });
       },
       (i, message) => setErrors((e) => [...e, `${runs[i].scheme} ${runs[i].param}=${runs[i].value}: ${message}`]),
+      uploads.map(({ name, text }) => ({ name, text })),
     );
     setProgress((p) => p && { ...p, running: false, ms: finished ? performance.now() - t0 : p.ms });
   };
@@ -120,7 +146,16 @@ export function ContestLab() {
                 {t.title}
               </option>
             ))}
+            {uploads.map((u) => (
+              <option key={u.name} value={`upload:${u.name}`}>
+                uploaded: {u.name}
+              </option>
+            ))}
           </select>
+        </label>
+        <label className="param">
+          or upload a Mahimahi trace
+          <input type="file" accept=".down,.up,.txt,.trace,text/plain" onChange={(e) => e.target.files?.[0] && void onUpload(e.target.files[0])} data-param="upload" />
         </label>
         {sweeps.map((s, k) => {
           const scheme = findScheme(s.scheme)!;

@@ -13,7 +13,12 @@ export class SweepPool {
   constructor(private readonly size = Math.max(2, Math.min(8, navigator.hardwareConcurrency || 2))) {}
 
   /** Runs every spec; `onResult` gets each summary with its index as it arrives. Resolves when all are in or cancelled. */
-  run(specs: ScenarioSpec[], onResult: (index: number, summary: Summary) => void, onError: (index: number, message: string) => void): Promise<boolean> {
+  run(
+    specs: ScenarioSpec[],
+    onResult: (index: number, summary: Summary) => void,
+    onError: (index: number, message: string) => void,
+    uploads: { name: string; text: string }[] = [],
+  ): Promise<boolean> {
     this.cancel();
     const gen = ++this.generation;
     this.workers = Array.from({ length: Math.min(this.size, specs.length) }, () => new Worker(new URL('./simWorker.ts', import.meta.url), { type: 'module' }));
@@ -27,6 +32,7 @@ export class SweepPool {
         w.onmessage = (e: MessageEvent<WorkerResponse>) => {
           if (gen !== this.generation) return;
           const m = e.data;
+          if (m.kind === 'uploaded') return;
           if (m.kind === 'summary') onResult(index, m.summary);
           else if (m.kind === 'error') onError(index, m.message);
           if (++done === specs.length) resolve(true);
@@ -34,6 +40,7 @@ export class SweepPool {
         };
         w.postMessage({ id: index + 1, kind: 'summary', spec: specs[index] } satisfies WorkerRequest);
       };
+      for (const w of this.workers) for (const u of uploads) w.postMessage({ id: 0, kind: 'upload', ...u } satisfies WorkerRequest);
       this.workers.forEach(feed);
       this.onCancel = () => resolve(false);
     });
