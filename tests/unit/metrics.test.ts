@@ -117,3 +117,18 @@ describe('signal delay when departures are out of arrival order', () => {
     expect(Array.from(signalDelays([5, 5], [9, 7]))).toEqual([2]);
   });
 });
+
+describe('percentile of whole numbers and of fractions', () => {
+  it('gives the same element whichever way it is found', async () => {
+    const { percentileInPlace } = await import('../../shared/metrics/percentile.ts');
+    const { Rng } = await import('../../shared/sim/rng.ts');
+    const rng = new Rng(5, 'pct');
+    for (const whole of [true, false]) {
+      for (const n of [1, 2, 19, 20, 21, 1000]) {
+        const xs = Float64Array.from({ length: n }, () => (whole ? rng.int(500) : rng.uniform(0, 500)));
+        const sorted = [...xs].sort((a, b) => a - b);
+        expect(percentileInPlace(xs.slice())).toBe(sorted[Math.min(n - 1, Math.floor(0.95 * n))]);
+      }
+    }
+  });
+});

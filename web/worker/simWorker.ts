@@ -143,11 +143,11 @@ async function measureLive(id: number, relay: string, target: string, sizes: num
 async function replay(id: number, csv: string): Promise<void> {
   const t0 = performance.now();
   const { log, spec } = parseTraceCsv(csv);
-  const c = log.columns;
-  const endMs = log.length ? Math.max(c.t[log.length - 1], spec && 'workload' in spec ? 0 : 0) : 0;
+  const lastEvent = log.length ? log.columns.t[log.length - 1] : 0;
   let trace: Trace | null = null;
   if (spec && 'workload' in spec && spec.link?.kind === 'trace') trace = await loadTrace(spec.link.trace).catch(() => null);
-  const runEnd = spec && 'workload' in spec && spec.workload === 'contest' ? spec.durationMs : endMs;
+  // A contest run lasts its whole duration even when the last packet came earlier.
+  const runEnd = spec && 'workload' in spec && spec.workload === 'contest' ? spec.durationMs : lastEvent;
   const summary = summarizeLog(log, spec, runEnd, trace);
   const [view, transfer] = viewOf(spec, log, runEnd, trace, summary, 'imported', null, performance.now() - t0);
   post({ id, kind: 'view', view, final: true }, transfer);
