@@ -79,3 +79,15 @@ describe('npm run fetch', () => {
     expect(r.stderr).toMatch(/nothing listens on 127\.0\.0\.1:9 over UDP \(is the offset server running\?\)|gave up after 800 ms/);
   });
 });
+
+describe('the relay in dev mode', () => {
+  it('serves the app through Vite (hot reload client, source modules) behind the same bridge and info', async () => {
+    const relay = await testRelay({ dev: true });
+    const html = await (await fetch(`${relay.url}/`)).text();
+    expect(html).toContain('/@vite/client');
+    const main = await fetch(`${relay.url}/main.tsx`);
+    expect(main.headers.get('content-type')).toMatch(/javascript/);
+    expect((await (await fetch(`${relay.url}/api/relay`)).json()).echo).toBe(relay.info.echo);
+    await relay.close();
+  }, 30_000);
+});

@@ -23,7 +23,7 @@ describe('npm run sim', () => {
     expect(r.stdout).toContain('--ack-loss');
   });
 
-  it('runs the issue example, writes the trace CSV and prints the summary', () => {
+  it('runs the documented example, writes the trace CSV and prints the summary', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
     const csv = join(dir, 'out.csv');
     const r = sim('--scenario', 'contest', '--scheme', 'aimd', '--set', 'a=1', '--set', 'b=0.5', '--seed', '7', '--csv', csv);
