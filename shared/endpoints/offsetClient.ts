@@ -32,8 +32,8 @@ export const DEFAULT_CLIENT: OffsetClientOptions = { id: 'pipefill@sim', reset: 
 
 /**
  * Fetches the whole file from an offset server, transport-free: it is handed datagrams and a clock,
- * and hands back datagrams to send. In burst mode each round asks for `burstSize()` missing chunks and
- * waits for them or the controller's timeout; in window mode requests stay within the window, paced by
+ * and hands back datagrams to send. In burst mode each round asks for `burstSize()` missing chunks, then
+ * waits the controller's timeout before the next round, as the course's clients do; in window mode requests stay within the window, paced by
  * the controller, and each one not answered within the timeout is asked again.
  */
 export class OffsetClient {
@@ -83,7 +83,7 @@ export class OffsetClient {
     private readonly onDone: (result: OffsetFetchResult) => void = () => {},
   ) {
     this.retry = new Timer(clock, (now) => this.onRetry(now));
-    this.roundTimer = new Timer(clock, (now) => (this.mode === 'burst' ? this.endRound(now, false) : this.expire(now)));
+    this.roundTimer = new Timer(clock, (now) => (this.mode === 'burst' ? this.endRound(now, this.roundPending === 0) : this.expire(now)));
     this.paceTimer = new Timer(clock, (now) => this.advance(now));
   }
 
@@ -212,7 +212,7 @@ export class OffsetClient {
   }
 
   private endRound(now: number, complete: boolean): void {
-    if (!complete) this.controller.onLoss(now);
+    if (!complete) this.controller.onLoss(now, this.round[0]);
     for (const c of this.round) {
       if (this.outstanding[c]) {
         this.outstanding[c] = 0;
@@ -261,7 +261,7 @@ export class OffsetClient {
       this.expiryHead = 0;
     }
     if (lost) {
-      this.controller.onLoss(now);
+      this.controller.onLoss(now, -1);
       this.log.push(now, K.timeout, this.flow, -1, 0, timeout, this.controller.windowSize());
     }
     if (this.expiryHead < this.expiry.length) this.roundTimer.set(this.expiry[this.expiryHead].at + timeout);
@@ -301,7 +301,8 @@ export class OffsetClient {
       return this.submit(now);
     }
     if (this.mode === 'burst') {
-      if (awaited && this.round.includes(chunk) && --this.roundPending === 0) this.endRound(now, true);
+      // the course's clients wait out the round's timeout even when every reply is in
+      if (awaited && this.round.includes(chunk)) this.roundPending--;
     } else this.pump(now);
   }
 

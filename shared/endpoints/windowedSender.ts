@@ -40,10 +40,16 @@ export abstract class WindowedSender implements PacketSink {
   protected abstract sendNext(now: number): void;
   protected abstract onTimer(now: number): void;
 
+  /** The skeleton's window: the controller's, truncated to whole packets, at least one. */
+  protected window(): number {
+    const w = Math.floor(this.controller.windowSize());
+    return w < 1 ? 1 : w;
+  }
+
   /** Sends while the window is open, respecting the pacing rate. */
   protected pump(now: number): void {
     const c = this.controller;
-    while (this.hasData() && this.inFlight() < c.windowSize()) {
+    while (this.hasData() && this.inFlight() < this.window()) {
       const rate = c.pacingRate();
       if (rate !== Infinity) {
         if (now < this.nextSendAt) {

@@ -39,6 +39,11 @@ export interface Summary {
   all: LinkMetrics;
   flows: FlowSummary[];
   omniscient: OmniscientPoint | null;
+  /**
+   * Sprout's self-inflicted delay: the 95th percentile of the end-to-end one-way delay minus the
+   * omniscient sender's on the same trace (its wait for an opportunity plus the propagation delay), ms.
+   */
+  selfInflicted95: number | null;
 }
 
 /** The headline figures of a run, computed from its event log and outcomes. */
@@ -84,6 +89,7 @@ export function summarize(run: RunResult): Summary {
     }
     return { flow: o.flow, scheme: o.scheme, link, reliable, offset };
   });
+  const omniscient = run.trace ? omniscientPoint(run.trace, spec.durationMs, spec.link.once) : null;
   return {
     workload: spec.workload,
     seed: spec.seed,
@@ -91,6 +97,7 @@ export function summarize(run: RunResult): Summary {
     events: log.length,
     all,
     flows,
-    omniscient: run.trace ? omniscientPoint(run.trace, spec.durationMs, spec.link.once) : null,
+    omniscient,
+    selfInflicted95: omniscient ? all.oneWay95 - (omniscient.delay95 + spec.link.delayMs) : null,
   };
 }
