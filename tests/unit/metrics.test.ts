@@ -63,10 +63,10 @@ describe('linkMetrics', () => {
 });
 
 describe('omniscient point', () => {
-  it('uses every opportunity; delay is the wait for the next one', () => {
+  it('uses every opportunity; delay is the wait for the next one at or after t', () => {
     const p = omniscientPoint(parseTrace('1\n1\n3\n4\n6'), 6);
-    // per ms 0..5 the next opportunity after it: 1 3 3 4 6 6 → waits 1 2 1 1 2 1
-    expect(p.delay95).toBe(2);
+    // per ms 0..5 the next opportunity at or after it: 1 1 3 3 4 6 → waits 1 0 1 0 0 1
+    expect(p.delay95).toBe(1);
     expect(p.throughputMbps).toBeCloseTo((5 * 1504 * 8) / 6 / 1000, 12);
   });
 });
