@@ -35,7 +35,7 @@ interface DirectionParts {
 }
 
 function direction(scheduler: Scheduler, d: DirectionParts): Direction {
-  const queue = createQueue(d.ack ? { kind: 'infinite' } : d.link.queue);
+  const queue = createQueue(d.ack ? { kind: 'infinite' } : d.link.queue, d.rng.stream('queue'));
   const bottleneck: Bottleneck = d.trace ? new TraceLink(scheduler, d.trace, queue, d.tap, d.link.once) : new RateLink(scheduler, d.mbps, queue, d.tap);
   const delay = new DelayLine(scheduler, d.link.delayMs, d.impair, d.rng);
   let first: PacketSink;
