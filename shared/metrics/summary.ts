@@ -1,5 +1,5 @@
 import { K } from '../log/kinds.ts';
-import type { RunResult } from '../scenarios/run.ts';
+import type { RunFacts } from './outcome.ts';
 import { grade, type Grade } from './grade.ts';
 import { linkMetrics, type LinkMetrics } from './linkMetrics.ts';
 import { omniscientPoint, type OmniscientPoint } from './omniscient.ts';
@@ -32,7 +32,7 @@ export interface FlowSummary {
 }
 
 export interface Summary {
-  workload: RunResult['spec']['workload'];
+  workload: RunFacts['spec']['workload'];
   seed: number;
   endMs: number;
   events: number;
@@ -47,7 +47,7 @@ export interface Summary {
 }
 
 /** The headline figures of a run, computed from its event log and outcomes. */
-export function summarize(run: RunResult): Summary {
+export function summarize(run: RunFacts): Summary {
   const { spec, log } = run;
   const all = linkMetrics(log);
   const flows = run.flows.map((o): FlowSummary => {

@@ -9,22 +9,11 @@ import { OffsetPolicy } from '../offset/policy.ts';
 import type { Rng } from '../sim/rng.ts';
 import type { Scheduler } from '../sim/scheduler.ts';
 import { FlowRouter, type Network } from './network.ts';
-import type { OffsetFetchResult } from '../endpoints/offsetClient.ts';
+import type { FlowOutcome } from '../metrics/outcome.ts';
+
+export type { FlowOutcome } from '../metrics/outcome.ts';
 import type { FlowSpec, ScenarioSpec } from './spec.ts';
 
-export interface FlowOutcome {
-  flow: number;
-  scheme: string;
-  startMs: number;
-  /** When the flow finished its transfer, or -1. */
-  finishedAt: number;
-  /** Reliable: the receiver's bytes equal the sender's. */
-  exact: boolean | null;
-  bytesOnWire: number;
-  retransmissions: number;
-  fileBytes: number;
-  offset: OffsetFetchResult | null;
-}
 
 export class ScenarioError extends Error {
   constructor(message: string) {
