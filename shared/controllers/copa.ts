@@ -1,5 +1,5 @@
 import { RtoEstimator } from './rto.ts';
-import { BaseController, defineScheme, num, type Ack } from './types.ts';
+import { BaseController, defineScheme, num, Rounds, type Ack } from './types.ts';
 
 /** Copa's minimum-RTT window (the paper's 10 s) and its velocity rule: direction kept 3 RTTs before doubling. */
 const RTT_MIN_WINDOW_MS = 10_000;
@@ -24,8 +24,7 @@ class Copa extends BaseController {
   private direction = 0;
   private sameDirection = 0;
   private windowAtRoundStart = 10;
-  private roundEnd = -1;
-  private highestSent = -1;
+  private readonly rounds = new Rounds();
   private readonly rto = new RtoEstimator(200);
 
   constructor(private readonly delta: number) {
@@ -41,7 +40,7 @@ class Copa extends BaseController {
   }
 
   onSend(seq: number): void {
-    if (seq > this.highestSent) this.highestSent = seq;
+    this.rounds.sent(seq);
   }
 
   onAck(ack: Ack): void {
@@ -61,7 +60,7 @@ class Copa extends BaseController {
       else this.slowStart = false;
     }
     if (!this.slowStart) this.w = Math.max(2, this.w + (below ? 1 : -1) * (this.velocity / (this.delta * this.w)));
-    if (ack.seq >= this.roundEnd) this.endRound();
+    if (this.rounds.ended(ack.seq)) this.endRound();
   }
 
   /** RTTstanding: the smallest RTT of the last srtt/2. */
@@ -78,7 +77,6 @@ class Copa extends BaseController {
 
   /** Once per window: the velocity doubles while the window moved the same way for three rounds. */
   private endRound(): void {
-    this.roundEnd = this.highestSent + 1;
     const direction = Math.sign(this.w - this.windowAtRoundStart);
     this.windowAtRoundStart = this.w;
     if (this.slowStart) return;

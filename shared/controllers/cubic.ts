@@ -1,4 +1,4 @@
-import { BaseController, choice, defineScheme, MinRtt, num, OncePerWindow, type Ack } from './types.ts';
+import { BaseController, choice, defineScheme, MinRtt, num, OncePerWindow, Rounds, type Ack } from './types.ts';
 import { RtoEstimator } from './rto.ts';
 
 /** HyStart (Linux tcp_cubic.c): RTT samples taken at the start of each round, and the window it starts at. */
@@ -24,8 +24,7 @@ class Cubic extends BaseController {
   private readonly rttMin = new MinRtt();
   private readonly episode = new OncePerWindow();
   private lastCumulative = -1;
-  private highestSent = -1;
-  private roundEnd = -1;
+  private readonly rounds = new Rounds();
   private roundSamples = 0;
   private roundMinRtt = Infinity;
   private lastRoundMinRtt = Infinity;
@@ -40,7 +39,7 @@ class Cubic extends BaseController {
   }
 
   onSend(seq: number): void {
-    if (seq > this.highestSent) this.highestSent = seq;
+    this.rounds.sent(seq);
     this.episode.sent(seq);
   }
 
@@ -59,8 +58,7 @@ class Cubic extends BaseController {
 
   /** HyStart's delay increase: leave slow start when this round's early RTTs rose clearly above the last round's. */
   private hystartSample(seq: number, rtt: number): void {
-    if (seq > this.roundEnd) {
-      this.roundEnd = this.highestSent;
+    if (this.rounds.ended(seq)) {
       this.lastRoundMinRtt = this.roundMinRtt;
       this.roundMinRtt = Infinity;
       this.roundSamples = 0;

@@ -221,6 +221,24 @@ export class OncePerWindow {
   }
 }
 
+/**
+ * Round trips counted in packets, as Linux counts them: a round ends when the ACK of the first packet
+ * sent after it began arrives.
+ */
+export class Rounds {
+  private highestSent = -1;
+  private end = -1;
+  sent(seq: number): void {
+    if (seq > this.highestSent) this.highestSent = seq;
+  }
+  /** Whether the ACK of `seq` ends the current round (the next one then begins). */
+  ended(seq: number): boolean {
+    if (seq < this.end) return false;
+    this.end = this.highestSent + 1;
+    return true;
+  }
+}
+
 /** Tracks the minimum RTT seen, as many schemes need it. */
 export class MinRtt {
   value = Infinity;

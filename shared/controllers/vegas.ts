@@ -1,5 +1,5 @@
 import { RtoEstimator } from './rto.ts';
-import { BaseController, defineScheme, num, OncePerWindow, type Ack } from './types.ts';
+import { BaseController, defineScheme, num, OncePerWindow, Rounds, type Ack } from './types.ts';
 
 /**
  * TCP Vegas (Brakmo & Peterson 1995, as Linux's tcp_vegas.c runs it): once per round trip compare the
@@ -13,8 +13,7 @@ class Vegas extends BaseController {
   private ssthresh = Infinity;
   private baseRtt = Infinity;
   private roundMinRtt = Infinity;
-  private roundEnd = -1;
-  private highestSent = -1;
+  private readonly rounds = new Rounds();
   private growThisRound = true;
   private diff = 0;
   private readonly rto: RtoEstimator;
@@ -30,7 +29,7 @@ class Vegas extends BaseController {
   }
 
   onSend(seq: number): void {
-    if (seq > this.highestSent) this.highestSent = seq;
+    this.rounds.sent(seq);
     this.episode.sent(seq);
   }
 
@@ -40,13 +39,12 @@ class Vegas extends BaseController {
     if (rtt < this.baseRtt) this.baseRtt = rtt;
     if (rtt < this.roundMinRtt) this.roundMinRtt = rtt;
     if (this.w < this.ssthresh && this.growThisRound) this.w += 1;
-    if (ack.seq >= this.roundEnd) this.endRound();
+    if (this.rounds.ended(ack.seq)) this.endRound();
   }
 
   /** The once-per-RTT decision, on the ACK of the last packet of the round. */
   private endRound(): void {
     const rtt = this.roundMinRtt;
-    this.roundEnd = this.highestSent + 1;
     this.roundMinRtt = Infinity;
     if (rtt === Infinity) return;
     this.diff = (this.w * (rtt - this.baseRtt)) / rtt;

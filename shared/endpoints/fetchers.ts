@@ -41,7 +41,7 @@ export class BurstFetcher implements Fetcher {
     this.pacer = new Pacer(new Timer(x.clock, (now) => this.startRound(now)));
   }
 
-  start(now: number): void {
+  start(now: number, _firstSendAt: number): void {
     this.startRound(now);
   }
 
@@ -59,7 +59,7 @@ export class BurstFetcher implements Fetcher {
     if (this.pending > 0) this.roundTimer.set(now + this.x.controller.timeoutMs());
   }
 
-  answered(chunk: number): void {
+  answered(chunk: number, _now: number): void {
     if (this.round.includes(chunk)) this.pending--;
   }
 

@@ -1,8 +1,7 @@
 import type { Packet } from '../net/packet.ts';
 import { DropTailQueue } from './fifo.ts';
+import { OPPORTUNITY_BYTES as PACKET_SIZE } from '../trace/mahimahi.ts';
 
-/** Mahimahi's packet size: a queue of at most one packet's bytes is never trimmed. */
-const PACKET_SIZE = 1504;
 
 /**
  * CoDel (RFC 8289) as Mahimahi's codel_packet_queue runs it: drop decisions at dequeue, on the sojourn

@@ -1,8 +1,8 @@
 import type { Packet } from '../net/packet.ts';
 import type { Rng } from '../sim/rng.ts';
 import { DropTailQueue } from './fifo.ts';
+import { OPPORTUNITY_BYTES as PACKET_SIZE } from '../trace/mahimahi.ts';
 
-const PACKET_SIZE = 1504;
 const ALPHA = 0.125;
 const BETA = 1.25;
 const T_UPDATE = 30;
