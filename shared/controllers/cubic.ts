@@ -11,7 +11,8 @@ const HYSTART_DELAY_MAX = 16;
  * CUBIC as Linux runs it (RFC 8312, tcp_cubic.c): slow start that HyStart ends when the RTT of a round
  * rises by an eighth of the last round's (clamped to 4–16 ms); after a loss the window heads for
  * W(t + RTTmin) = C(t + RTTmin − K)³ + Wmax, never below the window Reno would have reached (the
- * TCP-friendly region), with fast convergence; one reduction per window of packets.
+ * TCP-friendly region), at most one packet per two ACKs, with fast convergence; one reduction per
+ * window of packets.
  */
 class Cubic extends BaseController {
   private w = 1;
@@ -85,11 +86,15 @@ class Cubic extends BaseController {
     // Linux aims one minimum RTT ahead: the window to be at when this ACK's successor returns
     const t = (now - this.epochStart + this.rttMin.value) / 1000;
     const target = this.c * Math.pow(t - this.k, 3) + this.originPoint;
+    // ACKs per one-packet increase, as tcp_cubic.c counts: towards the target, or a probe of 1% per RTT
+    let cnt = target > this.w ? this.w / (target - this.w) : 100 * this.w;
+    // with no loss yet the curve starts flat: grow at least 5% per RTT
+    if (this.wMax === 0 && cnt > 20) cnt = 20;
     const elapsed = (now - this.epochStart) / 1000;
     const reno = this.wMax * this.beta + ((3 * (1 - this.beta)) / (1 + this.beta)) * (elapsed / (this.rttMin.value / 1000));
-    const goal = Math.max(target, reno);
-    if (goal > this.w) this.w += (goal - this.w) / this.w;
-    else this.w += 0.01 / this.w;
+    if (reno > this.w) cnt = Math.min(cnt, this.w / (reno - this.w));
+    // never more than one packet per two ACKs (1.5× per RTT)
+    this.w += 1 / Math.max(cnt, 2);
   }
 
   onLoss(_now: number, seq: number): void {

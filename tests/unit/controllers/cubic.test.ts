@@ -22,9 +22,11 @@ describe('CUBIC', () => {
     w += (C * Math.pow(0.1 - K, 3) + 10 - w) / w;
     expect(c.windowSize()).toBeCloseTo(w, 12);
     c.onAck(ack(13, 1900, 2000, { cumulative: 14 }));
-    const cubicW = C * Math.pow(1.1 - K, 3) + 10;
-    const friendly = 10 * BETA + ((3 * (1 - BETA)) / (1 + BETA)) * (1 / 0.1);
-    w += (Math.max(cubicW, friendly) - w) / w;
+    const cubicW = C * Math.pow(1.1 - K, 3) + 10; // 9.75: one packet per 2.63 ACKs
+    const friendly = 10 * BETA + ((3 * (1 - BETA)) / (1 + BETA)) * (1 / 0.1); // 12.3: per 1.35 ACKs
+    expect(w / (cubicW - w)).toBeCloseTo(2.63, 2);
+    expect(w / (friendly - w)).toBeCloseTo(1.35, 2);
+    w += 0.5; // capped at one packet per two ACKs
     expect(c.windowSize()).toBeCloseTo(w, 12);
   });
 
@@ -54,6 +56,16 @@ describe('CUBIC', () => {
     expect(rising(110).estimates().ssthresh).toBe(Infinity);
     const off = make('cubic', { hystart: 'off' });
     expect(off.estimates().ssthresh).toBe(Infinity);
+  });
+
+  it('with no loss yet, grows at least 5% per RTT: one packet per 20 ACKs', () => {
+    const c = make('cubic');
+    for (let s = 0; s < 200; s++) c.onSend(s, 0);
+    for (let i = 0; i < 16; i++) c.onAck(ack(i, 0, 100, { cumulative: i + 1 }));
+    for (let s = 200; s < 300; s++) c.onSend(s, 100);
+    for (let i = 200; i < 208; i++) c.onAck(ack(i, 100, 220, { cumulative: i + 1 })); // HyStart: ssthresh 25
+    c.onAck(ack(208, 100, 220, { cumulative: 209 })); // the cubic curve from 25 is flat one RTT ahead
+    expect(c.windowSize()).toBeCloseTo(25 + 1 / 20, 12);
   });
 
   it('restarts from one packet on timeout', () => {
