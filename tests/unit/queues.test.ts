@@ -85,3 +85,27 @@ describe('PIE (Mahimahi)', () => {
     expect(createQueue({ kind: 'packets', limit: 5 }, new Rng(1))).toBeInstanceOf(DropTailQueue);
   });
 });
+
+describe('a discipline behind the bottleneck', () => {
+  it('CoDel under a fixed window of 200: its drops are logged as AQM drops and never delivered', async () => {
+    const { runScenario } = await import('../../shared/scenarios/run.ts');
+    const { flow, rateLink } = await import('../../shared/scenarios/presets.ts');
+    const { DROP, K } = await import('../../shared/log/kinds.ts');
+    const link = rateLink(12, 20, undefined, { kind: 'infinite', discipline: { kind: 'codel', target: 5, interval: 100 } });
+    const run = runScenario({ workload: 'contest', link, flows: [flow('fixed', { w: 200 })], seed: 1, durationMs: 3000, offset: null }, () => {
+      throw new Error('no traces');
+    });
+    const c = run.log.columns;
+    const dropped = new Set<number>();
+    const delivered = new Set<number>();
+    for (let i = 0; i < run.log.length; i++) {
+      if (c.kind[i] === K.drop) {
+        expect(c.value[i]).toBe(DROP.aqm);
+        dropped.add(c.seq[i]);
+      }
+      if (c.kind[i] === K.deliver) delivered.add(c.seq[i]);
+    }
+    expect(dropped.size).toBeGreaterThan(0);
+    for (const s of dropped) expect(delivered.has(s)).toBe(false);
+  });
+});
