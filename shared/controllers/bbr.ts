@@ -82,7 +82,7 @@ class Bbr extends BaseController {
     }
     const rtt = now - ack.sentAt;
     const rtPropExpired = now > this.rtPropStamp + RTPROP_WINDOW_MS;
-    if (rtt <= this.rtProp || rtPropExpired) {
+    if (rtt < this.rtProp || rtPropExpired) {
       this.rtProp = rtt;
       this.rtPropStamp = now;
     }
