@@ -11,8 +11,8 @@ const HISTORY = 4096;
 const MAX_BACKOFF = 4;
 
 /**
- * "Poor man's BBR": counts packets ACKed in each interval and keeps a window of the average rate ×
- * minimum RTT × gain. The average spans the last `samples` intervals, and never less than one minimum
+ * "Poor man's BBR": counts packets delivered in each interval (by the advance of the cumulative ACK, so
+ * a lost ACK loses no count) and keeps a window of the average rate × minimum RTT × gain. The average spans the last `samples` intervals, and never less than one minimum
  * RTT: over a shorter span a long RTT, ACK loss or ACK jitter leaves intervals empty that say nothing of
  * the rate, and the window collapses. Intervals close on ACKs and on the timer, so the estimate follows
  * an outage too. The window never drops below `minWindow` (2 by default): from one packet in flight the
@@ -26,6 +26,8 @@ class BdpEstimator extends BaseController {
   private openStart = 0;
   private readonly rttMin = new MinRtt();
   private rate = 0;
+  /** The cumulative ACK so far: its advance is what the receiver got, lost ACKs included. */
+  private cumulative = 0;
   /** Timer firings since the link last delivered more than the floor: each doubles the next wait. */
   private backoff = 0;
 
@@ -52,7 +54,10 @@ class BdpEstimator extends BaseController {
       this.openStart = ack.now;
     }
     this.closeUntil(ack.now);
-    this.counts[this.open % HISTORY]++;
+    if (ack.cumulative > this.cumulative) {
+      this.counts[this.open % HISTORY] += ack.cumulative - this.cumulative;
+      this.cumulative = ack.cumulative;
+    }
   }
 
   onTimeout(now: number): void {

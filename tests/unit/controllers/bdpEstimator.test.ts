@@ -6,13 +6,24 @@ describe('BDP estimator', () => {
   it('counts ACKs per interval and sets w = rate × RTTmin × gain over at least `samples` intervals', () => {
     const c = make('bdp', { gain: 1.5 });
     expect(c.windowSize()).toBe(10);
-    for (const t of [100, 105, 110, 120]) c.onAck(ack(0, t - 40, t)); // 4 ACKs in [100, 125)
+    [100, 105, 110, 120].forEach((t, i) => c.onAck(ack(i, t - 40, t))); // 4 ACKs in [100, 125)
     expect(c.windowSize()).toBe(10);
-    c.onAck(ack(0, 85, 125)); // closes [100,125): 4 / 25 ms
+    c.onAck(ack(4, 85, 125)); // closes [100,125): 4 / 25 ms
     expect(c.windowSize()).toBeCloseTo(0.16 * 40 * 1.5, 12);
     // closes [125,150) (1 ACK) and [150,175) (none): 5 ACKs over the 75 ms seen so far
-    c.onAck(ack(0, 140, 180));
+    c.onAck(ack(5, 140, 180));
     expect(c.windowSize()).toBeCloseTo((5 / 75) * 40 * 1.5, 12);
+  });
+
+  it('counts what the cumulative ACK says arrived: a lost ACK loses no count', () => {
+    const c = make('bdp', { gain: 1.5 });
+    c.onAck(ack(0, 60, 100));
+    c.onAck(ack(3, 80, 120)); // the ACKs of 1 and 2 were lost
+    c.onAck(ack(4, 85, 125)); // closes [100,125): 4 packets
+    expect(c.windowSize()).toBeCloseTo(0.16 * 40 * 1.5, 12);
+    c.onAck(ack(2, 90, 130)); // a late ACK below the cumulative adds nothing
+    c.onAck(ack(5, 110, 150)); // closes [125,150): 1 packet (the ACK of 4 at 125)
+    expect(c.windowSize()).toBeCloseTo((5 / 50) * 40 * 1.5, 12);
   });
 
   it('measures over one minimum RTT when that is longer than the samples: bursty ACKs do not collapse it', () => {
