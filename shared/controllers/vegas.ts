@@ -2,11 +2,12 @@ import { RtoEstimator } from './rto.ts';
 import { BaseController, defineScheme, num, OncePerWindow, Rounds, type Ack } from './types.ts';
 
 /**
- * TCP Vegas (Brakmo & Peterson 1995, as Linux's tcp_vegas.c runs it): once per round trip compare the
- * expected rate w/baseRTT with the actual w/RTT, RTT being the smallest of the round. The difference in
- * packets queued, diff = w·(RTT − baseRTT)/RTT, steers the window: below alpha +1, above beta −1. Slow
- * start doubles the window every other round while diff stays under gamma. A detected loss halves the
- * window, a timeout restarts from 2 packets.
+ * TCP Vegas (Brakmo & Peterson 1995): once per round trip compare the expected rate w/baseRTT with the
+ * actual w/RTT, RTT being the smallest of the round. The difference in packets queued,
+ * diff = (expected − actual) × baseRTT = w·(RTT − baseRTT)/RTT, steers the window: below alpha +1, above
+ * beta −1. Slow start doubles the window every other round while diff stays under gamma, and leaves at
+ * min(w, w·baseRTT/RTT + 1) as Linux's tcp_vegas.c does. A detected loss halves the window, a timeout
+ * restarts from 2 packets.
  */
 class Vegas extends BaseController {
   private w = 2;
