@@ -65,6 +65,12 @@ export class GapDetector {
 
   /** Records an ACK and returns the first packet it shows lost, or -1. */
   acked(seq: number): number {
+    if (seq === this.low && this.above === 0) {
+      // in order with nothing pending: the common case, one step
+      this.head = (this.head + 1) & (this.acks.length - 1);
+      this.low++;
+      return -1;
+    }
     if (seq < this.low) return -1;
     const ahead = seq - this.low;
     if (ahead >= this.acks.length) this.grow(ahead);
