@@ -40,8 +40,10 @@ export interface Summary {
   flows: FlowSummary[];
   omniscient: OmniscientPoint | null;
   /**
-   * Sprout's self-inflicted delay: the 95th percentile of the end-to-end one-way delay minus the
-   * omniscient sender's on the same trace (its wait for an opportunity plus the propagation delay), ms.
+   * Sprout's self-inflicted delay: the 95th percentile of the end-to-end delay minus the omniscient
+   * sender's on the same trace, ms. End-to-end delay here is Sprout's delay at every instant (the signal
+   * delay plus the propagation delay), so the propagation cancels and what is left is the delay the
+   * sender's own queue added to what the link imposes anyway (outages included).
    */
   selfInflicted95: number | null;
 }
@@ -98,6 +100,6 @@ export function summarize(run: RunFacts): Summary {
     all,
     flows,
     omniscient,
-    selfInflicted95: omniscient ? all.oneWay95 - (omniscient.delay95 + spec.link.delayMs) : null,
+    selfInflicted95: omniscient ? all.delay95 - omniscient.delay95 : null,
   };
 }

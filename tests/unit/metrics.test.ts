@@ -132,3 +132,24 @@ describe('percentile of whole numbers and of fractions', () => {
     }
   });
 });
+
+describe('self-inflicted delay', () => {
+  it("is the run's 95th-percentile delay minus the omniscient sender's on the same trace", async () => {
+    const { summarize } = await import('../../shared/metrics/summary.ts');
+    const { contest, flow } = await import('../../shared/scenarios/presets.ts');
+    const { runScenario } = await import('../../shared/scenarios/run.ts');
+    const spec = contest('t', [flow('fixed', { w: 1 })]);
+    spec.link = { ...spec.link, trace: 't', ackTrace: 't' };
+    spec.durationMs = 6;
+    // one packet in 6 ms through 1 1 3 4 6: it arrives at 0 and leaves at 1, a signal delay of 1 ms,
+    // as the omniscient sender's 95th percentile (waits 1 0 1 0 0 1): nothing self-inflicted
+    const s = summarize(runScenario(spec, () => parseTrace('1\n1\n3\n4\n6')));
+    expect(s.all.delay95).toBe(1);
+    expect(s.omniscient!.delay95).toBe(1);
+    expect(s.selfInflicted95).toBe(0);
+    const w3 = summarize(runScenario({ ...spec, flows: [flow('fixed', { w: 3 })] }, () => parseTrace('1\n1\n3\n4\n6')));
+    // three arrive at 0 and leave at 1, 1, 3: the first to arrive at or after 0 leaves at 1
+    expect(w3.all.delay95).toBe(1);
+    expect(w3.selfInflicted95).toBe(0);
+  });
+});
