@@ -139,7 +139,7 @@ function printSummary(out: SimOutput): void {
   if (s.workload === 'contest') {
     const a = s.all;
     lines.push(
-      `throughput ${f(a.throughputMbps)} Mbit/s · delay95 (signal) ${f(a.delay95, 0)} ms · queueing p95 ${f(a.queueDelay95, 0)} ms · per-packet one-way p95 ${f(a.oneWay95, 0)} ms · self-inflicted p95 ${f(s.selfInflicted95 ?? NaN, 0)} ms`,
+      `throughput ${f(a.throughputMbps)} Mbit/s · delay95 (signal) ${f(a.delay95, 0)} ms · queueing p95 ${f(a.queueDelay95, 0)} ms · per-packet one-way p95 ${f(a.oneWay95, 0)} ms · self-inflicted p95 ${f(s.delays.selfInflicted95 ?? NaN, 0)} ms`,
       `power ${f(a.power, 1)} · score ln(tput/delay95) ${f(a.score, 3)}`,
     );
     if (s.omniscient) lines.push(`omniscient: ${f(s.omniscient.throughputMbps)} Mbit/s at ${f(s.omniscient.delay95, 0)} ms`);

@@ -31,6 +31,20 @@ export interface FlowSummary {
   } | null;
 }
 
+export interface Delays {
+  /** The contest's signal delay (propagation excluded): the same figure as `all.delay95`. */
+  signal95: number;
+  /**
+   * Sprout's self-inflicted delay: the end-to-end delay minus the omniscient sender's on the same trace
+   * (null without a trace). End-to-end delay here is Sprout's delay at every instant (the signal delay
+   * plus the propagation delay), so the propagation cancels and what is left is the delay the sender's
+   * own queue added to what the link imposes anyway (outages included).
+   */
+  selfInflicted95: number | null;
+  /** Each delivered packet's end-to-end one-way delay, propagation included: `all.oneWay95`. */
+  perPacketOneWay95: number;
+}
+
 export interface Summary {
   workload: RunFacts['spec']['workload'];
   seed: number;
@@ -39,13 +53,8 @@ export interface Summary {
   all: LinkMetrics;
   flows: FlowSummary[];
   omniscient: OmniscientPoint | null;
-  /**
-   * Sprout's self-inflicted delay: the 95th percentile of the end-to-end delay minus the omniscient
-   * sender's on the same trace, ms. End-to-end delay here is Sprout's delay at every instant (the signal
-   * delay plus the propagation delay), so the propagation cancels and what is left is the delay the
-   * sender's own queue added to what the link imposes anyway (outages included).
-   */
-  selfInflicted95: number | null;
+  /** The three delays a run reports, each under its name (ms, 95th percentiles). */
+  delays: Delays;
 }
 
 /** The headline figures of a run, computed from its event log and outcomes. */
@@ -100,6 +109,6 @@ export function summarize(run: RunFacts): Summary {
     all,
     flows,
     omniscient,
-    selfInflicted95: omniscient ? all.delay95 - omniscient.delay95 : null,
+    delays: { signal95: all.delay95, selfInflicted95: omniscient ? all.delay95 - omniscient.delay95 : null, perPacketOneWay95: all.oneWay95 },
   };
 }
