@@ -1,3 +1,4 @@
+import { decreased } from './aimd.ts';
 import { atLeastOne, BaseController, choice, defineScheme, num, type Ack } from './types.ts';
 
 type Comparison = 'interval' | 'per-packet' | 'k-average';
@@ -50,7 +51,7 @@ class DeliveryTrend extends BaseController {
   }
 
   onTimeout(): void {
-    this.w = atLeastOne(Math.pow(this.w, 0.25));
+    this.w = decreased(this.w, 'quartic', 0);
   }
 
   timeoutMs(): number {

@@ -97,7 +97,7 @@ export class PieQueue extends DropTailQueue {
     }
   }
 
-  /** For tests and charts: the current drop probability. */
+  /** The drop probability the controller has reached. */
   get probability(): number {
     return this.dropProb;
   }
