@@ -19,13 +19,27 @@ export interface Arrival {
   bytes: number;
 }
 
+/** A probe datagram's number and send time; datagrams too short to carry them count with number -1. */
+const arrival = (m: Buffer): Arrival =>
+  m.length >= 12
+    ? { id: m.readUInt32BE(0), sentAt: m.readDoubleBE(4), at: performance.now(), bytes: m.length + HEADER_BYTES }
+    : { id: -1, sentAt: NaN, at: performance.now(), bytes: m.length + HEADER_BYTES };
+
 export class ProbeEnds {
   readonly arrivals: Arrival[] = [];
+  /** Echoes that came back to the sender, when `echo` is on. */
+  readonly replies: Arrival[] = [];
+  /** Whether the receiver sends every datagram back, for the reply direction. */
+  echo = false;
   private constructor(
     readonly sender: Socket,
     readonly receiver: Socket,
   ) {
-    receiver.on('message', (m) => this.arrivals.push({ id: m.readUInt32BE(0), sentAt: m.readDoubleBE(4), at: performance.now(), bytes: m.length + HEADER_BYTES }));
+    receiver.on('message', (m, from) => {
+      this.arrivals.push(arrival(m));
+      if (this.echo) receiver.send(m, from.port, from.address);
+    });
+    sender.on('message', (m) => this.replies.push(arrival(m)));
   }
 
   static async open(): Promise<ProbeEnds> {
@@ -49,7 +63,7 @@ export class ProbeEnds {
   }
 
   /** Waits until `count` datagrams have arrived, or `ms` pass with none arriving. */
-  async settle(count: number, ms = 300): Promise<void> {
+  async settle(count: number, ms = 200): Promise<void> {
     let seen = -1;
     while (this.arrivals.length < count && this.arrivals.length !== seen) {
       seen = this.arrivals.length;
@@ -63,8 +77,17 @@ export class ProbeEnds {
   }
 }
 
-/** One-way delays of `n` small datagrams sent `gapMs` apart (the link idle between them), ms, sorted. */
-export async function idleDelays(ends: ProbeEnds, port: number, n = 200, gapMs = 4): Promise<number[]> {
+/**
+ * One-way delays of `n` small datagrams sent `gapMs` apart (the link idle between them), ms, sorted.
+ * The first `warmUp` are sent and left out: a freshly started process compiles its code paths then.
+ */
+export async function idleDelays(ends: ProbeEnds, port: number, n = 200, gapMs = 4, warmUp = 50): Promise<number[]> {
+  ends.arrivals.length = 0;
+  for (let i = 0; i < warmUp; i++) {
+    ends.send(port, i, 64);
+    await sleep(gapMs);
+  }
+  await ends.settle(warmUp);
   ends.arrivals.length = 0;
   for (let i = 0; i < n; i++) {
     ends.send(port, i, 64);
