@@ -7,6 +7,14 @@ import { DelayHistogram } from './histogram.ts';
  * events in between polls.
  */
 const SPIN_MS = 2;
+/**
+ * Between polls the driver naps on a futex (sub-millisecond, and it gives the core away, which a busy
+ * loop on a shared machine is punished for), never longer than MAX_NAP_MS so that arriving datagrams
+ * are read, and timestamped, at most that late.
+ */
+const NAP_MS = 0.05;
+const MAX_NAP_MS = 0.25;
+const NAP = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * Runs the model's discrete-event scheduler against the wall clock: model time is milliseconds since the
@@ -73,6 +81,8 @@ export class RealTimeDriver {
   private readonly poll = (): void => {
     this.polling = false;
     if (this.stopped) return;
+    const early = this.scheduler.nextAt - this.now;
+    if (early > NAP_MS) Atomics.wait(NAP, 0, 0, Math.min(early - NAP_MS, MAX_NAP_MS));
     if (this.scheduler.nextAt <= this.now) this.scheduler.run(this.now);
     this.arm();
   };

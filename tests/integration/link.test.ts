@@ -21,7 +21,7 @@ describe('npm run link: the emulated link between real programs', () => {
     ends = await ProbeEnds.open();
     const to = ['--to', `127.0.0.1:${ends.receiverPort}`];
     [shaped, lossy] = await Promise.all([
-      startLinkProcess([...to, '--bandwidth', '8', '--latency', '20', '--queue', 'packets', '--queue-limit', '50', '--csv', csv, '--json']),
+      startLinkProcess([...to, '--bandwidth', '8', '--latency', '20', '--queue', 'packets', '--queue-limit', '200', '--csv', csv, '--json']),
       startLinkProcess([...to, '--bandwidth', '1000', '--latency', '0', '--loss', '10', '--duplicate', '20', '--seed', '3']),
     ]);
   });
