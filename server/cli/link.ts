@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { TraceError } from '../../shared/trace/mahimahi.ts';
 import { EmulatedLink } from '../link/emulatedLink.ts';
-import { hintFor, linkHelp, linkOptions, readAddress, readLinkFlags } from '../link/flags.ts';
+import { hintFor, linkHelp, linkOptions, readAddress, readLinkFlags, whole } from '../link/flags.ts';
 import { describeLink, formatLinkReport, linkReport } from '../link/summary.ts';
 import { loadTrace } from '../traces.ts';
 import { UsageError } from './schemaFlags.ts';
@@ -35,16 +35,11 @@ what crossed it and writes the trace CSV.
   --csv-rows N           keep at most N rows for the CSV (default ${MAX_ROWS})
   --max-held BYTES       bytes the link may hold at once; more is refused (default ${64 << 20})
   --json                 print the exit summary as one JSON object
+
 ${linkHelp()}
 
 Example: npm run link -- --listen 127.0.0.1:9000 --to 127.0.0.1:9001 --bandwidth 5 --latency 10 --loss 10
 `;
-
-function whole(flag: string, raw: string, min: number, max: number): number {
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < min || v > max) throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (got "${raw}")`);
-  return v;
-}
 
 async function main(): Promise<number> {
   const { values: v } = parseArgs({ options, strict: true, allowPositionals: false });

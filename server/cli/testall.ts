@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { csvFormat } from 'd3-dsv';
 import { MATRIX, type MatrixRow } from '../../shared/scenarios/presets.ts';
+import { whole } from '../link/flags.ts';
 import { rowTimeoutMs, runRow, type RowResult } from '../link/matrix.ts';
 import { UsageError } from './schemaFlags.ts';
 
@@ -42,12 +43,6 @@ ${MATRIX.map((r, i) => `  ${String(i + 1).padStart(2)} ${r.group.padEnd(11)} ${r
 
 Example: npm run testall -- --send 'python3 send.py' --recv 'python3 recv.py' --only basic --out results
 `;
-
-function whole(flag: string, raw: string, min: number, max: number): number {
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < min || v > max) throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (got "${raw}")`);
-  return v;
-}
 
 /** The rows the filters select, in the matrix's order. */
 function selectRows(only: string[] | undefined, rows: string[] | undefined): number[] {

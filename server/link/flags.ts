@@ -62,6 +62,13 @@ export function readAddress(flag: string, raw: string | undefined, allowZero: bo
   return { host, port };
 }
 
+/** A whole-number flag in [min, max]. */
+export function whole(flag: string, raw: string, min: number, max: number): number {
+  const v = Number(raw);
+  if (!Number.isInteger(v) || v < min || v > max) throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  return v;
+}
+
 /** An explanation for flags people reach for by other tools' names. */
 export function hintFor(message: string): string {
   if (message.includes("'--delay'")) return ' (the one-way delay is --latency; the course\'s "delay" is --jitter)';
