@@ -22,10 +22,11 @@ export async function benchLink(): Promise<Record<string, string>> {
       await link.stop();
     }
     for (const latency of [1, 20]) {
-      const link = await startLinkProcess(['--to', `127.0.0.1:${ends.receiverPort}`, '--bandwidth', '1000', '--latency', String(latency)]);
+      const link = await startLinkProcess(['--to', `127.0.0.1:${ends.receiverPort}`, '--bandwidth', '1000', '--latency', String(latency), '--json']);
       const added = (await idleDelays(ends, link.port, 300, 3)).map((d) => d - base - latency);
       out[`idle added delay − latency at ${latency} ms, p50 / p99`] = `${f(at(added, 0.5))} / ${f(at(added, 0.99))} ms`;
-      await link.stop();
+      const late = JSON.parse((await link.stop()).trim().split('\n').at(-1)!).lateness;
+      out[`  proxy's event lateness at ${latency} ms, p50 / p99`] = `${f(late.p50)} / ${f(late.p99)} ms`;
     }
     const link = await startLinkProcess(['--to', `127.0.0.1:${ends.receiverPort}`, '--bandwidth', '1000', '--latency', '0', '--loss', '10', '--duplicate', '20']);
     const t0 = performance.now();

@@ -5,6 +5,7 @@ import { csvFormat } from 'd3-dsv';
 import { MATRIX, type MatrixRow } from '../../shared/scenarios/presets.ts';
 import { whole } from '../link/flags.ts';
 import { rowTimeoutMs, runRow, type RowResult } from '../link/matrix.ts';
+import { stopAll } from '../link/programs.ts';
 import { UsageError } from './schemaFlags.ts';
 
 const GROUPS: readonly MatrixRow['group'][] = ['basic', 'advanced', 'performance'];
@@ -90,6 +91,14 @@ async function main(): Promise<number> {
   if (v.json) console.log(JSON.stringify({ rows: results, passed }));
   else console.log(`${passed}/${results.length} passed`);
   return passed === results.length ? 0 : 1;
+}
+
+// The programs run in process groups of their own, out of reach of the terminal's Ctrl-C: stop them here.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`testall: stopped by ${signal}`);
+    void stopAll().then(() => process.exit(130));
+  });
 }
 
 main().then(

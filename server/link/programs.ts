@@ -4,6 +4,13 @@ import { readFileSync } from 'node:fs';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const STDERR_TAIL = 2048;
+/** Programs still running, so that an interrupted run can stop them (they live in their own groups). */
+const live = new Set<Program>();
+
+/** Stops every program still running. */
+export function stopAll(): Promise<void[]> {
+  return Promise.all([...live].map((p) => p.stop()));
+}
 
 /**
  * A student's program run through the shell, in its own process group so that stopping it stops
@@ -24,10 +31,12 @@ export class Program {
 
   constructor(command: string, private readonly keep: number, stdin: Uint8Array | null = null) {
     this.child = spawn('sh', ['-c', command], { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    live.add(this);
     this.exited = new Promise((resolve) =>
       this.child.once('close', (code, signal) => {
         this.exitCode = code;
         this.exitSignal = signal;
+        live.delete(this);
         resolve();
       }),
     );
