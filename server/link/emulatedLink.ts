@@ -109,6 +109,12 @@ export class EmulatedLink {
     return this.log.reverse;
   }
 
+  /** Sender's datagrams inside the link: admitted and duplicated, less those delivered or dropped. */
+  get forwardInFlight(): number {
+    const f = this.log.forward;
+    return this.forwardId + f.duplicated - f.delivered - f.queueDrops - f.lossDrops;
+  }
+
   /** Whether rows are kept for the trace CSV. */
   get recording(): boolean {
     return this.options.logRows > 0;
@@ -154,7 +160,7 @@ export class EmulatedLink {
     this.driver.inject((now) => {
       const seq = reply ? this.reverseId++ : this.forwardId++;
       const packet: Packet = { flow: 0, seq, bytes, isAck: reply, sentAt: now, receivedAt: 0, ack: 0, payload, retransmit: false };
-      if (!reply) this.log.push(now, K.send, 0, seq, bytes, this.forwardId - this.forward.delivered, 0);
+      if (!reply) this.log.push(now, K.send, 0, seq, bytes, this.forwardInFlight, 0);
       (reply ? this.enterReverse : this.enterForward).receive(packet, now);
     });
   }
