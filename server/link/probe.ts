@@ -123,7 +123,7 @@ export async function overloadRate(ends: ProbeEnds, port: number, mbps: number, 
  * Sends `n` numbered datagrams in paced batches (so no socket buffer overflows on the way) and returns
  * the fraction lost (numbers never seen) and the fraction duplicated (extra copies per number seen).
  */
-export async function lossAndDuplication(ends: ProbeEnds, port: number, n = 10_000, batch = 100): Promise<{ loss: number; duplicate: number }> {
+export async function lossAndDuplication(ends: ProbeEnds, port: number, n = 10_000, batch = 50): Promise<{ loss: number; duplicate: number }> {
   ends.arrivals.length = 0;
   for (let i = 0; i < n; i += batch) {
     for (let k = i; k < Math.min(n, i + batch); k++) ends.send(port, k, 32);
