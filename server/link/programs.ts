@@ -104,16 +104,22 @@ export function freeUdpPort(): Promise<number> {
   });
 }
 
-/** Whether some socket is bound to UDP `port` on loopback or any address (Linux's table), or null if unknown. */
+/** Whether some socket is bound to UDP `port`, IPv4 or IPv6 (Linux's tables), or null if unknown. */
 function udpBound(port: number): boolean | null {
-  let table: string;
-  try {
-    table = readFileSync('/proc/net/udp', 'utf8');
-  } catch {
-    return null;
-  }
   const hex = port.toString(16).toUpperCase().padStart(4, '0');
-  return table.includes(`0100007F:${hex} `) || table.includes(`00000000:${hex} `);
+  let known = false;
+  for (const file of ['/proc/net/udp', '/proc/net/udp6']) {
+    let table: string;
+    try {
+      table = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    known = true;
+    // Each row's second column is the local address, "ADDRESS:PORT" in hex.
+    if (table.split('\n').some((row) => row.trim().split(/\s+/)[1]?.endsWith(`:${hex}`))) return true;
+  }
+  return known ? false : null;
 }
 
 /**
