@@ -7,6 +7,7 @@ import { direction, type TraceSource } from '../../shared/scenarios/run.ts';
 import { flow } from '../../shared/scenarios/presets.ts';
 import type { LinkSpec, ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { Rng } from '../../shared/sim/rng.ts';
+import { DelayHistogram } from './histogram.ts';
 import { RealTimeDriver } from './realTime.ts';
 import { CountingLog, type DirectionStats } from './tap.ts';
 
@@ -45,6 +46,9 @@ export class EmulatedLink {
   /** Datagrams from anyone but the receiver on the upstream socket, ignored. */
   strays = 0;
   sendErrors = 0;
+  /** Time each delivered datagram spent inside the link (queue, transmission, delay), ms. */
+  readonly forwardDelay = new DelayHistogram();
+  readonly reverseDelay = new DelayHistogram();
   private client: Address | null = null;
   private forwardId = 0;
   private reverseId = 0;
@@ -63,8 +67,8 @@ export class EmulatedLink {
     const isTrace = link.kind === 'trace';
     const data = direction(scheduler, link, link.forward, isTrace ? traces(link.trace) : null, link.mbps, dataTap(this.log), rng.stream('forward'), false);
     const acks = direction(scheduler, link, link.reverse, isTrace ? traces(link.ackTrace) : null, link.ackMbps, ackTap(this.log), rng.stream('reverse'), true);
-    data.exit.next = { receive: (p, now) => this.deliver(p, now, this.log.forward, this.back, options.to) };
-    acks.exit.next = { receive: (p, now) => this.deliver(p, now, this.log.reverse, this.front, this.client) };
+    data.exit.next = { receive: (p, now) => this.deliver(p, now, this.log.forward, this.forwardDelay, this.back, options.to) };
+    acks.exit.next = { receive: (p, now) => this.deliver(p, now, this.log.reverse, this.reverseDelay, this.front, this.client) };
     this.enterForward = data.entry;
     this.enterReverse = acks.entry;
     front.on('message', (m, from) => {
@@ -165,8 +169,9 @@ export class EmulatedLink {
     });
   }
 
-  private deliver(packet: Packet, now: number, stats: DirectionStats, socket: Socket, to: Address | null): void {
+  private deliver(packet: Packet, now: number, stats: DirectionStats, delay: DelayHistogram, socket: Socket, to: Address | null): void {
     this.driver.noteLateness(now);
+    delay.add(now - packet.sentAt);
     this.log.held -= packet.bytes;
     if (stats.delivered === 0) stats.firstDelivery = now;
     stats.lastDelivery = now;

@@ -1,5 +1,6 @@
 import type { LinkSpec } from '../../shared/scenarios/spec.ts';
 import type { EmulatedLink } from './emulatedLink.ts';
+import type { DelayHistogram } from './histogram.ts';
 import { deliveredMbps, type DirectionStats } from './tap.ts';
 
 const f = (v: number, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : '—');
@@ -21,10 +22,12 @@ export function describeLink(link: LinkSpec): string {
   return `${rate} · ${link.delayMs} ms each way · ${queue}${impair('data', link.forward)}${impair('replies', link.reverse)}`;
 }
 
+type DirectionReport = DirectionStats & { mbps: number; delayP50: number; delayP99: number };
+
 export interface LinkReport {
   seconds: number;
-  forward: DirectionStats & { mbps: number };
-  reverse: DirectionStats & { mbps: number };
+  forward: DirectionReport;
+  reverse: DirectionReport;
   /** How late the model's events reached the sockets, ms. */
   lateness: { p50: number; p99: number; max: number };
   strays: number;
@@ -37,8 +40,8 @@ export function linkReport(link: EmulatedLink): LinkReport {
   const l = link.driver.lateness;
   return {
     seconds: link.seconds,
-    forward: { ...link.forward, mbps: deliveredMbps(link.forward) },
-    reverse: { ...link.reverse, mbps: deliveredMbps(link.reverse) },
+    forward: directionReport(link.forward, link.forwardDelay),
+    reverse: directionReport(link.reverse, link.reverseDelay),
     lateness: { p50: l.quantile(0.5), p99: l.quantile(0.99), max: l.max },
     strays: link.strays,
     sendErrors: link.sendErrors,
@@ -46,12 +49,17 @@ export function linkReport(link: EmulatedLink): LinkReport {
   };
 }
 
-function directionLine(name: string, s: LinkReport['forward']): string {
+function directionReport(s: DirectionStats, delay: DelayHistogram): DirectionReport {
+  return { ...s, mbps: deliveredMbps(s), delayP50: delay.quantile(0.5), delayP99: delay.quantile(0.99) };
+}
+
+function directionLine(name: string, s: DirectionReport): string {
   const dropped = s.queueDrops + s.lossDrops + s.overflow;
   const overflow = s.overflow ? `, ${s.overflow} over the proxy's limit` : '';
   return (
     `${name}: ${s.datagrams} datagrams in (${s.bytes} B), ${s.delivered} delivered (${s.deliveredBytes} B, ${f(s.mbps, 3)} Mbit/s), ` +
-    `${dropped} dropped (queue ${s.queueDrops}, loss ${s.lossDrops}${overflow}), ${s.duplicated} duplicated`
+    `${dropped} dropped (queue ${s.queueDrops}, loss ${s.lossDrops}${overflow}), ${s.duplicated} duplicated; ` +
+    `time in the link p50 ${f(s.delayP50, 2)} ms, p99 ${f(s.delayP99, 2)} ms`
   );
 }
 

@@ -82,6 +82,9 @@ describe('npm run link: the emulated link between real programs', () => {
     expect(report.forward.delivered + report.forward.queueDrops).toBe(report.forward.datagrams);
     expect(report.forward.queueDrops).toBeGreaterThan(0);
     expect(report.reverse.delivered).toBe(7);
+    // The seven echoes, growing in size, each spend 20 ms plus their own transmission at 8 Mbit/s in the
+    // reply direction: the median is the 1000-byte one's, 20 + 1028 · 8 / 8000 ms.
+    expect(Math.abs(report.reverse.delayP50 - 21.028)).toBeLessThan(0.5);
     // Sub-millisecond timing: whole-millisecond timers alone leave events over half a millisecond late.
     expect(report.lateness.p50).toBeLessThan(0.3);
     const trace = parseTraceCsv(readFileSync(csv, 'utf8'));
