@@ -21,14 +21,21 @@ export type Reply =
   | { kind: 'error'; message: string }
   | { kind: 'invalid'; why: string };
 
+/**
+ * The longest header read. A real request's header is a few dozen bytes; past this the datagram is
+ * answered with one ERROR without looking further, so a 64 KB datagram costs no more than a small one.
+ */
+export const MAX_HEADER = 1024;
+
 const encoder = new TextEncoder();
 const NL = 10;
 
-/** Splits off the header: its lines and where the body starts, or null when a byte is not allowed or no empty line ends it. */
+/** Splits off the header: its lines and where the body starts, or null when a byte is not allowed or no empty line ends it within MAX_HEADER bytes. */
 function splitHeader(bytes: Uint8Array): { lines: string[]; bodyStart: number } | null {
   let lineStart = 0;
   const lines: string[] = [];
-  for (let i = 0; i < bytes.length; i++) {
+  const end = Math.min(bytes.length, MAX_HEADER);
+  for (let i = 0; i < end; i++) {
     const c = bytes[i];
     if (c === NL) {
       if (i === lineStart) return { lines, bodyStart: i + 1 };
