@@ -30,6 +30,8 @@ export async function startEchoServer(o: EchoServerOptions): Promise<EchoServer>
     socket.setTimeout(o.idleMs, () => socket.destroy());
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
+    // One listener for the connection's life: the reader pauses when a write backs up and resumes here.
+    socket.on('drain', () => socket.resume());
     let pending: Buffer = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
@@ -43,10 +45,7 @@ export async function startEchoServer(o: EchoServerOptions): Promise<EchoServer>
         if (pending.length - start < length) break;
         const ok = socket.write(pending.subarray(start, start + length));
         start += length;
-        if (!ok) {
-          socket.pause();
-          socket.once('drain', () => socket.resume());
-        }
+        if (!ok) socket.pause();
       }
       pending = start === pending.length ? Buffer.alloc(0) : pending.subarray(start);
     });

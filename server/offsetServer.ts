@@ -1,7 +1,8 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { impairedDelay, NO_IMPAIRMENTS } from '../shared/link/impairments.ts';
-import { OffsetPolicy, type OffsetPolicyConfig } from '../shared/offset/policy.ts';
+import { OffsetPolicy, type OffsetPolicyConfig, type Submission } from '../shared/offset/policy.ts';
 import { Rng } from '../shared/sim/rng.ts';
+import { sessionKey, type PortSet } from './portSet.ts';
 
 export interface OffsetServerOptions {
   host: string;
@@ -15,8 +16,16 @@ export interface OffsetServerOptions {
   delayMs: number;
   jitterMs: number;
   reorder: number;
-  /** Sessions silent this long are forgotten. */
+  /** Sessions silent this long are forgotten (never in a tournament). */
   idleMs: number;
+  /** Sessions kept at once; beyond it the one heard from least recently is forgotten. */
+  maxSessions: number;
+  /** The course server's tournament: Reset is ignored and sessions are not forgotten when idle. */
+  tournament: boolean;
+  /** Local ports of the bridge's sockets: each bridged browser keeps its own session in either key mode. */
+  bridgedPorts: PortSet | null;
+  /** Every Submit, as graded. */
+  onSubmit?: (s: Submission) => void;
 }
 
 export interface OffsetServer {
@@ -32,9 +41,8 @@ export interface OffsetServer {
  * if any, goes back to the sender. Nothing a client sends can throw past the handler.
  */
 export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetServer> {
-  const origin = performance.now();
-  const rng = new Rng(o.seed, `udp-${o.port}`);
-  const policy = new OffsetPolicy(o.policy, o.file, rng.stream('policy'));
+  const rng = new Rng(o.seed, o.policy.variable ? 'variable' : 'constant');
+  const policy = new OffsetPolicy(o.policy, o.file, rng.stream('policy'), { maxSessions: o.maxSessions, tournament: o.tournament });
   const impair = { ...NO_IMPAIRMENTS, jitter: o.jitterMs, reorder: o.reorder };
   const reorderRng = rng.stream('reorder');
   const jitterRng = rng.stream('jitter');
@@ -51,8 +59,9 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
   socket.on('message', (msg, from) => {
     handled++;
     try {
-      const key = o.keyBy === 'ip' ? from.address : `${from.address}:${from.port}`;
-      const d = policy.handle(key, msg, performance.now() - origin);
+      // The course server reads a millisecond clock; the policy floors each reading to whole milliseconds.
+      const d = policy.handle(sessionKey(o.keyBy, from.address, from.port, o.bridgedPorts), msg, performance.now());
+      if (d.submission) o.onSubmit?.(d.submission);
       if (!d.reply) return;
       const wait = delayed ? impairedDelay(o.delayMs, impair, reorderRng, jitterRng) : 0;
       if (wait <= 0) return send(d.reply, from);
@@ -76,7 +85,7 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
       resolve();
     });
   });
-  const reclaim = setInterval(() => policy.reclaim(performance.now() - origin, o.idleMs), Math.min(10_000, o.idleMs));
+  const reclaim = setInterval(() => o.tournament || policy.reclaim(performance.now(), o.idleMs), Math.min(10_000, o.idleMs));
   reclaim.unref();
 
   return {

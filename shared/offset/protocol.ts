@@ -30,16 +30,19 @@ export const MAX_HEADER = 1024;
 const encoder = new TextEncoder();
 const NL = 10;
 
+const ascii = new TextDecoder('latin1');
+
 /** Splits off the header: its lines and where the body starts, or null when a byte is not allowed or no empty line ends it within MAX_HEADER bytes. */
 function splitHeader(bytes: Uint8Array): { lines: string[]; bodyStart: number } | null {
-  let lineStart = 0;
-  const lines: string[] = [];
   const end = Math.min(bytes.length, MAX_HEADER);
+  let lineStart = 0;
   for (let i = 0; i < end; i++) {
     const c = bytes[i];
     if (c === NL) {
-      if (i === lineStart) return { lines, bodyStart: i + 1 };
-      lines.push(String.fromCharCode(...bytes.subarray(lineStart, i)));
+      if (i === lineStart) {
+        const lines = i === 0 ? [] : ascii.decode(bytes.subarray(0, i - 1)).split('\n');
+        return { lines, bodyStart: i + 1 };
+      }
       lineStart = i + 1;
     } else if (c < 32 || c > 126) {
       return null;

@@ -20,6 +20,10 @@ describe('npm start: the relay process', () => {
     const url = /playground\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1];
     const info = await (await fetch(`${url}/api/relay`)).json();
     expect(info.offsetConstant).toMatch(/^127\.0\.0\.1:\d+$/);
+    const md5 = /MD5 ([0-9a-f]{32})/.exec(out)![1];
+    for (const path of ['/api/relay', '/api/leaderboard', '/api/leaderboard.csv', '/']) {
+      expect(await (await fetch(`${url}${path}`)).text(), path).not.toContain(md5); // nothing served grades a Submit
+    }
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     child.kill('SIGINT');
     expect(await exited).toBe(0);
@@ -63,7 +67,7 @@ describe('npm run fetch', () => {
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Result: true\nTime: \d+\nPenalty: \d+\n/);
-    expect(r.stdout).toContain(relay.info.md5);
+    expect(r.stdout).toContain(relay.md5);
     const trace = parseTraceCsv(readFileSync(csv, 'utf8'));
     expect(trace.spec).toMatchObject({ live: { server: relay.info.offsetConstant, scheme: 'token-pacer', via: 'udp' } });
     expect(trace.log.count(9 /* reply */)).toBe(Math.ceil(40_000 / 1448));

@@ -75,8 +75,5 @@ describe('offset protocol: oversize headers', () => {
     expect(header(MAX_HEADER - 25).length).toBe(MAX_HEADER);
     expect(parseRequest(header(MAX_HEADER - 25), 1000)).toEqual({ kind: 'data', offset: 0, numBytes: 10 });
     expect(parseRequest(header(MAX_HEADER - 24), 1000)).toEqual({ kind: 'error', message: ERROR_INVALID });
-    const t0 = performance.now();
-    for (let i = 0; i < 2000; i++) parseRequest(lines, 1000);
-    expect((performance.now() - t0) / 2000).toBeLessThan(0.1); // ms per 65 KB datagram
   });
 });
