@@ -34,6 +34,8 @@ export interface Bridge {
   readonly openSockets: number;
   /** Datagrams from targets dropped because a browser was not reading. */
   readonly droppedForSlowReaders: number;
+  /** Sessions cut off, by why: they stopped reading, or stopped answering pings. */
+  readonly cutOff: Readonly<Record<string, number>>;
   close(): void;
 }
 
@@ -66,6 +68,7 @@ export function createBridge(o: BridgeOptions): Bridge {
   const perClient = new Map<string, number>();
   let openSockets = 0;
   let dropped = 0;
+  const cutOff: Record<string, number> = {};
 
   const send = (ws: WebSocket, m: ControlMessage) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
@@ -179,12 +182,12 @@ export function createBridge(o: BridgeOptions): Bridge {
     const now = relayNow();
     for (const s of live) {
       const ws = s.ws;
-      if (ws.bufferedAmount > o.maxBufferedBytes) {
-        if (s.overSince < 0) s.overSince = now;
-        else if (now - s.overSince > o.stallMs) stall(ws, `closed: the page stopped reading (${Math.round(ws.bufferedAmount / 1024)} KB waiting)`);
-      } else s.overSince = -1;
-      if (now - s.lastHeard > o.idleMs) refuse(ws, `closed after ${Math.round(o.idleMs / 1000)} s without traffic`, 1000);
-      else if (s.awaitingPong && now - s.pingedAt > o.stallMs) stall(ws, `closed: no answer to a ping for ${Math.round(o.stallMs / 1000)} s`);
+      if (ws.bufferedAmount <= o.maxBufferedBytes) s.overSince = -1;
+      else if (s.overSince < 0) s.overSince = now;
+      if (s.overSince >= 0 && now - s.overSince > o.stallMs) {
+        stall(ws, 'stopped reading', `closed: the page stopped reading (${Math.round(ws.bufferedAmount / 1024)} KB waiting)`);
+      } else if (now - s.lastHeard > o.idleMs) refuse(ws, `closed after ${Math.round(o.idleMs / 1000)} s without traffic`, 1000);
+      else if (s.awaitingPong && now - s.pingedAt > o.stallMs) stall(ws, 'no pong', `closed: no answer to a ping for ${Math.round(o.stallMs / 1000)} s`);
       else if (!s.awaitingPong && now - s.pingedAt > Math.min(5000, o.stallMs / 2) && ws.readyState === ws.OPEN) {
         s.awaitingPong = true;
         s.pingedAt = now;
@@ -195,7 +198,9 @@ export function createBridge(o: BridgeOptions): Bridge {
   watchdog.unref();
 
   /** A peer that does not read will not complete a closing handshake either: say why, then cut it. */
-  const stall = (ws: WebSocket, message: string) => {
+  const stall = (ws: WebSocket, why: string, message: string) => {
+    cutOff[why] = (cutOff[why] ?? 0) + 1;
+    console.warn(`bridge: ${message}`);
     send(ws, { type: 'error', message, fatal: true });
     ws.terminate();
   };
@@ -220,6 +225,9 @@ export function createBridge(o: BridgeOptions): Bridge {
     },
     get droppedForSlowReaders() {
       return dropped;
+    },
+    get cutOff() {
+      return cutOff;
     },
     close() {
       clearInterval(watchdog);
