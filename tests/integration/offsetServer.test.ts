@@ -137,8 +137,9 @@ describe('offset server over real UDP: policy in time', () => {
     await server.close();
   });
 
-  it('squishes a rude client: the Squished line, then release on the squish length's last reply', async () => {
-    const server = await start({ loss: 0, squishLength: 5, squishThreshold: 20 });
+  it('squishes a rude client: the Squished line, then release on the last reply of the squish', async () => {
+    // 1 token/s: the burst finds no token however late it arrives
+    const server = await start({ loss: 0, rate: 1, squishLength: 5, squishThreshold: 20 });
     const p = await UdpProbe.open(server.port);
     p.send('SendSize\nReset\n\n');
     await p.next();
