@@ -42,7 +42,7 @@ export function Leaderboard() {
             <option value="latest">Latest first</option>
           </select>
         </label>
-        <button type="button" onClick={() => download('leaderboard.csv', leaderboardCsv(entries))} disabled={entries.length === 0}>
+        <button type="button" data-export="leaderboard" onClick={() => download('leaderboard.csv', leaderboardCsv(entries))} disabled={entries.length === 0}>
           Export CSV
         </button>
       </section>
