@@ -59,8 +59,9 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
   socket.on('message', (msg, from) => {
     handled++;
     try {
-      // The course server reads a millisecond clock; the policy floors each reading to whole milliseconds.
-      const d = policy.handle(sessionKey(o.keyBy, from.address, from.port, o.bridgedPorts), msg, performance.now());
+      // The course server reads the wall clock in milliseconds; the policy floors each reading, and this
+      // clock (monotonic, unlike Date.now) ticks over whole milliseconds when the wall clock does.
+      const d = policy.handle(sessionKey(o.keyBy, from.address, from.port, o.bridgedPorts), msg, performance.timeOrigin + performance.now());
       if (d.submission) o.onSubmit?.(d.submission);
       if (!d.reply) return;
       const wait = delayed ? impairedDelay(o.delayMs, impair, reorderRng, jitterRng) : 0;
@@ -85,7 +86,7 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
       resolve();
     });
   });
-  const reclaim = setInterval(() => o.tournament || policy.reclaim(performance.now(), o.idleMs), Math.min(10_000, o.idleMs));
+  const reclaim = setInterval(() => o.tournament || policy.reclaim(performance.timeOrigin + performance.now(), o.idleMs), Math.min(10_000, o.idleMs));
   reclaim.unref();
 
   return {
