@@ -80,9 +80,11 @@ export async function bridgeLoad(): Promise<Record<string, string>> {
   for (const [label, extra] of [['threads', []], ['single thread', ['--single-thread']]] as const) {
     const relay = await relayProcess([...MANY, ...open, ...extra]);
     try {
+      const cpu0 = relay.cpuMs();
       const r = await bridgedLatency(relay, 200, 5000);
+      const cores = (relay.cpuMs() - cpu0) / 5500;
       figures[`200 sessions at 250 req/s each (${label}): added latency p50 / p99`] =
-        `${pct(r.added, 0.5).toFixed(2)} / ${pct(r.added, 0.99).toFixed(2)} ms (${r.answered} requests in 5 s)`;
+        `${pct(r.added, 0.5).toFixed(2)} / ${pct(r.added, 0.99).toFixed(2)} ms (${r.answered} requests answered in 5 s; relay used ${cores.toFixed(2)} cores)`;
     } finally {
       relay.stop();
     }

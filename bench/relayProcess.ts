@@ -14,6 +14,8 @@ export interface RelayProcess {
   echo: number;
   /** Resident memory of the relay process (all its threads), MB. */
   rssMb(): number;
+  /** CPU time the relay process has used (all threads), ms. */
+  cpuMs(): number;
   alive(): boolean;
   stop(): void;
 }
@@ -48,6 +50,10 @@ export async function relayProcess(flags: string[]): Promise<RelayProcess> {
     variable: port(/udp:\/\/127\.0\.0\.1:(\d+) \(variable/),
     echo: port(/tcp:\/\/127\.0\.0\.1:(\d+)/),
     rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))![1]) / 1024,
+    cpuMs: () => {
+      const fields = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in 10 ms ticks
+    },
     alive: () => proc.exitCode === null && proc.signalCode === null,
     stop: () => void proc.kill('SIGINT'),
   };

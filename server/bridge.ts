@@ -93,7 +93,8 @@ export function createBridge(o: BridgeOptions): Bridge {
       if (ws.readyState !== ws.OPEN) return;
       const full = ws.bufferedAmount > o.maxBufferedBytes;
       if (full && udp) return void dropped++;
-      if (full) tcp?.pause();
+      if (!tcp) return ws.send(frame(type, relayNow(), payload), { binary: true });
+      if (full) tcp.pause();
       ws.send(frame(type, relayNow(), payload), { binary: true }, () => {
         if (tcp?.isPaused() && ws.bufferedAmount <= o.maxBufferedBytes / 2) tcp.resume();
       });
