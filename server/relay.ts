@@ -48,6 +48,8 @@ export interface RelayOptions {
   idleMs: number;
   /** Offset servers on the main thread instead of one thread each. */
   singleThread: boolean;
+  /** Let every client see the records of its own connections (by default only this machine sees records). */
+  shareRecords: boolean;
   /** Serve the app through Vite with hot reload instead of the built files. */
   dev: boolean;
   /** Where the built app is. */
@@ -81,6 +83,7 @@ export const DEFAULT_RELAY: Omit<RelayOptions, 'policy'> = {
   stallMs: 10_000,
   idleMs: 120_000,
   singleThread: false,
+  shareRecords: false,
   dev: false,
   distDir: resolve(ROOT, 'dist'),
 };
@@ -172,7 +175,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
 
   const serveApp = o.dev ? await viteMiddleware(http) : staticHandler(o.distDir);
   http.on('request', (req, res) => {
-    if (!handleApi(req, res, info, leaderboard)) serveApp(req, res);
+    if (!handleApi(req, res, { info, board: leaderboard, echo: echo.records, shareRecords: o.shareRecords })) serveApp(req, res);
   });
   http.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());

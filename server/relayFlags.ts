@@ -69,6 +69,7 @@ export const RELAY_FLAGS: readonly RelayFlag[] = [
   { param: num('stall', 'ms', 1000, 600_000, 1, d.stallMs, 'close a page that stops reading or answering pings this long'), field: 'stallMs' },
   { param: num('idle', 'ms', 1000, 86_400_000, 1, d.idleMs, 'close bridge sessions and forget server sessions idle this long'), field: 'idleMs' },
   { param: toggle('singleThread', 'run the offset servers on the main thread too (by default each has its own)'), field: 'singleThread' },
+  { param: toggle('shareRecords', "let each client read the records of its own connections at /api/echo (default: this machine only)"), field: 'shareRecords' },
   { param: toggle('dev', 'serve the app through Vite with hot reload'), field: 'dev' },
 ];
 
