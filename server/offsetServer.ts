@@ -3,6 +3,7 @@ import { impairedDelay, NO_IMPAIRMENTS } from '../shared/link/impairments.ts';
 import { OffsetPolicy, type OffsetPolicyConfig, type Submission } from '../shared/offset/policy.ts';
 import { Rng } from '../shared/sim/rng.ts';
 import { sessionKey, type PortSet } from './portSet.ts';
+import { SessionRecords, type RecordLimits } from './sessionRecords.ts';
 
 export interface OffsetServerOptions {
   host: string;
@@ -26,11 +27,14 @@ export interface OffsetServerOptions {
   bridgedPorts: PortSet | null;
   /** Every Submit, as graded. */
   onSubmit?: (s: Submission) => void;
+  /** How many sessions, and events of each, are kept for /api/sessions. */
+  records: RecordLimits;
 }
 
 export interface OffsetServer {
   readonly port: number;
   readonly policy: OffsetPolicy;
+  readonly records: SessionRecords;
   /** Datagrams handled since start. */
   readonly handled: number;
   close(): Promise<void>;
@@ -47,6 +51,7 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
   const reorderRng = rng.stream('reorder');
   const jitterRng = rng.stream('jitter');
   const delayed = o.delayMs > 0 || o.jitterMs > 0 || o.reorder > 0;
+  const records = new SessionRecords(o.policy.variable ? 'variable' : 'constant', o.records);
   const held = new Set<ReturnType<typeof setTimeout>>();
   const socket: Socket = createSocket({ type: 'udp4', recvBufferSize: 4 << 20, sendBufferSize: 4 << 20 });
   let handled = 0;
@@ -61,7 +66,10 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
     try {
       // The course server reads the wall clock in milliseconds; the policy floors each reading, and this
       // clock (monotonic, unlike Date.now) ticks over whole milliseconds when the wall clock does.
-      const d = policy.handle(sessionKey(o.keyBy, from.address, from.port, o.bridgedPorts), msg, performance.timeOrigin + performance.now());
+      const key = sessionKey(o.keyBy, from.address, from.port, o.bridgedPorts);
+      const d = policy.handle(key, msg, performance.timeOrigin + performance.now());
+      const session = policy.session(key);
+      if (session) records.record(key, session.start, msg.length, d);
       if (d.submission) o.onSubmit?.(d.submission);
       if (!d.reply) return;
       const wait = delayed ? impairedDelay(o.delayMs, impair, reorderRng, jitterRng) : 0;
@@ -92,6 +100,7 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
   return {
     port: socket.address().port,
     policy,
+    records,
     get handled() {
       return handled;
     },

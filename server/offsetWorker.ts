@@ -9,6 +9,7 @@ export type FromWorker =
   | { type: 'ready'; port: number }
   | { type: 'submit'; id: string; result: boolean; time: number; penalty: number }
   | { type: 'stats'; sessions: number; handled: number }
+  | { type: 'answer'; n: number; body: unknown }
   | { type: 'failed'; message: string; code?: string };
 
 const port = parentPort!;
@@ -21,8 +22,10 @@ try {
     bridgedPorts: o.bridgedPorts ? new PortSet(o.bridgedPorts) : null,
     onSubmit: (s) => post({ type: 'submit', ...s }),
   });
-  port.on('message', (m: { type: string }) => {
+  port.on('message', (m: { type: string; n: number; id: string }) => {
     if (m.type === 'stats') post({ type: 'stats', sessions: server.policy.sessionCount, handled: server.handled });
+    if (m.type === 'sessions') post({ type: 'answer', n: m.n, body: server.records.summaries });
+    if (m.type === 'csv') post({ type: 'answer', n: m.n, body: server.records.csv(m.id) });
     if (m.type === 'close') void server.close().then(() => port.close());
   });
   post({ type: 'ready', port: server.port });

@@ -14,6 +14,7 @@ import { Leaderboard } from './leaderboard.ts';
 import { startOffsetServer, type OffsetServerOptions } from './offsetServer.ts';
 import { startOffsetThread } from './offsetThread.ts';
 import { PortSet } from './portSet.ts';
+import type { SessionSummary } from './sessionRecords.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -50,6 +51,9 @@ export interface RelayOptions {
   singleThread: boolean;
   /** Let every client see the records of its own connections (by default only this machine sees records). */
   shareRecords: boolean;
+  /** Offset-server sessions kept for /api/sessions, per server, and events kept of each. */
+  recordSessions: number;
+  recordEvents: number;
   /** Serve the app through Vite with hot reload instead of the built files. */
   dev: boolean;
   /** Where the built app is. */
@@ -84,6 +88,8 @@ export const DEFAULT_RELAY: Omit<RelayOptions, 'policy'> = {
   idleMs: 120_000,
   singleThread: false,
   shareRecords: false,
+  recordSessions: 128,
+  recordEvents: 5000,
   dev: false,
   distDir: resolve(ROOT, 'dist'),
 };
@@ -106,7 +112,14 @@ export interface Relay {
 
 interface RunningOffsetServer {
   readonly port: number;
+  sessions(): Promise<SessionSummary[]>;
+  sessionCsv(id: string): Promise<string | null>;
   close(): Promise<void>;
+}
+
+async function inThisThread(options: OffsetServerOptions): Promise<RunningOffsetServer> {
+  const server = await startOffsetServer(options);
+  return Object.assign(server, { sessions: async () => server.records.summaries, sessionCsv: async (id: string) => server.records.csv(id) });
 }
 
 /** Starts every service of the relay; the offset servers get a thread each unless told otherwise. Port 0 picks a free port (tests). */
@@ -132,8 +145,9 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
       bridgedPorts,
       policy: { ...o.policy, variable },
       onSubmit: submitted(variable ? 'variable' : 'constant'),
+      records: { sessions: o.recordSessions, eventsPerSession: o.recordEvents },
     };
-    return o.singleThread ? startOffsetServer(options) : startOffsetThread(options);
+    return o.singleThread ? inThisThread(options) : startOffsetThread(options);
   };
   const constant = await offset(o.constantPort, false);
   const variable = await offset(o.variablePort, true);
@@ -175,7 +189,9 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
 
   const serveApp = o.dev ? await viteMiddleware(http) : staticHandler(o.distDir);
   http.on('request', (req, res) => {
-    if (!handleApi(req, res, { info, board: leaderboard, echo: echo.records, shareRecords: o.shareRecords })) serveApp(req, res);
+    const sessions = async () => [...(await constant.sessions()), ...(await variable.sessions())];
+    const sessionCsv = async (id: string) => (await constant.sessionCsv(id)) ?? (await variable.sessionCsv(id));
+    if (!handleApi(req, res, { info, board: leaderboard, echo: echo.records, shareRecords: o.shareRecords, sessions, sessionCsv })) serveApp(req, res);
   });
   http.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());

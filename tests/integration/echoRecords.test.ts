@@ -44,7 +44,7 @@ describe('the echo server records each connection', () => {
     const ask = (remoteAddress: string, shareRecords: boolean) => {
       const res = { status: 0, body: '', writeHead(code: number) { this.status = code; return this; }, end(b: string) { this.body = b; return this; } };
       const req = { url: '/api/echo', method: 'GET', socket: { remoteAddress } } as unknown as IncomingMessage;
-      handleApi(req, res as unknown as ServerResponse, { info: {} as never, board: new Leaderboard(null), echo: records, shareRecords });
+      handleApi(req, res as unknown as ServerResponse, { info: {} as never, board: new Leaderboard(null), echo: records, shareRecords, sessions: async () => [], sessionCsv: async () => null });
       return res;
     };
     expect(ask('10.0.0.5', false).status).toBe(403);

@@ -29,6 +29,7 @@ function start(policy: Partial<OffsetPolicyConfig> = {}, extra = {}) {
     maxSessions: 10_000,
     tournament: false,
     bridgedPorts: null,
+    records: { sessions: 16, eventsPerSession: 1000 },
     ...extra,
   });
 }
