@@ -81,10 +81,13 @@ export async function bridgeLoad(): Promise<Record<string, string>> {
     const relay = await relayProcess([...MANY, ...open, ...extra]);
     try {
       const cpu0 = relay.cpuMs();
+      const own0 = process.cpuUsage();
       const r = await bridgedLatency(relay, 200, 5000);
       const cores = (relay.cpuMs() - cpu0) / 5500;
+      const own = process.cpuUsage(own0);
+      const clientCores = (own.user + own.system) / 1000 / 5500;
       figures[`200 sessions at 250 req/s each (${label}): added latency p50 / p99`] = r.answered
-        ? `${pct(r.added, 0.5).toFixed(2)} / ${pct(r.added, 0.99).toFixed(2)} ms (${r.answered} requests answered in 5 s; relay used ${cores.toFixed(2)} cores)`
+        ? `${pct(r.added, 0.5).toFixed(2)} / ${pct(r.added, 0.99).toFixed(2)} ms (${r.answered} requests answered in 5 s; relay used ${cores.toFixed(2)} cores, the load generator ${clientCores.toFixed(2)})`
         : 'no request answered in 5 s';
     } finally {
       relay.stop();
