@@ -1,11 +1,10 @@
-import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import type { IncomingMessage } from 'node:http';
-import { connect, type Socket as TcpSocket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { frame, FRAME_DATA, FRAME_SENT, type BridgeLimits, type ControlMessage } from '../shared/bridge/protocol.ts';
 import { Meter } from './bridgeMeter.ts';
 import { admit, type Admitted } from './bridgeAdmission.ts';
+import { openTarget } from './bridgeTarget.ts';
 import type { PortSet } from './portSet.ts';
 
 export interface BridgeOptions extends BridgeLimits {
@@ -83,31 +82,41 @@ export function createBridge(o: BridgeOptions): Bridge {
     const meter = new Meter(o, relayNow());
     const limit = a.transport === 'udp' ? Math.min(o.maxMessageBytes, MAX_UDP_PAYLOAD) : o.maxMessageBytes;
     let sent = 0;
-    let udp: UdpSocket | null = null;
-    let tcp: TcpSocket | null = null;
     let ended = false;
     const state: Live = { ws, lastHeard: relayNow(), overSince: -1, awaitingPong: false, pingedAt: relayNow(), end: () => end() };
     live.add(state);
 
+    /** To the page; past the bound a datagram is dropped (and counted), a TCP target paused until the page reads. */
     const deliver = (type: number, payload: Uint8Array) => {
       if (ws.readyState !== ws.OPEN) return;
       const full = ws.bufferedAmount > o.maxBufferedBytes;
-      if (full && udp) return void dropped++;
-      if (!tcp) return ws.send(frame(type, relayNow(), payload), { binary: true });
-      if (full) tcp.pause();
-      ws.send(frame(type, relayNow(), payload), { binary: true }, () => {
-        if (tcp?.isPaused() && ws.bufferedAmount <= o.maxBufferedBytes / 2) tcp.resume();
-      });
-    };
-    const fromTarget = (payload: Uint8Array) => {
-      state.lastHeard = relayNow();
-      deliver(FRAME_DATA, payload);
+      if (full && target.datagrams) return void dropped++;
+      if (target.datagrams) return ws.send(frame(type, relayNow(), payload), { binary: true });
+      if (full) target.pause();
+      ws.send(frame(type, relayNow(), payload), { binary: true }, () => ws.bufferedAmount <= o.maxBufferedBytes / 2 && target.resumeIfPaused());
     };
     const stamp = () => {
       const count = new Uint8Array(4);
       new DataView(count.buffer).setUint32(0, sent);
       deliver(FRAME_SENT, count);
     };
+    const target = openTarget(
+      a,
+      {
+        data: (payload) => {
+          state.lastHeard = relayNow();
+          deliver(FRAME_DATA, payload);
+        },
+        error: (message, fatal) => (fatal ? refuse(ws, message, 1011) : send(ws, { type: 'error', message, fatal: false })),
+        closed: () => ws.readyState === ws.OPEN && ws.close(1000, 'target closed the connection'),
+        // The page sends faster than the target takes: stop reading the page until the target drains.
+        backedUp: () => ws.pause(),
+        drained: () => ws.resume(),
+      },
+      o.maxBufferedBytes,
+      o.bridgedPorts,
+    );
+    openSockets++;
     const end = () => {
       if (ended) return;
       ended = true;
@@ -115,36 +124,9 @@ export function createBridge(o: BridgeOptions): Bridge {
       const n = (perClient.get(a.client) ?? 1) - 1;
       if (n === 0) perClient.delete(a.client);
       else perClient.set(a.client, n);
-      if (udp) {
-        const port = boundPort(udp);
-        if (port) o.bridgedPorts?.delete(port);
-        udp.close();
-        openSockets--;
-      }
-      if (tcp) {
-        tcp.destroy();
-        openSockets--;
-      }
+      target.close();
+      openSockets--;
     };
-
-    if (a.transport === 'udp') {
-      const socket = createSocket({ type: a.host.includes(':') ? 'udp6' : 'udp4', recvBufferSize: 1 << 20 });
-      udp = socket;
-      openSockets++;
-      socket.on('message', fromTarget);
-      socket.on('error', (e) => send(ws, { type: 'error', message: `UDP: ${e.message}`, fatal: false }));
-      socket.on('connect', () => o.bridgedPorts?.add(boundPort(socket)));
-      socket.connect(a.port, a.host);
-    } else {
-      const socket = connect({ host: a.host, port: a.port, noDelay: true });
-      tcp = socket;
-      openSockets++;
-      socket.on('data', fromTarget);
-      socket.on('error', (e) => refuse(ws, `TCP: ${e.message}`, 1011));
-      socket.on('close', () => ws.readyState === ws.OPEN && ws.close(1000, 'target closed the connection'));
-      // The browser sends faster than the target takes: stop reading the browser until the target drains.
-      socket.on('drain', () => ws.resume());
-    }
 
     ws.on('message', (data: RawData, isBinary: boolean) => {
       const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
@@ -153,13 +135,7 @@ export function createBridge(o: BridgeOptions): Bridge {
       if (refusal) return refuse(ws, refusal, refusal.startsWith('message of') ? 1009 : 1008);
       if (!isBinary) return control(ws, bytes.toString('utf8'));
       sent++;
-      if (udp) {
-        if (a.receipts) udp.send(bytes, (e) => (e ? send(ws, { type: 'error', message: `UDP: ${e.message}`, fatal: false }) : stamp()));
-        else udp.send(bytes);
-      } else if (tcp) {
-        const more = a.receipts ? tcp.write(bytes, stamp) : tcp.write(bytes);
-        if (!more && tcp.writableLength > o.maxBufferedBytes) ws.pause();
-      }
+      target.send(bytes, a.receipts ? stamp : null);
     });
     ws.on('pong', () => (state.awaitingPong = false));
     ws.on('close', end);
@@ -185,10 +161,12 @@ export function createBridge(o: BridgeOptions): Bridge {
       const ws = s.ws;
       if (ws.bufferedAmount <= o.maxBufferedBytes) s.overSince = -1;
       else if (s.overSince < 0) s.overSince = now;
-      if (s.overSince >= 0 && now - s.overSince > o.stallMs) {
+      const unanswered = s.awaitingPong && now - s.pingedAt > o.stallMs;
+      // A page with data piling up that does not answer pings is not reading at all (the ping waits unread).
+      if ((s.overSince >= 0 && now - s.overSince > o.stallMs) || (unanswered && s.overSince >= 0)) {
         stall(ws, 'stopped reading', `closed: the page stopped reading (${Math.round(ws.bufferedAmount / 1024)} KB waiting)`);
       } else if (now - s.lastHeard > o.idleMs) refuse(ws, `closed after ${Math.round(o.idleMs / 1000)} s without traffic`, 1000);
-      else if (s.awaitingPong && now - s.pingedAt > o.stallMs) stall(ws, 'no pong', `closed: no answer to a ping for ${Math.round(o.stallMs / 1000)} s`);
+      else if (unanswered) stall(ws, 'no pong', `closed: no answer to a ping for ${Math.round(o.stallMs / 1000)} s`);
       else if (!s.awaitingPong && now - s.pingedAt > Math.min(5000, o.stallMs / 2) && ws.readyState === ws.OPEN) {
         s.awaitingPong = true;
         s.pingedAt = now;
@@ -239,14 +217,6 @@ export function createBridge(o: BridgeOptions): Bridge {
       wss.close();
     },
   };
-}
-
-function boundPort(socket: UdpSocket): number {
-  try {
-    return socket.address().port;
-  } catch {
-    return 0;
-  }
 }
 
 /** A control message as untrusted JSON: a ping with its number, or why it is refused. */
