@@ -35,7 +35,8 @@ export class Meter {
 
   constructor(private readonly l: MeterLimits, now: number) {
     this.messages = new Bucket(l.maxDatagramsPerSecond, l.burst, now);
-    this.bytes = new Bucket(l.maxBytesPerSecond, Math.max(l.maxMessageBytes, l.maxBytesPerSecond / 10), now);
+    // A second's worth: a measurement's series of 64 KB ping-pongs goes through whole, a flood does not.
+    this.bytes = new Bucket(l.maxBytesPerSecond, Math.max(l.maxMessageBytes, l.maxBytesPerSecond), now);
   }
 
   admit(length: number, limit: number, now: number): string | null {

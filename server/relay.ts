@@ -82,7 +82,7 @@ export const DEFAULT_RELAY: Omit<RelayOptions, 'policy'> = {
   maxSessionsPerClient: 16,
   maxMessageBytes: 65_535,
   maxDatagramsPerSecond: 50_000,
-  maxBytesPerSecond: 4_000_000,
+  maxBytesPerSecond: 12_500_000,
   maxBufferedBytes: 1 << 20,
   stallMs: 10_000,
   idleMs: 120_000,
