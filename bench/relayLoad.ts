@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { FRAME_DATA, FRAME_SENT, unframe } from '../shared/bridge/protocol.ts';
 import { findScheme } from '../shared/controllers/registry.ts';
@@ -82,12 +83,15 @@ export async function bridgeLoad(): Promise<Record<string, string>> {
     try {
       const cpu0 = relay.cpuMs();
       const own0 = process.cpuUsage();
+      const lag = monitorEventLoopDelay({ resolution: 1 });
+      lag.enable();
       const r = await bridgedLatency(relay, 200, 5000);
+      lag.disable();
       const cores = (relay.cpuMs() - cpu0) / 5500;
       const own = process.cpuUsage(own0);
       const clientCores = (own.user + own.system) / 1000 / 5500;
       figures[`200 sessions at 250 req/s each (${label}): added latency p50 / p99`] = r.answered
-        ? `${pct(r.added, 0.5).toFixed(2)} / ${pct(r.added, 0.99).toFixed(2)} ms (${r.answered} requests answered in 5 s; relay used ${cores.toFixed(2)} cores, the load generator ${clientCores.toFixed(2)})`
+        ? `${pct(r.added, 0.5).toFixed(2)} / ${pct(r.added, 0.99).toFixed(2)} ms (${r.answered} requests answered in 5 s; relay used ${cores.toFixed(2)} cores, the load generator ${clientCores.toFixed(2)}, whose own event-loop delay p99 was ${(lag.percentile(99) / 1e6).toFixed(1)} ms)`
         : 'no request answered in 5 s';
     } finally {
       relay.stop();
