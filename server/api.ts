@@ -39,7 +39,13 @@ export function handleApi(req: IncomingMessage, res: ServerResponse, context: Ap
     return false;
   };
   const failed = () => res.writeHead(500, { 'content-type': 'text/plain' }).end('the offset servers did not answer\n');
-  const sessionCsv = async (id: string) => {
+  const sessionCsv = async (escaped: string) => {
+    let id = escaped;
+    try {
+      id = decodeURIComponent(escaped);
+    } catch {
+      // not an escape of any recorded id: answered as unknown below
+    }
     const body = mine(addressOfKey(id.split('@')[0])) ? await context.sessionCsv(id).catch(() => null) : null;
     if (body === null) res.writeHead(404, { 'content-type': 'text/plain' }).end(`no recorded session ${id.slice(0, 100)}\n`);
     else res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'cache-control': 'no-store' }).end(body);
@@ -68,7 +74,7 @@ export function handleApi(req: IncomingMessage, res: ServerResponse, context: Ap
       break;
     default: {
       const csv = /^\/api\/sessions\/([^/]+)\/csv$/.exec(path);
-      if (csv && mayView()) void sessionCsv(decodeURIComponent(csv[1]));
+      if (csv && mayView()) void sessionCsv(csv[1]);
       else if (!csv) res.writeHead(404, { 'content-type': 'text/plain' }).end(`no such endpoint: ${path.slice(0, 100)}\n`);
     }
   }

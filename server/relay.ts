@@ -188,15 +188,23 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   });
 
   const serveApp = o.dev ? await viteMiddleware(http) : staticHandler(o.distDir);
+  const sessions = async () => [...(await constant.sessions()), ...(await variable.sessions())];
+  const sessionCsv = async (id: string) => (await constant.sessionCsv(id)) ?? (await variable.sessionCsv(id));
+  const api = { info, board: leaderboard, echo: echo.records, shareRecords: o.shareRecords, sessions, sessionCsv };
   http.on('request', (req, res) => {
-    const sessions = async () => [...(await constant.sessions()), ...(await variable.sessions())];
-    const sessionCsv = async (id: string) => (await constant.sessionCsv(id)) ?? (await variable.sessionCsv(id));
-    if (!handleApi(req, res, { info, board: leaderboard, echo: echo.records, shareRecords: o.shareRecords, sessions, sessionCsv })) serveApp(req, res);
+    try {
+      if (!handleApi(req, res, api)) serveApp(req, res);
+    } catch (e) {
+      // A request no handler expected (a target URL cannot parse, a bad escape): say so, serve everyone else.
+      if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end(`bad request: ${(e as Error).message}\n`);
+    }
   });
   http.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());
-    if (new URL(req.url ?? '/', 'http://relay').pathname === '/bridge') bridge.handleUpgrade(req, socket, head);
-    else if (!o.dev) socket.destroy();
+    const path = URL.parse(req.url ?? '/', 'http://relay')?.pathname;
+    if (path === '/bridge') bridge.handleUpgrade(req, socket, head);
+    else if (!o.dev || path === undefined) socket.destroy();
   });
 
   const lines = [

@@ -1,4 +1,5 @@
 import { createSocket } from 'node:dgram';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { FRAME_DATA, unframe } from '../../shared/bridge/protocol.ts';
@@ -33,6 +34,23 @@ describe('relay faults: hostile control messages and datagrams', () => {
     udp.send('SendSize\n\n');
     expect(text(await udp.next())).toBe('Size: 60000\n\n');
     udp.close();
+  });
+
+  it('answers HTTP requests no handler expects with an error, and keeps serving', async () => {
+    const raw = (line: string, upgrade = false) =>
+      new Promise<string>((resolve) => {
+        const port = Number(new URL(relay.url).port);
+        const s = connect(port, '127.0.0.1', () => s.write(`${line}\r\nHost: x\r\n${upgrade ? 'Connection: Upgrade\r\nUpgrade: websocket\r\n' : 'Connection: close\r\n'}\r\n`));
+        let out = '';
+        s.on('data', (d) => (out += d));
+        s.on('close', () => resolve(out));
+        s.on('error', () => resolve(out));
+      });
+    expect(await raw('GET http://a:99999/ HTTP/1.1')).toMatch(/^HTTP\/1\.1 400/);
+    expect(await raw('GET /api/sessions/%E0%A4%A/csv HTTP/1.1')).toMatch(/^HTTP\/1\.1 404/);
+    expect(await raw('POST /api/leaderboard HTTP/1.1')).toMatch(/^HTTP\/1\.1 405/);
+    expect(await raw('GET http://a:99999/bridge HTTP/1.1', true)).toBe(''); // an upgrade to nowhere: the socket is closed
+    expect((await fetch(`${relay.url}/api/relay`)).status).toBe(200);
   });
 
   it('answers a 64 KB datagram of many header lines with one error each, at once', async () => {
