@@ -214,6 +214,10 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
     `offset server   udp://${info.offsetVariable} (variable rate ${o.policy.initialRate}/s then ${o.policy.rates.join('/')}/s, ${o.policy.variableModel} model)`,
     `echo server     tcp://${info.echo}`,
   ];
+  if (o.leaderboardFile) {
+    const dropped = leaderboard.rejected ? `; ${leaderboard.rejected} rows that were not Submits left out` : '';
+    lines.push(`leaderboard     ${o.leaderboardFile} (${leaderboard.all.length} Submits kept${dropped})`);
+  }
   return {
     url,
     info,
