@@ -11,10 +11,8 @@ import { createBridge, type Bridge } from './bridge.ts';
 import { startEchoServer, type EchoServer } from './echoServer.ts';
 import { staticHandler } from './http.ts';
 import { Leaderboard } from './leaderboard.ts';
-import { startOffsetServer, type OffsetServerOptions } from './offsetServer.ts';
-import { startOffsetThread } from './offsetThread.ts';
+import { startOffsetServerFor, type RunningOffsetServer } from './relayServers.ts';
 import { PortSet } from './portSet.ts';
-import type { SessionSummary } from './sessionRecords.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -110,18 +108,6 @@ export interface Relay {
   close(): Promise<void>;
 }
 
-interface RunningOffsetServer {
-  readonly port: number;
-  sessions(): Promise<SessionSummary[]>;
-  sessionCsv(id: string): Promise<string | null>;
-  close(): Promise<void>;
-}
-
-async function inThisThread(options: OffsetServerOptions): Promise<RunningOffsetServer> {
-  const server = await startOffsetServer(options);
-  return Object.assign(server, { sessions: async () => server.records.summaries, sessionCsv: async (id: string) => server.records.csv(id) });
-}
-
 /** Starts every service of the relay; the offset servers get a thread each unless told otherwise. Port 0 picks a free port (tests). */
 export async function startRelay(o: RelayOptions): Promise<Relay> {
   const file = o.filePath ? new Uint8Array(readFileSync(o.filePath)) : generateFile(o.fileSize, o.seed);
@@ -129,28 +115,8 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   const leaderboard = new Leaderboard(o.leaderboardFile);
   const bridgedPorts = new PortSet();
   const submitted = (server: 'constant' | 'variable') => (s: Submission) => leaderboard.add({ ...s, server, at: new Date().toISOString() });
-  const offset = (port: number, variable: boolean) => {
-    const options: OffsetServerOptions = {
-      host: o.host,
-      port,
-      file,
-      seed: o.seed,
-      keyBy: o.keyBy,
-      delayMs: o.delayMs,
-      jitterMs: o.jitterMs,
-      reorder: o.reorder,
-      idleMs: o.idleMs,
-      maxSessions: o.serverSessions,
-      tournament: o.tournament,
-      bridgedPorts,
-      policy: { ...o.policy, variable },
-      onSubmit: submitted(variable ? 'variable' : 'constant'),
-      records: { sessions: o.recordSessions, eventsPerSession: o.recordEvents },
-    };
-    return o.singleThread ? inThisThread(options) : startOffsetThread(options);
-  };
-  const constant = await offset(o.constantPort, false);
-  const variable = await offset(o.variablePort, true);
+  const constant = await startOffsetServerFor(o, file, bridgedPorts, false, submitted('constant'));
+  const variable = await startOffsetServerFor(o, file, bridgedPorts, true, submitted('variable'));
   const echo = await startEchoServer({ host: o.host, port: o.echoPort, idleMs: o.idleMs, maxConnections: o.maxSessions });
 
   const http = createServer();
@@ -170,22 +136,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
     fileSize: file.length,
     tournament: o.tournament,
   };
-  const ownOrigins = [url, `http://localhost:${httpPort}`, `http://127.0.0.1:${httpPort}`];
-  const bridge = createBridge({
-    udpTargets: [info.offsetConstant, info.offsetVariable, ...o.allow],
-    tcpTargets: [info.echo, ...o.allow],
-    origins: [...ownOrigins, ...o.allowOrigins],
-    maxSessions: o.maxSessions,
-    maxSessionsPerClient: o.maxSessionsPerClient,
-    maxMessageBytes: o.maxMessageBytes,
-    maxDatagramsPerSecond: o.maxDatagramsPerSecond,
-    maxBytesPerSecond: o.maxBytesPerSecond,
-    burst: Math.max(100, o.maxDatagramsPerSecond / 10),
-    maxBufferedBytes: o.maxBufferedBytes,
-    stallMs: o.stallMs,
-    idleMs: o.idleMs,
-    bridgedPorts,
-  });
+  const bridge = bridgeFor(o, info, httpPort, bridgedPorts);
 
   const serveApp = o.dev ? await viteMiddleware(http) : staticHandler(o.distDir);
   const sessions = async () => [...(await constant.sessions()), ...(await variable.sessions())];
@@ -207,17 +158,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
     else if (!o.dev || path === undefined) socket.destroy();
   });
 
-  const lines = [
-    `playground      ${url}${o.dev ? ' (dev, hot reload)' : ''}`,
-    `bridge          ws://${o.host}:${httpPort}/bridge`,
-    `offset server   udp://${info.offsetConstant} (constant rate ${o.policy.rate}/s) · file ${file.length} bytes, MD5 ${md5}${o.tournament ? ' · tournament' : ''}`,
-    `offset server   udp://${info.offsetVariable} (variable rate ${o.policy.initialRate}/s then ${o.policy.rates.join('/')}/s, ${o.policy.variableModel} model)`,
-    `echo server     tcp://${info.echo}`,
-  ];
-  if (o.leaderboardFile) {
-    const dropped = leaderboard.rejected ? `; ${leaderboard.rejected} rows that were not Submits left out` : '';
-    lines.push(`leaderboard     ${o.leaderboardFile} (${leaderboard.all.length} Submits kept${dropped})`);
-  }
+  const lines = serviceLines(o, { url, httpPort, info, md5, leaderboard });
   return {
     url,
     info,
@@ -248,4 +189,39 @@ async function viteMiddleware(http: Server) {
   http.on('close', () => void vite.close());
   return (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) =>
     vite.middlewares(req, res, () => res.writeHead(404).end('not found\n'));
+}
+
+function bridgeFor(o: RelayOptions, info: RelayInfo, httpPort: number, bridgedPorts: PortSet): Bridge {
+  const ownOrigins = [`http://${o.host}:${httpPort}`, `http://localhost:${httpPort}`, `http://127.0.0.1:${httpPort}`];
+  return createBridge({
+    udpTargets: [info.offsetConstant, info.offsetVariable, ...o.allow],
+    tcpTargets: [info.echo, ...o.allow],
+    origins: [...ownOrigins, ...o.allowOrigins],
+    maxSessions: o.maxSessions,
+    maxSessionsPerClient: o.maxSessionsPerClient,
+    maxMessageBytes: o.maxMessageBytes,
+    maxDatagramsPerSecond: o.maxDatagramsPerSecond,
+    maxBytesPerSecond: o.maxBytesPerSecond,
+    burst: Math.max(100, o.maxDatagramsPerSecond / 10),
+    maxBufferedBytes: o.maxBufferedBytes,
+    stallMs: o.stallMs,
+    idleMs: o.idleMs,
+    bridgedPorts,
+  });
+}
+
+/** One line per service, as the relay prints them at start. */
+function serviceLines(o: RelayOptions, r: { url: string; httpPort: number; info: RelayInfo; md5: string; leaderboard: Leaderboard }): string[] {
+  const lines = [
+    `playground      ${r.url}${o.dev ? ' (dev, hot reload)' : ''}`,
+    `bridge          ws://${o.host}:${r.httpPort}/bridge`,
+    `offset server   udp://${r.info.offsetConstant} (constant rate ${o.policy.rate}/s) · file ${r.info.fileSize} bytes, MD5 ${r.md5}${o.tournament ? ' · tournament' : ''}`,
+    `offset server   udp://${r.info.offsetVariable} (variable rate ${o.policy.initialRate}/s then ${o.policy.rates.join('/')}/s, ${o.policy.variableModel} model)`,
+    `echo server     tcp://${r.info.echo}`,
+  ];
+  if (o.leaderboardFile) {
+    const dropped = r.leaderboard.rejected ? `; ${r.leaderboard.rejected} rows that were not Submits left out` : '';
+    lines.push(`leaderboard     ${o.leaderboardFile} (${r.leaderboard.all.length} Submits kept${dropped})`);
+  }
+  return lines;
 }
