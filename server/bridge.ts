@@ -161,13 +161,11 @@ export function createBridge(o: BridgeOptions): Bridge {
       const ws = s.ws;
       if (ws.bufferedAmount <= o.maxBufferedBytes) s.overSince = -1;
       else if (s.overSince < 0) s.overSince = now;
-      const unanswered = s.awaitingPong && now - s.pingedAt > o.stallMs;
-      // A page with data piling up that does not answer pings is not reading at all (the ping waits unread).
-      if ((s.overSince >= 0 && now - s.overSince > o.stallMs) || (unanswered && s.overSince >= 0)) {
-        stall(ws, 'stopped reading', `closed: the page stopped reading (${Math.round(ws.bufferedAmount / 1024)} KB waiting)`);
-      } else if (now - s.lastHeard > o.idleMs) refuse(ws, `closed after ${Math.round(o.idleMs / 1000)} s without traffic`, 1000);
-      else if (unanswered) stall(ws, 'no pong', `closed: no answer to a ping for ${Math.round(o.stallMs / 1000)} s`);
-      else if (!s.awaitingPong && now - s.pingedAt > Math.min(5000, o.stallMs / 2) && ws.readyState === ws.OPEN) {
+      const v = verdict(s, now, o);
+      if (v === 'stopped reading') stall(ws, v, `closed: the page stopped reading (${Math.round(ws.bufferedAmount / 1024)} KB waiting)`);
+      else if (v === 'idle') refuse(ws, `closed after ${Math.round(o.idleMs / 1000)} s without traffic`, 1000);
+      else if (v === 'no pong') stall(ws, v, `closed: no answer to a ping for ${Math.round(o.stallMs / 1000)} s`);
+      else if (v === 'ping' && ws.readyState === ws.OPEN) {
         s.awaitingPong = true;
         s.pingedAt = now;
         ws.ping();
@@ -234,4 +232,15 @@ export function parseControl(text: string): { t: number } | string {
     return `unknown control message ${shown}`;
   }
   return { t: typeof t === 'number' && Number.isFinite(t) ? t : 0 };
+}
+
+/** What the watchdog does with a session at `now`. */
+function verdict(s: Live, now: number, o: BridgeOptions): 'stopped reading' | 'idle' | 'no pong' | 'ping' | null {
+  const unanswered = s.awaitingPong && now - s.pingedAt > o.stallMs;
+  // A page with data piling up that does not answer pings is not reading at all (the ping waits unread).
+  if (s.overSince >= 0 && (now - s.overSince > o.stallMs || unanswered)) return 'stopped reading';
+  if (now - s.lastHeard > o.idleMs) return 'idle';
+  if (unanswered) return 'no pong';
+  if (!s.awaitingPong && now - s.pingedAt > Math.min(5000, o.stallMs / 2)) return 'ping';
+  return null;
 }
