@@ -50,6 +50,10 @@ main().catch((e: Error & { code?: string }) => {
     console.error(`relay: ${e.message}\nRun with --help for the options.`);
     process.exit(2);
   }
+  if (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR') {
+    console.error(`relay: ${e.message} (check the --file and --leaderboard paths)`);
+    process.exit(1);
+  }
   if (e.code === 'EADDRINUSE') {
     console.error(`relay: ${e.message}: another program uses that port (pick another with the port flags)`);
     process.exit(1);
