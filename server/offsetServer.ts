@@ -67,9 +67,10 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
       // The course server reads the wall clock in milliseconds; the policy floors each reading, and this
       // clock (monotonic, unlike Date.now) ticks over whole milliseconds when the wall clock does.
       const key = sessionKey(o.keyBy, from.address, from.port, o.bridgedPorts);
-      const d = policy.handle(key, msg, performance.timeOrigin + performance.now());
+      const now = performance.timeOrigin + performance.now();
+      const d = policy.handle(key, msg, now);
       const session = policy.session(key);
-      if (session) records.record(key, session.start, msg.length, d);
+      if (session) records.record(key, session.start, msg.length, d, now);
       if (d.submission) o.onSubmit?.(d.submission);
       if (!d.reply) return;
       const wait = delayed ? impairedDelay(o.delayMs, impair, reorderRng, jitterRng) : 0;

@@ -42,10 +42,11 @@ export class SessionRecords {
 
   constructor(private readonly server: 'constant' | 'variable', private readonly limits: RecordLimits) {}
 
-  record(key: string, sessionStart: number, datagramBytes: number, d: Decision): void {
+  /** One datagram's decision, at the reading `now` the policy was given. */
+  record(key: string, sessionStart: number, datagramBytes: number, d: Decision, now: number): void {
     let r = this.current.get(key);
     if (!r || r.start !== sessionStart) r = this.begin(key, sessionStart);
-    const at = Math.floor(performance.timeOrigin + performance.now()) - sessionStart;
+    const at = Math.floor(now) - sessionStart;
     const s = r.summary;
     const push = (kind: number, bytes: number, value: number) => r.rows.push(at, kind, d.offset, bytes, value);
     if (d.outcome === 'served' || d.outcome === 'lost' || d.outcome === 'no-token') {

@@ -63,7 +63,7 @@ describe('every offset-server session is recorded', () => {
     const records = new SessionRecords('constant', { sessions: 2, eventsPerSession: 4 });
     const ask = (key: string, bytes: Uint8Array, t: number) => {
       const d = policy.handle(key, bytes, t);
-      records.record(key, policy.session(key)!.start, bytes.length, d);
+      records.record(key, policy.session(key)!.start, bytes.length, d, t);
     };
     const now = Math.floor(performance.timeOrigin + performance.now());
     for (const key of ['a', 'b', 'c']) ask(key, encodeSizeRequest(), now);
