@@ -1,7 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { FRAME_DATA, unframe } from '../shared/bridge/protocol.ts';
 import { findScheme } from '../shared/controllers/registry.ts';
@@ -12,27 +9,10 @@ import { generateFile } from '../shared/offset/file.ts';
 import { encodeDataRequest } from '../shared/offset/protocol.ts';
 import { Rng } from '../shared/sim/rng.ts';
 import { fetchOverUdp } from '../server/liveFetch.ts';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
-
-/** Starts a child and resolves with its stdout once `ready` matches it. */
-function child(args: string[], ready: RegExp): Promise<{ proc: ChildProcess; out: string }> {
-  return new Promise((res, rej) => {
-    const proc = spawn(TSX, args, { cwd: ROOT });
-    let out = '';
-    const t = setTimeout(() => rej(new Error(`no start: ${out}`)), 20_000);
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      if (ready.test(out)) {
-        clearTimeout(t);
-        res({ proc, out });
-      }
-    });
-  });
-}
-
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+import { malformedFlood, neverReads } from './relayAttack.ts';
+import { differential } from './relayDifferential.ts';
+import { bridgeLoad } from './relayLoad.ts';
+import { pct, relayProcess, script } from './relayProcess.ts';
 
 /** Times `n` round trips, one after another: `once` sends and resolves on the answer. */
 async function roundTrips(n: number, once: () => Promise<void>): Promise<number[]> {
@@ -128,14 +108,12 @@ function policyAlone(): number {
 
 export async function benchRelay(): Promise<Record<string, string>> {
   const figures: Record<string, string> = {};
-  const echo = await child(['bench/udpEcho.ts'], /^\d+\n/);
+  const echo = await script(['bench/udpEcho.ts'], /^\d+\n/);
   const echoPort = Number(echo.out.trim());
-  const relay = await child(
-    ['server/main.ts', '--http-port', '0', '--udp-port', '0', '--variable-port', '0', '--echo-port', '0', '--allow', `127.0.0.1:${echoPort}`, '--max-rate', '1000000', '--rate', '100000', '--bucket', '100000', '--loss', '0', '--initial-rate', '100000', '--low-rate', '100000', '--high-rate', '100000'],
-    /echo server/,
+  const relay = await relayProcess(
+    ['--allow', `127.0.0.1:${echoPort}`, '--max-rate', '1000000', '--max-bytes', '1000000000', '--rate', '100000', '--bucket', '100000', '--loss', '0', '--initial-rate', '100000', '--low-rate', '100000', '--high-rate', '100000'],
   );
-  const url = /playground\s+(http:\S+)/.exec(relay.out)![1];
-  const constant = /udp:\/\/127\.0\.0\.1:(\d+) \(constant/.exec(relay.out)![1];
+  const { url, constant } = relay;
   try {
     const ws = await openWs(`${url.replace('http', 'ws')}/bridge?target=127.0.0.1:${echoPort}`);
     await rawUdpRtts(echoPort, 500);
@@ -154,13 +132,13 @@ export async function benchRelay(): Promise<Record<string, string>> {
     figures['offset server, policy alone'] = `${policyAlone().toFixed(0)} requests/s`;
     figures['offset server over UDP (relay process)'] = `${(await serverThroughput(Number(constant), 8, 64, 2000)).toFixed(0)} requests/s answered (8 clients × 64 in flight, 2 s)`;
   } finally {
-    relay.proc.kill('SIGINT');
+    relay.stop();
     echo.proc.kill();
   }
 
-  const servers = await child(['server/main.ts', '--http-port', '0', '--udp-port', '0', '--variable-port', '0', '--echo-port', '0'], /echo server/);
+  const servers = await relayProcess([]);
   try {
-    const port = (kind: string) => Number(new RegExp(`udp://127\\.0\\.0\\.1:(\\d+) \\(${kind}`).exec(servers.out)![1]);
+    const port = (kind: 'constant' | 'variable') => servers[kind];
     const scheme = findScheme('token-pacer')!;
     for (const [kind, meanRate] of [['constant', 250], ['variable', 562.5]] as const) {
       const runs: { time: number; penalty: number }[] = [];
@@ -175,7 +153,8 @@ export async function benchRelay(): Promise<Record<string, string>> {
         `median ${median} ms (${((median / bound - 1) * 100).toFixed(1)}% over the ${bound.toFixed(0)} ms bound); runs ${runs.map((r) => `${r.time} ms/penalty ${r.penalty}`).join(', ')}`;
     }
   } finally {
-    servers.proc.kill('SIGINT');
+    servers.stop();
   }
+  for (const part of [malformedFlood, neverReads, bridgeLoad, differential]) Object.assign(figures, await part());
   return figures;
 }

@@ -1,9 +1,11 @@
-import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import type { IncomingMessage } from 'node:http';
-import { connect, type Socket as TcpSocket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { frame, FRAME_DATA, FRAME_SENT, type BridgeLimits, type ControlMessage } from '../shared/bridge/protocol.ts';
+import { Meter } from './bridgeMeter.ts';
+import { admit, type Admitted } from './bridgeAdmission.ts';
+import { openTarget } from './bridgeTarget.ts';
+import type { PortSet } from './portSet.ts';
 
 export interface BridgeOptions extends BridgeLimits {
   /** host:port pairs a session may reach over UDP, and over TCP. */
@@ -12,8 +14,16 @@ export interface BridgeOptions extends BridgeLimits {
   /** Origins allowed to open a session (the relay's own page, plus what the operator adds). */
   origins: string[];
   maxSessions: number;
+  /** Sessions one client address may hold at once. */
+  maxSessionsPerClient: number;
   /** Burst the datagram-rate bucket allows. */
   burst: number;
+  /** Bytes waiting for a browser beyond which datagrams are dropped (UDP) or the target paused (TCP). */
+  maxBufferedBytes: number;
+  /** A session over that bound this long, or silent to pings this long, is closed. */
+  stallMs: number;
+  /** Where the bridge marks the local ports of its UDP sockets, so servers keep bridged browsers apart. */
+  bridgedPorts: PortSet | null;
 }
 
 export interface Bridge {
@@ -21,31 +31,43 @@ export interface Bridge {
   readonly sessions: number;
   /** Sockets to targets currently open (one per session). */
   readonly openSockets: number;
+  /** Datagrams from targets dropped because a browser was not reading. */
+  readonly droppedForSlowReaders: number;
+  /** Sessions cut off, by why: they stopped reading, or stopped answering pings. */
+  readonly cutOff: Readonly<Record<string, number>>;
   close(): void;
 }
 
+/** UDP carries at most 65,507 bytes in one IPv4 datagram. */
+export const MAX_UDP_PAYLOAD = 65_507;
+/** Control messages are a few dozen bytes of JSON. */
+export const MAX_CONTROL_BYTES = 1024;
 const WS_HARD_LIMIT = 1 << 20;
+const TICK_MS = 1000;
 
-function normalizeTarget(raw: string): string | null {
-  const m = /^(localhost|[\d.]+|\[[\da-f:]+\]):(\d{1,5})$/i.exec(raw.trim());
-  if (!m || Number(m[2]) > 65_535) return null;
-  return `${m[1].toLowerCase() === 'localhost' ? '127.0.0.1' : m[1]}:${Number(m[2])}`;
+interface Live {
+  ws: WebSocket;
+  lastHeard: number;
+  overSince: number;
+  awaitingPong: boolean;
+  pingedAt: number;
+  end(): void;
 }
 
 /**
  * The UDP↔WebSocket bridge: one socket to the target per browser session, messages passed unchanged
  * both ways, each one from the target stamped with the relay's clock. Refusals (target, origin, size,
- * rate, session count, idleness) send a JSON error to the browser, then close.
+ * rate, session counts, idleness, a page that stopped reading) send a JSON error to the browser, then close.
  */
 export function createBridge(o: BridgeOptions): Bridge {
   const origin = performance.now();
   const relayNow = () => performance.now() - origin;
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_HARD_LIMIT, perMessageDeflate: false });
-  const allowedUdp = new Set(o.udpTargets.map((t) => normalizeTarget(t)!));
-  const allowedTcp = new Set(o.tcpTargets.map((t) => normalizeTarget(t)!));
-  let sessions = 0;
+  const live = new Set<Live>();
+  const perClient = new Map<string, number>();
   let openSockets = 0;
-  const live = new Set<WebSocket>();
+  let dropped = 0;
+  const cutOff: Record<string, number> = {};
 
   const send = (ws: WebSocket, m: ControlMessage) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
@@ -55,141 +77,170 @@ export function createBridge(o: BridgeOptions): Bridge {
     ws.close(code, message.slice(0, 120));
   };
 
-  function session(ws: WebSocket, req: IncomingMessage): void {
-    const url = new URL(req.url ?? '/', 'http://relay');
-    const requestOrigin = req.headers.origin;
-    if (requestOrigin !== undefined && !o.origins.includes(requestOrigin)) {
-      return refuse(ws, `origin ${requestOrigin} is not allowed to use this relay`);
-    }
-    if (sessions >= o.maxSessions) return refuse(ws, `the relay already has ${o.maxSessions} sessions; try again later`, 1013);
-    const transport = url.searchParams.get('transport') ?? 'udp';
-    if (transport !== 'udp' && transport !== 'tcp') return refuse(ws, `transport must be udp or tcp (got "${transport}")`);
-    const target = normalizeTarget(url.searchParams.get('target') ?? '');
-    const allowed = transport === 'udp' ? allowedUdp : allowedTcp;
-    if (!target || !allowed.has(target)) {
-      return refuse(ws, `target ${url.searchParams.get('target') ?? '(none)'} over ${transport} is not allowed; allowed: ${[...allowed].join(', ') || 'none'}`);
-    }
-    const receipts = url.searchParams.get('receipts') === '1';
-    const [host, portText] = [target.slice(0, target.lastIndexOf(':')).replace(/^\[|\]$/g, ''), target.slice(target.lastIndexOf(':') + 1)];
-    const port = Number(portText);
-
-    sessions++;
-    live.add(ws);
+  function session(ws: WebSocket, a: Admitted): void {
+    perClient.set(a.client, (perClient.get(a.client) ?? 0) + 1);
+    const meter = new Meter(o, relayNow());
+    const limit = a.transport === 'udp' ? Math.min(o.maxMessageBytes, MAX_UDP_PAYLOAD) : o.maxMessageBytes;
     let sent = 0;
-    let tokens = o.burst;
-    let refilledAt = relayNow();
-    let lastHeard = relayNow();
-    let udp: UdpSocket | null = null;
-    let tcp: TcpSocket | null = null;
     let ended = false;
+    const state: Live = { ws, lastHeard: relayNow(), overSince: -1, awaitingPong: false, pingedAt: relayNow(), end: () => end() };
+    live.add(state);
 
-    const toBrowser = (payload: Uint8Array) => {
-      lastHeard = relayNow();
-      if (ws.readyState === ws.OPEN) ws.send(frame(FRAME_DATA, lastHeard, payload), { binary: true });
+    /** To the page; past the bound a datagram is dropped (and counted), a TCP target paused until the page reads. */
+    const deliver = (type: number, payload: Uint8Array) => {
+      if (ws.readyState !== ws.OPEN) return;
+      const full = ws.bufferedAmount > o.maxBufferedBytes;
+      if (full && target.datagrams) return void dropped++;
+      if (target.datagrams) return ws.send(frame(type, relayNow(), payload), { binary: true });
+      if (full) target.pause();
+      ws.send(frame(type, relayNow(), payload), { binary: true }, () => ws.bufferedAmount <= o.maxBufferedBytes / 2 && target.resumeIfPaused());
     };
+    const stamp = () => {
+      const count = new Uint8Array(4);
+      new DataView(count.buffer).setUint32(0, sent);
+      deliver(FRAME_SENT, count);
+    };
+    const target = openTarget(
+      a,
+      {
+        data: (payload) => {
+          state.lastHeard = relayNow();
+          deliver(FRAME_DATA, payload);
+        },
+        error: (message, fatal) => (fatal ? refuse(ws, message, 1011) : send(ws, { type: 'error', message, fatal: false })),
+        closed: () => ws.readyState === ws.OPEN && ws.close(1000, 'target closed the connection'),
+        // The page sends faster than the target takes: stop reading the page until the target drains.
+        backedUp: () => ws.pause(),
+        drained: () => ws.resume(),
+      },
+      o.maxBufferedBytes,
+      o.bridgedPorts,
+    );
+    openSockets++;
     const end = () => {
       if (ended) return;
       ended = true;
-      sessions--;
-      live.delete(ws);
-      clearInterval(watchdog);
-      if (udp) {
-        udp.close();
-        openSockets--;
-      }
-      if (tcp) {
-        tcp.destroy();
-        openSockets--;
-      }
+      live.delete(state);
+      const n = (perClient.get(a.client) ?? 1) - 1;
+      if (n === 0) perClient.delete(a.client);
+      else perClient.set(a.client, n);
+      target.close();
+      openSockets--;
     };
-
-    if (transport === 'udp') {
-      udp = createSocket({ type: host.includes(':') ? 'udp6' : 'udp4', recvBufferSize: 1 << 20 });
-      openSockets++;
-      udp.on('message', toBrowser);
-      udp.on('error', (e) => send(ws, { type: 'error', message: `UDP: ${e.message}`, fatal: false }));
-      udp.connect(port, host);
-    } else {
-      tcp = connect({ host, port, noDelay: true });
-      openSockets++;
-      tcp.on('data', toBrowser);
-      tcp.on('error', (e) => refuse(ws, `TCP: ${e.message}`, 1011));
-      tcp.on('close', () => ws.readyState === ws.OPEN && ws.close(1000, 'target closed the connection'));
-    }
-
-    const watchdog = setInterval(() => {
-      if (relayNow() - lastHeard > o.idleMs) refuse(ws, `closed after ${Math.round(o.idleMs / 1000)} s without traffic`, 1000);
-      else if (ws.readyState === ws.OPEN) ws.ping();
-    }, Math.min(5000, o.idleMs / 2));
 
     ws.on('message', (data: RawData, isBinary: boolean) => {
       const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-      lastHeard = relayNow();
-      if (!isBinary) return control(bytes.toString('utf8'));
-      if (bytes.length > o.maxMessageBytes) return refuse(ws, `message of ${bytes.length} bytes is over the limit of ${o.maxMessageBytes}`, 1009);
-      const now = relayNow();
-      tokens = Math.min(o.burst, tokens + ((now - refilledAt) * o.maxDatagramsPerSecond) / 1000);
-      refilledAt = now;
-      if (tokens < 1) return refuse(ws, `over the limit of ${o.maxDatagramsPerSecond} datagrams per second`);
-      tokens -= 1;
+      state.lastHeard = relayNow();
+      const refusal = meter.admit(bytes.length, isBinary ? limit : MAX_CONTROL_BYTES, state.lastHeard);
+      if (refusal) return refuse(ws, refusal, refusal.startsWith('message of') ? 1009 : 1008);
+      if (!isBinary) return control(ws, bytes.toString('utf8'));
       sent++;
-      const stamp = () => {
-        if (ws.readyState !== ws.OPEN) return;
-        const count = new Uint8Array(4);
-        new DataView(count.buffer).setUint32(0, sent);
-        ws.send(frame(FRAME_SENT, relayNow(), count));
-      };
-      if (udp) {
-        if (receipts) udp.send(bytes, (e) => (e ? send(ws, { type: 'error', message: `UDP: ${e.message}`, fatal: false }) : stamp()));
-        else udp.send(bytes);
-      } else if (tcp) {
-        if (receipts) tcp.write(bytes, stamp);
-        else tcp.write(bytes);
-      }
+      target.send(bytes, a.receipts ? stamp : null);
     });
-
-    const control = (text: string) => {
-      let m: unknown;
-      try {
-        m = JSON.parse(text);
-      } catch {
-        return send(ws, { type: 'error', message: 'text messages must be JSON control messages', fatal: false });
-      }
-      const msg = m as { type?: unknown; t?: unknown };
-      if (msg.type === 'ping') send(ws, { type: 'pong', t: typeof msg.t === 'number' ? msg.t : 0, relayTime: relayNow() });
-      else send(ws, { type: 'error', message: `unknown control message ${JSON.stringify(msg.type ?? null)}`, fatal: false });
-    };
-
+    ws.on('pong', () => (state.awaitingPong = false));
     ws.on('close', end);
     ws.on('error', end);
     send(ws, {
       type: 'ready',
-      target,
-      transport,
+      target: a.target,
+      transport: a.transport,
       relayTime: relayNow(),
-      limits: { maxMessageBytes: o.maxMessageBytes, maxDatagramsPerSecond: o.maxDatagramsPerSecond, idleMs: o.idleMs },
+      limits: { maxMessageBytes: limit, maxDatagramsPerSecond: o.maxDatagramsPerSecond, maxBytesPerSecond: o.maxBytesPerSecond, idleMs: o.idleMs },
     });
   }
+
+  const control = (ws: WebSocket, text: string) => {
+    const m = parseControl(text);
+    if (typeof m === 'string') return send(ws, { type: 'error', message: m, fatal: false });
+    send(ws, { type: 'pong', t: m.t, relayTime: relayNow() });
+  };
+
+  const watchdog = setInterval(() => {
+    const now = relayNow();
+    for (const s of live) {
+      const ws = s.ws;
+      if (ws.bufferedAmount <= o.maxBufferedBytes) s.overSince = -1;
+      else if (s.overSince < 0) s.overSince = now;
+      const v = verdict(s, now, o);
+      if (v === 'stopped reading') stall(ws, v, `closed: the page stopped reading (${Math.round(ws.bufferedAmount / 1024)} KB waiting)`);
+      else if (v === 'idle') refuse(ws, `closed after ${Math.round(o.idleMs / 1000)} s without traffic`, 1000);
+      else if (v === 'no pong') stall(ws, v, `closed: no answer to a ping for ${Math.round(o.stallMs / 1000)} s`);
+      else if (v === 'ping' && ws.readyState === ws.OPEN) {
+        s.awaitingPong = true;
+        s.pingedAt = now;
+        ws.ping();
+      }
+    }
+  }, TICK_MS);
+  watchdog.unref();
+
+  /** A peer that does not read will not complete a closing handshake either: say why, then cut it. */
+  const stall = (ws: WebSocket, why: string, message: string) => {
+    cutOff[why] = (cutOff[why] ?? 0) + 1;
+    console.warn(`bridge: ${message}`);
+    send(ws, { type: 'error', message, fatal: true });
+    ws.terminate();
+  };
 
   return {
     handleUpgrade(req, socket, head) {
       wss.handleUpgrade(req, socket, head, (ws) => {
         try {
-          session(ws, req);
+          const a = admit(req, o, { total: live.size, perClient });
+          if ('refusal' in a) return refuse(ws, a.refusal, a.code);
+          session(ws, a);
         } catch (e) {
           refuse(ws, `relay error: ${(e as Error).message}`, 1011);
         }
       });
     },
     get sessions() {
-      return sessions;
+      return live.size;
     },
     get openSockets() {
       return openSockets;
     },
+    get droppedForSlowReaders() {
+      return dropped;
+    },
+    get cutOff() {
+      return cutOff;
+    },
     close() {
-      for (const ws of live) ws.terminate();
+      clearInterval(watchdog);
+      for (const s of live) {
+        s.ws.terminate();
+        s.end();
+      }
       wss.close();
     },
   };
+}
+
+/** A control message as untrusted JSON: a ping with its number, or why it is refused. */
+export function parseControl(text: string): { t: number } | string {
+  let m: unknown;
+  try {
+    m = JSON.parse(text);
+  } catch {
+    return 'text messages must be JSON control messages';
+  }
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) return 'a control message must be a JSON object with a "type"';
+  const { type, t } = m as Record<string, unknown>;
+  if (type !== 'ping') {
+    const shown = typeof type === 'string' ? JSON.stringify(type.slice(0, 40)) : typeof type;
+    return `unknown control message ${shown}`;
+  }
+  return { t: typeof t === 'number' && Number.isFinite(t) ? t : 0 };
+}
+
+/** What the watchdog does with a session at `now`. */
+function verdict(s: Live, now: number, o: BridgeOptions): 'stopped reading' | 'idle' | 'no pong' | 'ping' | null {
+  const unanswered = s.awaitingPong && now - s.pingedAt > o.stallMs;
+  // A page with data piling up that does not answer pings is not reading at all (the ping waits unread).
+  if (s.overSince >= 0 && (now - s.overSince > o.stallMs || unanswered)) return 'stopped reading';
+  if (now - s.lastHeard > o.idleMs) return 'idle';
+  if (unanswered) return 'no pong';
+  if (!s.awaitingPong && now - s.pingedAt > Math.min(5000, o.stallMs / 2)) return 'ping';
+  return null;
 }

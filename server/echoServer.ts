@@ -1,4 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
+import { EchoRecords } from './echoRecords.ts';
 
 export interface EchoServerOptions {
   host: string;
@@ -11,6 +12,8 @@ export interface EchoServerOptions {
 export interface EchoServer {
   readonly port: number;
   readonly connections: number;
+  /** Each connection's message sizes and round trips, as the server saw them. */
+  readonly records: EchoRecords;
   close(): Promise<void>;
 }
 
@@ -24,12 +27,19 @@ export const MAX_MESSAGE = 65_535;
  */
 export async function startEchoServer(o: EchoServerOptions): Promise<EchoServer> {
   const sockets = new Set<Socket>();
+  const records = new EchoRecords();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
+    const record = records.open(`${socket.remoteAddress}:${socket.remotePort}`);
     socket.setNoDelay(true);
     socket.setTimeout(o.idleMs, () => socket.destroy());
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      record.close();
+    });
     socket.on('error', () => socket.destroy());
+    // One listener for the connection's life: the reader pauses when a write backs up and resumes here.
+    socket.on('drain', () => socket.resume());
     let pending: Buffer = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
@@ -41,12 +51,10 @@ export async function startEchoServer(o: EchoServerOptions): Promise<EchoServer>
           return;
         }
         if (pending.length - start < length) break;
+        record.message(length);
         const ok = socket.write(pending.subarray(start, start + length));
         start += length;
-        if (!ok) {
-          socket.pause();
-          socket.once('drain', () => socket.resume());
-        }
+        if (!ok) socket.pause();
       }
       pending = start === pending.length ? Buffer.alloc(0) : pending.subarray(start);
     });
@@ -65,6 +73,7 @@ export async function startEchoServer(o: EchoServerOptions): Promise<EchoServer>
     get connections() {
       return sockets.size;
     },
+    records,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

@@ -1,7 +1,9 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { impairedDelay, NO_IMPAIRMENTS } from '../shared/link/impairments.ts';
-import { OffsetPolicy, type OffsetPolicyConfig } from '../shared/offset/policy.ts';
+import { OffsetPolicy, type OffsetPolicyConfig, type Submission } from '../shared/offset/policy.ts';
 import { Rng } from '../shared/sim/rng.ts';
+import { sessionKey, type PortSet } from './portSet.ts';
+import { SessionRecords, type RecordLimits } from './sessionRecords.ts';
 
 export interface OffsetServerOptions {
   host: string;
@@ -15,13 +17,24 @@ export interface OffsetServerOptions {
   delayMs: number;
   jitterMs: number;
   reorder: number;
-  /** Sessions silent this long are forgotten. */
+  /** Sessions silent this long are forgotten (never in a tournament). */
   idleMs: number;
+  /** Sessions kept at once; beyond it the one heard from least recently is forgotten. */
+  maxSessions: number;
+  /** The course server's tournament: Reset is ignored and sessions are not forgotten when idle. */
+  tournament: boolean;
+  /** Local ports of the bridge's sockets: each bridged browser keeps its own session in either key mode. */
+  bridgedPorts: PortSet | null;
+  /** Every Submit, as graded. */
+  onSubmit?: (s: Submission) => void;
+  /** How many sessions, and events of each, are kept for /api/sessions. */
+  records: RecordLimits;
 }
 
 export interface OffsetServer {
   readonly port: number;
   readonly policy: OffsetPolicy;
+  readonly records: SessionRecords;
   /** Datagrams handled since start. */
   readonly handled: number;
   close(): Promise<void>;
@@ -32,13 +45,13 @@ export interface OffsetServer {
  * if any, goes back to the sender. Nothing a client sends can throw past the handler.
  */
 export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetServer> {
-  const origin = performance.now();
-  const rng = new Rng(o.seed, `udp-${o.port}`);
-  const policy = new OffsetPolicy(o.policy, o.file, rng.stream('policy'));
+  const rng = new Rng(o.seed, o.policy.variable ? 'variable' : 'constant');
+  const policy = new OffsetPolicy(o.policy, o.file, rng.stream('policy'), { maxSessions: o.maxSessions, tournament: o.tournament });
   const impair = { ...NO_IMPAIRMENTS, jitter: o.jitterMs, reorder: o.reorder };
   const reorderRng = rng.stream('reorder');
   const jitterRng = rng.stream('jitter');
   const delayed = o.delayMs > 0 || o.jitterMs > 0 || o.reorder > 0;
+  const records = new SessionRecords(o.policy.variable ? 'variable' : 'constant', o.records);
   const held = new Set<ReturnType<typeof setTimeout>>();
   const socket: Socket = createSocket({ type: 'udp4', recvBufferSize: 4 << 20, sendBufferSize: 4 << 20 });
   let handled = 0;
@@ -51,8 +64,14 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
   socket.on('message', (msg, from) => {
     handled++;
     try {
-      const key = o.keyBy === 'ip' ? from.address : `${from.address}:${from.port}`;
-      const d = policy.handle(key, msg, performance.now() - origin);
+      // The course server reads the wall clock in milliseconds; the policy floors each reading, and this
+      // clock (monotonic, unlike Date.now) ticks over whole milliseconds when the wall clock does.
+      const key = sessionKey(o.keyBy, from.address, from.port, o.bridgedPorts);
+      const now = performance.timeOrigin + performance.now();
+      const d = policy.handle(key, msg, now);
+      const session = policy.session(key);
+      if (session) records.record(key, session.start, msg.length, d, now);
+      if (d.submission) o.onSubmit?.(d.submission);
       if (!d.reply) return;
       const wait = delayed ? impairedDelay(o.delayMs, impair, reorderRng, jitterRng) : 0;
       if (wait <= 0) return send(d.reply, from);
@@ -76,12 +95,13 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
       resolve();
     });
   });
-  const reclaim = setInterval(() => policy.reclaim(performance.now() - origin, o.idleMs), Math.min(10_000, o.idleMs));
+  const reclaim = setInterval(() => o.tournament || policy.reclaim(performance.timeOrigin + performance.now(), o.idleMs), Math.min(10_000, o.idleMs));
   reclaim.unref();
 
   return {
     port: socket.address().port,
     policy,
+    records,
     get handled() {
       return handled;
     },

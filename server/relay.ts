@@ -4,11 +4,15 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateFile } from '../shared/offset/file.ts';
 import { md5Hex } from '../shared/offset/md5.ts';
-import type { OffsetPolicyConfig } from '../shared/offset/policy.ts';
+import type { OffsetPolicyConfig, Submission } from '../shared/offset/policy.ts';
+import type { RelayInfo } from '../shared/relay/info.ts';
+import { handleApi } from './api.ts';
 import { createBridge, type Bridge } from './bridge.ts';
 import { startEchoServer, type EchoServer } from './echoServer.ts';
 import { staticHandler } from './http.ts';
-import { startOffsetServer, type OffsetServer } from './offsetServer.ts';
+import { Leaderboard } from './leaderboard.ts';
+import { startOffsetServerFor, type RunningOffsetServer } from './relayServers.ts';
+import { PortSet } from './portSet.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -23,15 +27,31 @@ export interface RelayOptions {
   filePath: string | null;
   seed: number;
   keyBy: 'ip' | 'ip:port';
+  tournament: boolean;
+  /** Sessions each offset server keeps. */
+  serverSessions: number;
+  /** CSV the leaderboard is kept in across restarts; null keeps it in memory, starting empty. */
+  leaderboardFile: string | null;
   delayMs: number;
   jitterMs: number;
   reorder: number;
   allow: string[];
   allowOrigins: string[];
   maxSessions: number;
+  maxSessionsPerClient: number;
   maxMessageBytes: number;
   maxDatagramsPerSecond: number;
+  maxBytesPerSecond: number;
+  maxBufferedBytes: number;
+  stallMs: number;
   idleMs: number;
+  /** Offset servers on the main thread instead of one thread each. */
+  singleThread: boolean;
+  /** Let every client see the records of its own connections (by default only this machine sees records). */
+  shareRecords: boolean;
+  /** Offset-server sessions kept for /api/sessions, per server, and events kept of each. */
+  recordSessions: number;
+  recordEvents: number;
   /** Serve the app through Vite with hot reload instead of the built files. */
   dev: boolean;
   /** Where the built app is. */
@@ -48,49 +68,55 @@ export const DEFAULT_RELAY: Omit<RelayOptions, 'policy'> = {
   filePath: null,
   seed: 1,
   keyBy: 'ip:port',
+  tournament: false,
+  serverSessions: 10_000,
+  leaderboardFile: null,
   delayMs: 0,
   jitterMs: 0,
   reorder: 0,
   allow: [],
   allowOrigins: [],
-  maxSessions: 64,
+  maxSessions: 512,
+  maxSessionsPerClient: 16,
   maxMessageBytes: 65_535,
   maxDatagramsPerSecond: 50_000,
+  maxBytesPerSecond: 12_500_000,
+  maxBufferedBytes: 1 << 20,
+  stallMs: 10_000,
   idleMs: 120_000,
+  singleThread: false,
+  shareRecords: false,
+  recordSessions: 128,
+  recordEvents: 5000,
   dev: false,
   distDir: resolve(ROOT, 'dist'),
 };
 
-/** What the page asks the relay about itself, to offer live mode. */
-export interface RelayInfo {
-  offsetConstant: string;
-  offsetVariable: string;
-  echo: string;
-  bridge: string;
-  fileSize: number;
-  md5: string;
-}
-
 export interface Relay {
   url: string;
   info: RelayInfo;
-  constant: OffsetServer;
-  variable: OffsetServer;
+  /** What Submit is graded against: printed for the operator, never served. */
+  md5: string;
+  constant: RunningOffsetServer;
+  variable: RunningOffsetServer;
   echo: EchoServer;
   bridge: Bridge;
+  leaderboard: Leaderboard;
   http: Server;
   /** One line per service, as printed at start. */
   lines: string[];
   close(): Promise<void>;
 }
 
-/** Starts every service of the relay in this process. Port 0 picks a free port (tests). */
+/** Starts every service of the relay; the offset servers get a thread each unless told otherwise. Port 0 picks a free port (tests). */
 export async function startRelay(o: RelayOptions): Promise<Relay> {
   const file = o.filePath ? new Uint8Array(readFileSync(o.filePath)) : generateFile(o.fileSize, o.seed);
   const md5 = md5Hex(file);
-  const common = { host: o.host, file, seed: o.seed, keyBy: o.keyBy, delayMs: o.delayMs, jitterMs: o.jitterMs, reorder: o.reorder, idleMs: o.idleMs };
-  const constant = await startOffsetServer({ ...common, port: o.constantPort, policy: { ...o.policy, variable: false } });
-  const variable = await startOffsetServer({ ...common, port: o.variablePort, policy: { ...o.policy, variable: true } });
+  const leaderboard = new Leaderboard(o.leaderboardFile);
+  const bridgedPorts = new PortSet();
+  const submitted = (server: 'constant' | 'variable') => (s: Submission) => leaderboard.add({ ...s, server, at: new Date().toISOString() });
+  const constant = await startOffsetServerFor(o, file, bridgedPorts, false, submitted('constant'));
+  const variable = await startOffsetServerFor(o, file, bridgedPorts, true, submitted('variable'));
   const echo = await startEchoServer({ host: o.host, port: o.echoPort, idleMs: o.idleMs, maxConnections: o.maxSessions });
 
   const http = createServer();
@@ -108,52 +134,45 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
     echo: local(echo.port),
     bridge: '/bridge',
     fileSize: file.length,
-    md5,
+    tournament: o.tournament,
   };
-  const ownOrigins = [url, `http://localhost:${httpPort}`, `http://127.0.0.1:${httpPort}`];
-  const bridge = createBridge({
-    udpTargets: [info.offsetConstant, info.offsetVariable, ...o.allow],
-    tcpTargets: [info.echo, ...o.allow],
-    origins: [...ownOrigins, ...o.allowOrigins],
-    maxSessions: o.maxSessions,
-    maxMessageBytes: o.maxMessageBytes,
-    maxDatagramsPerSecond: o.maxDatagramsPerSecond,
-    burst: Math.max(100, o.maxDatagramsPerSecond / 10),
-    idleMs: o.idleMs,
-  });
+  const bridge = bridgeFor(o, info, httpPort, bridgedPorts);
 
   const serveApp = o.dev ? await viteMiddleware(http) : staticHandler(o.distDir);
+  const sessions = async () => [...(await constant.sessions()), ...(await variable.sessions())];
+  const sessionCsv = async (id: string) => (await constant.sessionCsv(id)) ?? (await variable.sessionCsv(id));
+  const api = { info, board: leaderboard, echo: echo.records, shareRecords: o.shareRecords, sessions, sessionCsv };
   http.on('request', (req, res) => {
-    if (req.url === '/api/relay') {
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(info));
-      return;
+    try {
+      if (!handleApi(req, res, api)) serveApp(req, res);
+    } catch (e) {
+      // A request no handler expected (a target URL cannot parse, a bad escape): say so, serve everyone else.
+      if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end(`bad request: ${(e as Error).message}\n`);
     }
-    serveApp(req, res);
   });
   http.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());
-    if (new URL(req.url ?? '/', 'http://relay').pathname === '/bridge') bridge.handleUpgrade(req, socket, head);
-    else if (!o.dev) socket.destroy();
+    const path = URL.parse(req.url ?? '/', 'http://relay')?.pathname;
+    if (path === '/bridge') bridge.handleUpgrade(req, socket, head);
+    else if (!o.dev || path === undefined) socket.destroy();
   });
 
-  const lines = [
-    `playground      ${url}${o.dev ? ' (dev, hot reload)' : ''}`,
-    `bridge          ws://${o.host}:${httpPort}/bridge`,
-    `offset server   udp://${info.offsetConstant} (constant rate ${o.policy.rate}/s) · file ${file.length} bytes, MD5 ${md5}`,
-    `offset server   udp://${info.offsetVariable} (variable rate ${o.policy.initialRate}/s then ${o.policy.rates.join('/')}/s)`,
-    `echo server     tcp://${info.echo}`,
-  ];
+  const lines = serviceLines(o, { url, httpPort, info, md5, leaderboard });
   return {
     url,
     info,
+    md5,
     constant,
     variable,
     echo,
     bridge,
+    leaderboard,
     http,
     lines,
     async close() {
       bridge.close();
+      leaderboard.close();
       http.closeAllConnections();
       await Promise.all([new Promise<void>((r) => http.close(() => r())), constant.close(), variable.close(), echo.close()]);
     },
@@ -170,4 +189,39 @@ async function viteMiddleware(http: Server) {
   http.on('close', () => void vite.close());
   return (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) =>
     vite.middlewares(req, res, () => res.writeHead(404).end('not found\n'));
+}
+
+function bridgeFor(o: RelayOptions, info: RelayInfo, httpPort: number, bridgedPorts: PortSet): Bridge {
+  const ownOrigins = [`http://${o.host}:${httpPort}`, `http://localhost:${httpPort}`, `http://127.0.0.1:${httpPort}`];
+  return createBridge({
+    udpTargets: [info.offsetConstant, info.offsetVariable, ...o.allow],
+    tcpTargets: [info.echo, ...o.allow],
+    origins: [...ownOrigins, ...o.allowOrigins],
+    maxSessions: o.maxSessions,
+    maxSessionsPerClient: o.maxSessionsPerClient,
+    maxMessageBytes: o.maxMessageBytes,
+    maxDatagramsPerSecond: o.maxDatagramsPerSecond,
+    maxBytesPerSecond: o.maxBytesPerSecond,
+    burst: Math.max(100, o.maxDatagramsPerSecond / 10),
+    maxBufferedBytes: o.maxBufferedBytes,
+    stallMs: o.stallMs,
+    idleMs: o.idleMs,
+    bridgedPorts,
+  });
+}
+
+/** One line per service, as the relay prints them at start. */
+function serviceLines(o: RelayOptions, r: { url: string; httpPort: number; info: RelayInfo; md5: string; leaderboard: Leaderboard }): string[] {
+  const lines = [
+    `playground      ${r.url}${o.dev ? ' (dev, hot reload)' : ''}`,
+    `bridge          ws://${o.host}:${r.httpPort}/bridge`,
+    `offset server   udp://${r.info.offsetConstant} (constant rate ${o.policy.rate}/s) · file ${r.info.fileSize} bytes, MD5 ${r.md5}${o.tournament ? ' · tournament' : ''}`,
+    `offset server   udp://${r.info.offsetVariable} (variable rate ${o.policy.initialRate}/s then ${o.policy.rates.join('/')}/s, ${o.policy.variableModel} model)`,
+    `echo server     tcp://${r.info.echo}`,
+  ];
+  if (o.leaderboardFile) {
+    const dropped = r.leaderboard.rejected ? `; ${r.leaderboard.rejected} rows that were not Submits left out` : '';
+    lines.push(`leaderboard     ${o.leaderboardFile} (${r.leaderboard.all.length} Submits kept${dropped})`);
+  }
+  return lines;
 }

@@ -16,6 +16,8 @@ export type ControlMessage =
 export interface BridgeLimits {
   maxMessageBytes: number;
   maxDatagramsPerSecond: number;
+  /** Bytes per second a session may send, counted over every message, text or binary. */
+  maxBytesPerSecond: number;
   idleMs: number;
 }
 

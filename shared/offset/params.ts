@@ -17,6 +17,7 @@ export const OFFSET_PARAMS: readonly ParamSpec[] = [
   num('periodMs', 'ms', 1, 600_000, 100, DEFAULT_POLICY.periodMs, 'Variable mode: length of each later phase'),
   num('lowRate', 'tokens/s', 1, 100_000, 1, DEFAULT_POLICY.rates[0], 'Variable mode: the slow phase'),
   num('highRate', 'tokens/s', 1, 100_000, 1, DEFAULT_POLICY.rates[1], 'Variable mode: the fast phase'),
+  choice('variableModel', ['course', 'schedule'], DEFAULT_POLICY.variableModel, 'Variable mode: lazy phase flips as the course server does them, or the exact schedule'),
   choice('bucketModel', ['course', 'ideal'], 'course', "Whole-token refill as the course server does it, or a continuous bucket"),
 ];
 
@@ -33,6 +34,7 @@ export function policyValues(c: OffsetPolicyConfig): Record<string, number | str
     periodMs: c.periodMs,
     lowRate: c.rates[0],
     highRate: c.rates[1],
+    variableModel: c.variableModel,
     bucketModel: c.idealBucket ? 'ideal' : 'course',
   };
 }
@@ -51,6 +53,7 @@ export function withPolicyValues(c: OffsetPolicyConfig, values: Record<string, n
     firstMs: Number(v.firstMs),
     periodMs: Number(v.periodMs),
     rates: [Number(v.lowRate), Number(v.highRate)],
+    variableModel: v.variableModel === 'schedule' ? 'schedule' : 'course',
     idealBucket: v.bucketModel === 'ideal',
   };
 }

@@ -1,6 +1,7 @@
 import type { Rng } from '../sim/rng.ts';
 import { md5Hex } from './md5.ts';
 import { encodeDataReply, encodeError, encodeResult, encodeSizeReply, parseRequest } from './protocol.ts';
+import { maybeSwitchPhase, newSession, rateInForce, refill, type Session } from './session.ts';
 
 /** Every number of the offset server's policy; defaults are the course server's. */
 export interface OffsetPolicyConfig {
@@ -20,6 +21,8 @@ export interface OffsetPolicyConfig {
   firstMs: number;
   periodMs: number;
   rates: number[];
+  /** `course`: phases flip lazily as the course server does; `schedule`: the clean schedule, for teaching. */
+  variableModel: 'course' | 'schedule';
   /** A continuous bucket instead of the course server's whole-token arithmetic. */
   idealBucket: boolean;
 }
@@ -36,10 +39,28 @@ export const DEFAULT_POLICY: OffsetPolicyConfig = {
   firstMs: 2000,
   periodMs: 2000,
   rates: [125, 1000],
+  variableModel: 'course',
   idealBucket: false,
 };
 
+/** How a server (not the model) keeps its sessions. */
+export interface SessionTableOptions {
+  /** Sessions kept at once; beyond it the one heard from least recently is forgotten. */
+  maxSessions: number;
+  /** The course server's tournament: Reset is ignored, so a key has one session for good. */
+  tournament: boolean;
+}
+
+const UNBOUNDED: SessionTableOptions = { maxSessions: Infinity, tournament: false };
+
 export type Outcome = 'size' | 'served' | 'lost' | 'no-token' | 'result' | 'error';
+
+export interface Submission {
+  id: string;
+  result: boolean;
+  time: number;
+  penalty: number;
+}
 
 export interface Decision {
   /** The datagram to send back, or null for silence. */
@@ -51,30 +72,27 @@ export interface Decision {
   /** The client was squished (1) or released (-1) by this request; 0 otherwise. */
   squishChange: -1 | 0 | 1;
   penalty: number;
+  /** What a Submit was graded (outcome 'result'). */
+  submission?: Submission;
 }
 
-interface Session {
-  start: number;
-  lastSeen: number;
-  tokens: number;
-  sawData: boolean;
-  lastReplyAt: number;
-  lastRequestAt: number;
-  penalty: number;
-  penaltySinceSquish: number;
-  squishLeft: number;
-  squishes: number;
-}
+export type { Session };
 
 /**
  * The offset server's policy as a state machine: (client key, datagram, time) → reply or silence.
- * It knows nothing of sockets, so the real UDP server and the simulated one run the same code.
+ * It knows nothing of sockets, so the real UDP server and the simulated one run the same code. Times are
+ * read as whole milliseconds, as the course server's clock gives them.
  */
 export class OffsetPolicy {
   readonly md5: string;
   private readonly sessions = new Map<string, Session>();
 
-  constructor(readonly config: OffsetPolicyConfig, readonly file: Uint8Array, private readonly rng: Rng) {
+  constructor(
+    readonly config: OffsetPolicyConfig,
+    readonly file: Uint8Array,
+    private readonly rng: Rng,
+    private readonly table: SessionTableOptions = UNBOUNDED,
+  ) {
     this.md5 = md5Hex(file);
   }
 
@@ -88,122 +106,86 @@ export class OffsetPolicy {
 
   /** The token rate in force for a session at `now`. */
   rateAt(s: Session, now: number): number {
-    const c = this.config;
-    if (s.squishLeft > 0) return c.squishedRate;
-    if (!c.variable) return c.rate;
-    const t = now - s.start;
-    if (t < c.firstMs) return c.initialRate;
-    return c.rates[Math.floor((t - c.firstMs) / c.periodMs) % c.rates.length];
+    return rateInForce(this.config, s, Math.floor(now));
   }
 
-  handle(key: string, datagram: Uint8Array, now: number): Decision {
+  handle(key: string, datagram: Uint8Array, nowMs: number): Decision {
+    const now = Math.floor(nowMs);
     const request = parseRequest(datagram, this.file.length);
     if (request.kind === 'error') {
       const penalty = this.sessions.get(key)?.penalty ?? 0;
       return { reply: encodeError(request.message), outcome: 'error', offset: -1, squished: false, squishChange: 0, penalty };
     }
+    const restart = request.kind === 'size' && request.reset && !this.table.tournament;
+    const s = this.touch(key, now, restart);
+    const base = { offset: -1, squished: s.squishLeft > 0, squishChange: 0 as const, penalty: s.penalty };
+    switch (request.kind) {
+      case 'size':
+        return { ...base, reply: encodeSizeReply(this.file.length), outcome: 'size' };
+      case 'submit': {
+        const submission = { id: request.id, result: request.md5 === this.md5, time: now - s.start, penalty: s.penalty };
+        return { ...base, reply: encodeResult(submission.result, submission.time, submission.penalty), outcome: 'result', submission };
+      }
+      case 'data':
+        return this.data(s, request.offset, request.numBytes, now);
+    }
+  }
+
+  /** The key's session (a new one when asked or unknown), moved to the most recently heard end. */
+  private touch(key: string, now: number, restart: boolean): Session {
     let s = this.sessions.get(key);
-    const fresh = (): Session => {
-      const n = newSession(now);
-      this.sessions.set(key, n);
-      return n;
-    };
-    if (request.kind === 'size' && request.reset) s = fresh();
-    s ??= fresh();
+    this.sessions.delete(key);
+    if (!s || restart) s = newSession(this.config, now, this.rng.stream(`session ${key} @${now}`));
     s.lastSeen = now;
-    const decide = (reply: Uint8Array | null, outcome: Outcome, offset = -1, squishChange: -1 | 0 | 1 = 0): Decision => ({
+    this.sessions.set(key, s);
+    if (this.sessions.size > this.table.maxSessions) this.sessions.delete(this.sessions.keys().next().value!);
+    return s;
+  }
+
+  private data(s: Session, offset: number, numBytes: number, now: number): Decision {
+    const c = this.config;
+    refill(c, s, now);
+    const decide = (reply: Uint8Array | null, outcome: Outcome, squishChange: -1 | 0 | 1 = 0): Decision => ({
       reply,
       outcome,
       offset,
-      squished: s!.squishLeft > 0,
+      squished: s.squishLeft > 0,
       squishChange,
-      penalty: s!.penalty,
+      penalty: s.penalty,
     });
-    switch (request.kind) {
-      case 'size':
-        return decide(encodeSizeReply(this.file.length), 'size');
-      case 'submit':
-        return decide(encodeResult(request.md5 === this.md5, Math.round(now - s.start), s.penalty), 'result');
-      case 'data':
-        return this.data(s, request.offset, request.numBytes, now, decide);
-    }
-  }
-
-  private data(
-    s: Session,
-    offset: number,
-    numBytes: number,
-    now: number,
-    decide: (reply: Uint8Array | null, outcome: Outcome, offset?: number, squishChange?: -1 | 0 | 1) => Decision,
-  ): Decision {
-    this.refill(s, now);
     if (s.tokens < 1) {
       s.penalty++;
-      s.penaltySinceSquish++;
-      if (s.penaltySinceSquish > this.config.squishThreshold) {
-        s.penaltySinceSquish = 0;
-        s.squishLeft = this.config.squishLength;
-        s.squishes++;
-        return decide(null, 'no-token', offset, 1);
-      }
-      return decide(null, 'no-token', offset);
+      s.runningCount++;
+      if (s.squishLeft > 0 || s.runningCount <= c.squishThreshold) return decide(null, 'no-token');
+      s.runningCount = 0;
+      s.squishLeft = c.squishLength;
+      s.squishes++;
+      return decide(null, 'no-token', 1);
     }
-    const squished = s.squishLeft > 0;
-    let released = false;
-    if (squished && --s.squishLeft === 0) released = true;
-    if (this.rng.chance(this.config.loss)) return decide(null, 'lost', offset, released ? -1 : 0);
+    let change: -1 | 0 = 0;
+    if (s.squishLeft === 0) maybeSwitchPhase(c, s, now);
+    else if (--s.squishLeft === 0) {
+      change = -1;
+      // The course server leaves a squish at its base rate, whatever phase it was in.
+      s.rate = c.variable ? c.initialRate : c.rate;
+    }
+    if (s.rng.chance(c.loss)) return decide(null, 'lost', change);
     s.tokens -= 1;
+    s.replied = true;
     s.lastReplyAt = now;
     const body = this.file.subarray(offset, Math.min(offset + numBytes, this.file.length));
-    const d = decide(encodeDataReply(offset, body, squished), 'served', offset, released ? -1 : 0);
-    d.squished = squished;
-    return d;
+    return decide(encodeDataReply(offset, body, s.squishLeft > 0), 'served', change);
   }
 
-  /**
-   * The course server's refill: the first data request gets the tokens accrued since the session began;
-   * later ones add whole tokens for the time since the last reply actually sent, so requests closer than
-   * 1/rate apart waste the fraction.
-   */
-  private refill(s: Session, now: number): void {
-    const c = this.config;
-    const perMs = this.rateAt(s, now) / 1000;
-    if (c.idealBucket) {
-      s.tokens = Math.min(c.bucket, s.tokens + (now - (s.sawData ? s.lastRequestAt : s.start)) * perMs);
-    } else if (!s.sawData) {
-      s.tokens = Math.floor(Math.min((now - s.start) * perMs, c.bucket));
-    } else {
-      const since = s.lastReplyAt >= 0 ? s.lastReplyAt : s.start;
-      s.tokens += Math.floor(Math.min((now - since) * perMs, c.bucket - s.tokens));
-    }
-    s.sawData = true;
-    s.lastRequestAt = now;
-  }
-
-  /** Forgets sessions not heard from for `idleMs`; returns how many. */
-  reclaim(now: number, idleMs: number): number {
+  /** Forgets sessions not heard from for `idleMs`; returns how many. Sessions are kept in order heard. */
+  reclaim(nowMs: number, idleMs: number): number {
+    const now = Math.floor(nowMs);
     let n = 0;
     for (const [key, s] of this.sessions) {
-      if (now - s.lastSeen > idleMs) {
-        this.sessions.delete(key);
-        n++;
-      }
+      if (now - s.lastSeen <= idleMs) break;
+      this.sessions.delete(key);
+      n++;
     }
     return n;
   }
-}
-
-function newSession(now: number): Session {
-  return {
-    start: now,
-    lastSeen: now,
-    tokens: 0,
-    sawData: false,
-    lastReplyAt: -1,
-    lastRequestAt: now,
-    penalty: 0,
-    penaltySinceSquish: 0,
-    squishLeft: 0,
-    squishes: 0,
-  };
 }

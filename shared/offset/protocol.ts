@@ -21,18 +21,28 @@ export type Reply =
   | { kind: 'error'; message: string }
   | { kind: 'invalid'; why: string };
 
+/**
+ * The longest header read. A real request's header is a few dozen bytes; past this the datagram is
+ * answered with one ERROR without looking further, so a 64 KB datagram costs no more than a small one.
+ */
+export const MAX_HEADER = 1024;
+
 const encoder = new TextEncoder();
 const NL = 10;
 
-/** Splits off the header: its lines and where the body starts, or null when a byte is not allowed or no empty line ends it. */
+const ascii = new TextDecoder('latin1');
+
+/** Splits off the header: its lines and where the body starts, or null when a byte is not allowed or no empty line ends it within MAX_HEADER bytes. */
 function splitHeader(bytes: Uint8Array): { lines: string[]; bodyStart: number } | null {
+  const end = Math.min(bytes.length, MAX_HEADER);
   let lineStart = 0;
-  const lines: string[] = [];
-  for (let i = 0; i < bytes.length; i++) {
+  for (let i = 0; i < end; i++) {
     const c = bytes[i];
     if (c === NL) {
-      if (i === lineStart) return { lines, bodyStart: i + 1 };
-      lines.push(String.fromCharCode(...bytes.subarray(lineStart, i)));
+      if (i === lineStart) {
+        const lines = i === 0 ? [] : ascii.decode(bytes.subarray(0, i - 1)).split('\n');
+        return { lines, bodyStart: i + 1 };
+      }
       lineStart = i + 1;
     } else if (c < 32 || c > 126) {
       return null;

@@ -130,7 +130,7 @@ describe('bridge limits', () => {
 
 describe('bridge under load', () => {
   it('50 bridged sessions fetching at once all get Result: true', async () => {
-    const relay = await testRelay({ fileSize: 30_000 });
+    const relay = await testRelay({ fileSize: 30_000, maxSessionsPerClient: 50 });
     const scheme = findScheme('token-pacer')!;
     const fetches = Array.from({ length: 50 }, (_, i) => {
       const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}`, { origin: relay.url });

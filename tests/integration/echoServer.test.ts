@@ -62,4 +62,30 @@ describe('ping-pong echo server over TCP', () => {
     const m = message(64, 7);
     expect(Buffer.compare((await exchange(echo.port, [m], 64)).data, m)).toBe(0);
   });
+
+  it('a client that stops reading is paced by one drain listener, then gets every byte back', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    const stream = Buffer.concat(Array.from({ length: 200_000 }, (_, i) => message(100, i % 256)));
+    const s = connect(echo.port, '127.0.0.1');
+    s.pause();
+    await new Promise((r) => s.on('connect', r));
+    s.write(stream);
+    await new Promise((r) => setTimeout(r, 300)); // the echo's writes back up while nobody reads
+    const got: Buffer[] = [];
+    let size = 0;
+    await new Promise<void>((done) => {
+      s.on('data', (d) => {
+        got.push(d);
+        size += d.length;
+        if (size >= stream.length) done();
+      });
+      s.resume();
+    });
+    s.destroy();
+    process.off('warning', onWarning);
+    expect(Buffer.compare(Buffer.concat(got), stream)).toBe(0);
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
 });

@@ -26,6 +26,10 @@ function start(policy: Partial<OffsetPolicyConfig> = {}, extra = {}) {
     jitterMs: 0,
     reorder: 0,
     idleMs: 60_000,
+    maxSessions: 10_000,
+    tournament: false,
+    bridgedPorts: null,
+    records: { sessions: 16, eventsPerSession: 1000 },
     ...extra,
   });
 }
@@ -134,8 +138,9 @@ describe('offset server over real UDP: policy in time', () => {
     await server.close();
   });
 
-  it('squishes a rude client: the Squished line, then release after the squish length', async () => {
-    const server = await start({ loss: 0, squishLength: 5, squishThreshold: 20 });
+  it('squishes a rude client: the Squished line, then release on the last reply of the squish', async () => {
+    // 1 token/s: the burst finds no token however late it arrives
+    const server = await start({ loss: 0, rate: 1, squishLength: 5, squishThreshold: 20 });
     const p = await UdpProbe.open(server.port);
     p.send('SendSize\nReset\n\n');
     await p.next();
@@ -148,8 +153,8 @@ describe('offset server over real UDP: policy in time', () => {
       const r = text(await p.next(300));
       if (r) squished.push(r.includes('\nSquished\n'));
     }
-    expect(squished.slice(0, 5)).toEqual([true, true, true, true, true]);
-    expect(squished.slice(5)).toEqual([false, false]);
+    expect(squished.slice(0, 4)).toEqual([true, true, true, true]);
+    expect(squished.slice(4)).toEqual([false, false, false]); // the fifth ends the squish and carries no Squished line
     p.close();
     await server.close();
   });
@@ -212,7 +217,7 @@ describe('offset server robustness', () => {
         }
       }
       probes[i % 4].send(bytes);
-      if (i % 200 === 0) await new Promise((r) => setImmediate(r));
+      if (i % 50 === 0) await new Promise((r) => setTimeout(r, 1)); // paced so that a busy machine's socket buffer keeps up
     }
     await Promise.all(probes.map((p) => p.drain(100)));
     probes.forEach((p) => p.close());

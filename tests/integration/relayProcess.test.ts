@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
 import { ROOT, runCli } from '../helpers/cli.ts';
 import { testRelay, until } from '../helpers/relay.ts';
+import { RELAY_FLAGS } from '../../server/relayFlags.ts';
 
 describe('npm start: the relay process', () => {
   it('prints one line per service, answers on them, and stops cleanly on Ctrl-C', async () => {
@@ -20,6 +21,10 @@ describe('npm start: the relay process', () => {
     const url = /playground\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1];
     const info = await (await fetch(`${url}/api/relay`)).json();
     expect(info.offsetConstant).toMatch(/^127\.0\.0\.1:\d+$/);
+    const md5 = /MD5 ([0-9a-f]{32})/.exec(out)![1];
+    for (const path of ['/api/relay', '/api/leaderboard', '/api/leaderboard.csv', '/']) {
+      expect(await (await fetch(`${url}${path}`)).text(), path).not.toContain(md5); // nothing served grades a Submit
+    }
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     child.kill('SIGINT');
     expect(await exited).toBe(0);
@@ -41,12 +46,22 @@ describe('npm start: the relay process', () => {
       [['--allow', 'everything'], /--allow must be HOST:PORT/],
       [['--bucket-model', 'leaky'], /--bucket-model: bucketModel must be one of course, ideal/],
       [['--frobnicate'], /Unknown option '--frobnicate'/],
+      [['--max-per-client', '0'], /--max-per-client must be a whole number from 1 to 10000 \(got "0"\)/],
+      [['--delay', 'soon'], /--delay must be a number from 0 to 60000 \(got "soon"\)/],
+      [['--variable-model', 'lazy'], /--variable-model: variableModel must be one of course, schedule/],
     ];
     for (const [args, message] of cases) {
       const r = runCli('server/main.ts', args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(message);
     }
+  });
+
+  it('--help lists every flag of the relay table and of the policy schema', () => {
+    const r = runCli('server/main.ts', ['--help']);
+    expect(r.code).toBe(0);
+    for (const { param } of RELAY_FLAGS) expect(r.stdout).toContain(`--${param.name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} `);
+    expect(r.stdout).toContain('--variable-model');
   });
 });
 
@@ -63,7 +78,7 @@ describe('npm run fetch', () => {
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Result: true\nTime: \d+\nPenalty: \d+\n/);
-    expect(r.stdout).toContain(relay.info.md5);
+    expect(r.stdout).toContain(relay.md5);
     const trace = parseTraceCsv(readFileSync(csv, 'utf8'));
     expect(trace.spec).toMatchObject({ live: { server: relay.info.offsetConstant, scheme: 'token-pacer', via: 'udp' } });
     expect(trace.log.count(9 /* reply */)).toBe(Math.ceil(40_000 / 1448));

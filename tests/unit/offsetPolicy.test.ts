@@ -69,7 +69,7 @@ describe('offset policy: token bucket (the course server arithmetic)', () => {
 });
 
 describe('offset policy: squish', () => {
-  it('squishes after more than 100 token-less requests, marks replies, and releases after 100 served', () => {
+  it('squishes after more than 100 token-less requests, marks replies, and releases after the squish length; the releasing reply has no Squished line', () => {
     const { p, ask } = server({ squishLength: 3 });
     p.handle('c', encodeSizeRequest(), 0);
     for (let i = 0; i < 100; i++) expect(ask(0).squishChange).toBe(0);
@@ -83,16 +83,21 @@ describe('offset policy: squish', () => {
     expect(parseReply(ask(1000).reply!)).toMatchObject({ squished: true });
     const last = ask(1000);
     expect(last.squishChange).toBe(-1);
-    expect(parseReply(last.reply!)).toMatchObject({ squished: true });
+    expect(parseReply(last.reply!)).toMatchObject({ squished: false });
     expect(parseReply(ask(1000).reply!)).toMatchObject({ squished: false });
   });
 
-  it('squishes again a client that keeps being rude while squished', () => {
-    const { p, ask } = server();
+  it('does not restart a squish while squished, and squishes again on the first token-less request after release', () => {
+    const { p, ask } = server({ squishLength: 1 });
     p.handle('c', encodeSizeRequest(), 0);
     let squishes = 0;
-    for (let i = 0; i < 202; i++) if (ask(0).squishChange === 1) squishes++;
-    expect(squishes).toBe(2);
+    for (let i = 0; i < 251; i++) if (ask(0).squishChange === 1) squishes++;
+    expect(squishes).toBe(1); // the running count is 150 now, but the client is already squished
+    expect(ask(1000).squishChange).toBe(-1); // 10 tokens at 62/s, the one squished request releases
+    for (let i = 0; i < 9; i++) expect(ask(1000).outcome).toBe('served');
+    const again = ask(1000);
+    expect(again).toMatchObject({ outcome: 'no-token', squishChange: 1 });
+    expect(p.session('c')!.squishes).toBe(2);
   });
 
   it('refills at the squished rate while squished', () => {
@@ -106,21 +111,94 @@ describe('offset policy: squish', () => {
   });
 });
 
+describe('offset policy: first request and clock', () => {
+  it('sets the bucket on every data request until a reply is actually sent', () => {
+    const { p, ask } = server({ loss: 1 }); // every token-holding request is dropped: nothing is ever sent
+    p.handle('c', encodeSizeRequest(), 0);
+    expect(ask(8).outcome).toBe('lost');
+    expect(p.session('c')!.tokens).toBe(2); // floor(8 · 0.25)
+    expect(ask(12).outcome).toBe('lost');
+    expect(p.session('c')!.tokens).toBe(3); // set to floor(12 · 0.25), not 2 + floor(4 · 0.25)
+  });
+
+  it('reads time as whole milliseconds', () => {
+    const { p, ask } = server();
+    p.handle('c', encodeSizeRequest(), 0.9); // start 0
+    ask(20.99); // 20 ms: 5 tokens
+    expect(p.session('c')!.tokens).toBe(4);
+    expect(parseReply(p.handle('c', encodeSubmit('a@b', md5Hex(FILE)), 1234.7).reply!)).toMatchObject({ time: 1234 });
+  });
+});
+
 describe('offset policy: variable rate', () => {
-  it('follows 250/s for 2 s, then 125/s and 1000/s alternating every 2 s', () => {
-    const { p } = server({ variable: true });
+  it('schedule model: 250/s for 2 s, then 125/s and 1000/s alternating every 2 s', () => {
+    const { p } = server({ variable: true, variableModel: 'schedule' });
     p.handle('c', encodeSizeRequest(), 0);
     const s = p.session('c')!;
     expect([100, 1999, 2000, 3999, 4000, 5999, 6000, 8000].map((t) => p.rateAt(s as never, t))).toEqual([250, 250, 125, 125, 1000, 1000, 125, 1000]);
   });
 
-  it('refills at the rate in force', () => {
+  it('course model: flips only inside a request that found a token, after refilling at the old rate', () => {
     const { p, ask } = server({ variable: true });
     p.handle('c', encodeSizeRequest(), 0);
-    for (let i = 0; i < 10; i++) ask(4500); // 10 tokens, all spent
-    expect([ask(4503), ask(4503), ask(4503), ask(4503)].map((d) => d.outcome)).toEqual(['served', 'served', 'served', 'no-token']);
-    for (let i = 0; i < 20; i++) ask(2500 + 4000); // 6500: 125/s
-    expect(ask(6503).outcome).toBe('no-token'); // floor(3 · 0.125) = 0
+    for (let i = 0; i < 10; i++) expect(ask(1990).outcome).toBe('served'); // bucket set to 10, all spent
+    expect(p.rateAt(p.session('c') as never, 2500)).toBe(250); // past 2 s, but no request has flipped it
+    ask(2002); // refill at 250: floor(12 · 0.25) = 3; then the flip to 125
+    expect(p.session('c')).toMatchObject({ tokens: 2, rate: 125 });
+    ask(2002);
+    ask(2002);
+    expect(ask(2009).outcome).toBe('no-token'); // floor(7 · 0.125) = 0
+    expect(ask(2010).outcome).toBe('served'); // floor(8 · 0.125) = 1
+  });
+
+  it('schedule model: the same requests refill at the scheduled rate', () => {
+    const { p, ask } = server({ variable: true, variableModel: 'schedule' });
+    p.handle('c', encodeSizeRequest(), 0);
+    for (let i = 0; i < 10; i++) ask(1990);
+    ask(2002); // floor(12 · 0.125) = 1
+    expect(p.session('c')!.tokens).toBe(0);
+  });
+
+  it('course model: leaves a squish at 250/s whatever phase it was in', () => {
+    const { p, ask } = server({ variable: true, squishLength: 1 });
+    p.handle('c', encodeSizeRequest(), 0);
+    for (let i = 0; i < 101; i++) ask(0);
+    expect(ask(5000).squishChange).toBe(-1); // the schedule would say 1000/s here
+    expect(p.rateAt(p.session('c') as never, 5000)).toBe(250);
+  });
+});
+
+describe('offset policy: loss streams, tournament, session table', () => {
+  const pattern = (p: OffsetPolicy, key: string) => {
+    p.handle(key, encodeSizeRequest(), 0);
+    return Array.from({ length: 64 }, (_, i) => p.handle(key, encodeDataRequest(0, 10), 4 * (i + 1)).outcome[0]).join('');
+  };
+  const lossy = () => new OffsetPolicy({ ...DEFAULT_POLICY, loss: 0.5 }, FILE, new Rng(7, 'policy'));
+
+  it('draws each session\'s losses from its own stream: reproducible, independent of other clients', () => {
+    const alone = pattern(lossy(), 'a');
+    const shared = lossy();
+    const b = pattern(shared, 'b');
+    expect(pattern(shared, 'a')).toBe(alone); // b's traffic did not shift a's draws
+    expect(b).not.toBe(alone);
+    expect(alone).toMatch(/l/);
+  });
+
+  it('tournament: Reset is ignored', () => {
+    const p = new OffsetPolicy({ ...DEFAULT_POLICY, loss: 0 }, FILE, new Rng(1), { maxSessions: 10, tournament: true });
+    p.handle('c', encodeSizeRequest(), 0);
+    p.handle('c', encodeDataRequest(0, 10), 0);
+    p.handle('c', encodeSizeRequest(true), 500);
+    expect(p.session('c')).toMatchObject({ start: 0, penalty: 1 });
+    expect(parseReply(p.handle('c', encodeSubmit('a@b', md5Hex(FILE)), 700).reply!)).toMatchObject({ time: 700, penalty: 1 });
+  });
+
+  it('keeps at most maxSessions, forgetting the one heard from least recently', () => {
+    const p = new OffsetPolicy(DEFAULT_POLICY, FILE, new Rng(1), { maxSessions: 3, tournament: false });
+    for (const [k, t] of [['a', 0], ['b', 1], ['c', 2], ['a', 3], ['d', 4]] as const) p.handle(k, encodeSizeRequest(), t);
+    expect(p.sessionCount).toBe(3);
+    expect(p.session('b')).toBeUndefined();
+    expect(p.session('a')).toBeDefined();
   });
 });
 

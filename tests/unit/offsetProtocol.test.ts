@@ -6,6 +6,7 @@ import {
   encodeSizeReply,
   encodeSubmit,
   ERROR_INVALID,
+  MAX_HEADER,
   ERROR_REQUIRED,
   ERROR_SUBMIT,
   parseReply,
@@ -63,5 +64,16 @@ describe('offset protocol: replies', () => {
 
   it('calls a body of the wrong length invalid', () => {
     expect(parseReply(b('Offset: 0\nNumBytes: 9\n\nabc'))).toMatchObject({ kind: 'invalid' });
+  });
+});
+
+describe('offset protocol: oversize headers', () => {
+  it('answers a header longer than MAX_HEADER with the invalid-header error, without reading the rest', () => {
+    const lines = Buffer.from('x: y\n'.repeat(13_000) + '\n');
+    expect(parseRequest(lines, 1000)).toEqual({ kind: 'error', message: ERROR_INVALID });
+    const header = (fill: number) => Buffer.from(`Offset: 0\nNumBytes: 10\n${'z'.repeat(fill)}\n\n`);
+    expect(header(MAX_HEADER - 25).length).toBe(MAX_HEADER);
+    expect(parseRequest(header(MAX_HEADER - 25), 1000)).toEqual({ kind: 'data', offset: 0, numBytes: 10 });
+    expect(parseRequest(header(MAX_HEADER - 24), 1000)).toEqual({ kind: 'error', message: ERROR_INVALID });
   });
 });

@@ -6,7 +6,7 @@ import { linkValues } from '../../shared/link/params.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
 import { constantRateTrace, formatTrace } from '../../shared/trace/mahimahi.ts';
 import { policyValues } from '../../shared/offset/params.ts';
-import type { RelayInfo } from '../../server/relay.ts';
+import type { RelayInfo } from '../../shared/relay/info.ts';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS, SIDE_STYLE } from '../charts/palette.ts';
 import { TimeChart } from '../charts/TimeChart.tsx';

@@ -3,6 +3,7 @@ import { ContestLab } from '../labs/ContestLab.tsx';
 import { TransportLab } from '../labs/TransportLab.tsx';
 import { SharedLab } from '../labs/SharedLab.tsx';
 import { MeasurementLab } from '../labs/MeasurementLab.tsx';
+import { Leaderboard } from '../leaderboard/Leaderboard.tsx';
 
 const VIEWS = [
   { id: '', title: 'Playground', view: App },
@@ -10,6 +11,7 @@ const VIEWS = [
   { id: 'transport-lab', title: 'Reliable transport lab', view: TransportLab },
   { id: 'shared-lab', title: 'Shared bottleneck lab', view: SharedLab },
   { id: 'measurement', title: 'Measurement lab', view: MeasurementLab },
+  { id: 'leaderboard', title: 'Leaderboard', view: Leaderboard },
 ];
 
 /** The page's navigation: each view is its own URL (?view=…), carrying its own state. */

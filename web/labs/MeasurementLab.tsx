@@ -1,7 +1,7 @@
 import { scaleLinear } from 'd3-scale';
 import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_MEASUREMENT, MEASUREMENT_SIZES, type MeasurementResult } from '../../shared/scenarios/measurement.ts';
-import type { RelayInfo } from '../../server/relay.ts';
+import type { RelayInfo } from '../../shared/relay/info.ts';
 import { Axes } from '../charts/Axes.tsx';
 import { fixed, num } from '../charts/format.ts';
 import { COLORS } from '../charts/palette.ts';

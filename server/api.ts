@@ -1,0 +1,82 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RelayInfo } from '../shared/relay/info.ts';
+import type { EchoRecords } from './echoRecords.ts';
+import type { Leaderboard } from './leaderboard.ts';
+import type { SessionSummary } from './sessionRecords.ts';
+
+export interface ApiContext {
+  info: RelayInfo;
+  board: Leaderboard;
+  echo: EchoRecords;
+  /** Records of clients' sessions and connections are the operator's (requests from this machine) unless shared. */
+  shareRecords: boolean;
+  sessions(): Promise<SessionSummary[]>;
+  sessionCsv(id: string): Promise<string | null>;
+}
+
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+
+/** The address a client's connections come from, without the port. */
+const hostOf = (remote: string) => remote.slice(0, remote.lastIndexOf(':'));
+/** A session key is an IPv4 address (the offset servers listen on IPv4), or address:port. */
+const addressOfKey = (key: string) => key.split(':')[0];
+
+/** The relay's JSON and CSV endpoints; returns false for any other path. */
+export function handleApi(req: IncomingMessage, res: ServerResponse, context: ApiContext): boolean {
+  const { info, board, echo, shareRecords } = context;
+  const path = new URL(req.url ?? '/', 'http://relay').pathname;
+  if (!path.startsWith('/api/')) return false;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { allow: 'GET, HEAD' }).end('method not allowed\n');
+    return true;
+  }
+  const viewer = req.socket.remoteAddress ?? '';
+  const operator = LOOPBACK.test(viewer);
+  const mine = (address: string) => operator || address === viewer;
+  const mayView = () => {
+    if (operator || shareRecords) return true;
+    res.writeHead(403, { 'content-type': 'text/plain' }).end('records of clients are for the operator: start the relay with --share-records to show each client its own\n');
+    return false;
+  };
+  const failed = () => res.writeHead(500, { 'content-type': 'text/plain' }).end('the offset servers did not answer\n');
+  const sessionCsv = async (escaped: string) => {
+    let id = escaped;
+    try {
+      id = decodeURIComponent(escaped);
+    } catch {
+      // not an escape of any recorded id: answered as unknown below
+    }
+    const body = mine(addressOfKey(id.split('@')[0])) ? await context.sessionCsv(id).catch(() => null) : null;
+    if (body === null) res.writeHead(404, { 'content-type': 'text/plain' }).end(`no recorded session ${id.slice(0, 100)}\n`);
+    else res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'cache-control': 'no-store' }).end(body);
+  };
+  const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+  switch (path) {
+    case '/api/relay':
+      json(info);
+      break;
+    case '/api/leaderboard':
+      json(board.all);
+      break;
+    case '/api/leaderboard.csv':
+      res
+        .writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="leaderboard.csv"', 'cache-control': 'no-store' })
+        .end(board.csv());
+      break;
+    case '/api/leaderboard/events':
+      board.watch(res);
+      break;
+    case '/api/echo':
+      if (mayView()) json(echo.all.filter((c) => mine(hostOf(c.remote))));
+      break;
+    case '/api/sessions':
+      if (mayView()) void context.sessions().then((all) => json(all.filter((s) => mine(addressOfKey(s.key)))), () => failed());
+      break;
+    default: {
+      const csv = /^\/api\/sessions\/([^/]+)\/csv$/.exec(path);
+      if (csv && mayView()) void sessionCsv(csv[1]);
+      else if (!csv) res.writeHead(404, { 'content-type': 'text/plain' }).end(`no such endpoint: ${path.slice(0, 100)}\n`);
+    }
+  }
+  return true;
+}

@@ -1,0 +1,60 @@
+import type { IncomingMessage } from 'node:http';
+
+export interface Admitted {
+  target: string;
+  host: string;
+  port: number;
+  transport: 'udp' | 'tcp';
+  receipts: boolean;
+  /** The address the session is counted against. */
+  client: string;
+}
+
+export interface AdmissionRules {
+  udpTargets: string[];
+  tcpTargets: string[];
+  origins: string[];
+  maxSessions: number;
+  maxSessionsPerClient: number;
+}
+
+export function normalizeTarget(raw: string): string | null {
+  const m = /^(localhost|[\d.]+|\[[\da-f:]+\]):(\d{1,5})$/i.exec(raw.trim());
+  if (!m || Number(m[2]) > 65_535) return null;
+  return `${m[1].toLowerCase() === 'localhost' ? '127.0.0.1' : m[1]}:${Number(m[2])}`;
+}
+
+/** Whether a new bridge session may open, and to what: the origin, the session caps, the transport and the target. */
+export function admit(
+  req: IncomingMessage,
+  rules: AdmissionRules,
+  counts: { total: number; perClient: ReadonlyMap<string, number> },
+): Admitted | { refusal: string; code: number } {
+  const url = new URL(req.url ?? '/', 'http://relay');
+  const requestOrigin = req.headers.origin;
+  if (requestOrigin !== undefined && !rules.origins.includes(requestOrigin)) {
+    return { refusal: `origin ${requestOrigin} is not allowed to use this relay`, code: 1008 };
+  }
+  if (counts.total >= rules.maxSessions) return { refusal: `the relay already has ${rules.maxSessions} sessions; try again later`, code: 1013 };
+  const client = req.socket.remoteAddress ?? 'unknown';
+  if ((counts.perClient.get(client) ?? 0) >= rules.maxSessionsPerClient) {
+    return { refusal: `${client} already has ${rules.maxSessionsPerClient} sessions on this relay; close one first`, code: 1013 };
+  }
+  const transport = url.searchParams.get('transport') ?? 'udp';
+  if (transport !== 'udp' && transport !== 'tcp') return { refusal: `transport must be udp or tcp (got "${transport.slice(0, 40)}")`, code: 1008 };
+  const target = normalizeTarget(url.searchParams.get('target') ?? '');
+  const allowed = (transport === 'udp' ? rules.udpTargets : rules.tcpTargets).map((t) => normalizeTarget(t));
+  if (!target || !allowed.includes(target)) {
+    const asked = (url.searchParams.get('target') ?? '(none)').slice(0, 80);
+    return { refusal: `target ${asked} over ${transport} is not allowed; allowed: ${allowed.join(', ') || 'none'}`, code: 1008 };
+  }
+  const colon = target.lastIndexOf(':');
+  return {
+    target,
+    host: target.slice(0, colon).replace(/^\[|\]$/g, ''),
+    port: Number(target.slice(colon + 1)),
+    transport,
+    receipts: url.searchParams.get('receipts') === '1',
+    client,
+  };
+}

@@ -1,0 +1,64 @@
+import { createSocket } from 'node:dgram';
+import { connect } from 'node:net';
+import type { Admitted } from './bridgeAdmission.ts';
+import type { PortSet } from './portSet.ts';
+
+export interface TargetEvents {
+  data(payload: Uint8Array): void;
+  /** `fatal` ends the session. */
+  error(message: string, fatal: boolean): void;
+  closed(): void;
+  /** TCP only: writes to the target back up past `maxBuffered`, or have drained. */
+  backedUp(): void;
+  drained(): void;
+}
+
+/** A bridge session's socket to its target: a UDP socket, or a TCP connection that can be paused. */
+export interface Target {
+  readonly datagrams: boolean;
+  /** Sends the bytes; `sent` runs once they have left (for receipts). */
+  send(bytes: Buffer, sent: (() => void) | null): void;
+  /** TCP: stop or resume reading from the target while the page is not reading. */
+  pause(): void;
+  resumeIfPaused(): void;
+  close(): void;
+}
+
+export function openTarget(a: Admitted, on: TargetEvents, maxBuffered: number, bridgedPorts: PortSet | null): Target {
+  if (a.transport === 'udp') {
+    const socket = createSocket({ type: a.host.includes(':') ? 'udp6' : 'udp4', recvBufferSize: 1 << 20 });
+    let port = 0;
+    socket.on('message', on.data);
+    socket.on('error', (e) => on.error(`UDP: ${e.message}`, false));
+    socket.on('connect', () => {
+      port = socket.address().port;
+      bridgedPorts?.add(port);
+    });
+    socket.connect(a.port, a.host);
+    return {
+      datagrams: true,
+      send: (bytes, sent) => (sent ? socket.send(bytes, (e) => (e ? on.error(`UDP: ${e.message}`, false) : sent())) : socket.send(bytes)),
+      pause: () => {},
+      resumeIfPaused: () => {},
+      close: () => {
+        if (port) bridgedPorts?.delete(port);
+        socket.close();
+      },
+    };
+  }
+  const socket = connect({ host: a.host, port: a.port, noDelay: true });
+  socket.on('data', on.data);
+  socket.on('error', (e) => on.error(`TCP: ${e.message}`, true));
+  socket.on('close', on.closed);
+  socket.on('drain', on.drained);
+  return {
+    datagrams: false,
+    send: (bytes, sent) => {
+      const more = sent ? socket.write(bytes, sent) : socket.write(bytes);
+      if (!more && socket.writableLength > maxBuffered) on.backedUp();
+    },
+    pause: () => socket.pause(),
+    resumeIfPaused: () => socket.isPaused() && socket.resume(),
+    close: () => socket.destroy(),
+  };
+}

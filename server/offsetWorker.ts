@@ -1,0 +1,34 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { PortSet } from './portSet.ts';
+import { startOffsetServer, type OffsetServerOptions } from './offsetServer.ts';
+
+/** The thread side of an offset server run off the relay's main thread (see offsetThread.ts). */
+export type WorkerOptions = Omit<OffsetServerOptions, 'bridgedPorts' | 'onSubmit'> & { bridgedPorts: SharedArrayBuffer | null };
+
+export type FromWorker =
+  | { type: 'ready'; port: number }
+  | { type: 'submit'; id: string; result: boolean; time: number; penalty: number }
+  | { type: 'stats'; sessions: number; handled: number }
+  | { type: 'answer'; n: number; body: unknown }
+  | { type: 'failed'; message: string; code?: string };
+
+const port = parentPort!;
+const post = (m: FromWorker) => port.postMessage(m);
+const o = (workerData as { options: WorkerOptions }).options;
+
+try {
+  const server = await startOffsetServer({
+    ...o,
+    bridgedPorts: o.bridgedPorts ? new PortSet(o.bridgedPorts) : null,
+    onSubmit: (s) => post({ type: 'submit', ...s }),
+  });
+  port.on('message', (m: { type: string; n: number; id: string }) => {
+    if (m.type === 'stats') post({ type: 'stats', sessions: server.policy.sessionCount, handled: server.handled });
+    if (m.type === 'sessions') post({ type: 'answer', n: m.n, body: server.records.summaries });
+    if (m.type === 'csv') post({ type: 'answer', n: m.n, body: server.records.csv(m.id) });
+    if (m.type === 'close') void server.close().then(() => port.close());
+  });
+  post({ type: 'ready', port: server.port });
+} catch (e) {
+  post({ type: 'failed', message: (e as Error).message, code: (e as { code?: string }).code });
+}

@@ -1,0 +1,31 @@
+/**
+ * A set of UDP port numbers shared between threads: the bridge marks the local ports of its sockets so
+ * an offset server (in its own thread) can tell a bridged browser from another client on the same host.
+ */
+export class PortSet {
+  private readonly bits: Int32Array;
+
+  constructor(readonly buffer: SharedArrayBuffer = new SharedArrayBuffer(65_536 / 8)) {
+    this.bits = new Int32Array(buffer);
+  }
+
+  add(port: number): void {
+    Atomics.or(this.bits, port >>> 5, 1 << (port & 31));
+  }
+
+  delete(port: number): void {
+    Atomics.and(this.bits, port >>> 5, ~(1 << (port & 31)));
+  }
+
+  has(port: number): boolean {
+    return (Atomics.load(this.bits, port >>> 5) & (1 << (port & 31))) !== 0;
+  }
+}
+
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+
+/** The session key of a datagram's source: by IP as the course server, except that each bridged browser stays its own. */
+export function sessionKey(keyBy: 'ip' | 'ip:port', address: string, port: number, bridged: PortSet | null): string {
+  if (keyBy === 'ip:port' || (bridged?.has(port) && LOOPBACK.test(address))) return `${address}:${port}`;
+  return address;
+}

@@ -1,0 +1,13 @@
+/**
+ * What the page asks the relay about itself, to offer live mode. Nothing here lets a client grade
+ * itself: the file's MD5 stays on the server.
+ */
+export interface RelayInfo {
+  offsetConstant: string;
+  offsetVariable: string;
+  echo: string;
+  bridge: string;
+  fileSize: number;
+  /** Reset is ignored and every Submit goes on the leaderboard as in the course's tournament. */
+  tournament: boolean;
+}

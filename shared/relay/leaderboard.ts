@@ -1,0 +1,44 @@
+import { csvFormat, csvParse } from 'd3-dsv';
+
+/** One Submit to an offset server, as graded, for the class leaderboard. */
+export interface LeaderboardEntry {
+  id: string;
+  result: boolean;
+  /** Milliseconds from session start to the Submit. */
+  time: number;
+  penalty: number;
+  /** Wall-clock time of the Submit, ISO 8601. */
+  at: string;
+  server: 'constant' | 'variable';
+}
+
+const COLUMNS = ['at', 'server', 'id', 'result', 'time', 'penalty'] as const;
+
+export function leaderboardCsv(entries: readonly LeaderboardEntry[]): string {
+  return `${csvFormat(entries.map((e) => ({ ...e, result: String(e.result) })), [...COLUMNS])}\n`;
+}
+
+/** Reads a leaderboard CSV; rows that are not entries are counted, not kept. */
+export function parseLeaderboardCsv(text: string): { entries: LeaderboardEntry[]; rejected: number } {
+  const entries: LeaderboardEntry[] = [];
+  let rejected = 0;
+  for (const row of csvParse(text)) {
+    const time = Number(row.time);
+    const penalty = Number(row.penalty);
+    const ok =
+      (row.result === 'true' || row.result === 'false') &&
+      (row.server === 'constant' || row.server === 'variable') &&
+      typeof row.id === 'string' &&
+      Number.isInteger(time) &&
+      Number.isInteger(penalty) &&
+      !Number.isNaN(Date.parse(row.at ?? ''));
+    if (!ok) rejected++;
+    else entries.push({ id: row.id!, result: row.result === 'true', time, penalty, at: row.at!, server: row.server as LeaderboardEntry['server'] });
+  }
+  return { entries, rejected };
+}
+
+/** Best first: correct results, then shortest time, then smallest penalty. */
+export function rankEntries(entries: readonly LeaderboardEntry[]): LeaderboardEntry[] {
+  return [...entries].sort((a, b) => Number(b.result) - Number(a.result) || a.time - b.time || a.penalty - b.penalty);
+}

@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { handleApi } from '../../server/api.ts';
+import { EchoRecords } from '../../server/echoRecords.ts';
+import { Leaderboard } from '../../server/leaderboard.ts';
+import { testRelay } from '../helpers/relay.ts';
+
+/** A ping-pong client as students write them: each ping sent once the previous pong is back. */
+const PING_PONG = `
+import socket, struct, sys, time
+s = socket.create_connection(('127.0.0.1', int(sys.argv[1])))
+for size in [100, 100, 20000, 20000, 60000]:
+    s.sendall(struct.pack('>H', size) + b'x' * (size - 2))
+    got = b''
+    while len(got) < size:
+        got += s.recv(65536)
+    time.sleep(0.02)
+print('done')
+`;
+
+describe('the echo server records each connection', () => {
+  it("a Python ping-pong client's message sizes and round trips appear at /api/echo", async () => {
+    const relay = await testRelay();
+    const port = relay.info.echo.split(':')[1];
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile('python3', ['-c', PING_PONG, port], (e, stdout) => (e ? reject(e) : resolve(stdout))),
+    );
+    expect(out.trim()).toBe('done');
+    const [conn] = await (await fetch(`${relay.url}/api/echo`)).json();
+    expect(conn).toMatchObject({ remote: expect.stringMatching(/^127\.0\.0\.1:\d+$/), messages: 5 });
+    expect(conn.samples.map((s: { size: number }) => s.size)).toEqual([100, 100, 20000, 20000, 60000]);
+    expect(conn.samples[0].roundTripMs).toBeNull();
+    // the client sleeps 20 ms between a pong and its next ping: the server sees at least that
+    for (const s of conn.samples.slice(1)) expect(s.roundTripMs).toBeGreaterThanOrEqual(19);
+    expect(conn.samples.map((s: { atMs: number }) => s.atMs)).toEqual([...conn.samples.map((s: { atMs: number }) => s.atMs)].sort((a, b) => a - b));
+    await relay.close();
+  });
+
+  it('keeps records for this machine unless the operator shares them, and then each client sees its own', () => {
+    const records = new EchoRecords();
+    records.open('10.0.0.5:4000').message(100);
+    records.open('10.0.0.6:4001').message(200);
+    const ask = (remoteAddress: string, shareRecords: boolean) => {
+      const res = { status: 0, body: '', writeHead(code: number) { this.status = code; return this; }, end(b: string) { this.body = b; return this; } };
+      const req = { url: '/api/echo', method: 'GET', socket: { remoteAddress } } as unknown as IncomingMessage;
+      handleApi(req, res as unknown as ServerResponse, { info: {} as never, board: new Leaderboard(null), echo: records, shareRecords, sessions: async () => [], sessionCsv: async () => null });
+      return res;
+    };
+    expect(ask('10.0.0.5', false).status).toBe(403);
+    expect(JSON.parse(ask('10.0.0.5', true).body).map((c: { remote: string }) => c.remote)).toEqual(['10.0.0.5:4000']);
+    expect(JSON.parse(ask('127.0.0.1', false).body)).toHaveLength(2);
+  });
+});

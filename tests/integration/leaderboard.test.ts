@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseLeaderboardCsv } from '../../shared/relay/leaderboard.ts';
+import { testRelay, until } from '../helpers/relay.ts';
+import { text, UdpProbe } from '../helpers/udp.ts';
+
+const portOf = (hostPort: string) => Number(hostPort.split(':')[1]);
+
+describe('tournament and leaderboard', () => {
+  it('keeps every Submit with its grade, streams it live and exports CSV; tournament mode ignores Reset', async () => {
+    const relay = await testRelay({ tournament: true });
+    expect(await (await fetch(`${relay.url}/api/relay`)).json()).toMatchObject({ tournament: true });
+    const events: string[] = [];
+    const controller = new AbortController();
+    const stream = await fetch(`${relay.url}/api/leaderboard/events`, { signal: controller.signal });
+    const reader = stream.body!.getReader();
+    void (async () => {
+      for (;;) {
+        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+        if (done) return;
+        events.push(new TextDecoder().decode(value));
+      }
+    })();
+    const p = await UdpProbe.open(portOf(relay.info.offsetConstant));
+    p.send('SendSize\n\n');
+    await p.next();
+    await new Promise((r) => setTimeout(r, 200));
+    p.send('SendSize\nReset\n\n'); // ignored in a tournament
+    await p.next();
+    p.send(`Submit: ann@red, "quoted"\nMD5: ${relay.md5}\n\n`);
+    const reply = text(await p.next())!;
+    expect(reply).toMatch(/^Result: true\nTime: \d+\nPenalty: 0\n\n$/);
+    expect(Number(/Time: (\d+)/.exec(reply)![1])).toBeGreaterThanOrEqual(200);
+    p.send(`Submit: bob@blue\nMD5: ${'0'.repeat(32)}\n\n`);
+    await p.next();
+    expect(await until(() => events.join('').split('\n\n').length >= 4)).toBe(true);
+    const all = await (await fetch(`${relay.url}/api/leaderboard`)).json();
+    expect(all).toMatchObject([
+      { id: 'ann@red, "quoted"', result: true, penalty: 0, server: 'constant' },
+      { id: 'bob@blue', result: false, server: 'constant' },
+    ]);
+    expect(events.join('')).toMatch(/^event: all\ndata: \[\]\n\ndata: \{"id":"ann@red, \\"quoted\\""/);
+    const csv = await (await fetch(`${relay.url}/api/leaderboard.csv`)).text();
+    expect(csv.split('\n')[0]).toBe('at,server,id,result,time,penalty');
+    expect(parseLeaderboardCsv(csv).entries.map((e) => e.id)).toEqual(['ann@red, "quoted"', 'bob@blue']);
+    controller.abort();
+    p.close();
+    await relay.close();
+  });
+
+  it('--leaderboard FILE keeps the board across restarts; bad rows are counted and left out', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-board-')), 'board.csv');
+    writeFileSync(file, 'at,server,id,result,time,penalty\n2026-01-01T00:00:00.000Z,variable,old@team,true,9000,3\nnot,a,row,maybe,x,y\n');
+    const first = await testRelay({ leaderboardFile: file });
+    expect(first.leaderboard.rejected).toBe(1);
+    const p = await UdpProbe.open(portOf(first.info.offsetVariable));
+    p.send(`Submit: new@team\nMD5: ${first.md5}\n\n`);
+    await p.next();
+    p.close();
+    await first.close();
+    expect(parseLeaderboardCsv(readFileSync(file, 'utf8')).entries.map((e) => e.id)).toEqual(['old@team', 'new@team']);
+    const second = await testRelay({ leaderboardFile: file });
+    expect((await (await fetch(`${second.url}/api/leaderboard`)).json()).map((e: { id: string }) => e.id)).toEqual(['old@team', 'new@team']);
+    await second.close();
+    const fresh = await testRelay();
+    expect(await (await fetch(`${fresh.url}/api/leaderboard`)).json()).toEqual([]);
+    await fresh.close();
+  });
+});

@@ -1,0 +1,192 @@
+import { createSocket } from 'node:dgram';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { FRAME_DATA, unframe } from '../../shared/bridge/protocol.ts';
+import { ERROR_INVALID } from '../../shared/offset/protocol.ts';
+import type { Relay } from '../../server/relay.ts';
+import { openBridge, testRelay, until } from '../helpers/relay.ts';
+import { text, UdpProbe } from '../helpers/udp.ts';
+
+const payloads = (got: { frames: Buffer[] }) => got.frames.filter((f) => f[0] === FRAME_DATA).map((f) => Buffer.from(unframe(f)!.payload).toString('latin1'));
+
+describe('relay faults: hostile control messages and datagrams', () => {
+  let relay: Relay;
+  beforeAll(async () => {
+    relay = await testRelay();
+  });
+  afterAll(() => relay.close());
+
+  it('answers any JSON value as a control message with a non-fatal error, and keeps serving', async () => {
+    const { ws, got } = openBridge(relay.url, `target=${relay.info.offsetConstant}`);
+    await got.ready;
+    const hostile = ['null', '[]', '"ping"', '1', 'true', '{"type":{}}', '{"type":null}', `{"type":"${'x'.repeat(900)}"}`, '{"type":"ping","t":"soon"}'];
+    for (const m of hostile) ws.send(m);
+    await until(() => got.texts.length >= 1 + hostile.length);
+    expect(got.texts.slice(1, 8).map((t) => t.type)).toEqual(Array(7).fill('error'));
+    expect(got.texts[1]).toMatchObject({ fatal: false, message: 'a control message must be a JSON object with a "type"' });
+    expect(got.texts[8].message).toBe(`unknown control message "${'x'.repeat(40)}"`); // never echoed whole
+    expect(got.texts[9]).toMatchObject({ type: 'pong', t: 0 });
+    ws.send(Buffer.from('SendSize\n\n'));
+    expect(await until(() => payloads(got).length === 1)).toBe(true);
+    ws.close();
+    const udp = await UdpProbe.open(Number(relay.info.offsetVariable.split(':')[1]));
+    udp.send('SendSize\n\n');
+    expect(text(await udp.next())).toBe('Size: 60000\n\n');
+    udp.close();
+  });
+
+  it('answers HTTP requests no handler expects with an error, and keeps serving', async () => {
+    const raw = (line: string, upgrade = false) =>
+      new Promise<string>((resolve) => {
+        const port = Number(new URL(relay.url).port);
+        const s = connect(port, '127.0.0.1', () => s.write(`${line}\r\nHost: x\r\n${upgrade ? 'Connection: Upgrade\r\nUpgrade: websocket\r\n' : 'Connection: close\r\n'}\r\n`));
+        let out = '';
+        s.on('data', (d) => (out += d));
+        s.on('close', () => resolve(out));
+        s.on('error', () => resolve(out));
+      });
+    expect(await raw('GET http://a:99999/ HTTP/1.1')).toMatch(/^HTTP\/1\.1 400/);
+    expect(await raw('GET /api/sessions/%E0%A4%A/csv HTTP/1.1')).toMatch(/^HTTP\/1\.1 404/);
+    expect(await raw('POST /api/leaderboard HTTP/1.1')).toMatch(/^HTTP\/1\.1 405/);
+    expect(await raw('GET http://a:99999/bridge HTTP/1.1', true)).toBe(''); // an upgrade to nowhere: the socket is closed
+    expect((await fetch(`${relay.url}/api/relay`)).status).toBe(200);
+  });
+
+  it('answers a 64 KB datagram of many header lines with one error each, at once', async () => {
+    const udp = await UdpProbe.open(Number(relay.info.offsetConstant.split(':')[1]));
+    const junk = Buffer.from('Offset: 1\n'.repeat(6500));
+    for (let i = 0; i < 50; i++) udp.send(junk);
+    const replies = await udp.drain(500);
+    expect(replies.map((r) => r.toString())).toEqual(Array(50).fill(`${ERROR_INVALID}\n\n`));
+    udp.close();
+  });
+
+  it('counts text frames against the message rate, and refuses a text frame over the control size', async () => {
+    const limited = await testRelay({ maxDatagramsPerSecond: 100 });
+    const fast = openBridge(limited.url, `target=${limited.info.offsetConstant}`);
+    await fast.got.ready;
+    for (let i = 0; i < 400; i++) fast.ws.send(JSON.stringify({ type: 'ping', t: i }));
+    await fast.got.closed;
+    expect(fast.got.texts.at(-1)).toMatchObject({ fatal: true, message: 'over the limit of 100 datagrams per second' });
+    expect(fast.got.texts.filter((t) => t.type === 'pong').length).toBeLessThanOrEqual(100);
+    const big = openBridge(limited.url, `target=${limited.info.offsetConstant}`);
+    await big.got.ready;
+    big.ws.send(JSON.stringify({ type: 'x'.repeat(5000) }));
+    expect((await big.got.closed).code).toBe(1009);
+    expect(big.got.texts.at(-1)?.message).toMatch(/^message of 5\d{3} bytes is over the limit of 1024$/);
+    await limited.close();
+  });
+
+  it("refuses a UDP message larger than UDP carries, and a session over its byte rate", async () => {
+    const limited = await testRelay({ maxBytesPerSecond: 100_000 });
+    const huge = openBridge(limited.url, `target=${limited.info.offsetConstant}`);
+    await huge.got.ready;
+    expect(huge.got.texts[0]).toMatchObject({ limits: { maxMessageBytes: 65_507 } });
+    huge.ws.send(Buffer.alloc(65_510, 65));
+    expect((await huge.got.closed).code).toBe(1009);
+    expect(huge.got.texts.at(-1)?.message).toBe('message of 65510 bytes is over the limit of 65507');
+    const heavy = openBridge(limited.url, `target=${limited.info.offsetConstant}`);
+    await heavy.got.ready;
+    for (let i = 0; i < 10; i++) heavy.ws.send(Buffer.alloc(60_000, 65));
+    await heavy.got.closed;
+    expect(heavy.got.texts.at(-1)).toMatchObject({ fatal: true, message: 'over the limit of 100000 bytes per second' });
+    await limited.close();
+  });
+
+  it('caps sessions per client address', async () => {
+    const limited = await testRelay({ maxSessionsPerClient: 2 });
+    const a = openBridge(limited.url, `target=${limited.info.offsetConstant}`);
+    const b = openBridge(limited.url, `target=${limited.info.offsetConstant}`);
+    await Promise.all([a.got.ready, b.got.ready]);
+    const c = openBridge(limited.url, `target=${limited.info.offsetConstant}`);
+    await expect(c.got.ready).rejects.toThrow('127.0.0.1 already has 2 sessions on this relay; close one first');
+    a.ws.close();
+    await until(() => limited.bridge.sessions === 1);
+    const d = openBridge(limited.url, `target=${limited.info.offsetConstant}`);
+    await d.got.ready;
+    await limited.close();
+  });
+});
+
+describe('relay faults: peers that stop', () => {
+  it('closes a peer that stops answering pings within the stall time', async () => {
+    const relay = await testRelay({ stallMs: 1500 });
+    const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}`, { origin: relay.url, autoPong: false });
+    const texts: { message?: string }[] = [];
+    ws.on('message', (d, bin) => bin || texts.push(JSON.parse(d.toString())));
+    await new Promise((r) => ws.on('open', r));
+    const t0 = Date.now();
+    await new Promise((r) => ws.on('close', r));
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(texts.at(-1)?.message).toBe('closed: no answer to a ping for 2 s');
+    expect(await until(() => relay.bridge.sessions === 0)).toBe(true);
+    await relay.close();
+  }, 15_000);
+
+  it('a page that sends but never reads: the target is paused, the session closed with a reason, memory bounded', async () => {
+    const relay = await testRelay({ stallMs: 1500, maxBufferedBytes: 256 * 1024, maxBytesPerSecond: 1e9, maxDatagramsPerSecond: 1e6 });
+    const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.echo}&transport=tcp`, { origin: relay.url });
+    const texts: { message?: string }[] = [];
+    ws.on('message', (d, bin) => bin || texts.push(JSON.parse(d.toString())));
+    await new Promise((r) => ws.on('open', r));
+    ws.pause(); // stop reading
+    const m = Buffer.alloc(60_000, 7);
+    m.writeUInt16BE(60_000, 0);
+    const rss0 = process.memoryUsage().rss;
+    let closed = false;
+    ws.on('close', () => (closed = true));
+    const end = Date.now() + 6000;
+    while (!closed && Date.now() < end) {
+      if (ws.bufferedAmount < 4 << 20) ws.send(m);
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(await until(() => relay.bridge.sessions === 0, 4000)).toBe(true);
+    expect(process.memoryUsage().rss - rss0).toBeLessThan(200 << 20);
+    // A page that does not read cannot read the reason either: the relay counts it and says it in its log.
+    expect(relay.bridge.cutOff).toEqual({ 'stopped reading': 1 });
+    await relay.close();
+  }, 20_000);
+});
+
+describe('relay faults: sessions stay apart', () => {
+  it('with --key ip, each bridged browser keeps its own server session', async () => {
+    const relay = await testRelay({ keyBy: 'ip' });
+    const a = openBridge(relay.url, `target=${relay.info.offsetConstant}`);
+    const b = openBridge(relay.url, `target=${relay.info.offsetConstant}`);
+    await Promise.all([a.got.ready, b.got.ready]);
+    a.ws.send(Buffer.from('SendSize\nReset\n\n'));
+    await until(() => payloads(a.got).length === 1);
+    await new Promise((r) => setTimeout(r, 300));
+    b.ws.send(Buffer.from('SendSize\nReset\n\n')); // B's Reset must not restart A's clock
+    await until(() => payloads(b.got).length === 1);
+    a.ws.send(Buffer.from(`Submit: a@t\nMD5: ${'0'.repeat(32)}\n\n`));
+    await until(() => payloads(a.got).length === 2);
+    expect(Number(/Time: (\d+)/.exec(payloads(a.got)[1])![1])).toBeGreaterThanOrEqual(300);
+    // A plain client on the same address is keyed by address alone, as the course server does.
+    const one = await UdpProbe.open(Number(relay.info.offsetConstant.split(':')[1]));
+    const two = await UdpProbe.open(Number(relay.info.offsetConstant.split(':')[1]));
+    one.send('SendSize\nReset\n\n');
+    await one.next();
+    one.send('Offset: 0\nNumBytes: 10\n\n');
+    await new Promise((r) => setTimeout(r, 50));
+    two.send(`Submit: b@t\nMD5: ${'0'.repeat(32)}\n\n`);
+    expect(text(await two.next())).toMatch(/Time: [0-9]{1,2}\nPenalty: [01]\n/); // one session for the address
+    one.close();
+    two.close();
+    a.ws.close();
+    b.ws.close();
+    await relay.close();
+  });
+
+  it('an offset server keeps at most its session cap, whatever the number of source ports', async () => {
+    const relay = await testRelay({ serverSessions: 50, singleThread: true });
+    const port = Number(relay.info.offsetConstant.split(':')[1]);
+    const sockets = Array.from({ length: 200 }, () => createSocket('udp4'));
+    for (const s of sockets) s.send('SendSize\n\n', port, '127.0.0.1');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((relay.constant as unknown as { policy: { sessionCount: number } }).policy.sessionCount).toBe(50);
+    for (const s of sockets) s.close();
+    await relay.close();
+  });
+});

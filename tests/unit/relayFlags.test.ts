@@ -1,0 +1,27 @@
+import { parseArgs } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { FlagError, readRelayFlags, relayOptions } from '../../server/relayFlags.ts';
+
+const read = (args: string[]) => readRelayFlags(parseArgs({ args, options: relayOptions(), strict: true }).values);
+
+describe('relay flags from the table', () => {
+  it('sets each option the flags name, in the option\'s unit', () => {
+    expect(read(['--udp-port', '0', '--reorder', '12.5', '--key', 'ip', '--tournament', '--allow', '10.0.0.1:9', '--allow', 'h:1', '--leaderboard', '/tmp/b.csv', '--single-thread'])).toEqual({
+      constantPort: 0,
+      reorder: 0.125,
+      keyBy: 'ip',
+      tournament: true,
+      allow: ['10.0.0.1:9', 'h:1'],
+      leaderboardFile: '/tmp/b.csv',
+      singleThread: true,
+    });
+    expect(read([])).toEqual({});
+  });
+
+  it('names the flag and what it accepts', () => {
+    expect(() => read(['--max-rate', '2.5'])).toThrow(new FlagError('--max-rate must be a whole number from 1 to 10000000 (got "2.5")'));
+    expect(() => read(['--jitter=-1'])).toThrow(new FlagError('--jitter must be a number from 0 to 60000 (got "-1")'));
+    expect(() => read(['--key', 'mac'])).toThrow(new FlagError('--key must be ip or ip:port (got "mac")'));
+    expect(() => read(['--allow-origin', 'ftp://x'])).toThrow(new FlagError('--allow-origin must be URL (got "ftp://x")'));
+  });
+});
