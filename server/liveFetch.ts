@@ -1,5 +1,5 @@
 import { createSocket } from 'node:dgram';
-import { liveFetch, type FetchOutcome, type LiveFetchOptions } from '../shared/endpoints/liveFetch.ts';
+import { liveFetch, type FetchOutcome, type LiveFetchOptions } from '../live/liveFetch.ts';
 import { nodeClock } from './clock.ts';
 
 /** Fetches the file from an offset server over a real UDP socket. */

@@ -88,7 +88,7 @@ export class BridgeSession {
 }
 
 /** A bridged session as the transport of a live fetch. */
-export function bridgeTransport(ws: WebSocketLike): import('../../shared/endpoints/liveFetch.ts').DatagramTransport {
+export function bridgeTransport(ws: WebSocketLike): import('../../live/liveFetch.ts').DatagramTransport {
   let session: BridgeSession | null = null;
   return {
     send: (d) => session?.send(d),

@@ -2,7 +2,7 @@
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { checkParams } from '../../shared/controllers/types.ts';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
-import { liveFetch } from '../../shared/endpoints/liveFetch.ts';
+import { liveFetch } from '../../live/liveFetch.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
 import { summarizeLog } from '../../shared/metrics/logSummary.ts';
 import { niceBin, runSeries, seriesBuffers } from '../../shared/metrics/series.ts';
@@ -13,7 +13,7 @@ import { K } from '../../shared/log/kinds.ts';
 import { FRAME_DATA, FRAME_SENT, unframe } from '../../shared/bridge/protocol.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import type { LiveRun, ScenarioSpec } from '../../shared/scenarios/spec.ts';
-import { WallClock } from '../../shared/sim/wallClock.ts';
+import { browserClock } from '../live/browserClock.ts';
 import { parseTrace, tracePeriod, type Trace } from '../../shared/trace/mahimahi.ts';
 import { bridgeTransport, bridgeUrl, type WebSocketLike } from '../live/bridgeSession.ts';
 import type { RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
@@ -153,17 +153,6 @@ async function replay(id: number, csv: string): Promise<void> {
   post({ id, kind: 'view', view, final: true }, transfer);
 }
 
-/** A MessageChannel round trip: the browser's "run soon, after pending events" for the wall clock. */
-function yieldViaChannel(): (f: () => void) => void {
-  const ch = new MessageChannel();
-  const queue: (() => void)[] = [];
-  ch.port1.onmessage = () => queue.shift()?.();
-  return (f) => {
-    queue.push(f);
-    ch.port2.postMessage(0);
-  };
-}
-
 let cancelLive: (() => void) | null = null;
 
 async function live(id: number, relay: string, target: string, schemeId: string, params: Record<string, string | number>, variable: boolean): Promise<void> {
@@ -173,7 +162,7 @@ async function live(id: number, relay: string, target: string, schemeId: string,
   if ('error' in checked) throw new Error(checked.error);
   const ws = new WebSocket(bridgeUrl(relay.replace(/^http/, 'ws'), target));
   const log = new EventLog();
-  const clock = new WallClock(yieldViaChannel());
+  const clock = browserClock();
   const spec: LiveRun = { live: { server: target, scheme: schemeId, params: checked.values, via: 'bridge', variable } };
   const t0 = performance.now();
   // Datagrams are plain ArrayBuffer-backed bytes; the DOM's send type is only stricter on paper.

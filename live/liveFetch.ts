@@ -1,8 +1,8 @@
-import type { ParamValues, Scheme } from '../controllers/types.ts';
-import { EventLog } from '../log/eventLog.ts';
-import { MAX_CHUNK } from '../offset/protocol.ts';
-import type { Clock } from '../sim/scheduler.ts';
-import { DEFAULT_CLIENT, OffsetClient, type OffsetFetchResult } from './offsetClient.ts';
+import type { ParamValues, Scheme } from '../shared/controllers/types.ts';
+import { EventLog } from '../shared/log/eventLog.ts';
+import { MAX_CHUNK } from '../shared/offset/protocol.ts';
+import type { Clock } from '../shared/sim/scheduler.ts';
+import { DEFAULT_CLIENT, OffsetClient, type OffsetFetchResult } from '../shared/endpoints/offsetClient.ts';
 
 /** A way to reach a real offset server: a UDP socket, or a session through the relay's bridge. */
 export interface DatagramTransport {
