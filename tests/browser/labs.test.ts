@@ -59,8 +59,11 @@ describe('the labs in Chromium', () => {
     await page.close();
   });
 
-  it('contest lab: a sweep value outside the parameter’s range is refused with its reason', async () => {
-    const { page } = await open(env.browser, `${env.relay.url}/?view=contest-lab&sw=fixed:w:2..5000*2`);
+  it('contest lab: a sweep value outside the parameter’s range is refused with its reason, from the URL or typed', async () => {
+    const { page } = await open(env.browser, `${env.relay.url}/?view=contest-lab&sw=fixed:w:2..5000*2&trace=Atlantis`);
+    await page.getByText('uses the default instead: sw "fixed:w:2..5000*2": w must be a number from 1 to 1000 packets (got "1024")').waitFor();
+    await page.getByText(/uses the default instead: trace must be one of .* \(got "Atlantis"\)/).waitFor();
+    await page.locator('[data-param="sweep0"]').fill('2..5000*2');
     await page.locator('[data-action="sweep"]').click();
     await page.getByText('sweep 1: w must be a number from 1 to 1000 packets (got "1024")').waitFor();
     await page.close();

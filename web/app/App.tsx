@@ -31,7 +31,7 @@ function sideNote(view: RunView | undefined, busy: boolean | undefined): string 
 
 export function App() {
   const initial = useMemo(() => decodeExperiment(window.location.search), []);
-  const [e, setE] = useState<Experiment>(initial.experiment);
+  const [e, setE] = useState<Experiment>(initial.value);
   const [notices, setNotices] = useState<string[]>(initial.errors.map((m) => `The link asked for something this page cannot do, so it uses the default instead: ${m}`));
   const [uploaded, setUploaded] = useState<Record<string, number>>({});
   const uploadedText = useRef(new Map<string, string>());

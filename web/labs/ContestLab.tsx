@@ -11,7 +11,11 @@ import { download } from '../export/download.ts';
 import { SweepPool } from '../worker/sweepPool.ts';
 import { WorkerPool } from '../worker/pool.ts';
 import { SchemeSelect } from '../components/SchemeSelect.tsx';
-import { query, useUrlState } from './lab.ts';
+import { useInitialState, useUrlState } from './lab.ts';
+import { CONTEST_LAB } from '../state/labs.ts';
+import type { Item } from '../state/codec.ts';
+import { Notices } from '../components/Notices.tsx';
+import { useNotices } from '../components/useNotices.ts';
 
 interface SweepDef {
   scheme: string;
@@ -29,19 +33,16 @@ function defaultSweep(scheme: string): SweepDef {
   return { scheme, param: p.name, values: preset[`${scheme}.${p.name}`] ?? `${p.kind === 'number' ? p.min : 0}..${p.kind === 'number' ? p.max : 1}*2` };
 }
 
-function parseSweeps(q: URLSearchParams): SweepDef[] {
-  const out = q.getAll('sw').flatMap((s) => {
-    const [scheme, param, values] = s.split(':');
-    return findScheme(scheme) && values ? [{ scheme, param, values }] : [];
-  });
-  return out.length ? out.slice(0, 4) : [defaultSweep('fixed')];
-}
 
 /** Sweeps of controller parameters on a contest trace, filling the throughput–delay plane as runs finish. */
 export function ContestLab() {
-  const q = query();
-  const [trace, setTrace] = useState(BUNDLED_TRACES.some((t) => t.name === q.get('trace')) ? q.get('trace')! : 'Verizon-LTE-short');
-  const [sweeps, setSweeps] = useState<SweepDef[]>(() => parseSweeps(q));
+  const initial = useInitialState(CONTEST_LAB);
+  const { notices, dismiss } = useNotices(initial.errors);
+  const [trace, setTrace] = useState(initial.value.trace as string);
+  const [sweeps, setSweeps] = useState<SweepDef[]>(() => {
+    const given = (initial.value.sw as Item[]).map(([scheme, param, values]) => ({ scheme: String(scheme), param: String(param), values: String(values) }));
+    return given.length ? given : [defaultSweep('fixed')];
+  });
   const [points, setPoints] = useState<(SweepPoint & { sweep: number })[]>([]);
   const [progress, setProgress] = useState<{ done: number; total: number; running: boolean; ms: number } | null>(null);
   const [errors, setErrors] = useState<string[]>([]);
@@ -73,9 +74,7 @@ export function ContestLab() {
     return spec;
   };
 
-  const state = new URLSearchParams(trace.startsWith('upload:') ? {} : { trace });
-  for (const s of sweeps) state.append('sw', `${s.scheme}:${s.param}:${s.values}`);
-  useUrlState('contest-lab', state);
+  useUrlState('contest-lab', CONTEST_LAB, { trace: trace.startsWith('upload:') ? 'Verizon-LTE-short' : trace, sw: sweeps.map((s) => [s.scheme, s.param, s.values]) });
 
   const start = async (runs: { sweep: number; scheme: string; param: string; value: number; params: Record<string, number> }[]) => {
     pool.current ??= new SweepPool();
@@ -137,6 +136,7 @@ export function ContestLab() {
 
   return (
     <div className="lab">
+      <Notices notices={notices} dismiss={dismiss} />
       <section className="lab-controls" aria-label="Sweep settings">
         <label className="param">
           trace

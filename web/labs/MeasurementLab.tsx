@@ -6,7 +6,11 @@ import { Axes } from '../charts/Axes.tsx';
 import { fixed, num } from '../charts/format.ts';
 import { COLORS } from '../charts/palette.ts';
 import { WorkerPool } from '../worker/pool.ts';
-import { query, useUrlState } from './lab.ts';
+import type { NumberParam } from '../../shared/controllers/types.ts';
+import { useInitialState, useUrlState } from './lab.ts';
+import { MEASUREMENT_LAB } from '../state/labs.ts';
+import { Notices } from '../components/Notices.tsx';
+import { useNotices } from '../components/useNotices.ts';
 
 const W = 640;
 const H = 360;
@@ -46,21 +50,18 @@ const err = (est: number, truth: number) => `${fixed((100 * (est - truth)) / tru
 
 /** Bandwidth and delay from ping-pong latencies of several message sizes, simulated or live. */
 export function MeasurementLab() {
-  const q = query();
-  const num0 = (k: string, d: number, lo: number, hi: number) => {
-    const v = Number(q.get(k));
-    return q.get(k) !== null && Number.isFinite(v) && v >= lo && v <= hi ? v : d;
-  };
-  const [mbps, setMbps] = useState(num0('bw', DEFAULT_MEASUREMENT.mbps, 0.01, 10_000));
-  const [delayMs, setDelay] = useState(num0('delay', DEFAULT_MEASUREMENT.delayMs, 0, 5000));
-  const [jitterMs, setJitter] = useState(num0('jitter', DEFAULT_MEASUREMENT.jitterMs, 0, 100));
-  const [hidden, setHidden] = useState(q.get('hide') === '1');
+  const initial = useInitialState(MEASUREMENT_LAB);
+  const { notices, dismiss } = useNotices(initial.errors);
+  const [mbps, setMbps] = useState(initial.value.bw as number);
+  const [delayMs, setDelay] = useState(initial.value.delay as number);
+  const [jitterMs, setJitter] = useState(initial.value.jitter as number);
+  const [hidden, setHidden] = useState(initial.value.hide === '1');
   const [sim, setSim] = useState<MeasurementResult | null>(null);
   const [live, setLive] = useState<MeasurementResult | null>(null);
   const [liveState, setLiveState] = useState<string>('');
   const pool = useRef<WorkerPool | null>(null);
   pool.current ??= new WorkerPool();
-  useUrlState('measurement', new URLSearchParams({ bw: String(mbps), delay: String(delayMs), jitter: String(jitterMs), ...(hidden ? { hide: '1' } : {}) }));
+  useUrlState('measurement', MEASUREMENT_LAB, { bw: mbps, delay: delayMs, jitter: jitterMs, hide: hidden ? '1' : '0' });
 
   useEffect(() => {
     const t = setTimeout(() => {
@@ -87,19 +88,23 @@ export function MeasurementLab() {
     } else if (r.kind === 'error') setLiveState(r.message);
   };
 
-  const slider = (label: string, value: number, set: (v: number) => void, min: number, max: number, step: number, unit: string, param: string) => (
-    <label className="param">
-      {label} <output>{hidden ? '?' : value}</output> {unit}
-      <input type="range" min={min} max={max} step={step} value={value} onChange={(e) => set(Number(e.target.value))} data-param={param} />
-    </label>
-  );
+  const slider = (index: number, value: number, set: (v: number) => void) => {
+    const spec = MEASUREMENT_LAB[index] as NumberParam;
+    return (
+      <label className="param">
+        {spec.doc} <output>{hidden ? '?' : value}</output> {spec.unit}
+        <input type="range" min={spec.min} max={spec.max} step={spec.step} value={value} onChange={(e) => set(Number(e.target.value))} data-param={spec.name} />
+      </label>
+    );
+  };
 
   return (
     <div className="lab">
+      <Notices notices={notices} dismiss={dismiss} />
       <section className="lab-controls" aria-label="The link to measure">
-        {slider('bandwidth', mbps, setMbps, 0.1, 100, 0.1, 'Mbit/s', 'bw')}
-        {slider('delay one way', delayMs, setDelay, 0, 200, 1, 'ms', 'delay')}
-        {slider('jitter ±', jitterMs, setJitter, 0, 10, 0.1, 'ms', 'jitter')}
+        {slider(0, mbps, setMbps)}
+        {slider(1, delayMs, setDelay)}
+        {slider(2, jitterMs, setJitter)}
         <label>
           <input type="checkbox" checked={hidden} onChange={(e) => setHidden(e.target.checked)} /> hide the truth
         </label>

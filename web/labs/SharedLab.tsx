@@ -9,7 +9,11 @@ import { TimeChart } from '../charts/TimeChart.tsx';
 import type { RunView } from '../worker/protocol.ts';
 import { WorkerPool } from '../worker/pool.ts';
 import { SchemeSelect } from '../components/SchemeSelect.tsx';
-import { query, useUrlState } from './lab.ts';
+import { useInitialState, useUrlState } from './lab.ts';
+import { SHARED_LAB } from '../state/labs.ts';
+import type { Item } from '../state/codec.ts';
+import { Notices } from '../components/Notices.tsx';
+import { useNotices } from '../components/useNotices.ts';
 
 interface FlowDef {
   scheme: string;
@@ -25,28 +29,22 @@ function presetFlows(id: string): FlowDef[] {
   return spec.flows.map((f) => ({ scheme: f.scheme, startMs: f.startMs, bytes: f.bytes! }));
 }
 
-function parseFlows(q: URLSearchParams, preset: string): FlowDef[] {
-  const flows = q.getAll('f').flatMap((t) => {
-    const [scheme, start, bytes] = t.split(':');
-    const f = { scheme, startMs: Number(start), bytes: Number(bytes) };
-    return findScheme(scheme)?.mode === 'window' && f.startMs >= 0 && f.bytes >= 1 && f.bytes <= 1e9 ? [f] : [];
-  });
-  return flows.length >= 2 ? flows.slice(0, 8) : presetFlows(preset);
-}
 
 /** Two to eight flows sharing one bottleneck: who gets what, how fast they converge, and how fairly. */
 export function SharedLab() {
-  const q = query();
-  const [preset, setPreset] = useState(SHARED_PRESETS.some((p) => p.id === q.get('preset')) ? q.get('preset')! : 'cdn');
-  const [flows, setFlows] = useState<FlowDef[]>(() => parseFlows(q, preset));
+  const initial = useInitialState(SHARED_LAB);
+  const { notices, dismiss } = useNotices(initial.errors);
+  const [preset, setPreset] = useState(initial.value.preset as string);
+  const [flows, setFlows] = useState<FlowDef[]>(() => {
+    const given = (initial.value.f as Item[]).map(([scheme, startMs, bytes]) => ({ scheme: String(scheme), startMs: Number(startMs), bytes: Number(bytes) }));
+    return given.length >= 2 ? given : presetFlows(preset);
+  });
   const [view, setView] = useState<RunView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [domain, setDomain] = useState<[number, number] | null>(null);
   const pool = useRef<WorkerPool | null>(null);
 
-  const state = new URLSearchParams({ preset });
-  for (const f of flows) state.append('f', `${f.scheme}:${f.startMs}:${f.bytes}`);
-  useUrlState('shared-lab', state);
+  useUrlState('shared-lab', SHARED_LAB, { preset, f: flows.map((f) => [f.scheme, f.startMs, f.bytes]) });
 
   useEffect(() => {
     pool.current ??= new WorkerPool();
@@ -95,6 +93,7 @@ export function SharedLab() {
 
   return (
     <div className="lab">
+      <Notices notices={notices} dismiss={dismiss} />
       <section className="lab-controls" aria-label="Flows">
         <label className="param">
           preset

@@ -9,16 +9,19 @@ import type { RunView } from '../worker/protocol.ts';
 import { WorkerPool } from '../worker/pool.ts';
 import { SweepPool } from '../worker/sweepPool.ts';
 import { SchemeSelect } from '../components/SchemeSelect.tsx';
-import { query, useUrlState } from './lab.ts';
+import { useInitialState, useUrlState } from './lab.ts';
+import { TRANSPORT_LAB } from '../state/labs.ts';
+import { Notices } from '../components/Notices.tsx';
+import { useNotices } from '../components/useNotices.ts';
 
 const WINDOW_SCHEMES = SCHEMES.filter((s) => s.mode === 'window');
 
 /** The reliable-transport test matrix: every row run with the chosen controller; a row opens its run. */
 export function TransportLab() {
-  const q = query();
-  const [scheme, setScheme] = useState(findScheme(q.get('scheme') ?? '')?.mode === 'window' ? q.get('scheme')! : 'reno');
-  const initialRow = Number(q.get('row'));
-  const [selected, setSelected] = useState<number | null>(Number.isInteger(initialRow) && initialRow >= 1 && initialRow <= MATRIX.length ? initialRow - 1 : null);
+  const initial = useInitialState(TRANSPORT_LAB);
+  const { notices, dismiss } = useNotices(initial.errors);
+  const [scheme, setScheme] = useState(initial.value.scheme as string);
+  const [selected, setSelected] = useState<number | null>(initial.value.row ? (initial.value.row as number) - 1 : null);
   const [results, setResults] = useState<(Summary | null)[]>([]);
   const [running, setRunning] = useState(false);
   const [ms, setMs] = useState(0);
@@ -27,9 +30,7 @@ export function TransportLab() {
   const pool = useRef<SweepPool | null>(null);
   const runner = useRef<WorkerPool | null>(null);
 
-  const state = new URLSearchParams({ scheme });
-  if (selected !== null) state.set('row', String(selected + 1));
-  useUrlState('transport-lab', state);
+  useUrlState('transport-lab', TRANSPORT_LAB, { scheme, row: selected === null ? 0 : selected + 1 });
 
   const runAll = async () => {
     pool.current ??= new SweepPool();
@@ -63,6 +64,7 @@ export function TransportLab() {
 
   return (
     <div className="lab">
+      <Notices notices={notices} dismiss={dismiss} />
       <section className="lab-controls" aria-label="Matrix settings">
         <label className="param">
           controller
