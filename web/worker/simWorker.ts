@@ -1,7 +1,6 @@
 /// <reference lib="webworker" />
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { checkParams } from '../../shared/controllers/types.ts';
-import { parseTraceCsv } from '../../shared/csv/trace.ts';
 import { liveFetch } from '../../live/liveFetch.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
 import { summarizeLog } from '../../shared/metrics/logSummary.ts';
@@ -17,6 +16,7 @@ import { browserClock } from '../live/browserClock.ts';
 import { parseTrace, tracePeriod, type Trace } from '../../shared/trace/mahimahi.ts';
 import { bridgeTransport, bridgeUrl, type WebSocketLike } from '../live/bridgeSession.ts';
 import type { RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
+import { importRun } from './replay.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -142,14 +142,8 @@ async function measureLive(id: number, relay: string, target: string, sizes: num
 
 async function replay(id: number, csv: string): Promise<void> {
   const t0 = performance.now();
-  const { log, spec } = parseTraceCsv(csv);
-  const lastEvent = log.length ? log.columns.t[log.length - 1] : 0;
-  let trace: Trace | null = null;
-  if (spec && 'workload' in spec && spec.link?.kind === 'trace') trace = await loadTrace(spec.link.trace).catch(() => null);
-  // A contest run lasts its whole duration even when the last packet came earlier.
-  const runEnd = spec && 'workload' in spec && spec.workload === 'contest' ? spec.durationMs : lastEvent;
-  const summary = summarizeLog(log, spec, runEnd, trace);
-  const [view, transfer] = viewOf(spec, log, runEnd, trace, summary, 'imported', null, performance.now() - t0);
+  const r = await importRun(csv, (name) => loadTrace(name).catch(() => null));
+  const [view, transfer] = viewOf(r.spec, r.log, r.endMs, r.trace, r.summary, 'imported', null, performance.now() - t0);
   post({ id, kind: 'view', view, final: true }, transfer);
 }
 
