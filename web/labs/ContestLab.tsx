@@ -2,7 +2,9 @@ import { csvFormat } from 'd3-dsv';
 import { useEffect, useRef, useState } from 'react';
 import { findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
-import { BUNDLED_TRACES, contest, flow } from '../../shared/scenarios/presets.ts';
+import { BUNDLED_TRACES, flow } from '../../shared/scenarios/presets.ts';
+import { contestOn } from '../../shared/scenarios/contestOn.ts';
+import type { FlowSpec } from '../../shared/scenarios/spec.ts';
 import { bestBy, frontier, scoreboardEntries, sweepPoint, sweepValues, type SweepPoint } from '../../shared/scenarios/sweep.ts';
 import { PlaneChart, type PlaneLine, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS } from '../charts/palette.ts';
@@ -64,15 +66,7 @@ export function ContestLab() {
     }
   };
 
-  /** The contest on the chosen trace: a bundled one, or one uploaded here (its data and ACKs on the same file). */
-  const contestOn = (flows: Parameters<typeof contest>[1]) => {
-    const up = uploads.find((u) => `upload:${u.name}` === trace);
-    if (!up) return contest(trace, flows);
-    const spec = contest('Verizon-LTE-short', flows);
-    spec.link = { ...spec.link, trace, ackTrace: trace };
-    spec.durationMs = up.durationMs;
-    return spec;
-  };
+  const contestOnTrace = (flows: FlowSpec[]) => contestOn(trace, flows, 1, (name) => uploads.find((u) => `upload:${u.name}` === name)?.durationMs ?? 0);
 
   useUrlState('contest-lab', CONTEST_LAB, { trace: trace.startsWith('upload:') ? 'Verizon-LTE-short' : trace, sw: sweeps.map((s) => [s.scheme, s.param, s.values]) });
 
@@ -82,7 +76,7 @@ export function ContestLab() {
     setErrors([]);
     const t0 = performance.now();
     setProgress({ done: 0, total: runs.length, running: true, ms: 0 });
-    const specs = runs.map((r) => contestOn([flow(r.scheme, r.params)]));
+    const specs = runs.map((r) => contestOnTrace([flow(r.scheme, r.params)]));
     let done = 0;
     const finished = await pool.current.run(
       specs,
