@@ -1,9 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { findScheme } from '../../shared/controllers/registry.ts';
-import { formatIntervalCsv } from '../../shared/csv/intervals.ts';
-import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { linkValues } from '../../shared/link/params.ts';
-import { EventLog } from '../../shared/log/eventLog.ts';
 import { constantRateTrace, formatTrace } from '../../shared/trace/mahimahi.ts';
 import { policyValues } from '../../shared/offset/params.ts';
 import type { RelayInfo } from '../../server/relay.ts';
@@ -108,17 +105,15 @@ export function App() {
     else setPlay({ playing: true, speed: play.speed, t: 0 });
   };
 
-  const exportTrace = (slot: Slot) => {
-    const v = runs.views[slot];
-    if (!v) return;
-    const log = EventLog.from(v.log, v.log.t.length);
-    download(`pipefill-${slot}-${e[slot].scheme}.csv`, formatTraceCsv(log, v.spec));
+  const exportCsv = async (slot: Slot, what: 'trace' | 'intervals') => {
+    try {
+      download(`pipefill-${slot}-${e[slot].scheme}${what === 'trace' ? '' : '-intervals'}.csv`, await runs.pool.exportCsv(slot, what));
+    } catch (err) {
+      note(`The ${what} CSV could not be made: ${(err as Error).message}`);
+    }
   };
-  const exportIntervals = (slot: Slot) => {
-    const v = runs.views[slot];
-    if (!v) return;
-    download(`pipefill-${slot}-${e[slot].scheme}-intervals.csv`, formatIntervalCsv(EventLog.from(v.log, v.log.t.length), v.series.binMs, v.series.endMs));
-  };
+  const exportTrace = (slot: Slot) => void exportCsv(slot, 'trace');
+  const exportIntervals = (slot: Slot) => void exportCsv(slot, 'intervals');
   /** The data direction's delivery schedule as a Mahimahi trace file. */
   const exportLinkTrace = async () => {
     if (e.trace === 'rate') {

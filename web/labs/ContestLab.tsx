@@ -50,7 +50,7 @@ export function ContestLab() {
   const [errors, setErrors] = useState<string[]>([]);
   const [omni, setOmni] = useState<Summary['omniscient']>(null);
   const pool = useRef<SweepPool | null>(null);
-  useEffect(() => () => pool.current?.cancel(), []);
+  useEffect(() => () => pool.current?.close(), []);
   const [uploads, setUploads] = useState<{ name: string; text: string; durationMs: number }[]>([]);
   const checker = useRef<WorkerPool | null>(null);
 

@@ -46,10 +46,12 @@ export function TransportLab() {
     setRunning(false);
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the matrix runs again when the scheme changes, and only then.
   useEffect(() => {
     void runAll();
     return () => pool.current?.cancel();
   }, [scheme]);
+  useEffect(() => () => pool.current?.close(), []);
 
   useEffect(() => {
     if (selected === null) return;

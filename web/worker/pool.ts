@@ -1,8 +1,7 @@
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
-import type { RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
+import type { AnswerTo, RequestKind, RequestOf, RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
 
 type Slot = 'a' | 'b';
-type Request = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
 /**
  * Two module workers, one per side of the comparison, so A and B compute in parallel and the page's
@@ -36,24 +35,34 @@ export class WorkerPool {
     w.resolve(m);
   }
 
-  /** Sends a request to a side's worker; views for it arrive through onView while it is the latest. */
-  request(slot: Slot, req: Request, onView: (v: RunView, final: boolean) => void = () => {}): Promise<WorkerResponse> {
+  /**
+   * Sends a request to a side's worker; views for it arrive through onView while it is the latest. Uploads
+   * and exports leave the run in progress the latest.
+   */
+  request<K extends RequestKind>(slot: Slot, req: RequestOf<K> & { kind: K }, onView: (v: RunView, final: boolean) => void = () => {}): Promise<AnswerTo<K>> {
     const id = this.nextId++;
-    if (req.kind !== 'upload') this.latest[slot] = id;
+    if (req.kind !== 'upload' && req.kind !== 'export') this.latest[slot] = id;
     return new Promise((resolve) => {
-      this.waiting.set(id, { slot, onView, resolve });
+      this.waiting.set(id, { slot, onView, resolve: resolve as (r: WorkerResponse) => void });
       this.workers[slot].postMessage({ ...req, id } as WorkerRequest);
     });
   }
 
-  run(slot: Slot, spec: ScenarioSpec, onView: (v: RunView) => void): Promise<WorkerResponse> {
+  run(slot: Slot, spec: ScenarioSpec, onView: (v: RunView) => void): Promise<AnswerTo<'run'>> {
     return this.request(slot, { kind: 'run', spec }, onView);
   }
 
   /** Hands an uploaded trace to both workers; resolves with the first answer (both parse the same text). */
-  async upload(name: string, text: string): Promise<WorkerResponse> {
+  async upload(name: string, text: string): Promise<AnswerTo<'upload'>> {
     const [a] = await Promise.all([this.request('a', { kind: 'upload', name, text }), this.request('b', { kind: 'upload', name, text })]);
     return a;
+  }
+
+  /** A CSV of the side's latest run, made in its worker, where the log is. */
+  async exportCsv(slot: Slot, what: 'trace' | 'intervals'): Promise<string> {
+    const r = await this.request(slot, { kind: 'export', what });
+    if (r.kind === 'error') throw new Error(r.message);
+    return r.text;
   }
 
   cancelLive(slot: Slot): void {

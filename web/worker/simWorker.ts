@@ -2,6 +2,8 @@
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { checkParams } from '../../shared/controllers/types.ts';
 import { liveFetch } from '../../live/liveFetch.ts';
+import { formatIntervalCsv } from '../../shared/csv/intervals.ts';
+import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
 import { summarizeLog } from '../../shared/metrics/logSummary.ts';
 import { niceBin, runSeries, seriesBuffers } from '../../shared/metrics/series.ts';
@@ -42,6 +44,14 @@ function loadTrace(name: string): Promise<Trace> {
 
 const post = (m: WorkerResponse, transfer: Transferable[] = []) => self.postMessage(m, transfer);
 
+/** The latest run this worker drew (a side's run, growing while live): its log stays here for exports. */
+let kept: { log: EventLog; spec: RunView['spec']; endMs: number; binMs: number } | null = null;
+
+function exportCsv(what: 'trace' | 'intervals'): string {
+  if (!kept) throw new Error('there is no run to export yet');
+  return what === 'trace' ? formatTraceCsv(kept.log, kept.spec) : formatIntervalCsv(kept.log, kept.binMs, kept.endMs);
+}
+
 /** Each flow's window over time, (t, packets) pairs from its ACK and timeout rows. */
 function windowsByFlow(log: EventLog, flows: number): Float64Array[] {
   const lists: number[][] = Array.from({ length: flows }, () => []);
@@ -53,15 +63,15 @@ function windowsByFlow(log: EventLog, flows: number): Float64Array[] {
 function viewOf(spec: RunView['spec'], log: EventLog, endMs: number, trace: Trace | null, summary: RunView['summary'], source: RunView['source'], live: RunView['live'], wallMs: number, spans?: { from: number[]; until: number[] }): [RunView, Transferable[]] {
   const once = spec && 'workload' in spec ? spec.link.once : false;
   const series = runSeries(log, endMs, trace, once);
-  const columns = log.compact();
+  kept = { log, spec, endMs, binMs: series.binMs };
   let flows: RunView['flows'] = null;
-  const buffers: ArrayBuffer[] = [...seriesBuffers(series), ...Object.values(columns).map((c) => c.buffer as ArrayBuffer)];
+  const buffers: ArrayBuffer[] = seriesBuffers(series);
   if (spans && spans.from.length > 1) {
     const fs = flowSeries(log, spans.from.length, niceBin(endMs, 60), endMs, spans.from, spans.until);
     flows = { ...fs, windows: windowsByFlow(log, spans.from.length) };
     for (const a of [fs.t, fs.jain, ...fs.perFlow, ...flows.windows]) buffers.push(a.buffer as ArrayBuffer);
   }
-  const view: RunView = { spec, summary, series, log: columns, live, wallMs, source, flows };
+  const view: RunView = { spec, summary, series, live, wallMs, source, flows };
   return [view, buffers];
 }
 
@@ -198,6 +208,8 @@ self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
       }
       case 'live':
         return await live(m.id, m.relay, m.target, m.scheme, m.params, m.variable);
+      case 'export':
+        return post({ id: m.id, kind: 'exported', text: exportCsv(m.what) });
       case 'cancel':
         cancelLive?.();
         return;
