@@ -9,9 +9,9 @@ import { summarizeLog } from '../../shared/metrics/logSummary.ts';
 import { niceBin, runSeries, seriesBuffers } from '../../shared/metrics/series.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
 import { flowSeries } from '../../shared/metrics/fairness.ts';
-import { fitLatency, runMeasurement } from '../../shared/scenarios/measurement.ts';
+import { runMeasurement } from '../../shared/scenarios/measurement.ts';
+import { measureLive } from './measureLive.ts';
 import { K } from '../../shared/log/kinds.ts';
-import { FRAME_DATA, FRAME_SENT, unframe } from '../../shared/bridge/protocol.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import type { LiveRun, ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { browserClock } from '../live/browserClock.ts';
@@ -100,56 +100,6 @@ async function summaryOnly(id: number, spec: ScenarioSpec): Promise<void> {
   post({ id, kind: 'summary', summary, wallMs: performance.now() - t0 });
 }
 
-/**
- * Ping-pong through the bridge to the echo server over TCP: one message at a time, each timed by the
- * relay's clock from when it went out to when its last byte came back, so the WebSocket hop drops out.
- */
-async function measureLive(id: number, relay: string, target: string, sizes: number[], repeats: number): Promise<void> {
-  const ws = new WebSocket(bridgeUrl(relay.replace(/^http/, 'ws'), target, 'tcp', true));
-  ws.binaryType = 'arraybuffer';
-  const samples: { size: number; rttMs: number }[] = [];
-  let sentAt = NaN;
-  let expect = 0;
-  let got = 0;
-  let next: (() => void) | null = null;
-  const failed = new Promise<never>((_, reject) => {
-    ws.onmessage = (e) => {
-      if (typeof e.data === 'string') {
-        const m = JSON.parse(e.data);
-        if (m.type === 'ready') next?.();
-        if (m.type === 'error' && m.fatal) reject(new Error(m.message));
-        return;
-      }
-      const f = unframe(new Uint8Array(e.data as ArrayBuffer));
-      if (!f) return;
-      if (f.type === FRAME_SENT) sentAt = f.relayTime;
-      if (f.type === FRAME_DATA) {
-        got += f.payload.length;
-        if (got >= expect) {
-          samples.push({ size: expect, rttMs: f.relayTime - sentAt });
-          next?.();
-        }
-      }
-    };
-    ws.onerror = () => reject(new Error('the relay cannot be reached'));
-  });
-  const step = () => new Promise<void>((resolve) => (next = resolve));
-  await Promise.race([step(), failed]);
-  for (const size of sizes) {
-    for (let r = 0; r < repeats; r++) {
-      const m = new Uint8Array(size);
-      new DataView(m.buffer).setUint16(0, size);
-      expect = size;
-      got = 0;
-      const done = step();
-      ws.send(m);
-      await Promise.race([done, failed]);
-    }
-  }
-  ws.close();
-  post({ id, kind: 'measured', result: { samples, fit: fitLatency(samples) } });
-}
-
 async function replay(id: number, csv: string): Promise<void> {
   const t0 = performance.now();
   const r = await importRun(csv, (name) => loadTrace(name).catch(() => null));
@@ -200,7 +150,7 @@ self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
       case 'measure':
         return post({ id: m.id, kind: 'measured', result: runMeasurement(m.spec) });
       case 'measure-live':
-        return await measureLive(m.id, m.relay, m.target, m.sizes, m.repeats);
+        return post({ id: m.id, kind: 'measured', result: await measureLive(m.relay, m.target, m.sizes, m.repeats) });
       case 'upload': {
         const t = parseTrace(m.text, m.name);
         traces.set(`upload:${m.name}`, t);
