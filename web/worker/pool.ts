@@ -1,4 +1,5 @@
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
+import { applyDelta } from './seriesDelta.ts';
 import type { AnswerTo, RequestKind, RequestOf, RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
 
 type Slot = 'a' | 'b';
@@ -11,7 +12,7 @@ export class WorkerPool {
   private readonly workers: Record<Slot, Worker>;
   private nextId = 1;
   private readonly latest: Record<Slot, number> = { a: 0, b: 0 };
-  private readonly waiting = new Map<number, { slot: Slot; onView: (v: RunView, final: boolean) => void; resolve: (r: WorkerResponse) => void }>();
+  private readonly waiting = new Map<number, { slot: Slot; onView: (v: RunView, final: boolean) => void; resolve: (r: WorkerResponse) => void; shown?: RunView }>();
 
   constructor() {
     const make = () => new Worker(new URL('./simWorker.ts', import.meta.url), { type: 'module' });
@@ -27,12 +28,21 @@ export class WorkerPool {
   private receive(m: WorkerResponse): void {
     const w = this.waiting.get(m.id);
     if (!w) return;
+    if (m.kind === 'delta') {
+      if (w.shown && m.id === this.latest[w.slot]) this.show(w, { ...w.shown, series: applyDelta(w.shown.series, m.delta), summary: m.summary, wallMs: m.wallMs }, false);
+      return;
+    }
     if (m.kind === 'view') {
-      if (m.id === this.latest[w.slot]) w.onView(m.view, m.final);
+      if (m.id === this.latest[w.slot]) this.show(w, m.view, m.final);
       if (!m.final) return;
     }
     this.waiting.delete(m.id);
     w.resolve(m);
+  }
+
+  private show(w: { onView: (v: RunView, final: boolean) => void; shown?: RunView }, view: RunView, final: boolean): void {
+    w.shown = view;
+    w.onView(view, final);
   }
 
   /**

@@ -5,6 +5,7 @@ import type { RunSeries } from '../../shared/metrics/series.ts';
 import type { MeasurementResult, MeasurementSpec } from '../../shared/scenarios/measurement.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
 import type { LiveRun, ScenarioSpec } from '../../shared/scenarios/spec.ts';
+import type { SeriesDelta } from './seriesDelta.ts';
 
 /**
  * One finished (or, live, growing) run as the page draws it. The event log stays in the worker, which
@@ -36,6 +37,8 @@ export type WorkerRequest =
 
 export type WorkerResponse =
   | { id: number; kind: 'view'; view: RunView; final: boolean }
+  /** A live run's tick: what its series gained, and its figures so far. */
+  | { id: number; kind: 'delta'; delta: SeriesDelta; summary: Summary; wallMs: number }
   | { id: number; kind: 'uploaded'; name: string; durationMs: number; opportunities: number }
   | { id: number; kind: 'summary'; summary: Summary; wallMs: number }
   | { id: number; kind: 'measured'; result: MeasurementResult }

@@ -19,6 +19,7 @@ import { parseTrace, tracePeriod, type Trace } from '../../shared/trace/mahimahi
 import { bridgeTransport, bridgeUrl, type WebSocketLike } from '../live/bridgeSession.ts';
 import type { RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { importRun } from './replay.ts';
+import { deltaBuffers, seriesDelta } from './seriesDelta.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -126,8 +127,18 @@ async function live(id: number, relay: string, target: string, schemeId: string,
     const endMs = Math.max(1, clock.now);
     const [view, transfer] = viewOf(spec, log, endMs, null, summarizeLog(log, spec, endMs, null), 'live', result, performance.now() - t0);
     post({ id, kind: 'view', view, final }, transfer);
+    shown = log.length;
   };
-  const timer = setInterval(() => snapshot(false, null), 150);
+  // The first tick draws the whole view; later ones send what the series gained since (the log stays here).
+  let shown = -1;
+  const tick = () => {
+    if (shown < 0) return snapshot(false, null);
+    const endMs = Math.max(1, clock.now);
+    const delta = seriesDelta(log, shown, endMs);
+    shown = log.length;
+    post({ id, kind: 'delta', delta, summary: summarizeLog(log, spec, endMs, null), wallMs: performance.now() - t0 }, deltaBuffers(delta));
+  };
+  const timer = setInterval(tick, 150);
   try {
     const outcome = await run.done;
     snapshot(true, outcome.result);
