@@ -42,7 +42,16 @@ export function liveFetch(transport: DatagramTransport, clock: Clock & { stop():
       if (error) reject(new Error(error));
       else resolve({ result: client.stats, log, chunks: Math.ceil(client.stats.size / MAX_CHUNK) });
     };
-    const client: OffsetClient = new OffsetClient(clock, log, 0, o.scheme.create(o.params), o.scheme.mode, (d) => transport.send(d), { ...DEFAULT_CLIENT, id: o.id }, () => finish());
+    const client: OffsetClient = new OffsetClient(
+      clock,
+      log,
+      0,
+      o.scheme.create(o.params),
+      o.scheme.mode,
+      (d) => transport.send(d),
+      { ...DEFAULT_CLIENT, id: o.id },
+      () => finish(),
+    );
     transport.listen(
       (d) => client.receive(d, clock.now),
       (message) => finish(message),

@@ -17,7 +17,6 @@ const options = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
-
 const HELP = `Usage: npm run fetch -- [options]
 
 Fetches the whole file from an offset server over UDP with a controller of the model, submits its MD5

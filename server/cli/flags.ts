@@ -30,7 +30,10 @@ export function schemaHelp(specs: readonly ParamSpec[], title: string): string {
 /** Each scheme on its own line, its parameters (the names `--set` takes) under it. */
 export function schemesHelp(schemes: readonly Scheme[]): string {
   return schemes
-    .flatMap((s) => [`  ${s.id.padEnd(15)} ${s.title} — ${s.doc}${s.mode === 'burst' ? ' [offset server]' : ''}`, ...s.params.map((p) => `      ${p.name}=${rangeOf(p)}  (default ${p.default})  ${p.doc}`)])
+    .flatMap((s) => [
+      `  ${s.id.padEnd(15)} ${s.title} — ${s.doc}${s.mode === 'burst' ? ' [offset server]' : ''}`,
+      ...s.params.map((p) => `      ${p.name}=${rangeOf(p)}  (default ${p.default})  ${p.doc}`),
+    ])
     .join('\n');
 }
 

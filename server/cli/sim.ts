@@ -120,10 +120,14 @@ function printSummary(out: SimOutput): void {
     const head = `flow ${fl.flow} (${fl.scheme})`;
     if (fl.reliable) {
       const r = fl.reliable;
-      lines.push(`${head}: ${r.exact ? 'exact' : 'NOT EXACT'} · ${f(r.seconds, 3)} s · goodput ${f(r.goodputMbps, 3)} Mbit/s · wire/file ${f(r.overhead, 3)} · ${r.retransmissions} retransmissions · ${r.grade?.label ?? ''}`);
+      lines.push(
+        `${head}: ${r.exact ? 'exact' : 'NOT EXACT'} · ${f(r.seconds, 3)} s · goodput ${f(r.goodputMbps, 3)} Mbit/s · wire/file ${f(r.overhead, 3)} · ${r.retransmissions} retransmissions · ${r.grade?.label ?? ''}`,
+      );
     } else if (fl.offset) {
       const o = fl.offset;
-      lines.push(`${head}: Result ${o.result} · Time ${o.timeMs} ms (bound ${f(o.boundMs, 0)} ms) · Penalty ${o.penalty} · ${o.requests} requests · ${o.duplicates} duplicates · ${o.squishes} squishes · MD5 ${o.md5}`);
+      lines.push(
+        `${head}: Result ${o.result} · Time ${o.timeMs} ms (bound ${f(o.boundMs, 0)} ms) · Penalty ${o.penalty} · ${o.requests} requests · ${o.duplicates} duplicates · ${o.squishes} squishes · MD5 ${o.md5}`,
+      );
     } else if (s.flows.length > 1) {
       lines.push(`${head}: ${f(fl.link.throughputMbps)} Mbit/s · delay95 ${f(fl.link.delay95, 0)} ms`);
     }
@@ -168,7 +172,11 @@ export function sim(argv: string[], io: Io): number {
       const preset = SHARED_PRESETS.find((p) => p.id === v.preset);
       if (!preset) throw new UsageError(`--preset must be one of ${SHARED_PRESETS.map((p) => p.id).join(', ')} (got "${v.preset}")`);
       const schemes = schemeList(v.scheme, 'reno');
-      spec = sharedBottleneck(preset, Array.from({ length: Math.max(count, schemes.length) }, (_, i) => schemes[i % schemes.length]), seed);
+      spec = sharedBottleneck(
+        preset,
+        Array.from({ length: Math.max(count, schemes.length) }, (_, i) => schemes[i % schemes.length]),
+        seed,
+      );
       const flows = buildFlows(schemes, spec.flows.length, sets, null, 0);
       spec.flows.forEach((fl, i) => (fl.params = flows[i].params));
       break;
@@ -179,10 +187,7 @@ export function sim(argv: string[], io: Io): number {
       const m = runMeasurement({ ...DEFAULT_MEASUREMENT, seed });
       const out = { truth: { mbps: DEFAULT_MEASUREMENT.mbps, delayMs: DEFAULT_MEASUREMENT.delayMs }, fit: m.fit, samples: m.samples };
       if (v.json) print(JSON.stringify(out));
-      else
-        print(
-          `measured ${f(m.fit.mbps, 3)} Mbit/s and ${f(m.fit.delayMs, 3)} ms one way (truth ${out.truth.mbps} Mbit/s, ${out.truth.delayMs} ms) from ${m.samples.length} ping-pongs`,
-        );
+      else print(`measured ${f(m.fit.mbps, 3)} Mbit/s and ${f(m.fit.delayMs, 3)} ms one way (truth ${out.truth.mbps} Mbit/s, ${out.truth.delayMs} ms) from ${m.samples.length} ping-pongs`);
       return 0;
     }
     default:
@@ -247,11 +252,23 @@ function runMatrix(rowFlag: string | undefined, scheme: string, sets: readonly S
   }
   const table = results.map(({ i, out }) => {
     const r = out.summary.flows[0].reliable!;
-    return { row: i + 1, group: MATRIX[i].group, name: MATRIX[i].name, pass: r.exact, seconds: r.seconds, bytesOnWire: Math.round(r.overhead * (out.spec.flows[0].bytes ?? 0)), grade: r.grade?.label ?? null, wallMs: out.wallMs };
+    return {
+      row: i + 1,
+      group: MATRIX[i].group,
+      name: MATRIX[i].name,
+      pass: r.exact,
+      seconds: r.seconds,
+      bytesOnWire: Math.round(r.overhead * (out.spec.flows[0].bytes ?? 0)),
+      grade: r.grade?.label ?? null,
+      wallMs: out.wallMs,
+    };
   });
   if (v.json) print(JSON.stringify({ scheme, rows: table }));
   else {
-    for (const t of table) print(`${String(t.row).padStart(2)} ${t.group.padEnd(11)} ${t.pass ? 'PASS' : 'FAIL'} ${f(t.seconds, 3).padStart(9)} s ${String(t.bytesOnWire).padStart(9)} B  ${(t.grade ?? '').padEnd(7)} ${t.name}`);
+    for (const t of table)
+      print(
+        `${String(t.row).padStart(2)} ${t.group.padEnd(11)} ${t.pass ? 'PASS' : 'FAIL'} ${f(t.seconds, 3).padStart(9)} s ${String(t.bytesOnWire).padStart(9)} B  ${(t.grade ?? '').padEnd(7)} ${t.name}`,
+      );
     print(`${table.filter((t) => t.pass).length}/${table.length} passed`);
   }
   return table.every((t) => t.pass) ? 0 : 1;

@@ -23,7 +23,11 @@ describe('npm run sim', () => {
     expect(r.stdout).toMatch(/--scenario NAME\s+contest \| offset-constant/);
     expect(r.stdout).toContain('--ack-loss');
     const lines = r.stdout.split('\n');
-    for (const s of SCHEMES) expect(lines.filter((l) => l.startsWith(`  ${s.id} `)), s.id).toHaveLength(1);
+    for (const s of SCHEMES)
+      expect(
+        lines.filter((l) => l.startsWith(`  ${s.id} `)),
+        s.id,
+      ).toHaveLength(1);
   });
 
   it('runs as a script: the summary on stdout, a bad flag exits 2', () => {

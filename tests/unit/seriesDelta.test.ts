@@ -9,7 +9,10 @@ import { applyDelta, seriesDelta } from '../../web/worker/seriesDelta.ts';
 /** The first `n` rows of a log, as a live run's log stood after `n` events. */
 function prefix(log: EventLog, n: number): EventLog {
   const c = log.columns;
-  return EventLog.from({ t: c.t.slice(0, n), kind: c.kind.slice(0, n), flow: c.flow.slice(0, n), seq: c.seq.slice(0, n), bytes: c.bytes.slice(0, n), value: c.value.slice(0, n), window: c.window.slice(0, n) }, n);
+  return EventLog.from(
+    { t: c.t.slice(0, n), kind: c.kind.slice(0, n), flow: c.flow.slice(0, n), seq: c.seq.slice(0, n), bytes: c.bytes.slice(0, n), value: c.value.slice(0, n), window: c.window.slice(0, n) },
+    n,
+  );
 }
 
 describe('a live run’s series, tick by tick', () => {

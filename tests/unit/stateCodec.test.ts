@@ -58,7 +58,11 @@ describe('the playground URL', () => {
       'var must be one of 0, 1 (got "2")',
       'seed must be a whole number from 0 to 2147483647 (got "1.5")',
       expect.stringMatching(/^controller A: a must be one of .*\(got "warp"\)$/),
-      'controller B: burst-aimd has no parameter "gain" (its parameters: ' + findScheme('burst-aimd')!.params.map((p) => p.name).join(', ') + ')',
+      'controller B: burst-aimd has no parameter "gain" (its parameters: ' +
+        findScheme('burst-aimd')!
+          .params.map((p) => p.name)
+          .join(', ') +
+        ')',
       'loss must be a number from 0 to 100 % (got "101")',
       'the link has no parameter "nope" (its parameters: ' + LINK_PARAMS.map((p) => p.name).join(', ') + ')',
       'rate must be a whole number from 1 to 100000 tokens/s (got "0")',

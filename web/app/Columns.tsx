@@ -20,7 +20,14 @@ export function Overview({ e, runs, label }: { e: Experiment; runs: Runs; label(
   const points: PlanePoint[] = [];
   for (const s of ['a', 'b'] as const) {
     const v = runs.views[s];
-    if (v) points.push({ label: `${SIDE_STYLE[s].name} ${findScheme(e[s].scheme)?.title ?? ''}`, throughputMbps: v.summary.all.throughputMbps, delay95: v.summary.all.delay95, color: SIDE_STYLE[s].color, marker: SIDE_STYLE[s].marker });
+    if (v)
+      points.push({
+        label: `${SIDE_STYLE[s].name} ${findScheme(e[s].scheme)?.title ?? ''}`,
+        throughputMbps: v.summary.all.throughputMbps,
+        delay95: v.summary.all.delay95,
+        color: SIDE_STYLE[s].color,
+        marker: SIDE_STYLE[s].marker,
+      });
   }
   const omni = runs.views.a?.summary.omniscient ?? runs.views.b?.summary.omniscient;
   if (omni) points.push({ label: 'omniscient', throughputMbps: omni.throughputMbps, delay95: omni.delay95, color: COLORS.ink, marker: 'star' });

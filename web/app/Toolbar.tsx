@@ -17,7 +17,11 @@ interface Props {
 
 /** Scenario, live or simulated, seed, reset, the experiment's link, exports and imports. */
 export function Toolbar({ e, set, setScenario, liveTarget, onImport, note, children }: Props) {
-  const copyLink = () => void navigator.clipboard?.writeText(window.location.href).then(() => note('The link to this experiment is on the clipboard.'), () => note(window.location.href));
+  const copyLink = () =>
+    void navigator.clipboard?.writeText(window.location.href).then(
+      () => note('The link to this experiment is on the clipboard.'),
+      () => note(window.location.href),
+    );
   return (
     <div className="toolbar">
       <label>
@@ -40,7 +44,14 @@ export function Toolbar({ e, set, setScenario, liveTarget, onImport, note, child
       )}
       <label>
         seed
-        <input type="number" min={0} value={e.seed} onChange={(ev) => Number.isInteger(Number(ev.target.value)) && Number(ev.target.value) >= 0 && set({ ...e, seed: Number(ev.target.value) })} data-param="seed" style={{ width: '5em' }} />
+        <input
+          type="number"
+          min={0}
+          value={e.seed}
+          onChange={(ev) => Number.isInteger(Number(ev.target.value)) && Number(ev.target.value) >= 0 && set({ ...e, seed: Number(ev.target.value) })}
+          data-param="seed"
+          style={{ width: '5em' }}
+        />
       </label>
       <button type="button" onClick={() => setScenario(e.scenario)}>
         Reset to preset

@@ -9,7 +9,10 @@ export function useRelay(): RelayState {
   useEffect(() => {
     fetch('/api/relay')
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
-      .then((info: RelayInfo) => setRelay(info), () => setRelay('absent'));
+      .then(
+        (info: RelayInfo) => setRelay(info),
+        () => setRelay('absent'),
+      );
   }, []);
   return relay;
 }

@@ -48,7 +48,10 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
         if (key === last.current[slot]) continue;
         last.current[slot] = key;
         setErrors((x) => ({ ...x, [slot]: undefined }));
-        handle(slot, pool.current!.run(slot, spec, (view) => setViews((v) => ({ ...v, [slot]: view }))));
+        handle(
+          slot,
+          pool.current!.run(slot, spec, (view) => setViews((v) => ({ ...v, [slot]: view }))),
+        );
       }
     });
     return () => cancelAnimationFrame(frame);

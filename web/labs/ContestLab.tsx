@@ -43,7 +43,11 @@ export function ContestLab() {
 
   const start = (runs: SweepRun[]) => {
     const durationOf = (name: string) => uploads.find((u) => `upload:${u.name}` === name)?.durationMs ?? 0;
-    void runner.start(runs, (r) => contestOn(trace, [flow(r.scheme, r.params)], 1, durationOf), uploads.map(({ name, text }) => ({ name, text })));
+    void runner.start(
+      runs,
+      (r) => contestOn(trace, [flow(r.scheme, r.params)], 1, durationOf),
+      uploads.map(({ name, text }) => ({ name, text })),
+    );
   };
   const runSweeps = () => {
     const runs: SweepRun[] = [];

@@ -17,9 +17,14 @@ const H = 360;
 const M = { left: 56, right: 16, top: 12, bottom: 40 };
 
 function Fit({ result, truth }: { result: MeasurementResult; truth: { mbps: number; delayMs: number } | null }) {
-  const x = scaleLinear().domain([0, 66_000]).range([0, W - M.left - M.right]);
+  const x = scaleLinear()
+    .domain([0, 66_000])
+    .range([0, W - M.left - M.right]);
   const maxY = Math.max(...result.samples.map((s) => s.rttMs), result.fit.intercept) * 1.1 || 1;
-  const y = scaleLinear().domain([0, maxY]).range([H - M.top - M.bottom, 0]).nice();
+  const y = scaleLinear()
+    .domain([0, maxY])
+    .range([H - M.top - M.bottom, 0])
+    .nice();
   const line = (slope: number, intercept: number) => ({ x1: x(0), y1: y(intercept), x2: x(66_000), y2: y(intercept + slope * 66_000) });
   const fitLine = line(result.fit.slope, result.fit.intercept);
   const truthLine = truth ? line(16 / (truth.mbps * 1000), 2 * truth.delayMs) : null;
@@ -38,9 +43,20 @@ function Fit({ result, truth }: { result: MeasurementResult; truth: { mbps: numb
         </g>
       </svg>
       <p className="legend">
-        <span className="key"><i style={{ background: COLORS.blue }} />ping-pong samples</span>
-        <span className="key"><i style={{ background: COLORS.vermillion }} />least-squares fit</span>
-        {truth && <span className="key"><i style={{ background: COLORS.green }} />the truth</span>}
+        <span className="key">
+          <i style={{ background: COLORS.blue }} />
+          ping-pong samples
+        </span>
+        <span className="key">
+          <i style={{ background: COLORS.vermillion }} />
+          least-squares fit
+        </span>
+        {truth && (
+          <span className="key">
+            <i style={{ background: COLORS.green }} />
+            the truth
+          </span>
+        )}
       </p>
     </figure>
   );
@@ -115,11 +131,21 @@ export function MeasurementLab() {
           <dl className="estimates" data-testid="estimates">
             <dt>bandwidth (from the slope, 2·8 bits per byte per round trip)</dt>
             <dd data-estimate="mbps">
-              {fixed(sim.fit.mbps, 3)} Mbit/s {!hidden && <small>truth {mbps} · error {err(sim.fit.mbps, mbps)}</small>}
+              {fixed(sim.fit.mbps, 3)} Mbit/s{' '}
+              {!hidden && (
+                <small>
+                  truth {mbps} · error {err(sim.fit.mbps, mbps)}
+                </small>
+              )}
             </dd>
             <dt>size-independent one-way delay (half the intercept)</dt>
             <dd data-estimate="delay">
-              {fixed(sim.fit.delayMs, 3)} ms {!hidden && <small>truth {delayMs} · error {err(sim.fit.delayMs, delayMs)}</small>}
+              {fixed(sim.fit.delayMs, 3)} ms{' '}
+              {!hidden && (
+                <small>
+                  truth {delayMs} · error {err(sim.fit.delayMs, delayMs)}
+                </small>
+              )}
             </dd>
           </dl>
         )}
@@ -127,8 +153,8 @@ export function MeasurementLab() {
       <section aria-label="Live measurement">
         <h2>Live: the relay's echo server</h2>
         <p className="hint">
-          The page sends ping-pong messages (2-byte length, then the bytes) through the bridge; the relay forwards them over TCP and times each round trip on its own clock. The fit goes
-          through each size's fastest round trip. On loopback the link is so fast that the size barely shows: that, too, is a measurement.
+          The page sends ping-pong messages (2-byte length, then the bytes) through the bridge; the relay forwards them over TCP and times each round trip on its own clock. The fit goes through each
+          size's fastest round trip. On loopback the link is so fast that the size barely shows: that, too, is a measurement.
         </p>
         <button type="button" onClick={() => void measureLive()} data-action="measure-live">
           Measure the echo server

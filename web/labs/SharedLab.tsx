@@ -35,14 +35,19 @@ export function SharedLab() {
 
   useEffect(() => {
     pool.current ??= new WorkerPool();
-    const spec = sharedBottleneck(SHARED_PRESETS.find((p) => p.id === preset)!, flows.map((f) => f.scheme));
+    const spec = sharedBottleneck(
+      SHARED_PRESETS.find((p) => p.id === preset)!,
+      flows.map((f) => f.scheme),
+    );
     spec.flows = flows.map((f) => ({ scheme: f.scheme, params: {}, startMs: f.startMs, bytes: f.bytes }));
     setError(null);
     const t = setTimeout(() => {
-      void pool.current!.run('a', spec, (v) => {
-        setView(v);
-        setDomain(null);
-      }).then((r) => r.kind === 'error' && setError(r.message));
+      void pool
+        .current!.run('a', spec, (v) => {
+          setView(v);
+          setDomain(null);
+        })
+        .then((r) => r.kind === 'error' && setError(r.message));
     }, 150);
     return () => clearTimeout(t);
   }, [preset, flows]);
@@ -81,7 +86,11 @@ export function SharedLab() {
         </label>
         <FlowTable flows={flows} setFlows={setFlows} />
       </section>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       {view && <FlowResults view={view} />}
       {layers && (
         <div className="lab-body">

@@ -72,9 +72,7 @@ export function TransportLab() {
           controller
           <SchemeSelect value={scheme} schemes={WINDOW_SCHEMES} onChange={setScheme} label="controller" param="scheme" />
         </label>
-        <span data-testid="matrix-status">
-          {running ? `running… ${results.filter(Boolean).length} / ${MATRIX.length}` : `${passed} / ${MATRIX.length} rows pass · ${(ms / 1000).toFixed(2)} s`}
-        </span>
+        <span data-testid="matrix-status">{running ? `running… ${results.filter(Boolean).length} / ${MATRIX.length}` : `${passed} / ${MATRIX.length} rows pass · ${(ms / 1000).toFixed(2)} s`}</span>
         <span className="hint">A row passes when the receiver's bytes equal the file exactly. Click a row to see its run.</span>
       </section>
       <table className="results matrix" data-testid="matrix">
@@ -114,7 +112,17 @@ export function TransportLab() {
             Row {selected + 1}: {MATRIX[selected].name} <small>· {findScheme(scheme)?.title}</small>
           </h2>
           {charts.map((c) => (
-            <TimeChart key={c.id} title={c.title} yLabel={c.yLabel} layers={c.layers} fitY={c.fitY} domain={domain ?? [0, view!.series.endMs]} tNow={Infinity} onBrush={setDomain} onReset={() => setDomain(null)} />
+            <TimeChart
+              key={c.id}
+              title={c.title}
+              yLabel={c.yLabel}
+              layers={c.layers}
+              fitY={c.fitY}
+              domain={domain ?? [0, view!.series.endMs]}
+              tNow={Infinity}
+              onBrush={setDomain}
+              onReset={() => setDomain(null)}
+            />
           ))}
         </section>
       )}

@@ -38,7 +38,10 @@ export class BridgeSession {
   private readonly queue: Uint8Array[] = [];
   private closed = false;
 
-  constructor(private readonly ws: WebSocketLike, private readonly h: BridgeHandlers) {
+  constructor(
+    private readonly ws: WebSocketLike,
+    private readonly h: BridgeHandlers,
+  ) {
     ws.binaryType = 'arraybuffer';
     ws.addEventListener('message', (e) => this.onMessage(e.data));
     ws.addEventListener('error', () => this.h.onError?.('the relay cannot be reached', true));

@@ -103,7 +103,17 @@ export function decodeExperiment(search: string): Decoded<Experiment> {
   const top = decode(experimentSchema(s), q);
   for (const m of top.errors) errors.push(/^[ab] /.test(m) ? `controller ${m[0].toUpperCase()}: ${m}` : m);
   const v = top.value;
-  const e: Experiment = { scenario: s, live: v.live === '1' && s === 'offset', trace: v.trace as string, variable: v.var === '1', seed: v.seed as number, link: {}, offset: {}, a: { scheme: v.a as string, params: {} }, b: { scheme: v.b as string, params: {} } };
+  const e: Experiment = {
+    scenario: s,
+    live: v.live === '1' && s === 'offset',
+    trace: v.trace as string,
+    variable: v.var === '1',
+    seed: v.seed as number,
+    link: {},
+    offset: {},
+    a: { scheme: v.a as string, params: {} },
+    b: { scheme: v.b as string, params: {} },
+  };
   for (const side of SIDES) {
     const scheme = findScheme(e[side].scheme)!;
     const r = decodeGroup(scheme.params, q, `${side}.`, scheme.id);

@@ -15,11 +15,7 @@ const sweeps: ListField = {
   name: 'sw',
   kind: 'list',
   max: 4,
-  parts: ([scheme]) => [
-    choice('scheme', SWEEPABLE_IDS, 'fixed', 'The swept scheme'),
-    choice('param', numberParamsOf(scheme), '', 'The swept parameter'),
-    { name: 'values', kind: 'text' },
-  ],
+  parts: ([scheme]) => [choice('scheme', SWEEPABLE_IDS, 'fixed', 'The swept scheme'), choice('param', numberParamsOf(scheme), '', 'The swept parameter'), { name: 'values', kind: 'text' }],
   check: ([scheme, param, values]) => {
     const r = sweepValues(String(scheme), String(param), String(values));
     return 'error' in r ? r.error : null;
@@ -27,10 +23,23 @@ const sweeps: ListField = {
   doc: 'A sweep: scheme:parameter:values',
 };
 
-export const CONTEST_LAB: readonly Field[] = [choice('trace', BUNDLED_TRACES.map((t) => t.name), 'Verizon-LTE-short', 'The contest trace'), sweeps];
+export const CONTEST_LAB: readonly Field[] = [
+  choice(
+    'trace',
+    BUNDLED_TRACES.map((t) => t.name),
+    'Verizon-LTE-short',
+    'The contest trace',
+  ),
+  sweeps,
+];
 
 export const SHARED_LAB: readonly Field[] = [
-  choice('preset', SHARED_PRESETS.map((p) => p.id), 'cdn', 'The link'),
+  choice(
+    'preset',
+    SHARED_PRESETS.map((p) => p.id),
+    'cdn',
+    'The link',
+  ),
   {
     name: 'f',
     kind: 'list',

@@ -61,7 +61,17 @@ function windowsByFlow(log: EventLog, flows: number): Float64Array[] {
   return lists.map((l) => Float64Array.from(l));
 }
 
-function viewOf(spec: RunView['spec'], log: EventLog, endMs: number, trace: Trace | null, summary: RunView['summary'], source: RunView['source'], live: RunView['live'], wallMs: number, spans?: { from: number[]; until: number[] }): [RunView, Transferable[]] {
+function viewOf(
+  spec: RunView['spec'],
+  log: EventLog,
+  endMs: number,
+  trace: Trace | null,
+  summary: RunView['summary'],
+  source: RunView['source'],
+  live: RunView['live'],
+  wallMs: number,
+  spans?: { from: number[]; until: number[] },
+): [RunView, Transferable[]] {
   const once = spec && 'workload' in spec ? spec.link.once : false;
   const series = runSeries(log, endMs, trace, once);
   kept = { log, spec, endMs, binMs: series.binMs };

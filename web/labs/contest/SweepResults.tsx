@@ -14,14 +14,28 @@ export const SWEEP_COLORS = [COLORS.blue, COLORS.vermillion, COLORS.green, COLOR
 export function exportSweepCsv(trace: string, points: SweepResult[]): void {
   download(
     `pipefill-sweep-${trace}.csv`,
-    csvFormat(points.map((p) => ({ trace, scheme: p.scheme, param: p.param, value: p.value, throughput_mbps: p.throughputMbps, delay95_ms: p.delay95, power: p.power, score: p.score, frontier: frontier(points.filter((x) => x.sweep === p.sweep)).includes(p) }))),
+    csvFormat(
+      points.map((p) => ({
+        trace,
+        scheme: p.scheme,
+        param: p.param,
+        value: p.value,
+        throughput_mbps: p.throughputMbps,
+        delay95_ms: p.delay95,
+        power: p.power,
+        score: p.score,
+        frontier: frontier(points.filter((x) => x.sweep === p.sweep)).includes(p),
+      })),
+    ),
   );
 }
 
 /** The throughput–delay plane with each sweep's frontier and the best points ringed, and the table of runs. */
 export function SweepResults({ points, sweeps, omni }: { points: SweepResult[]; sweeps: number; omni: Summary['omniscient'] }) {
   const scoreboard = points.length > 0 && points.every((p) => p.param === '');
-  const groups = scoreboard ? points.map((p, i) => ({ color: SWEEP_COLORS[i % 4], pts: [p] })) : Array.from({ length: sweeps }, (_, k) => ({ color: SWEEP_COLORS[k], pts: points.filter((p) => p.sweep === k) }));
+  const groups = scoreboard
+    ? points.map((p, i) => ({ color: SWEEP_COLORS[i % 4], pts: [p] }))
+    : Array.from({ length: sweeps }, (_, k) => ({ color: SWEEP_COLORS[k], pts: points.filter((p) => p.sweep === k) }));
   const bestPower = bestBy(points, 'power');
   const bestScore = bestBy(points, 'score');
   const planePoints: PlanePoint[] = points.map((p, i) => ({
@@ -36,23 +50,26 @@ export function SweepResults({ points, sweeps, omni }: { points: SweepResult[]; 
   if (omni) planePoints.push({ label: 'omniscient', ...omni, color: COLORS.ink, marker: 'star' });
   const lines: PlaneLine[] = scoreboard ? [] : groups.map((g) => ({ color: g.color, points: frontier(g.pts) }));
   return (
-      <div className="lab-body">
-        <PlaneChart points={planePoints} lines={lines} width={640} height={380} />
-        <table className="results" data-testid="sweep-table">
-          <thead>
-            <tr>
-              <th>run</th>
-              <th>Mbit/s</th>
-              <th>delay95 ms</th>
-              <th>power</th>
-              <th>score</th>
-            </tr>
-          </thead>
-          <tbody>
-            {[...points].sort((a, b) => a.sweep - b.sweep || a.value - b.value).map((p) => (
+    <div className="lab-body">
+      <PlaneChart points={planePoints} lines={lines} width={640} height={380} />
+      <table className="results" data-testid="sweep-table">
+        <thead>
+          <tr>
+            <th>run</th>
+            <th>Mbit/s</th>
+            <th>delay95 ms</th>
+            <th>power</th>
+            <th>score</th>
+          </tr>
+        </thead>
+        <tbody>
+          {[...points]
+            .sort((a, b) => a.sweep - b.sweep || a.value - b.value)
+            .map((p) => (
               <tr key={`${p.scheme}${p.param}${p.value}`} className={p === bestPower || p === bestScore ? 'best' : ''}>
                 <td>
-                  <i className="swatch" style={{ background: scoreboard ? SWEEP_COLORS[points.indexOf(p) % 4] : SWEEP_COLORS[p.sweep] }} /> {scoreboard ? findScheme(p.scheme)?.title : `${p.scheme} ${p.param}=${p.value}`}
+                  <i className="swatch" style={{ background: scoreboard ? SWEEP_COLORS[points.indexOf(p) % 4] : SWEEP_COLORS[p.sweep] }} />{' '}
+                  {scoreboard ? findScheme(p.scheme)?.title : `${p.scheme} ${p.param}=${p.value}`}
                   {p === bestPower && ' ★ power'}
                   {p === bestScore && ' ★ score'}
                 </td>
@@ -62,8 +79,8 @@ export function SweepResults({ points, sweeps, omni }: { points: SweepResult[]; 
                 <td>{fixed(p.score, 3)}</td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+        </tbody>
+      </table>
+    </div>
   );
 }

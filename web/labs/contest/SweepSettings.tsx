@@ -32,7 +32,14 @@ function SweepFieldset({ index, sweep: s, set, remove }: { index: number; sweep:
             <option key={p.name}>{p.name}</option>
           ))}
       </select>
-      <input value={s.values} onChange={(e) => set({ values: e.target.value })} aria-label={`sweep ${index + 1} values`} title="FROM..TO*FACTOR, FROM..TO+STEP or a list: 2..512*2, 1..3+0.25, 1,2,4" data-param={`sweep${index}`} size={14} />
+      <input
+        value={s.values}
+        onChange={(e) => set({ values: e.target.value })}
+        aria-label={`sweep ${index + 1} values`}
+        title="FROM..TO*FACTOR, FROM..TO+STEP or a list: 2..512*2, 1..3+0.25, 1,2,4"
+        data-param={`sweep${index}`}
+        size={14}
+      />
       {remove && (
         <button type="button" onClick={remove} aria-label={`remove sweep ${index + 1}`}>
           ×
@@ -81,7 +88,13 @@ export function SweepSettings({ trace, setTrace, uploads, onUpload, sweeps, setS
         <input type="file" accept=".down,.up,.txt,.trace,text/plain" onChange={(e) => e.target.files?.[0] && onUpload(e.target.files[0])} data-param="upload" />
       </label>
       {sweeps.map((s, k) => (
-        <SweepFieldset key={k} index={k} sweep={s} set={(d) => setSweeps(sweeps.map((x, j) => (j === k ? { ...x, ...d } : x)))} remove={sweeps.length > 1 ? () => setSweeps(sweeps.filter((_, j) => j !== k)) : null} />
+        <SweepFieldset
+          key={k}
+          index={k}
+          sweep={s}
+          set={(d) => setSweeps(sweeps.map((x, j) => (j === k ? { ...x, ...d } : x)))}
+          remove={sweeps.length > 1 ? () => setSweeps(sweeps.filter((_, j) => j !== k)) : null}
+        />
       ))}
       {sweeps.length < 4 && (
         <button type="button" onClick={() => setSweeps([...sweeps, defaultSweep(['bdp', 'aimd', 'rate-based', 'fixed'].find((x) => !sweeps.some((s) => s.scheme === x)) ?? 'fixed')])}>

@@ -41,41 +41,62 @@ export function FlowTable({ flows, setFlows }: { flows: FlowDef[]; setFlows(f: F
   const set = (i: number, d: Partial<FlowDef>) => setFlows(flows.map((f, k) => (k === i ? { ...f, ...d } : f)));
   return (
     <>
-    <table className="flows">
-      <thead>
-        <tr>
-          <th>flow</th>
-          <th>scheme</th>
-          <th>start ms</th>
-          <th>bytes</th>
-          <th />
-        </tr>
-      </thead>
-      <tbody>
-        {flows.map((f, i) => (
-          <tr key={i}>
-            <td>
-              <i className="swatch" style={{ background: FLOW_COLORS[i] }} /> {i + 1}
-            </td>
-            <td>
-              <SchemeSelect value={f.scheme} schemes={WINDOW_SCHEMES} onChange={(scheme) => set(i, { scheme })} label={`flow ${i + 1} scheme`} />
-            </td>
-            <td>
-              <input type="number" min={0} value={f.startMs} onChange={(e) => Number(e.target.value) >= 0 && set(i, { startMs: Number(e.target.value) })} aria-label={`flow ${i + 1} start`} style={{ width: '7em' }} />
-            </td>
-            <td>
-              <input type="number" min={1} max={1e9} value={f.bytes} onChange={(e) => Number(e.target.value) >= 1 && Number(e.target.value) <= 1e9 && set(i, { bytes: Number(e.target.value) })} aria-label={`flow ${i + 1} bytes`} style={{ width: '9em' }} />
-            </td>
-            <td>{flows.length > 2 && <button type="button" onClick={() => setFlows(flows.filter((_, k) => k !== i))} aria-label={`remove flow ${i + 1}`}>×</button>}</td>
+      <table className="flows">
+        <thead>
+          <tr>
+            <th>flow</th>
+            <th>scheme</th>
+            <th>start ms</th>
+            <th>bytes</th>
+            <th />
           </tr>
-        ))}
-      </tbody>
-    </table>
-    {flows.length < 8 && (
-      <button type="button" onClick={() => setFlows([...flows, { ...flows[flows.length - 1], startMs: flows[flows.length - 1].startMs + 500 }])} data-action="add-flow">
-        + add a flow
-      </button>
-    )}
+        </thead>
+        <tbody>
+          {flows.map((f, i) => (
+            <tr key={i}>
+              <td>
+                <i className="swatch" style={{ background: FLOW_COLORS[i] }} /> {i + 1}
+              </td>
+              <td>
+                <SchemeSelect value={f.scheme} schemes={WINDOW_SCHEMES} onChange={(scheme) => set(i, { scheme })} label={`flow ${i + 1} scheme`} />
+              </td>
+              <td>
+                <input
+                  type="number"
+                  min={0}
+                  value={f.startMs}
+                  onChange={(e) => Number(e.target.value) >= 0 && set(i, { startMs: Number(e.target.value) })}
+                  aria-label={`flow ${i + 1} start`}
+                  style={{ width: '7em' }}
+                />
+              </td>
+              <td>
+                <input
+                  type="number"
+                  min={1}
+                  max={1e9}
+                  value={f.bytes}
+                  onChange={(e) => Number(e.target.value) >= 1 && Number(e.target.value) <= 1e9 && set(i, { bytes: Number(e.target.value) })}
+                  aria-label={`flow ${i + 1} bytes`}
+                  style={{ width: '9em' }}
+                />
+              </td>
+              <td>
+                {flows.length > 2 && (
+                  <button type="button" onClick={() => setFlows(flows.filter((_, k) => k !== i))} aria-label={`remove flow ${i + 1}`}>
+                    ×
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {flows.length < 8 && (
+        <button type="button" onClick={() => setFlows([...flows, { ...flows[flows.length - 1], startMs: flows[flows.length - 1].startMs + 500 }])} data-action="add-flow">
+          + add a flow
+        </button>
+      )}
     </>
   );
 }
