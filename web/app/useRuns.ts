@@ -38,6 +38,7 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
     });
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs follow the experiment and the uploads; the helpers are remade each render and change nothing.
   useEffect(() => {
     const frame = requestAnimationFrame(() => {
       for (const slot of ['a', 'b'] as const) {
