@@ -2,7 +2,7 @@ import { type RefObject, useMemo } from 'react';
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS, SIDE_STYLE } from '../charts/palette.ts';
-import { TimeChart } from '../charts/TimeChart.tsx';
+import { RunCharts } from '../charts/RunCharts.tsx';
 import { SummaryCards } from '../components/Summary.tsx';
 import type { Experiment } from '../state/experiment.ts';
 import type { RunView } from '../worker/protocol.ts';
@@ -70,19 +70,7 @@ export function Columns({ offset, runs, domain, playhead, setZoom, label, root }
       {(['a', 'b'] as const).map((s) => (
         <div key={s} className="column" data-side={s}>
           <h2 style={{ borderColor: SIDE_STYLE[s].color }}>{label(s)}</h2>
-          {charts[s].map((c) => (
-            <TimeChart
-              key={c.id}
-              title={c.title}
-              yLabel={c.yLabel}
-              layers={c.layers}
-              fitY={c.fitY}
-              domain={domain}
-              tNow={runs.views[s]?.source === 'live' ? Infinity : playhead}
-              onBrush={(d) => setZoom(d)}
-              onReset={() => setZoom(null)}
-            />
-          ))}
+          <RunCharts charts={charts[s]} domain={domain} tNow={runs.views[s]?.source === 'live' ? Infinity : playhead} onZoom={setZoom} />
         </div>
       ))}
     </div>

@@ -3,7 +3,7 @@ import { findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
 import { FILE_SIZES, MATRIX, matrixRun } from '../../shared/scenarios/presets.ts';
 import { fixed } from '../charts/format.ts';
-import { TimeChart } from '../charts/TimeChart.tsx';
+import { RunCharts } from '../charts/RunCharts.tsx';
 import { chartsOf } from '../app/layers.ts';
 import type { RunView } from '../worker/protocol.ts';
 import { WorkerPool } from '../worker/pool.ts';
@@ -111,19 +111,7 @@ export function TransportLab() {
           <h2>
             Row {selected + 1}: {MATRIX[selected].name} <small>· {findScheme(scheme)?.title}</small>
           </h2>
-          {charts.map((c) => (
-            <TimeChart
-              key={c.id}
-              title={c.title}
-              yLabel={c.yLabel}
-              layers={c.layers}
-              fitY={c.fitY}
-              domain={domain ?? [0, view!.series.endMs]}
-              tNow={Infinity}
-              onBrush={setDomain}
-              onReset={() => setDomain(null)}
-            />
-          ))}
+          <RunCharts charts={charts} domain={domain ?? [0, view!.series.endMs]} tNow={Infinity} onZoom={setDomain} />
         </section>
       )}
     </div>
