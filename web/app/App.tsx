@@ -15,17 +15,24 @@ import { LivePanel } from './LivePanel.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { usePlayback } from './usePlayback.ts';
 import { relayInfo, useRelay } from './useRelay.ts';
-import { type Slot, useRuns } from './useRuns.ts';
+import { type Runs, type Slot, useRuns } from './useRuns.ts';
 
 /** Uploaded traces of this session: their lengths (for the runs) and their text (for the export). */
 function useUploads() {
   const [durations, setDurations] = useState<Record<string, number>>({});
   const texts = useRef(new Map<string, string>());
-  const add = (name: string, text: string, durationMs: number) => {
+  /** Checks a file in the workers (which keep it for the runs); resolves with its trace name, or rejects with why not. */
+  const upload = async (file: File, pool: Runs['pool']): Promise<string> => {
+    if (file.size > 50_000_000) throw new Error(`${file.name}: larger than 50 MB, not a trace this page can take`);
+    const name = file.name.replace(/[^\w.-]/g, '_');
+    const text = await file.text();
+    const r = await pool.upload(name, text);
+    if (r.kind === 'error') throw new Error(`${file.name} is not a Mahimahi trace: ${r.message}`);
     texts.current.set(name, text);
-    setDurations((u) => ({ ...u, [name]: durationMs }));
+    setDurations((u) => ({ ...u, [name]: r.durationMs }));
+    return `upload:${name}`;
   };
-  return { durations, texts: texts.current, add };
+  return { durations, texts: texts.current, upload };
 }
 
 /** The playground: two controllers side by side on the same link, as the URL describes them. */
@@ -51,15 +58,11 @@ export function App() {
   const policyNow = specA.offset ? policyValues(specA.offset.policy) : {};
   const setScenario = (scenario: Scenario) => setE({ ...DEFAULT_EXPERIMENT, ...structuredClone(SCENARIO_SIDES[scenario]), scenario, seed: e.seed, link: {}, offset: {} });
 
-  const onUpload = async (file: File) => {
-    if (file.size > 50_000_000) return note(`${file.name}: larger than 50 MB, not a trace this page can take`);
-    const name = file.name.replace(/[^\w.-]/g, '_');
-    const text = await file.text();
-    const r = await runs.pool.upload(name, text);
-    if (r.kind === 'error') return note(`${file.name} is not a Mahimahi trace: ${r.message}`);
-    uploads.add(name, text, r.durationMs);
-    setE({ ...e, trace: `upload:${name}` });
-  };
+  const onUpload = (file: File) =>
+    uploads.upload(file, runs.pool).then(
+      (trace) => setE({ ...e, trace }),
+      (err: Error) => note(err.message),
+    );
 
   const onImport = async (file: File, slot: Slot) => {
     const r = await runs.pool.request(slot, { kind: 'replay', csv: await file.text() }, (view) => runs.show(slot, view));

@@ -28,15 +28,27 @@ function useUploads(onError: (m: string) => void, onUploaded: (trace: string) =>
   return { uploads, upload };
 }
 
+const sweepsFrom = (items: Item[]): SweepDef[] =>
+  items.length ? items.map(([scheme, param, values]) => ({ scheme: String(scheme), param: String(param), values: String(values) })) : [defaultSweep('fixed')];
+
+/** Every run the sweeps ask for, or what is wrong with their values. */
+function sweepRuns(sweeps: SweepDef[]): { runs: SweepRun[] } | { problems: string[] } {
+  const runs: SweepRun[] = [];
+  const problems: string[] = [];
+  sweeps.forEach((s, k) => {
+    const values = sweepValues(s.scheme, s.param, s.values);
+    if ('error' in values) problems.push(`sweep ${k + 1}: ${values.error}`);
+    else for (const value of values) runs.push({ sweep: k, scheme: s.scheme, param: s.param, value, params: { [s.param]: value } });
+  });
+  return problems.length ? { problems } : { runs };
+}
+
 /** Sweeps of controller parameters on a contest trace, filling the throughput–delay plane as runs finish. */
 export function ContestLab() {
   const initial = useInitialState(CONTEST_LAB);
   const { notices, dismiss } = useNotices(initial.errors);
   const [trace, setTrace] = useState(initial.value.trace as string);
-  const [sweeps, setSweeps] = useState<SweepDef[]>(() => {
-    const given = (initial.value.sw as Item[]).map(([scheme, param, values]) => ({ scheme: String(scheme), param: String(param), values: String(values) }));
-    return given.length ? given : [defaultSweep('fixed')];
-  });
+  const [sweeps, setSweeps] = useState<SweepDef[]>(() => sweepsFrom(initial.value.sw as Item[]));
   const runner = useSweepRunner();
   const { uploads, upload } = useUploads((m) => runner.setErrors([m]), setTrace);
   useUrlState('contest-lab', CONTEST_LAB, { trace: trace.startsWith('upload:') ? 'Verizon-LTE-short' : trace, sw: sweeps.map((s) => [s.scheme, s.param, s.values]) });
@@ -50,15 +62,9 @@ export function ContestLab() {
     );
   };
   const runSweeps = () => {
-    const runs: SweepRun[] = [];
-    const problems: string[] = [];
-    sweeps.forEach((s, k) => {
-      const values = sweepValues(s.scheme, s.param, s.values);
-      if ('error' in values) problems.push(`sweep ${k + 1}: ${values.error}`);
-      else for (const value of values) runs.push({ sweep: k, scheme: s.scheme, param: s.param, value, params: { [s.param]: value } });
-    });
-    if (problems.length) return runner.setErrors(problems);
-    start(runs);
+    const r = sweepRuns(sweeps);
+    if ('problems' in r) runner.setErrors(r.problems);
+    else start(r.runs);
   };
   const runScoreboard = () => start(scoreboardEntries().map((e, k) => ({ sweep: k, scheme: e.scheme, param: '', value: NaN, params: {} })));
   const { points, progress } = runner;

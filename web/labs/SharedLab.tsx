@@ -10,29 +10,19 @@ import { SHARED_LAB } from '../state/labs.ts';
 import type { Item } from '../state/codec.ts';
 import { Notices } from '../components/Notices.tsx';
 import { useNotices } from '../components/useNotices.ts';
-import { type FlowDef, FLOW_COLORS, FlowResults, FlowTable, flowLayers } from './sharedLab/parts.tsx';
+import { type FlowDef, FLOW_COLORS, FlowResults, FlowTable, flowLayers, PresetSelect } from './sharedLab/parts.tsx';
 
 function presetFlows(id: string): FlowDef[] {
   const spec = sharedBottleneck(SHARED_PRESETS.find((p) => p.id === id)!);
   return spec.flows.map((f) => ({ scheme: f.scheme, startMs: f.startMs, bytes: f.bytes! }));
 }
 
-/** Two to eight flows sharing one bottleneck: who gets what, how fast they converge, and how fairly. */
-export function SharedLab() {
-  const initial = useInitialState(SHARED_LAB);
-  const { notices, dismiss } = useNotices(initial.errors);
-  const [preset, setPreset] = useState(initial.value.preset as string);
-  const [flows, setFlows] = useState<FlowDef[]>(() => {
-    const given = (initial.value.f as Item[]).map(([scheme, startMs, bytes]) => ({ scheme: String(scheme), startMs: Number(startMs), bytes: Number(bytes) }));
-    return given.length >= 2 ? given : presetFlows(preset);
-  });
+/** The run of the flows on the preset's link, again a moment after each change, with the zoom of its charts. */
+function useSharedRun(preset: string, flows: FlowDef[]) {
   const [view, setView] = useState<RunView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [domain, setDomain] = useState<[number, number] | null>(null);
   const pool = useRef<WorkerPool | null>(null);
-
-  useUrlState('shared-lab', SHARED_LAB, { preset, f: flows.map((f) => [f.scheme, f.startMs, f.bytes]) });
-
   useEffect(() => {
     pool.current ??= new WorkerPool();
     const spec = sharedBottleneck(
@@ -51,6 +41,20 @@ export function SharedLab() {
     }, 150);
     return () => clearTimeout(t);
   }, [preset, flows]);
+  return { view, error, domain, setDomain };
+}
+
+/** Two to eight flows sharing one bottleneck: who gets what, how fast they converge, and how fairly. */
+export function SharedLab() {
+  const initial = useInitialState(SHARED_LAB);
+  const { notices, dismiss } = useNotices(initial.errors);
+  const [preset, setPreset] = useState(initial.value.preset as string);
+  const [flows, setFlows] = useState<FlowDef[]>(() => {
+    const given = (initial.value.f as Item[]).map(([scheme, startMs, bytes]) => ({ scheme: String(scheme), startMs: Number(startMs), bytes: Number(bytes) }));
+    return given.length >= 2 ? given : presetFlows(preset);
+  });
+  const { view, error, domain, setDomain } = useSharedRun(preset, flows);
+  useUrlState('shared-lab', SHARED_LAB, { preset, f: flows.map((f) => [f.scheme, f.startMs, f.bytes]) });
 
   const layers = useMemo(() => flowLayers(view), [view]);
 
@@ -67,23 +71,13 @@ export function SharedLab() {
     <div className="lab">
       <Notices notices={notices} dismiss={dismiss} />
       <section className="lab-controls" aria-label="Flows">
-        <label className="param">
-          preset
-          <select
-            value={preset}
-            onChange={(e) => {
-              setPreset(e.target.value);
-              setFlows(presetFlows(e.target.value));
-            }}
-            data-param="preset"
-          >
-            {SHARED_PRESETS.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.title} ({p.delayMs} ms, {p.mbps >= 1 ? `${p.mbps} Mbit/s` : `${p.mbps * 1000} kbit/s`}, {p.lossPercent}% loss, {p.queueMbit} Mb queue)
-              </option>
-            ))}
-          </select>
-        </label>
+        <PresetSelect
+          preset={preset}
+          choose={(id) => {
+            setPreset(id);
+            setFlows(presetFlows(id));
+          }}
+        />
         <FlowTable flows={flows} setFlows={setFlows} />
       </section>
       {error && (

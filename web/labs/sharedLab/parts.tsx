@@ -1,4 +1,5 @@
 import { findScheme, SCHEMES } from '../../../shared/controllers/registry.ts';
+import { SHARED_PRESETS } from '../../../shared/scenarios/presets.ts';
 import { fixed } from '../../charts/format.ts';
 import type { Layer } from '../../charts/painter.ts';
 import { COLORS } from '../../charts/palette.ts';
@@ -128,5 +129,21 @@ export function FlowResults({ view }: { view: RunView }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** The link the flows share: one of the presets, each with its delay, rate, loss and queue. */
+export function PresetSelect({ preset, choose }: { preset: string; choose(id: string): void }) {
+  return (
+    <label className="param">
+      preset
+      <select value={preset} onChange={(e) => choose(e.target.value)} data-param="preset">
+        {SHARED_PRESETS.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.title} ({p.delayMs} ms, {p.mbps >= 1 ? `${p.mbps} Mbit/s` : `${p.mbps * 1000} kbit/s`}, {p.lossPercent}% loss, {p.queueMbit} Mb queue)
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
