@@ -33,6 +33,8 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
   const handle = (slot: Slot, p: Promise<import('../worker/protocol.ts').WorkerResponse>) => {
     setBusy((b) => ({ ...b, [slot]: true }));
     void p.then((r) => {
+      // A skipped run's newer replacement is still under way.
+      if (r.kind === 'superseded') return;
       setBusy((b) => ({ ...b, [slot]: false }));
       if (r.kind === 'error') setErrors((x) => ({ ...x, [slot]: r.message }));
     });

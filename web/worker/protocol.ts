@@ -43,11 +43,13 @@ export type WorkerResponse =
   | { id: number; kind: 'summary'; summary: Summary; wallMs: number }
   | { id: number; kind: 'measured'; result: MeasurementResult }
   | { id: number; kind: 'exported'; text: string }
+  /** A run a newer one replaced before it started. */
+  | { id: number; kind: 'superseded' }
   | { id: number; kind: 'error'; message: string };
 
 /** The one table of what each request is answered with (runs stream views before their last one). */
 interface Answers {
-  run: 'view';
+  run: 'view' | 'superseded';
   replay: 'view';
   live: 'view';
   summary: 'summary';

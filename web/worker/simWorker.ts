@@ -95,7 +95,15 @@ async function simulate(spec: ScenarioSpec) {
   });
 }
 
+/**
+ * The newest run asked of this worker. A slider drag asks for a run per step; one still waiting when a newer
+ * one arrives is skipped, as the page would drop its answer anyway.
+ */
+let newestRun = 0;
+
 async function run(id: number, spec: ScenarioSpec): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  if (id !== newestRun) return post({ id, kind: 'superseded' });
   const t0 = performance.now();
   const result = await simulate(spec);
   const summary = summarize(result);
@@ -160,6 +168,7 @@ async function live(id: number, relay: string, target: string, schemeId: string,
 
 self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
   const m = e.data;
+  if (m.kind === 'run') newestRun = m.id;
   try {
     switch (m.kind) {
       case 'run':
