@@ -111,7 +111,7 @@ export function TransportLab() {
           <h2>
             Row {selected + 1}: {MATRIX[selected].name} <small>· {findScheme(scheme)?.title}</small>
           </h2>
-          <RunCharts charts={charts} domain={domain ?? [0, view!.series.endMs]} tNow={Infinity} onZoom={setDomain} />
+          <RunCharts charts={charts} domain={domain ?? [0, view?.series.endMs ?? 1]} tNow={Infinity} onZoom={setDomain} />
         </section>
       )}
     </div>
