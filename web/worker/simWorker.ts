@@ -154,6 +154,7 @@ async function live(id: number, relay: string, target: string, schemeId: string,
     const endMs = Math.max(1, clock.now);
     const delta = seriesDelta(log, shown, endMs);
     shown = log.length;
+    kept = { log, spec, endMs, binMs: delta.whole.binMs };
     post({ id, kind: 'delta', delta, summary: summarizeLog(log, spec, endMs, null), wallMs: performance.now() - t0 }, deltaBuffers(delta));
   };
   const timer = setInterval(tick, 150);
