@@ -2,6 +2,7 @@ import { benchModel } from './model.ts';
 import { benchRelay } from './relay.ts';
 import { benchBrowser } from './browser.ts';
 import { benchLabs } from './labs.ts';
+import { benchLink } from './link.ts';
 
 /** Prints every benchmark's figures; nothing passes or fails here. */
 const suites: [string, () => Record<string, string> | Promise<Record<string, string>>][] = [
@@ -9,6 +10,7 @@ const suites: [string, () => Record<string, string> | Promise<Record<string, str
   ['relay', benchRelay],
   ['browser', benchBrowser],
   ['labs', benchLabs],
+  ['link', benchLink],
 ];
 
 const only = process.argv[2];

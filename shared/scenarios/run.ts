@@ -55,13 +55,13 @@ export class ScenarioError extends Error {
 }
 
 /** One direction of the path: loss and duplication, the bottleneck, then propagation delay and jitter. */
-interface Direction {
+export interface Direction {
   entry: PacketSink;
   bottleneck: Bottleneck;
   exit: DelayLine;
 }
 
-function direction(
+export function direction(
   scheduler: Scheduler,
   link: LinkSpec,
   impair: ImpairmentSpec,

@@ -66,6 +66,11 @@ export class Scheduler implements Clock {
     return this.size;
   }
 
+  /** Time of the earliest pending event, or Infinity (a real-time driver sleeps until then). */
+  get nextAt(): number {
+    return this.size > 0 ? this.times[0] : Infinity;
+  }
+
   private popMin(): Action {
     const top = this.actions[0];
     const last = --this.size;

@@ -1,0 +1,121 @@
+import { createSocket } from 'node:dgram';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseTraceCsv } from '../../shared/csv/trace.ts';
+import { K } from '../../shared/log/kinds.ts';
+import { idleDelays, lossAndDuplication, overloadRate, ProbeEnds, startLinkProcess } from '../../server/link/probe.ts';
+import { readAddress, readLinkFlags } from '../../server/link/flags.ts';
+import { runCliAsync } from '../helpers/cliAsync.ts';
+
+const median = (sorted: number[]) => sorted[Math.floor(sorted.length / 2)];
+
+describe('npm run link: the emulated link between real programs', () => {
+  let ends: ProbeEnds;
+  let shaped: Awaited<ReturnType<typeof startLinkProcess>>;
+  let lossy: Awaited<ReturnType<typeof startLinkProcess>>;
+  const csv = join(mkdtempSync(join(tmpdir(), 'pipefill-link-')), 'link.csv');
+
+  beforeAll(async () => {
+    ends = await ProbeEnds.open();
+    const to = ['--to', `127.0.0.1:${ends.receiverPort}`];
+    [shaped, lossy] = await Promise.all([
+      startLinkProcess([...to, '--bandwidth', '8', '--latency', '20', '--queue', 'packets', '--queue-limit', '200', '--csv', csv, '--json']),
+      startLinkProcess([...to, '--bandwidth', '1000', '--latency', '0', '--loss', '10', '--duplicate', '20', '--seed', '3']),
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([shaped?.stop(), lossy?.stop()]);
+    ends?.close();
+  });
+
+  it('adds --latency to an idle link, within 1 ms at the median', async () => {
+    const direct = median(await idleDelays(ends, ends.receiverPort, 60, 2, 0));
+    const via = await idleDelays(ends, shaped.port, 100, 4);
+    const added = median(via) - direct;
+    expect(added).toBeGreaterThan(19);
+    expect(Math.abs(added - 20)).toBeLessThan(1);
+    // Nothing overtakes on a link without jitter or reordering.
+    expect(ends.arrivals.map((a) => a.id)).toEqual(ends.arrivals.map((_, i) => i));
+  });
+
+  it('delivers at --bandwidth (within 5%) when overloaded at 1.5 times the rate', async () => {
+    const mbps = await overloadRate(ends, shaped.port, 8, 1200);
+    expect(Math.abs(mbps - 8) / 8).toBeLessThan(0.05);
+  });
+
+  it('carries payloads of every size byte for byte, and the replies back through the link', async () => {
+    const sizes = [0, 1, 12, 1000, 1472, 9000, 65_507];
+    const sent = sizes.map((n) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7 + n) & 255)));
+    const got: Buffer[] = [];
+    // The receiver behind this link is the probe's, echoing; this socket is a second sender on the same link.
+    const sender = createSocket('udp4');
+    await new Promise<void>((r) => sender.bind(0, '127.0.0.1', () => r()));
+    ends.echo = true;
+    ends.arrivals.length = 0;
+    sender.on('message', (m) => got.push(m));
+    const t0 = performance.now();
+    for (const b of sent) sender.send(b, shaped.port, '127.0.0.1');
+    for (let i = 0; i < 100 && got.length < sent.length; i++) await new Promise((r) => setTimeout(r, 20));
+    const rtt = performance.now() - t0;
+    ends.echo = false;
+    sender.close();
+    expect(got.map((b) => b.length).sort((a, b) => a - b)).toEqual(sizes);
+    for (const b of sent) expect(got.some((g) => g.equals(b))).toBe(true);
+    // Out and back: 20 ms each way, plus 65 kB at 8 Mbit/s (66 ms) each way for the largest.
+    expect(rtt).toBeGreaterThan(40 + 2 * 65);
+  });
+
+  it('loses and duplicates within 2 points of the setting over 10,000 datagrams', async () => {
+    const r = await lossAndDuplication(ends, lossy.port, 10_000);
+    expect(Math.abs(r.loss - 0.1)).toBeLessThan(0.02);
+    expect(Math.abs(r.duplicate - 0.2)).toBeLessThan(0.02);
+    expect(r.loss).toBeGreaterThan(0);
+  });
+
+  it('prints what crossed it on SIGINT and writes the trace CSV', async () => {
+    const out = await shaped.stop();
+    const report = JSON.parse(out.trim().split('\n').at(-1)!);
+    expect(report.forward.datagrams).toBeGreaterThan(100);
+    expect(report.forward.delivered + report.forward.queueDrops).toBe(report.forward.datagrams);
+    expect(report.forward.queueDrops).toBeGreaterThan(0);
+    expect(report.reverse.delivered).toBe(7);
+    // The seven echoes, growing in size, each spend 20 ms plus their own transmission at 8 Mbit/s in the
+    // reply direction: the median is the 1000-byte one's, 20 + 1028 · 8 / 8000 ms.
+    expect(Math.abs(report.reverse.delayP50 - 21.028)).toBeLessThan(0.5);
+    // Sub-millisecond timing: whole-millisecond timers alone leave events over half a millisecond late.
+    expect(report.lateness.p50).toBeLessThan(0.3);
+    const trace = parseTraceCsv(readFileSync(csv, 'utf8'));
+    expect(trace.log.count(K.send)).toBe(report.forward.datagrams);
+    expect(trace.log.count(K.deliver)).toBe(report.forward.delivered);
+    expect(trace.log.count(K.drop)).toBe(report.forward.queueDrops);
+  });
+
+  it('refuses bad flags with exit 2 and a message naming the flag', async () => {
+    const r = await runCliAsync('server/cli/link.ts', ['--listen', '127.0.0.1:0', '--to', '127.0.0.1:9', '--delay', '5']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/--delay.*the one-way delay is --latency/);
+    const cases: [() => unknown, RegExp][] = [
+      [() => readLinkFlags({ bandwidth: '0' }), /--bandwidth: bandwidth must be a number from 0.001/],
+      [() => readLinkFlags({ 'ack-loss': '101' }), /--ack-loss: ackLoss must be a number from 0 to 100/],
+      [() => readLinkFlags({ queue: 'fifo' }), /--queue: queue must be one of infinite, packets, bytes/],
+      [() => readLinkFlags({ trace: '/no/such/trace' }), /no bundled trace or file named/],
+      [() => readLinkFlags({ trace: 'Verizon-LTE-short.down', bandwidth: '5' }), /--bandwidth and --trace both/],
+      [() => readAddress('listen', 'here', true), /--listen must be HOST:PORT/],
+      [() => readAddress('to', '127.0.0.1:0', false), /--to must be HOST:PORT .* port from 1 to 65535/],
+      [() => readAddress('to', undefined, false), /--to HOST:PORT is required/],
+    ];
+    for (const [bad, message] of cases) expect(bad).toThrow(message);
+  });
+
+  it('reads the link flags into the model link: --latency is the delay, ack- flags the reply direction', () => {
+    const link = readLinkFlags({ latency: '7', bandwidth: '3', loss: '5', 'ack-duplicate': '2', queue: 'bytes', 'queue-limit': '3000' });
+    expect(link).toMatchObject({ kind: 'rate', delayMs: 7, mbps: 3, ackMbps: 3, queue: { kind: 'bytes', limit: 3000 } });
+    expect(link.forward).toMatchObject({ loss: 0.05, duplicate: 0 });
+    expect(link.reverse).toMatchObject({ loss: 0, duplicate: 0.02 });
+    const trace = readLinkFlags({ trace: 'Verizon-LTE-short.down', 'ack-trace': 'Verizon-LTE-short.up' });
+    expect(trace).toMatchObject({ kind: 'trace', trace: 'Verizon-LTE-short.down', ackTrace: 'Verizon-LTE-short.up' });
+  });
+});

@@ -1,0 +1,142 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { csvParse } from 'd3-dsv';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseTraceCsv } from '../../shared/csv/trace.ts';
+import { K } from '../../shared/log/kinds.ts';
+import { MATRIX } from '../../shared/scenarios/presets.ts';
+import { runCliAsync } from '../helpers/cliAsync.ts';
+
+/**
+ * A sliding-window sender over UDP: 1000-byte chunks numbered from 0, cumulative ACKs, and the whole
+ * window sent again when 0.3 s pass without progress. It exits once every chunk is ACKed.
+ * `--drop-last` leaves the last chunk out; `--no-retransmit` never sends anything twice.
+ */
+const SEND = `import socket, sys, time
+host, port = sys.argv[-1].rsplit(':', 1)
+addr = (host, int(port))
+data = sys.stdin.buffer.read()
+chunks = [data[i:i + 1000] for i in range(0, len(data), 1000)]
+if '--drop-last' in sys.argv:
+    chunks = chunks[:-1]
+retransmit = '--no-retransmit' not in sys.argv
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(0.01)
+base = nxt = 0
+progress = time.time()
+while base < len(chunks):
+    while nxt < min(len(chunks), base + 8):
+        s.sendto(nxt.to_bytes(4, 'big') + chunks[nxt], addr)
+        nxt += 1
+    try:
+        ack = int.from_bytes(s.recv(64)[:4], 'big')
+        if ack > base:
+            base, progress = ack, time.time()
+    except socket.timeout:
+        pass
+    if retransmit and time.time() - progress > 0.3:
+        nxt, progress = base, time.time()
+`;
+
+/** The receiver: keeps chunks that arrive out of order, writes the in-order ones, ACKs the next expected. */
+const RECV = `import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(('127.0.0.1', int(sys.argv[-1])))
+expected, held, out = 0, {}, sys.stdout.buffer
+while True:
+    packet, sender = s.recvfrom(65535)
+    if len(packet) < 4:
+        continue
+    seq = int.from_bytes(packet[:4], 'big')
+    if seq >= expected:
+        held.setdefault(seq, packet[4:])
+    while expected in held:
+        out.write(held.pop(expected))
+        expected += 1
+    out.flush()
+    s.sendto(expected.to_bytes(4, 'big'), sender)
+`;
+
+const rowOf = (name: string) => String(MATRIX.findIndex((r) => r.name === name) + 1);
+const SMALL = 'small, 1 Mbit/s, 10 ms';
+const DUPLICATE = 'small, 1 Mbit/s, 10 ms, 100% duplicate';
+const REORDER = 'medium, 1 Mbit/s, 10 ms, 10% drop, 50% reorder';
+const HALF_DROPPED = 'medium, 1 Mbit/s, 10 ms, 50% drop';
+
+interface Row {
+  row: number;
+  name: string;
+  pass: boolean;
+  seconds: number;
+  bytesOnWire: number;
+  grade: string;
+  note: string;
+}
+
+describe('npm run testall: the matrix against real programs through the emulated link', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pipefill-testall-'));
+  const out = join(dir, 'out');
+  const python = (file: string, flags = '') => `python3 ${join(dir, file)}${flags}`;
+  let good: Awaited<ReturnType<typeof runCliAsync>>;
+  let dropsLast: Awaited<ReturnType<typeof runCliAsync>>;
+  let neverResends: Awaited<ReturnType<typeof runCliAsync>>;
+  let badFlag: Awaited<ReturnType<typeof runCliAsync>>;
+
+  beforeAll(async () => {
+    writeFileSync(join(dir, 'send.py'), SEND);
+    writeFileSync(join(dir, 'recv.py'), RECV);
+    const recv = ['--recv', python('recv.py')];
+    [good, dropsLast, neverResends, badFlag] = await Promise.all([
+      runCliAsync('server/cli/testall.ts', ['--send', python('send.py'), ...recv, '--row', SMALL, '--row', rowOf(DUPLICATE), '--row', rowOf(REORDER), '--out', out, '--json']),
+      runCliAsync('server/cli/testall.ts', ['--send', python('send.py', ' --drop-last'), ...recv, '--row', rowOf(REORDER)]),
+      runCliAsync('server/cli/testall.ts', ['--send', python('send.py', ' --no-retransmit'), ...recv, '--row', rowOf(HALF_DROPPED), '--timeout', '2', '--json']),
+      runCliAsync('server/cli/testall.ts', ['--send', 'x', '--recv', 'y', '--only', 'fast']),
+    ]);
+  }, 60_000);
+
+  it('passes a correct sender and receiver with the exact bytes, and grades them like the lab', () => {
+    expect(good.code, good.stderr).toBe(0);
+    const { rows, passed } = JSON.parse(good.stdout) as { rows: Row[]; passed: number };
+    expect(rows.map((r) => r.name)).toEqual([SMALL, DUPLICATE, REORDER]);
+    expect(passed).toBe(3);
+    for (const r of rows) {
+      expect(r.pass).toBe(true);
+      expect(r.seconds).toBeGreaterThan(0.02);
+      expect(r.grade).toMatch(/^(FAIL|OKAY|PERF\d+)$/);
+    }
+    // The small file is one 1000-byte chunk: one datagram of 4 + 1000 bytes and 28 of headers.
+    expect(rows[0].bytesOnWire).toBe(1032);
+  });
+
+  it('writes a trace CSV per row that the app can import, and the table as CSV', () => {
+    expect(readdirSync(out).sort()).toEqual(['results.csv', `row-01.csv`, `row-${rowOf(DUPLICATE).padStart(2, '0')}.csv`, `row-${rowOf(REORDER).padStart(2, '0')}.csv`]);
+    const trace = parseTraceCsv(readFileSync(join(out, 'row-01.csv'), 'utf8'));
+    expect(trace.log.count(K.send)).toBe(1);
+    expect(trace.log.count(K.deliver)).toBe(1);
+    expect(trace.log.count(K.done)).toBe(1);
+    const dup = parseTraceCsv(readFileSync(join(out, `row-${rowOf(DUPLICATE).padStart(2, '0')}.csv`), 'utf8'));
+    expect(dup.log.count(K.duplicate)).toBeGreaterThanOrEqual(1);
+    const table = csvParse(readFileSync(join(out, 'results.csv'), 'utf8'));
+    expect(table.map((r) => r.pass)).toEqual(['true', 'true', 'true']);
+  });
+
+  it('fails a sender that leaves out its last chunk, saying what arrived', () => {
+    expect(dropsLast.code).toBe(1);
+    expect(dropsLast.stdout).toMatch(/FAIL .*medium, 1 Mbit\/s, 10 ms, 10% drop, 50% reorder/);
+    expect(dropsLast.stdout).toContain('received 9000 of 10000 bytes');
+    expect(dropsLast.stdout).toContain('0/1 passed');
+  });
+
+  it('fails a sender that never retransmits when its row drops half the packets, at the timeout', () => {
+    expect(neverResends.code).toBe(1);
+    const [row] = (JSON.parse(neverResends.stdout) as { rows: Row[] }).rows;
+    expect(row).toMatchObject({ name: HALF_DROPPED, pass: false, grade: '' });
+    expect(row.note).toMatch(/^timed out after 2 s; received \d+ of 10000 bytes/);
+  });
+
+  it('refuses bad flags with exit 2 and a clear message', () => {
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr).toContain('--only must be one of basic, advanced, performance (got "fast")');
+  });
+});
