@@ -101,24 +101,30 @@ export interface Io {
 
 export const PROCESS_IO: Io = { out: (t) => console.log(t), err: (t) => console.error(t) };
 
+/** What else a tool counts as the command line's fault (exit 2), beside UsageError and parseArgs' errors. */
+export interface UsageFaults {
+  /** Other modules' errors that mean the input is at fault (a bad scenario, an unreadable trace). */
+  errors?: (abstract new (
+    ...a: never[]
+  ) => Error)[];
+  /** System error codes that mean a flag asked for the impossible (an address in use). */
+  codes?: string[];
+  /** More to say after the message (a flag other tools spell differently). */
+  hint?(message: string): string;
+}
+
 /**
  * Runs a tool's main and returns its exit code: 2 with the message and a pointer to --help for a bad
  * command line, 1 with the message for a failure, otherwise what main returns.
  */
-export async function runTool(
-  tool: string,
-  main: (argv: string[], io: Io) => number | Promise<number>,
-  argv: string[],
-  io: Io = PROCESS_IO,
-  /** Other modules' errors that mean the input is at fault (a bad scenario, an unreadable trace). */
-  usageErrors: (abstract new (...a: never[]) => Error)[] = [],
-): Promise<number> {
+export async function runTool(tool: string, main: (argv: string[], io: Io) => number | Promise<number>, argv: string[], io: Io = PROCESS_IO, usage: UsageFaults = {}): Promise<number> {
   try {
     return await main(argv, io);
   } catch (e) {
     const error = e as Error & { code?: string };
-    if (error instanceof UsageError || usageErrors.some((k) => error instanceof k) || error.code?.startsWith('ERR_PARSE_ARGS')) {
-      io.err(`${tool}: ${error.message}\nRun with --help for the options.`);
+    const byUser = error instanceof UsageError || usage.errors?.some((k) => error instanceof k) || error.code?.startsWith('ERR_PARSE_ARGS') || usage.codes?.includes(error.code ?? '');
+    if (byUser) {
+      io.err(`${tool}: ${error.message}${usage.hint?.(error.message) ?? ''}\nRun with --help for the options.`);
       return 2;
     }
     io.err(`${tool}: ${error.message}`);

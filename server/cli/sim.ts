@@ -13,7 +13,7 @@ import type { FlowSpec, ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { TraceError } from '../../shared/trace/mahimahi.ts';
 import { loadTrace } from '../traces.ts';
 import { LINK_PARAMS, withLinkValues } from '../../shared/link/params.ts';
-import { applySets, type Io, isEntry, parseSets, readSchemaFlags, runTool, schemaHelp, schemaOptions, schemesHelp, type SetFlag, UsageError, whole } from './flags.ts';
+import { applySets, type Io, isEntry, parseSets, readSchemaFlags, runTool, schemaHelp, schemaOptions, schemesHelp, type SetFlag, UsageError, type UsageFaults, whole } from './flags.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
 
 const SCENARIOS = ['contest', 'offset-constant', 'offset-variable', 'matrix', 'shared', 'measurement'] as const;
@@ -275,6 +275,6 @@ function runMatrix(rowFlag: string | undefined, scheme: string, sets: readonly S
 }
 
 /** A scenario the model refuses and a trace file that does not parse are the command line's fault too. */
-export const SIM_USAGE_ERRORS = [ScenarioError, TraceError];
+export const SIM_USAGE: UsageFaults = { errors: [ScenarioError, TraceError] };
 
-if (isEntry(import.meta.url)) process.exitCode = await runTool('sim', sim, process.argv.slice(2), undefined, SIM_USAGE_ERRORS);
+if (isEntry(import.meta.url)) process.exitCode = await runTool('sim', sim, process.argv.slice(2), undefined, SIM_USAGE);

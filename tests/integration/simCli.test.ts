@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { SCHEMES } from '../../shared/controllers/registry.ts';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
-import { sim as simMain, SIM_USAGE_ERRORS } from '../../server/cli/sim.ts';
+import { sim as simMain, SIM_USAGE } from '../../server/cli/sim.ts';
 import { runCli, runInProcess } from '../helpers/cli.ts';
 
-const sim = (...args: string[]) => runInProcess('sim', simMain, args, SIM_USAGE_ERRORS);
+const sim = (...args: string[]) => runInProcess('sim', simMain, args, SIM_USAGE);
 
 describe('npm run sim', () => {
   it('--help lists scenarios, every scheme and each parameter with its range', async () => {
