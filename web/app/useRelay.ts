@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+// biome-ignore lint/style/noRestrictedImports: RelayInfo moves to shared/relay/ with the relay's next change; then this import follows it.
 import type { RelayInfo } from '../../server/relay.ts';
 
 export type RelayState = RelayInfo | 'absent' | 'unknown';

@@ -1,6 +1,7 @@
 import { scaleLinear } from 'd3-scale';
 import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_MEASUREMENT, MEASUREMENT_SIZES, type MeasurementResult } from '../../shared/scenarios/measurement.ts';
+// biome-ignore lint/style/noRestrictedImports: RelayInfo moves to shared/relay/ with the relay's next change; then this import follows it.
 import type { RelayInfo } from '../../server/relay.ts';
 import { Axes } from '../charts/Axes.tsx';
 import { fixed, num } from '../charts/format.ts';
