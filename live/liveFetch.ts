@@ -1,14 +1,19 @@
 import type { ParamValues, Scheme } from '../shared/controllers/types.ts';
 import { EventLog } from '../shared/log/eventLog.ts';
-import { MAX_CHUNK } from '../shared/offset/protocol.ts';
+import { K } from '../shared/log/kinds.ts';
+import { MAX_CHUNK, parseReply } from '../shared/offset/protocol.ts';
 import type { Clock } from '../shared/sim/scheduler.ts';
 import { DEFAULT_CLIENT, OffsetClient, type OffsetFetchResult } from '../shared/endpoints/offsetClient.ts';
 
 /** A way to reach a real offset server: a UDP socket, or a session through the relay's bridge. */
 export interface DatagramTransport {
-  send(datagram: Uint8Array): void;
-  /** Registers the receiver of datagrams and of fatal failures. */
-  listen(onDatagram: (d: Uint8Array) => void, onFailure: (message: string) => void): void;
+  /** Sends a datagram the controller sent at `at` on the fetch's clock (a relay keeps that time). */
+  send(datagram: Uint8Array, at: number): void;
+  /**
+   * Registers the receiver of datagrams and of fatal failures. A datagram may come with its arrival time on
+   * the fetch's clock (a relay's stamp); without one it arrived now.
+   */
+  listen(onDatagram: (d: Uint8Array, arrivedAt?: number) => void, onFailure: (message: string) => void): void;
   close(): void;
 }
 
@@ -27,6 +32,16 @@ export interface FetchOutcome {
   chunks: number;
 }
 
+/** A fetch that ended without the server's Result: why, and what it had got by then. */
+export class FetchStopped extends Error {
+  constructor(
+    message: string,
+    readonly outcome: FetchOutcome,
+  ) {
+    super(message);
+  }
+}
+
 /** Runs one fetch with a controller of the model over a real transport, on a real clock. */
 export function liveFetch(transport: DatagramTransport, clock: Clock & { stop(): void }, o: LiveFetchOptions): { done: Promise<FetchOutcome>; cancel(): void } {
   const log = o.log ?? new EventLog();
@@ -39,8 +54,9 @@ export function liveFetch(transport: DatagramTransport, clock: Clock & { stop():
       clock.stop();
       client.stop();
       transport.close();
-      if (error) reject(new Error(error));
-      else resolve({ result: client.stats, log, chunks: Math.ceil(client.stats.size / MAX_CHUNK) });
+      const outcome = { result: client.stats, log, chunks: Math.ceil(client.stats.size / MAX_CHUNK) };
+      if (error) reject(new FetchStopped(error, outcome));
+      else resolve(outcome);
     };
     const client: OffsetClient = new OffsetClient(
       clock,
@@ -48,12 +64,18 @@ export function liveFetch(transport: DatagramTransport, clock: Clock & { stop():
       0,
       o.scheme.create(o.params),
       o.scheme.mode,
-      (d) => transport.send(d),
+      (d, now) => transport.send(d, now),
       { ...DEFAULT_CLIENT, id: o.id },
       () => finish(),
     );
+    const squish = squishWatch(log);
     transport.listen(
-      (d) => client.receive(d, clock.now),
+      (d, arrivedAt) => {
+        const at = arrivedAt ?? clock.now;
+        squish(d, at);
+        client.receive(d, at);
+        if (client.finished && client.stats.result !== null) log.push(at, K.penalty, 0, -1, 0, client.stats.penalty, 0);
+      },
       (message) => finish(message),
     );
     clock.at(clock.now + o.giveUpMs, () => finish(`gave up after ${o.giveUpMs} ms without the whole file`));
@@ -61,4 +83,18 @@ export function liveFetch(transport: DatagramTransport, clock: Clock & { stop():
     client.start(clock.now);
   });
   return { done, cancel };
+}
+
+/**
+ * The squish as the client can see it: on with the first reply carrying `Squished`, off with the first
+ * that does not — the rows a simulated run's server writes, read from the replies instead.
+ */
+function squishWatch(log: EventLog): (d: Uint8Array, at: number) => void {
+  let squished = false;
+  return (d, at) => {
+    const reply = parseReply(d);
+    if (reply.kind !== 'data' || reply.squished === squished) return;
+    squished = reply.squished;
+    log.push(at, K.squish, 0, reply.offset, 0, squished ? 1 : 0, 0);
+  };
 }

@@ -5,6 +5,7 @@ import { frame, FRAME_DATA, FRAME_SENT, type BridgeLimits, type ControlMessage }
 import { Meter } from './bridgeMeter.ts';
 import { admit, type Admitted } from './bridgeAdmission.ts';
 import { openTarget } from './bridgeTarget.ts';
+import { timedSender } from './bridgeTimed.ts';
 import type { PortSet } from './portSet.ts';
 
 export interface BridgeOptions extends BridgeLimits {
@@ -95,9 +96,9 @@ export function createBridge(o: BridgeOptions): Bridge {
       if (full) target.pause();
       ws.send(frame(type, relayNow(), payload), { binary: true }, () => ws.bufferedAmount <= o.maxBufferedBytes / 2 && target.resumeIfPaused());
     };
-    const stamp = () => {
+    const stamp = (number: number) => () => {
       const count = new Uint8Array(4);
-      new DataView(count.buffer).setUint32(0, sent);
+      new DataView(count.buffer).setUint32(0, number);
       deliver(FRAME_SENT, count);
     };
     const target = openTarget(
@@ -117,9 +118,11 @@ export function createBridge(o: BridgeOptions): Bridge {
       o.bridgedPorts,
     );
     openSockets++;
+    const timed = a.timed ? timedSender(relayNow, (datagram, number) => target.send(datagram, stamp(number))) : null;
     const end = () => {
       if (ended) return;
       ended = true;
+      timed?.close();
       live.delete(state);
       const n = (perClient.get(a.client) ?? 1) - 1;
       if (n === 0) perClient.delete(a.client);
@@ -135,7 +138,9 @@ export function createBridge(o: BridgeOptions): Bridge {
       if (refusal) return refuse(ws, refusal, refusal.startsWith('message of') ? 1009 : 1008);
       if (!isBinary) return control(ws, bytes.toString('utf8'));
       sent++;
-      target.send(bytes, a.receipts ? stamp : null);
+      if (!timed) return target.send(bytes, a.receipts ? stamp(sent) : null);
+      const wrong = timed.push(bytes, sent);
+      if (wrong) send(ws, { type: 'error', message: wrong, fatal: false });
     });
     ws.on('pong', () => (state.awaitingPong = false));
     ws.on('close', end);

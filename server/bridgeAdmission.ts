@@ -6,6 +6,8 @@ export interface Admitted {
   port: number;
   transport: 'udp' | 'tcp';
   receipts: boolean;
+  /** Binary messages carry the relay-clock time to send them at (a UDP session only). */
+  timed: boolean;
   /** The address the session is counted against. */
   client: string;
 }
@@ -48,13 +50,16 @@ export function admit(
     const asked = (url.searchParams.get('target') ?? '(none)').slice(0, 80);
     return { refusal: `target ${asked} over ${transport} is not allowed; allowed: ${allowed.join(', ') || 'none'}`, code: 1008 };
   }
+  const timed = url.searchParams.get('timed') === '1';
+  if (timed && transport !== 'udp') return { refusal: 'timed sends are for UDP targets only', code: 1008 };
   const colon = target.lastIndexOf(':');
   return {
     target,
     host: target.slice(0, colon).replace(/^\[|\]$/g, ''),
     port: Number(target.slice(colon + 1)),
     transport,
-    receipts: url.searchParams.get('receipts') === '1',
+    receipts: url.searchParams.get('receipts') === '1' || timed,
+    timed,
     client,
   };
 }

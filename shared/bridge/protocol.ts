@@ -6,7 +6,24 @@
  */
 export const FRAME_HEADER = 9;
 export const FRAME_DATA = 0; // payload: a datagram from the target (or bytes of its TCP stream), stamped on arrival
-export const FRAME_SENT = 1; // payload: 4-byte count of messages sent so far, stamped when the last went out
+export const FRAME_SENT = 1; // payload: 4-byte number of the message (counted from 1), stamped when it went out
+
+/**
+ * A timed session (`timed=1`): each binary message from the page starts with the relay-clock time (ms,
+ * float64 big-endian) at which the relay is to send the rest; the relay keeps that time, not the page's
+ * timers, and stamps every datagram with a FRAME_SENT when it actually leaves.
+ */
+export const TIMED_PREFIX = 8;
+/** How far ahead a timed datagram may be handed over, and how many may wait at once. */
+export const MAX_TIMED_LEAD_MS = 2000;
+export const MAX_TIMED_PENDING = 512;
+
+export function timedMessage(sendAt: number, datagram: Uint8Array): Uint8Array {
+  const out = new Uint8Array(TIMED_PREFIX + datagram.length);
+  new DataView(out.buffer).setFloat64(0, sendAt);
+  out.set(datagram, TIMED_PREFIX);
+  return out;
+}
 
 export type ControlMessage =
   | { type: 'ready'; target: string; transport: 'udp' | 'tcp'; relayTime: number; limits: BridgeLimits }

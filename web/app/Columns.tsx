@@ -11,7 +11,7 @@ import type { Runs, Slot } from './useRuns.ts';
 
 function sideNote(view: RunView | undefined, busy: boolean | undefined): string {
   if (!view) return busy ? 'running…' : '';
-  const what = view.source === 'live' ? (view.live ? 'live, done' : 'live, fetching…') : view.source;
+  const what = view.source === 'live' ? (view.live ? (view.live.result === null ? 'live, stopped' : 'live, done') : 'live, fetching…') : view.source;
   return `${what}${view.source === 'simulated' ? ` in ${view.wallMs.toFixed(0)} ms` : ''}${busy && view.source !== 'live' ? ' · updating…' : ''}`;
 }
 
@@ -40,7 +40,7 @@ export function Overview({ e, runs, label }: { e: Experiment; runs: Runs; label(
         ) : (
           <section key={s} className="cards" aria-label={`Summary of run ${SIDE_STYLE[s].name}`}>
             <h3>{label(s)}</h3>
-            <p>{runs.errors[s] ? '' : 'running…'}</p>
+            <p>{runs.errors[s] ? '' : s === 'a' && e.live && !runs.busy.a ? 'live: not started (press Start live fetch)' : 'running…'}</p>
           </section>
         );
       })}

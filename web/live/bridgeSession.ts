@@ -17,15 +17,17 @@ export interface BridgeHandlers {
   /** A refusal or failure, as the relay or the socket reports it. */
   onError?(message: string, fatal: boolean): void;
   onClose?(): void;
-  onSent?(count: number, relayTime: number): void;
+  /** A datagram left the relay: its message number (from 1) and the relay's clock then. */
+  onSent?(number: number, relayTime: number): void;
+  onPong?(t: number, relayTime: number): void;
 }
 
 /** The relay's bridge URL for a target, e.g. bridgeUrl('ws://127.0.0.1:8080', '127.0.0.1:9801'). */
-export function bridgeUrl(base: string, target: string, transport: 'udp' | 'tcp' = 'udp', receipts = false): string {
+export function bridgeUrl(base: string, target: string, transport: 'udp' | 'tcp' = 'udp', mode: 'receipts' | 'timed' | null = null): string {
   const u = new URL('/bridge', base);
   u.searchParams.set('target', target);
   u.searchParams.set('transport', transport);
-  if (receipts) u.searchParams.set('receipts', '1');
+  if (mode) u.searchParams.set(mode, '1');
   return u.toString();
 }
 
@@ -80,6 +82,7 @@ export class BridgeSession {
         this.h.onReady?.(m);
         for (const d of this.queue.splice(0)) this.ws.send(d);
       } else if (m.type === 'error') this.h.onError?.(m.message, m.fatal);
+      else if (m.type === 'pong') this.h.onPong?.(m.t, m.relayTime);
       return;
     }
     const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;

@@ -1,7 +1,4 @@
 /// <reference lib="webworker" />
-import { findScheme } from '../../shared/controllers/registry.ts';
-import { checkParams } from '../../shared/controllers/types.ts';
-import { liveFetch } from '../../live/liveFetch.ts';
 import { formatIntervalCsv } from '../../shared/csv/intervals.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
@@ -13,10 +10,9 @@ import { runMeasurement } from '../../shared/scenarios/measurement.ts';
 import { measureLive } from './measureLive.ts';
 import { K } from '../../shared/log/kinds.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
-import type { LiveRun, ScenarioSpec } from '../../shared/scenarios/spec.ts';
-import { browserClock } from '../live/browserClock.ts';
+import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { parseTrace, tracePeriod, type Trace } from '../../shared/trace/mahimahi.ts';
-import { bridgeTransport, bridgeUrl, type WebSocketLike } from '../live/bridgeSession.ts';
+import { type LiveStart, startLive } from './liveRun.ts';
 import type { RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { importRun } from './replay.ts';
 import { deltaBuffers, seriesDelta } from './seriesDelta.ts';
@@ -128,22 +124,14 @@ async function replay(id: number, csv: string): Promise<void> {
 
 let cancelLive: (() => void) | null = null;
 
-async function live(id: number, relay: string, target: string, schemeId: string, params: Record<string, string | number>, variable: boolean): Promise<void> {
-  const scheme = findScheme(schemeId);
-  if (!scheme) throw new Error(`unknown scheme ${schemeId}`);
-  const checked = checkParams(scheme, params);
-  if ('error' in checked) throw new Error(checked.error);
-  const ws = new WebSocket(bridgeUrl(relay.replace(/^http/, 'ws'), target));
+async function live(id: number, m: LiveStart): Promise<void> {
   const log = new EventLog();
-  const clock = browserClock();
-  const spec: LiveRun = { live: { server: target, scheme: schemeId, params: checked.values, via: 'bridge', variable } };
-  const t0 = performance.now();
-  // Datagrams are plain ArrayBuffer-backed bytes; the DOM's send type is only stricter on paper.
-  const run = liveFetch(bridgeTransport(ws as unknown as WebSocketLike), clock, { scheme, params: checked.values, id: 'pipefill@browser', giveUpMs: 120_000, log });
+  const run = startLive(m, log);
   cancelLive = run.cancel;
+  const t0 = performance.now();
   const snapshot = (final: boolean, result: RunView['live']) => {
-    const endMs = Math.max(1, clock.now);
-    const [view, transfer] = viewOf(spec, log, endMs, null, summarizeLog(log, spec, endMs, null), 'live', result, performance.now() - t0);
+    const endMs = Math.max(1, run.now());
+    const [view, transfer] = viewOf(run.spec, log, endMs, null, summarizeLog(log, run.spec, endMs, null), 'live', result, performance.now() - t0);
     post({ id, kind: 'view', view, final }, transfer);
     shown = log.length;
   };
@@ -151,16 +139,18 @@ async function live(id: number, relay: string, target: string, schemeId: string,
   let shown = -1;
   const tick = () => {
     if (shown < 0) return snapshot(false, null);
-    const endMs = Math.max(1, clock.now);
+    const endMs = Math.max(1, run.now());
     const delta = seriesDelta(log, shown, endMs);
     shown = log.length;
-    kept = { log, spec, endMs, binMs: delta.whole.binMs };
-    post({ id, kind: 'delta', delta, summary: summarizeLog(log, spec, endMs, null), wallMs: performance.now() - t0 }, deltaBuffers(delta));
+    kept = { log, spec: run.spec, endMs, binMs: delta.whole.binMs };
+    post({ id, kind: 'delta', delta, summary: summarizeLog(log, run.spec, endMs, null), wallMs: performance.now() - t0 }, deltaBuffers(delta));
   };
   const timer = setInterval(tick, 150);
   try {
-    const outcome = await run.done;
-    snapshot(true, outcome.result);
+    const end = await run.done;
+    // Stopped, or the relay went away: the run so far stays drawn, and the page says why.
+    snapshot(!end.stopped, end.result);
+    if (end.stopped) post({ id, kind: 'error', message: `live fetch ended: ${end.stopped}` });
   } finally {
     clearInterval(timer);
     cancelLive = null;
@@ -188,7 +178,7 @@ self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
         return post({ id: m.id, kind: 'uploaded', name: m.name, durationMs: tracePeriod(t), opportunities: t.times.length });
       }
       case 'live':
-        return await live(m.id, m.relay, m.target, m.scheme, m.params, m.variable);
+        return await live(m.id, m);
       case 'export':
         return post({ id: m.id, kind: 'exported', text: exportCsv(m.what) });
       case 'cancel':

@@ -1,0 +1,105 @@
+import { timedMessage } from '../../shared/bridge/protocol.ts';
+import { type ClockSample, RelayClock, relayOffset } from '../../live/relayClock.ts';
+import { type FetchOutcome, type LiveFetchOptions, liveFetch } from '../../live/liveFetch.ts';
+import type { WallClock } from '../../live/wallClock.ts';
+import { type BridgeHandlers, BridgeSession, type WebSocketLike } from './bridgeSession.ts';
+
+/** How far ahead of its send time a datagram is handed to the relay: covers the hop and timer jitter here. */
+export const DEFAULT_LEAD_MS = 8;
+const SYNC_PINGS = 8;
+const SYNC_GIVE_UP_MS = 5000;
+
+export interface TimedOutcome extends FetchOutcome {
+  /** For each datagram, how late the relay sent it after the time asked (ms; negative never happens). */
+  lateness: number[];
+  /** Relay time minus this side's clock, as the pings measured it. */
+  offsetMs: number;
+}
+
+/**
+ * A live fetch through a timed bridge session (`timed=1`): the clocks are matched by pings, the controller
+ * runs on the relay's time (RelayClock), each datagram goes to the relay with the time it is to leave at,
+ * and replies count from the relay's arrival stamps. The page's timers and the WebSocket hop shape nothing
+ * the server sees.
+ */
+export function timedFetch(ws: WebSocketLike, wall: WallClock, o: LiveFetchOptions & { leadMs?: number }): { done: Promise<TimedOutcome>; cancel(): void; now(): number } {
+  const sink: Required<Pick<BridgeHandlers, 'onData' | 'onSent' | 'onPong'>> & { fail(message: string): void; ready(): void } = {
+    onData: () => {},
+    onSent: () => {},
+    onPong: () => {},
+    fail: () => {},
+    ready: () => {},
+  };
+  const session = new BridgeSession(ws, {
+    onData: (p, t) => sink.onData(p, t),
+    onSent: (n, t) => sink.onSent(n, t),
+    onPong: (t, r) => sink.onPong(t, r),
+    onReady: () => sink.ready(),
+    onError: (message, fatal) => fatal && sink.fail(message),
+    onClose: () => sink.fail('the relay closed the session'),
+  });
+  let cancelled = false;
+  let clock: RelayClock | null = null;
+  let cancelFetch: (() => void) | null = null;
+  const cancel = () => {
+    cancelled = true;
+    if (cancelFetch) cancelFetch();
+    else sink.fail('cancelled');
+  };
+  const done = (async (): Promise<TimedOutcome> => {
+    const { offsetMs, base } = await synchronize(session, wall, sink);
+    if (cancelled) throw new Error('cancelled');
+    // The fetch's clock is the relay's, counted from the clocks' matching, so its log starts near 0.
+    clock = new RelayClock(wall, offsetMs - base, o.leadMs ?? DEFAULT_LEAD_MS);
+    const askedAt: number[] = [];
+    let sent = 0;
+    const lateness: number[] = [];
+    sink.onSent = (n, relayTime) => {
+      if (askedAt[n] !== undefined) lateness.push(Math.max(0, relayTime - base - askedAt[n]));
+    };
+    const run = liveFetch(
+      {
+        send: (d, at) => {
+          askedAt[++sent] = at;
+          session.send(timedMessage(at + base, d));
+        },
+        listen: (onDatagram, onFailure) => {
+          sink.onData = (p, relayTime) => onDatagram(p, relayTime - base);
+          sink.fail = onFailure;
+        },
+        close: () => session.close(),
+      },
+      clock,
+      o,
+    );
+    cancelFetch = run.cancel;
+    return { ...(await run.done), lateness, offsetMs };
+  })();
+  done.catch(() => session.close());
+  return { done, cancel, now: () => clock?.now ?? 0 };
+}
+
+/** Waits for the session, then pings the relay a few times and matches the clocks. */
+async function synchronize(
+  session: BridgeSession,
+  wall: WallClock,
+  sink: { onPong(t: number, r: number): void; fail(m: string): void; ready(): void },
+): Promise<{ offsetMs: number; base: number }> {
+  const samples: ClockSample[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the relay did not answer within ${SYNC_GIVE_UP_MS / 1000} s`)), SYNC_GIVE_UP_MS);
+    sink.fail = (message) => {
+      clearTimeout(timer);
+      reject(new Error(message));
+    };
+    const ping = () => session.ping(wall.now);
+    sink.onPong = (t, relayTime) => {
+      samples.push({ sentAt: t, relayTime, answeredAt: wall.now });
+      if (samples.length < SYNC_PINGS) return ping();
+      clearTimeout(timer);
+      resolve();
+    };
+    sink.ready = ping;
+  });
+  return { offsetMs: relayOffset(samples), base: samples[samples.length - 1].relayTime };
+}

@@ -1,0 +1,50 @@
+import { findScheme } from '../../shared/controllers/registry.ts';
+import { checkParams } from '../../shared/controllers/types.ts';
+import { FetchStopped } from '../../live/liveFetch.ts';
+import type { EventLog } from '../../shared/log/eventLog.ts';
+import type { LiveRun } from '../../shared/scenarios/spec.ts';
+import type { OffsetFetchResult } from '../../shared/endpoints/offsetClient.ts';
+import { browserClock } from '../live/browserClock.ts';
+import { bridgeUrl, type WebSocketLike } from '../live/bridgeSession.ts';
+import { timedFetch } from '../live/timedFetch.ts';
+
+export interface LiveStart {
+  relay: string;
+  target: string;
+  scheme: string;
+  params: Record<string, string | number>;
+  variable: boolean;
+}
+
+/** How a live run ended: the server's verdict, or a plain reason with what had arrived by then. */
+export interface LiveEnd {
+  result: OffsetFetchResult;
+  stopped: string | null;
+}
+
+/**
+ * A live fetch of the page's controller through a timed bridge session: the relay keeps the sends' times
+ * and stamps the replies, so the controller runs as it does in `npm run fetch`. `now` is the run's clock
+ * (the relay's, from the session's start), for the growing charts.
+ */
+export function startLive(m: LiveStart, log: EventLog): { spec: LiveRun; now(): number; done: Promise<LiveEnd>; cancel(): void } {
+  const scheme = findScheme(m.scheme);
+  if (!scheme) throw new Error(`unknown scheme ${m.scheme}`);
+  const checked = checkParams(scheme, m.params);
+  if ('error' in checked) throw new Error(checked.error);
+  const ws = new WebSocket(bridgeUrl(m.relay.replace(/^http/, 'ws'), m.target, 'udp', 'timed'));
+  const wall = browserClock();
+  const spec: LiveRun = { live: { server: m.target, scheme: m.scheme, params: checked.values, via: 'bridge', variable: m.variable } };
+  // Datagrams are plain ArrayBuffer-backed bytes; the DOM's send type is only stricter on paper.
+  const run = timedFetch(ws as unknown as WebSocketLike, wall, { scheme, params: checked.values, id: 'pipefill@browser', giveUpMs: 120_000, log });
+  const done = run.done.then(
+    (o): LiveEnd => ({ result: o.result, stopped: o.result.result === null ? 'the server sent no Result' : null }),
+    (e: Error): LiveEnd => {
+      if (e instanceof FetchStopped) return { result: e.outcome.result, stopped: plain(e.message) };
+      throw e;
+    },
+  );
+  return { spec, now: run.now, done, cancel: run.cancel };
+}
+
+const plain = (message: string) => (message === 'cancelled' ? 'stopped' : message);
