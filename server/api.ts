@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RelayInfo } from '../shared/relay/info.ts';
 import type { EchoRecords } from './echoRecords.ts';
 import type { Leaderboard } from './leaderboard.ts';
+import { loopbackRtt } from './loopbackRtt.ts';
 import type { SessionSummary } from './sessionRecords.ts';
 
 export interface ApiContext {
@@ -53,7 +54,10 @@ export function handleApi(req: IncomingMessage, res: ServerResponse, context: Ap
   const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
   switch (path) {
     case '/api/relay':
-      json(info);
+      void loopbackRtt().then(
+        (loopbackRttMs) => json({ ...info, loopbackRttMs }),
+        () => json(info),
+      );
       break;
     case '/api/leaderboard':
       json(board.all);

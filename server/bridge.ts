@@ -96,10 +96,12 @@ export function createBridge(o: BridgeOptions): Bridge {
       if (full) target.pause();
       ws.send(frame(type, relayNow(), payload), { binary: true }, () => ws.bufferedAmount <= o.maxBufferedBytes / 2 && target.resumeIfPaused());
     };
-    const stamp = (number: number) => () => {
-      const count = new Uint8Array(4);
-      new DataView(count.buffer).setUint32(0, number);
-      deliver(FRAME_SENT, count);
+    const stamp = (number: number, arrivedAt?: number) => () => {
+      const payload = new Uint8Array(arrivedAt === undefined ? 4 : 12);
+      const view = new DataView(payload.buffer);
+      view.setUint32(0, number);
+      if (arrivedAt !== undefined) view.setFloat64(4, arrivedAt);
+      deliver(FRAME_SENT, payload);
     };
     const target = openTarget(
       a,
@@ -118,7 +120,7 @@ export function createBridge(o: BridgeOptions): Bridge {
       o.bridgedPorts,
     );
     openSockets++;
-    const timed = a.timed ? timedSender(relayNow, (datagram, number) => target.send(datagram, stamp(number))) : null;
+    const timed = a.timed ? timedSender(relayNow, (datagram, number, arrivedAt) => target.send(datagram, stamp(number, arrivedAt))) : null;
     const end = () => {
       if (ended) return;
       ended = true;

@@ -13,7 +13,7 @@ export interface TimedSender {
  * sub-millisecond polling near each deadline. A time already past goes out at once; one too far ahead,
  * or a queue already full, is refused so that a page cannot park unbounded work here.
  */
-export function timedSender(relayNow: () => number, send: (datagram: Buffer, number: number) => void): TimedSender {
+export function timedSender(relayNow: () => number, send: (datagram: Buffer, number: number, arrivedAt: number) => void): TimedSender {
   const clock = new WallClock({
     now: relayNow,
     setTimer: (f, ms) => setTimeout(f, ms),
@@ -33,13 +33,13 @@ export function timedSender(relayNow: () => number, send: (datagram: Buffer, num
       if (pending >= MAX_TIMED_PENDING) return `more than ${MAX_TIMED_PENDING} timed messages waiting`;
       const datagram = message.subarray(TIMED_PREFIX);
       if (sendAt <= now) {
-        send(datagram, number);
+        send(datagram, number, now);
         return null;
       }
       pending++;
       clock.at(sendAt - origin, () => {
         pending--;
-        send(datagram, number);
+        send(datagram, number, now);
       });
       return null;
     },

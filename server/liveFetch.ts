@@ -16,7 +16,7 @@ export async function fetchOverUdp(host: string, port: number, o: LiveFetchOptio
     {
       send: (d) => socket.send(d),
       listen: (onDatagram, onFailure) => {
-        socket.on('message', onDatagram);
+        socket.on('message', (d) => onDatagram(d));
         socket.on('error', (e: Error & { code?: string }) => onFailure(e.code === 'ECONNREFUSED' ? `nothing listens on ${host}:${port} over UDP (is the offset server running?)` : e.message));
       },
       close: () => socket.close(),

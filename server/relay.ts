@@ -135,6 +135,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
     bridge: '/bridge',
     fileSize: file.length,
     tournament: o.tournament,
+    policy: o.policy,
   };
   const bridge = bridgeFor(o, info, httpPort, bridgedPorts);
 

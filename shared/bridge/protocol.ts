@@ -6,7 +6,7 @@
  */
 export const FRAME_HEADER = 9;
 export const FRAME_DATA = 0; // payload: a datagram from the target (or bytes of its TCP stream), stamped on arrival
-export const FRAME_SENT = 1; // payload: 4-byte number of the message (counted from 1), stamped when it went out
+export const FRAME_SENT = 1; // payload: 4-byte number of the message (counted from 1), stamped when it went out; timed: then the relay's clock when the message arrived (float64)
 
 /**
  * A timed session (`timed=1`): each binary message from the page starts with the relay-clock time (ms,

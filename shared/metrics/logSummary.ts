@@ -6,14 +6,14 @@ import type { Trace } from '../trace/mahimahi.ts';
 import type { FlowOutcome, RunFacts } from './outcome.ts';
 import { summarize, type Summary } from './summary.ts';
 
-/** A live fetch is an offset run against the course server's policy, over no simulated link. */
+/** A live fetch is an offset run against the server's policy (the course's unless it said), over no simulated link. */
 function liveFacts(live: LiveRun['live'] | null, endMs: number): RunFacts['spec'] {
   return {
     workload: 'offset',
     seed: 0,
     durationMs: endMs,
     link: { kind: 'rate', mbps: 0, delayMs: 0, once: false, forward: { loss: 0 } },
-    offset: { policy: { ...DEFAULT_POLICY, variable: live?.variable ?? false } },
+    offset: { policy: { ...(live?.policy ?? DEFAULT_POLICY), variable: live?.variable ?? false } },
   };
 }
 
@@ -58,8 +58,12 @@ function readOutcomes(log: EventLog, workload: RunFacts['spec']['workload'], out
     if ((c.kind[i] === K.send || c.kind[i] === K.retransmit) && workload === 'reliable') o.bytesOnWire += c.bytes[i];
     if (c.kind[i] !== K.done) continue;
     o.finishedAt = c.t[i];
-    if (workload === 'offset') {
-      o.offset = { size: fileEnd[f], md5: '', result: c.seq[i] === 1, serverTime: c.value[i], penalty: c.window[i], elapsed: NaN, requests: requests[f], duplicates: 0, squishedReplies: 0, errors: [] };
-    }
+    if (workload === 'offset') o.offset = fetchSoFar(fileEnd[f], requests[f], c.seq[i] === 1, c.value[i], c.window[i]);
   }
+  // A fetch still under way (or stopped) shows the exercise's figures from its first reply, verdict pending.
+  if (workload === 'offset') for (const o of outcomes) if (!o.offset && fileEnd[o.flow] > 0) o.offset = fetchSoFar(fileEnd[o.flow], requests[o.flow], null, NaN, NaN);
+}
+
+function fetchSoFar(size: number, requests: number, result: boolean | null, serverTime: number, penalty: number): NonNullable<FlowOutcome['offset']> {
+  return { size, md5: '', result, serverTime, penalty, elapsed: NaN, requests, duplicates: 0, squishedReplies: 0, errors: [] };
 }

@@ -91,9 +91,12 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
   const windowN = count[K.ack] + count[K.reply] + count[K.timeout] + count[K.send];
   const window = pairs(windowN);
   const timeouts = pairs(count[K.timeout]);
-  const queueDelay = pairs(count[K.depart]);
-  const arrivals = new Float64Array(count[K.depart]);
-  const departures = new Float64Array(count[K.depart]);
+  // A live fetch has no simulated bottleneck: its replies are what got through, their RTTs the delay.
+  const fromReplies = count[K.depart] === 0 && count[K.reply] > 0;
+  const passed = fromReplies ? count[K.reply] : count[K.depart];
+  const queueDelay = pairs(passed);
+  const arrivals = new Float64Array(passed);
+  const departures = new Float64Array(passed);
   const estimateLists: number[][] = ESTIMATES.map(() => []);
   const queueT = new Float64Array(count[K.enqueue] + count[K.depart]);
   const queueY = new Float64Array(count[K.enqueue] + count[K.depart]);
@@ -123,6 +126,13 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
         acks[a++] = y;
         window[w++] = t;
         window[w++] = c.window[i];
+        if (!fromReplies || c.kind[i] !== K.reply) break;
+        queueDelay[q] = t;
+        queueDelay[q + 1] = c.value[i];
+        arrivals[q >> 1] = t - c.value[i];
+        departures[q >> 1] = t;
+        q += 2;
+        bits[Math.min(bins - 1, Math.floor(t / binMs))] += c.bytes[i] * 8;
         break;
       case K.timeout:
         timeouts[to++] = t;

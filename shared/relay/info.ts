@@ -1,3 +1,5 @@
+import type { OffsetPolicyConfig } from '../offset/policy.ts';
+
 /**
  * What the page asks the relay about itself, to offer live mode. Nothing here lets a client grade
  * itself: the file's MD5 stays on the server.
@@ -10,4 +12,8 @@ export interface RelayInfo {
   fileSize: number;
   /** Reset is ignored and every Submit goes on the leaderboard as in the course's tournament. */
   tournament: boolean;
+  /** The policy the offset servers enforce (the variable-rate one sets `variable`). */
+  policy: OffsetPolicyConfig;
+  /** A UDP round trip on the relay's loopback path, ms, measured when asked (the median of a few pings). */
+  loopbackRttMs?: number;
 }

@@ -26,7 +26,8 @@ export interface OffsetSpec {
 
 /** A live fetch from a real offset server, as the trace CSV records it. */
 export interface LiveRun {
-  live: { server: string; scheme: string; params: ParamValues; via: 'udp' | 'bridge'; variable?: boolean };
+  /** `policy`: the policy the live server enforces, when it says (the relay's /api/relay). */
+  live: { server: string; scheme: string; params: ParamValues; via: 'udp' | 'bridge'; variable?: boolean; policy?: OffsetPolicyConfig };
 }
 
 export interface ScenarioSpec {

@@ -19,7 +19,7 @@ export function cardsOf(s: RunSummary): Card[] {
       { label: 'Time', value: Number.isFinite(o.timeMs) ? String(Math.round(o.timeMs)) : '—', unit: 'ms', title: 'The server’s Time: Submit arrival minus session start' },
       { label: 'Penalty', value: Number.isFinite(o.penalty) ? String(o.penalty) : '—', unit: '', title: 'Requests that found no token' },
       { label: 'Squishes', value: String(o.squishes), unit: '', title: 'Times the server squished the client' },
-      { label: 'MD5', value: o.result === null ? '…' : o.result ? '✓ match' : '✗ wrong', unit: '', title: 'Whether the MD5 of the fetched file matched' },
+      { label: 'Result', value: o.result === null ? '…' : String(o.result), unit: '', title: 'The server’s Result: whether the MD5 of the fetched file matched' },
       { label: 'Requests', value: String(o.requests), unit: '', title: 'Data requests sent' },
       { label: 'Bound', value: fixed(o.boundMs, 0), unit: 'ms', title: 'chunks ÷ token rate: a perfectly paced client' },
     ];

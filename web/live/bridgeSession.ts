@@ -17,8 +17,8 @@ export interface BridgeHandlers {
   /** A refusal or failure, as the relay or the socket reports it. */
   onError?(message: string, fatal: boolean): void;
   onClose?(): void;
-  /** A datagram left the relay: its message number (from 1) and the relay's clock then. */
-  onSent?(number: number, relayTime: number): void;
+  /** A datagram left the relay: its message number (from 1), the relay's clock then, and (timed) when it reached the relay. */
+  onSent?(number: number, relayTime: number, arrivedAt?: number): void;
   onPong?(t: number, relayTime: number): void;
 }
 
@@ -89,7 +89,10 @@ export class BridgeSession {
     const f = bytes && unframe(bytes);
     if (!f) return;
     if (f.type === FRAME_DATA) this.h.onData(f.payload, f.relayTime);
-    else if (f.type === FRAME_SENT) this.h.onSent?.(new DataView(f.payload.buffer, f.payload.byteOffset).getUint32(0), f.relayTime);
+    else if (f.type === FRAME_SENT && f.payload.length >= 4) {
+      const view = new DataView(f.payload.buffer, f.payload.byteOffset, f.payload.byteLength);
+      this.h.onSent?.(view.getUint32(0), f.relayTime, f.payload.length >= 12 ? view.getFloat64(4) : undefined);
+    }
   }
 }
 

@@ -2,7 +2,7 @@ import { timedMessage } from '../../shared/bridge/protocol.ts';
 import { type ClockSample, RelayClock, relayOffset } from '../../live/relayClock.ts';
 import { type FetchOutcome, type LiveFetchOptions, liveFetch } from '../../live/liveFetch.ts';
 import type { WallClock } from '../../live/wallClock.ts';
-import { type BridgeHandlers, BridgeSession, type WebSocketLike } from './bridgeSession.ts';
+import { BridgeSession, type WebSocketLike } from './bridgeSession.ts';
 
 /** How far ahead of its send time a datagram is handed to the relay: covers the hop and timer jitter here. */
 export const DEFAULT_LEAD_MS = 8;
@@ -10,8 +10,10 @@ const SYNC_PINGS = 8;
 const SYNC_GIVE_UP_MS = 5000;
 
 export interface TimedOutcome extends FetchOutcome {
-  /** For each datagram, how late the relay sent it after the time asked (ms; negative never happens). */
+  /** For each datagram that reached the relay before its time, how late the relay sent it (ms). */
   lateness: number[];
+  /** Datagrams that reached the relay after their time (sent at once: an answer to a reply, a retry). */
+  overdue: number;
   /** Relay time minus this side's clock, as the pings measured it. */
   offsetMs: number;
 }
@@ -23,7 +25,7 @@ export interface TimedOutcome extends FetchOutcome {
  * the server sees.
  */
 export function timedFetch(ws: WebSocketLike, wall: WallClock, o: LiveFetchOptions & { leadMs?: number }): { done: Promise<TimedOutcome>; cancel(): void; now(): number } {
-  const sink: Required<Pick<BridgeHandlers, 'onData' | 'onSent' | 'onPong'>> & { fail(message: string): void; ready(): void } = {
+  const sink: { onData(p: Uint8Array, t: number): void; onSent(n: number, t: number, arrivedAt?: number): void; onPong(t: number, r: number): void } & { fail(message: string): void; ready(): void } = {
     onData: () => {},
     onSent: () => {},
     onPong: () => {},
@@ -32,7 +34,7 @@ export function timedFetch(ws: WebSocketLike, wall: WallClock, o: LiveFetchOptio
   };
   const session = new BridgeSession(ws, {
     onData: (p, t) => sink.onData(p, t),
-    onSent: (n, t) => sink.onSent(n, t),
+    onSent: (n, t, arrivedAt) => sink.onSent(n, t, arrivedAt),
     onPong: (t, r) => sink.onPong(t, r),
     onReady: () => sink.ready(),
     onError: (message, fatal) => fatal && sink.fail(message),
@@ -54,8 +56,11 @@ export function timedFetch(ws: WebSocketLike, wall: WallClock, o: LiveFetchOptio
     const askedAt: number[] = [];
     let sent = 0;
     const lateness: number[] = [];
-    sink.onSent = (n, relayTime) => {
-      if (askedAt[n] !== undefined) lateness.push(Math.max(0, relayTime - base - askedAt[n]));
+    let overdue = 0;
+    sink.onSent = (n, relayTime, arrivedAt = Number.NaN) => {
+      const asked = askedAt[n] + base;
+      if (arrivedAt > asked) overdue++;
+      else if (Number.isFinite(asked)) lateness.push(Math.max(0, relayTime - asked));
     };
     const run = liveFetch(
       {
@@ -73,7 +78,7 @@ export function timedFetch(ws: WebSocketLike, wall: WallClock, o: LiveFetchOptio
       o,
     );
     cancelFetch = run.cancel;
-    return { ...(await run.done), lateness, offsetMs };
+    return { ...(await run.done), lateness, overdue, offsetMs };
   })();
   done.catch(() => session.close());
   return { done, cancel, now: () => clock?.now ?? 0 };

@@ -1,6 +1,8 @@
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { checkParams } from '../../shared/controllers/types.ts';
 import { FetchStopped } from '../../live/liveFetch.ts';
+import type { OffsetPolicyConfig } from '../../shared/offset/policy.ts';
+import type { RelayInfo } from '../../shared/relay/info.ts';
 import type { EventLog } from '../../shared/log/eventLog.ts';
 import type { LiveRun } from '../../shared/scenarios/spec.ts';
 import type { OffsetFetchResult } from '../../shared/endpoints/offsetClient.ts';
@@ -27,14 +29,14 @@ export interface LiveEnd {
  * and stamps the replies, so the controller runs as it does in `npm run fetch`. `now` is the run's clock
  * (the relay's, from the session's start), for the growing charts.
  */
-export function startLive(m: LiveStart, log: EventLog): { spec: LiveRun; now(): number; done: Promise<LiveEnd>; cancel(): void } {
+export function startLive(m: LiveStart, log: EventLog, policy: OffsetPolicyConfig | undefined): { spec: LiveRun; now(): number; done: Promise<LiveEnd>; cancel(): void } {
   const scheme = findScheme(m.scheme);
   if (!scheme) throw new Error(`unknown scheme ${m.scheme}`);
   const checked = checkParams(scheme, m.params);
   if ('error' in checked) throw new Error(checked.error);
   const ws = new WebSocket(bridgeUrl(m.relay.replace(/^http/, 'ws'), m.target, 'udp', 'timed'));
   const wall = browserClock();
-  const spec: LiveRun = { live: { server: m.target, scheme: m.scheme, params: checked.values, via: 'bridge', variable: m.variable } };
+  const spec: LiveRun = { live: { server: m.target, scheme: m.scheme, params: checked.values, via: 'bridge', variable: m.variable, policy } };
   // Datagrams are plain ArrayBuffer-backed bytes; the DOM's send type is only stricter on paper.
   const run = timedFetch(ws as unknown as WebSocketLike, wall, { scheme, params: checked.values, id: 'pipefill@browser', giveUpMs: 120_000, log });
   const done = run.done.then(
@@ -48,3 +50,10 @@ export function startLive(m: LiveStart, log: EventLog): { spec: LiveRun; now(): 
 }
 
 const plain = (message: string) => (message === 'cancelled' ? 'stopped' : message);
+
+/** The policy the relay's servers enforce, as it reports it (a relay that does not say: the course's). */
+export async function relayPolicy(relay: string): Promise<OffsetPolicyConfig | undefined> {
+  const r = await fetch(new URL('/api/relay', relay));
+  if (!r.ok) throw new Error(`the relay did not describe itself (${r.status})`);
+  return ((await r.json()) as Partial<RelayInfo>).policy;
+}

@@ -12,7 +12,7 @@ import { K } from '../../shared/log/kinds.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { parseTrace, tracePeriod, type Trace } from '../../shared/trace/mahimahi.ts';
-import { type LiveStart, startLive } from './liveRun.ts';
+import { type LiveStart, relayPolicy, startLive } from './liveRun.ts';
 import type { RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { importRun } from './replay.ts';
 import { deltaBuffers, seriesDelta } from './seriesDelta.ts';
@@ -126,7 +126,7 @@ let cancelLive: (() => void) | null = null;
 
 async function live(id: number, m: LiveStart): Promise<void> {
   const log = new EventLog();
-  const run = startLive(m, log);
+  const run = startLive(m, log, await relayPolicy(m.relay));
   cancelLive = run.cancel;
   const t0 = performance.now();
   const snapshot = (final: boolean, result: RunView['live']) => {

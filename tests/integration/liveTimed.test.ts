@@ -1,0 +1,91 @@
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TIMED_PREFIX, timedMessage } from '../../shared/bridge/protocol.ts';
+import { findScheme } from '../../shared/controllers/registry.ts';
+import { withDefaults } from '../../shared/controllers/types.ts';
+import { formatTraceCsv } from '../../shared/csv/trace.ts';
+import { summarize } from '../../shared/metrics/summary.ts';
+import { encodeSizeRequest } from '../../shared/offset/protocol.ts';
+import { flow, offsetServer } from '../../shared/scenarios/presets.ts';
+import { runScenario } from '../../shared/scenarios/run.ts';
+import { nodeClock } from '../../server/clock.ts';
+import type { WebSocketLike } from '../../web/live/bridgeSession.ts';
+import { timedFetch } from '../../web/live/timedFetch.ts';
+import { runCliAsync } from '../helpers/cliAsync.ts';
+import { openBridge, testRelay, until } from '../helpers/relay.ts';
+
+const FILE = 300_000;
+let relay: Awaited<ReturnType<typeof testRelay>>;
+beforeAll(async () => {
+  relay = await testRelay({ fileSize: FILE });
+});
+afterAll(() => relay.close());
+
+const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+
+function fetchTimed(schemeId: string, id: string) {
+  const scheme = findScheme(schemeId)!;
+  const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}&timed=1`, { origin: relay.url });
+  return timedFetch(ws as unknown as WebSocketLike, nodeClock(), { scheme, params: withDefaults(scheme.params), id, giveUpMs: 30_000 });
+}
+
+describe('timed bridge sessions', () => {
+  it('the relay sends each datagram at the asked time: a token-pacer fetch gets Result: true with a CLI-like penalty', async () => {
+    const out = await fetchTimed('token-pacer', 'timed@test').done;
+    expect(out.result.result).toBe(true);
+    expect(out.result.penalty).toBeLessThanOrEqual(5);
+    const late = sorted(out.lateness);
+    // Every data request, the Size and the Submit: each either on time or sent at once as overdue.
+    expect(late.length + out.overdue).toBe(out.result.requests + 2);
+    expect(late.length).toBeGreaterThan(out.result.requests * 0.9);
+    expect(late[Math.floor(late.length * 0.99)]).toBeLessThan(1);
+    // Replies are on the relay's clock from the session's start: the log begins near 0, not at the relay's uptime.
+    expect(out.log.columns.t[0]).toBeLessThan(50);
+  }, 30_000);
+
+  it('records squish on/off from the replies and the server’s penalty, in the trace CSV', async () => {
+    const out = await fetchTimed('constant-burst', 'squish@test').done;
+    expect(out.result.squishedReplies).toBeGreaterThan(0);
+    const csv = formatTraceCsv(out.log, { live: { server: relay.info.offsetConstant, scheme: 'constant-burst', params: {}, via: 'bridge' } });
+    expect(csv).toMatch(/,squish,.*,on\b/);
+    expect(csv).toMatch(/,squish,.*,off\b/);
+    const penalty = csv.split('\n').filter((l) => l.includes(',penalty,'));
+    expect(penalty).toHaveLength(1);
+    expect(penalty[0]).toContain(`,${out.result.penalty},`);
+  }, 30_000);
+
+  it('refuses a malformed timed message with a clear error and keeps the session', async () => {
+    const s = openBridge(relay.url, `target=${relay.info.offsetConstant}&timed=1`);
+    await s.got.ready;
+    s.ws.send(new Uint8Array(TIMED_PREFIX - 1));
+    s.ws.send(timedMessage(Number.NaN, encodeSizeRequest(false)));
+    s.ws.send(timedMessage(1e12, encodeSizeRequest(false)));
+    s.ws.send(timedMessage(0, encodeSizeRequest(false)));
+    expect(await until(() => s.got.frames.some((f) => f[0] === 0 && f.subarray(9).toString().startsWith('Size:')))).toBe(true);
+    expect(s.got.texts.map((t) => t.message)).toEqual([
+      undefined,
+      `a timed message starts with an ${TIMED_PREFIX}-byte send time`,
+      'the send time of a timed message is not a number',
+      expect.stringMatching(/^a timed message may be at most 2000 ms ahead/),
+    ]);
+    s.ws.close();
+    await s.got.closed;
+  });
+
+  it('refuses timed sends over TCP', async () => {
+    const s = openBridge(relay.url, `target=${relay.info.echo}&transport=tcp&timed=1`);
+    await expect(s.got.ready).rejects.toThrow('timed sends are for UDP targets only');
+  });
+});
+
+describe('live and simulated agree', () => {
+  it('npm run fetch and the simulated run of the token pacer over the loopback path take the same time', async () => {
+    const cli = await runCliAsync('server/cli/fetch.ts', ['--server', relay.info.offsetConstant, '--scheme', 'token-pacer', '--json']);
+    expect(cli.code).toBe(0);
+    const live = JSON.parse(cli.stdout);
+    const sim = summarize(runScenario(offsetServer(false, [flow('token-pacer', {}, 0, FILE)]), () => null as never)).flows[0].offset!;
+    expect(sim.result).toBe(true);
+    expect(Math.abs(live.serverTime / sim.timeMs - 1)).toBeLessThan(0.15);
+    expect(Math.max(live.penalty, sim.penalty)).toBeLessThanOrEqual(10);
+  }, 60_000);
+});
