@@ -120,7 +120,13 @@ export function createBridge(o: BridgeOptions): Bridge {
       o.bridgedPorts,
     );
     openSockets++;
-    const timed = a.timed ? timedSender(relayNow, (datagram, number, arrivedAt) => target.send(datagram, stamp(number, arrivedAt))) : null;
+    // A timed datagram is stamped as it is handed to the socket: that is its send time, not a later callback's.
+    const timed = a.timed
+      ? timedSender(relayNow, (datagram, number, arrivedAt) => {
+          target.send(datagram, null);
+          stamp(number, arrivedAt)();
+        })
+      : null;
     const end = () => {
       if (ended) return;
       ended = true;

@@ -95,8 +95,9 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
   const fromReplies = count[K.depart] === 0 && count[K.reply] > 0;
   const passed = fromReplies ? count[K.reply] : count[K.depart];
   const queueDelay = pairs(passed);
-  const arrivals = new Float64Array(passed);
-  const departures = new Float64Array(passed);
+  // Signal delay needs the bottleneck's arrivals and departures; a live fetch has none to tell.
+  const arrivals = new Float64Array(fromReplies ? 0 : passed);
+  const departures = new Float64Array(fromReplies ? 0 : passed);
   const estimateLists: number[][] = ESTIMATES.map(() => []);
   const queueT = new Float64Array(count[K.enqueue] + count[K.depart]);
   const queueY = new Float64Array(count[K.enqueue] + count[K.depart]);
@@ -129,8 +130,6 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
         if (!fromReplies || c.kind[i] !== K.reply) break;
         queueDelay[q] = t;
         queueDelay[q + 1] = c.value[i];
-        arrivals[q >> 1] = t - c.value[i];
-        departures[q >> 1] = t;
         q += 2;
         bits[Math.min(bins - 1, Math.floor(t / binMs))] += c.bytes[i] * 8;
         break;

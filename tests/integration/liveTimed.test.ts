@@ -23,10 +23,10 @@ afterAll(() => relay.close());
 
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 
-function fetchTimed(schemeId: string, id: string) {
+function fetchTimed(schemeId: string, id: string, set: Record<string, number> = {}) {
   const scheme = findScheme(schemeId)!;
   const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}&timed=1`, { origin: relay.url });
-  return timedFetch(ws as unknown as WebSocketLike, nodeClock(), { scheme, params: withDefaults(scheme.params), id, giveUpMs: 30_000 });
+  return timedFetch(ws as unknown as WebSocketLike, nodeClock(), { scheme, params: { ...withDefaults(scheme.params), ...set }, id, giveUpMs: 30_000 });
 }
 
 describe('timed bridge sessions', () => {
@@ -44,7 +44,7 @@ describe('timed bridge sessions', () => {
   }, 30_000);
 
   it('records squish on/off from the replies and the server’s penalty, in the trace CSV', async () => {
-    const out = await fetchTimed('constant-burst', 'squish@test').done;
+    const out = await fetchTimed('constant-burst', 'squish@test', { size: 20 }).done; // twice the token rate
     expect(out.result.squishedReplies).toBeGreaterThan(0);
     const csv = formatTraceCsv(out.log, { live: { server: relay.info.offsetConstant, scheme: 'constant-burst', params: {}, via: 'bridge' } });
     expect(csv).toMatch(/,squish,.*,on\b/);

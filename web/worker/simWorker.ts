@@ -145,6 +145,10 @@ async function live(id: number, m: LiveStart): Promise<void> {
     kept = { log, spec: run.spec, endMs, binMs: delta.whole.binMs };
     post({ id, kind: 'delta', delta, summary: summarizeLog(log, run.spec, endMs, null), wallMs: performance.now() - t0 }, deltaBuffers(delta));
   };
+  // Both kinds of tick run once now, while the clocks are being matched: their first, unoptimised runs
+  // would otherwise stall the controller mid-fetch for longer than the relay's lead.
+  tick();
+  tick();
   const timer = setInterval(tick, 150);
   try {
     const end = await run.done;
