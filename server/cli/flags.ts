@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { ParseArgsConfig } from 'node:util';
+import { installUserScheme } from '../../shared/controllers/registry.ts';
 import { checkParam, checkValues, type ParamSpec, type ParamValues, type Scheme } from '../../shared/controllers/types.ts';
+import { locate, prepareUserCode, UserCodeError } from '../../shared/controllers/userCode.ts';
+import { userScheme } from '../../shared/controllers/userScheme.ts';
 
 /**
  * The flag layer of every command-line tool: flags generated from parameter schemas, their help, the
@@ -122,7 +126,7 @@ export async function runTool(tool: string, main: (argv: string[], io: Io) => nu
     return await main(argv, io);
   } catch (e) {
     const error = e as Error & { code?: string };
-    const byUser = error instanceof UsageError || usage.errors?.some((k) => error instanceof k) || error.code?.startsWith('ERR_PARSE_ARGS') || usage.codes?.includes(error.code ?? '');
+    const byUser = error instanceof UsageError || error instanceof UserCodeError || usage.errors?.some((k) => error instanceof k) || error.code?.startsWith('ERR_PARSE_ARGS') || usage.codes?.includes(error.code ?? '');
     if (byUser) {
       io.err(`${tool}: ${error.message}${usage.hint?.(error.message) ?? ''}\nRun with --help for the options.`);
       return 2;
@@ -134,3 +138,40 @@ export async function runTool(tool: string, main: (argv: string[], io: Io) => nu
 
 /** Whether the module at `url` is the script node was started with (and not imported by a test). */
 export const isEntry = (url: string) => process.argv[1] !== undefined && url === pathToFileURL(process.argv[1]).href;
+
+/** Whether a --scheme value names a file (a path to a JavaScript module) rather than a built-in. */
+export const isSchemeFile = (arg: string) => /\.m?js$/.test(arg) || arg.includes('/');
+
+/**
+ * Loads a user's controller module and installs it as the scheme "user"; an unreadable or bad file is
+ * the command line's fault (exit 2), the message naming the line where the engine or the checks found it.
+ */
+export async function loadSchemeFile(path: string): Promise<string> {
+  let source: string;
+  try {
+    source = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--scheme: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const prepared = prepareUserCode(source);
+  const url = `data:text/javascript;base64,${Buffer.from(prepared.code).toString('base64')}`;
+  let exported: unknown;
+  try {
+    exported = ((await import(url)) as { default?: unknown }).default;
+  } catch (e) {
+    // A data: module that fails to parse has no position in its stack; the file itself does.
+    const fileUrl = pathToFileURL(path).href;
+    const at = await import(`${fileUrl}?check=${Date.now()}`).then(() => locate(e, url, prepared), (again: unknown) => locate(again, fileUrl, null));
+    throw new UserCodeError(`${(e as Error).name}: ${(e as Error).message}`, null, at?.line ?? null, at?.column ?? null);
+  }
+  installUserScheme(userScheme({ exported, url, prepared }));
+  return 'user';
+}
+
+/** The --scheme values with each file loaded (at most one: there is one user scheme) and named "user". */
+export async function loadSchemeFiles(args: string[] | undefined): Promise<string[] | undefined> {
+  const files = new Set((args ?? []).flatMap((a) => a.split(',')).filter(isSchemeFile));
+  if (files.size > 1) throw new UsageError('--scheme: give at most one controller file');
+  for (const f of files) await loadSchemeFile(f);
+  return args?.map((a) => a.split(',').map((s) => (isSchemeFile(s) ? 'user' : s)).join(','));
+}

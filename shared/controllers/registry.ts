@@ -34,6 +34,14 @@ export const SCHEMES: readonly Scheme[] = [
   tokenPacer,
 ];
 
+/** The user's own controller, once loaded (the worker from the editor, the CLIs from --scheme FILE). */
+let userScheme: Scheme | null = null;
+
+export function installUserScheme(scheme: Scheme | null): void {
+  userScheme = scheme;
+}
+
 export function findScheme(id: string): Scheme | undefined {
+  if (userScheme && id === userScheme.id) return userScheme;
   return SCHEMES.find((s) => s.id === id);
 }

@@ -1,0 +1,195 @@
+import { ESTIMATE, type EstimateName } from '../log/kinds.ts';
+import { checkParam, type Ack, type Controller, type ParamSpec, type ParamValues, type Scheme, type SchemeMode } from './types.ts';
+import { locate, TICK, UserCodeError, type PreparedCode } from './userCode.ts';
+
+/**
+ * A user-written controller: the default export of an ES module, `{ title, params, create(params) }`,
+ * checked against the parameter schema the built-ins use and wrapped into the Controller interface.
+ * Every callback runs under a time budget and a window that is not a number ≥ 0 is an error, so a
+ * mistake shows as a message naming the callback and the line, never as a silently clamped run.
+ */
+
+export const USER_SCHEME_ID = 'user';
+
+/** Longest a single callback may run, ms, before it is stopped as an endless loop. */
+export const CALLBACK_BUDGET_MS = 200;
+
+/** What the module loader knows of the loaded text, to point errors at the user's lines. */
+export interface LoadedModule {
+  /** The module's default export. */
+  exported: unknown;
+  /** The URL the module was loaded from, as the engine writes it in stacks. */
+  url: string;
+  prepared: PreparedCode | null;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** One declared parameter, checked: a number (min ≤ default ≤ max, step > 0) or a choice. */
+function checkSpec(p: unknown, i: number, seen: Set<string>): ParamSpec {
+  const bad = (what: string) => new UserCodeError(`params[${i}]${isObject(p) && typeof p.name === 'string' ? ` (${p.name})` : ''}: ${what}`);
+  if (!isObject(p)) throw bad('must be an object { name, unit, min, max, step, default, doc }');
+  const { name, doc } = p;
+  if (typeof name !== 'string' || !/^[A-Za-z]\w{0,31}$/.test(name)) throw bad('name must be an identifier (a letter, then letters, digits or _)');
+  if (seen.has(name)) throw bad('the name is declared twice');
+  seen.add(name);
+  const docText = typeof doc === 'string' ? doc : '';
+  if (Array.isArray(p.choices)) {
+    const choices = p.choices.map(String);
+    if (choices.length === 0 || !choices.includes(String(p.default))) throw bad('default must be one of the choices');
+    return { name, kind: 'choice', choices, default: String(p.default), doc: docText };
+  }
+  const { min, max, step } = p;
+  if (!finite(min) || !finite(max) || !finite(step) || !finite(p.default)) throw bad('min, max, step and default must be finite numbers');
+  if (min > max || step <= 0) throw bad('needs min ≤ max and step > 0');
+  if (p.default < min || p.default > max) throw bad(`default ${p.default} is outside ${min}…${max}`);
+  return { name, kind: 'number', unit: typeof p.unit === 'string' ? p.unit : '', min, max, step, default: p.default, doc: docText };
+}
+
+/** The scheme a loaded module declares; a malformed export throws with what is wrong. */
+export function userScheme(m: LoadedModule): Scheme {
+  const e = m.exported;
+  if (!isObject(e)) throw new UserCodeError('the module must `export default { title, params, create(params) }`');
+  if (typeof e.title !== 'string' || e.title.trim() === '') throw new UserCodeError('title must be a non-empty string');
+  if (!Array.isArray(e.params)) throw new UserCodeError('params must be an array (it may be empty)');
+  if (typeof e.create !== 'function') throw new UserCodeError('create must be a function create(params) returning the controller');
+  if (e.mode !== undefined && e.mode !== 'window' && e.mode !== 'burst') throw new UserCodeError('mode, if given, must be "window" or "burst"');
+  const seen = new Set<string>();
+  const params = e.params.map((p, i) => checkSpec(p, i, seen));
+  const create = e.create as (p: ParamValues) => unknown;
+  return {
+    id: USER_SCHEME_ID,
+    title: e.title.slice(0, 80),
+    doc: 'Your own controller, written in the editor.',
+    mode: (e.mode ?? 'window') as SchemeMode,
+    params,
+    create: (values) => {
+      for (const p of params) if ('error' in checkParam(p, values[p.name])) throw new UserCodeError(`parameter ${p.name}: ${String(values[p.name])} does not fit its schema`);
+      const guard = new Guard(m);
+      return wrapController(guard.call('create', () => create.call(e, { ...values })), guard);
+    },
+  };
+}
+
+/**
+ * Runs user callbacks: names the one running for the loop guard, turns a throw into a UserCodeError
+ * with the user's line and column. The loop guard reads the clock once every 1024 iterations.
+ */
+class Guard {
+  private callback = '';
+  private ticks = 0;
+  private started = 0;
+  constructor(private readonly m: LoadedModule) {}
+
+  private readonly tick = () => {
+    if ((++this.ticks & 1023) !== 0) return;
+    const now = Date.now();
+    if (this.ticks === 1024) this.started = now;
+    else if (now - this.started > CALLBACK_BUDGET_MS) throw new Overrun(this.callback);
+  };
+
+  enter(name: string): void {
+    this.callback = name;
+    this.ticks = 0;
+    (globalThis as Record<string, unknown>)[TICK] = this.tick;
+  }
+
+  fail(name: string, e: unknown): UserCodeError {
+    if (e instanceof UserCodeError) return e;
+    if (e instanceof Overrun) return new UserCodeError(`ran longer than its ${CALLBACK_BUDGET_MS} ms budget (an endless loop?) and was stopped`, e.callback);
+    const at = locate(e, this.m.url, this.m.prepared);
+    const message = e instanceof Error ? `${e.name}: ${e.message}` : `threw ${String(e)}`;
+    return new UserCodeError(message, name, at?.line ?? null, at?.column ?? null);
+  }
+
+  call<T>(name: string, f: () => T): T {
+    this.enter(name);
+    try {
+      return f();
+    } catch (e) {
+      throw this.fail(name, e);
+    }
+  }
+}
+
+class Overrun extends Error {
+  constructor(readonly callback: string) {
+    super(`${callback} overran`);
+  }
+}
+
+const REQUIRED = ['windowSize', 'onAck', 'onTimeout'] as const;
+const OPTIONAL = ['pacingRate', 'burstSize', 'onSend', 'onLoss', 'timeoutMs', 'estimates'] as const;
+type Method = (...a: unknown[]) => unknown;
+
+function wrapController(made: unknown, guard: Guard): Controller {
+  if (!isObject(made)) throw new UserCodeError('create must return an object with windowSize(), onAck(ack) and onTimeout(now)', 'create');
+  for (const k of REQUIRED) if (typeof made[k] !== 'function') throw new UserCodeError(`the controller create returns has no ${k}() method`, 'create');
+  for (const k of OPTIONAL) if (made[k] !== undefined && typeof made[k] !== 'function') throw new UserCodeError(`${k}, if given, must be a method`, 'create');
+  return new UserController(made as Record<string, Method>, guard);
+}
+
+/** A count the sender uses: a number ≥ 0 (Infinity only where `infinite` allows it), or an error. */
+function count(name: string, v: unknown, infinite: boolean): number {
+  if (typeof v === 'number' && v >= 0 && (infinite || v !== Infinity)) return v;
+  throw new UserCodeError(`returned ${typeof v === 'number' ? String(v) : typeof v}; it must be a ${infinite ? '' : 'finite '}number ≥ 0`, name);
+}
+
+/**
+ * The Controller the senders drive. Missing optional methods behave as BaseController's defaults. Each
+ * ACK reaches the user as a fresh object: senders reuse theirs, and a user may keep the one they got.
+ */
+class UserController implements Controller {
+  constructor(
+    private readonly o: Record<string, Method>,
+    private readonly guard: Guard,
+  ) {}
+
+  private invoke(name: string, ...args: unknown[]): unknown {
+    this.guard.enter(name);
+    try {
+      return this.o[name].apply(this.o, args);
+    } catch (e) {
+      throw this.guard.fail(name, e);
+    }
+  }
+
+  windowSize(): number {
+    return count('windowSize', this.invoke('windowSize'), false);
+  }
+  pacingRate(): number {
+    return this.o.pacingRate ? count('pacingRate', this.invoke('pacingRate'), true) : Infinity;
+  }
+  burstSize(): number {
+    return this.o.burstSize ? count('burstSize', this.invoke('burstSize'), false) : Math.max(1, Math.floor(this.windowSize()));
+  }
+  onSend(seq: number, now: number): void {
+    if (this.o.onSend) this.invoke('onSend', seq, now);
+  }
+  onAck(a: Ack): void {
+    this.invoke('onAck', { seq: a.seq, sentAt: a.sentAt, receivedAt: a.receivedAt, now: a.now, cumulative: a.cumulative, inFlight: a.inFlight });
+  }
+  onLoss(now: number, seq: number): void {
+    if (this.o.onLoss) this.invoke('onLoss', now, seq);
+  }
+  onTimeout(now: number): void {
+    this.invoke('onTimeout', now);
+  }
+  timeoutMs(): number {
+    if (!this.o.timeoutMs) return 1000;
+    const v = count('timeoutMs', this.invoke('timeoutMs'), false);
+    if (v > 0) return v;
+    throw new UserCodeError('returned 0; the timer needs a wait above 0 ms', 'timeoutMs');
+  }
+  estimates(): Partial<Record<EstimateName, number>> {
+    if (!this.o.estimates) return NONE;
+    const e = this.invoke('estimates');
+    if (!isObject(e)) throw new UserCodeError('must return an object of numbers by name', 'estimates');
+    const out: Partial<Record<EstimateName, number>> = {};
+    for (const k in e) if (k in ESTIMATE && typeof e[k] === 'number') out[k as EstimateName] = e[k];
+    return out;
+  }
+}
+
+const NONE = Object.freeze({});
