@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import type { ParseArgsConfig } from 'node:util';
 import { installUserScheme } from '../../shared/controllers/registry.ts';
@@ -159,12 +160,13 @@ export async function loadSchemeFile(path: string): Promise<string> {
   try {
     exported = ((await import(url)) as { default?: unknown }).default;
   } catch (e) {
-    // A data: module that fails to parse has no position in its stack; the file itself does.
-    const fileUrl = pathToFileURL(path).href;
-    const at = await import(`${fileUrl}?check=${Date.now()}`).then(() => locate(e, url, prepared), (again: unknown) => locate(again, fileUrl, null));
+    // A data: module that fails to parse has no position in its stack; node's own check of the text says the line.
+    const check = spawnSync(process.execPath, ['--input-type=module', '--check'], { input: source, encoding: 'utf8', timeout: 10_000 });
+    const line = /\[stdin\]:(\d+)/.exec(check.stderr ?? '')?.[1];
+    const at = line ? { line: Number(line), column: null } : locate(e, url, prepared);
     throw new UserCodeError(`${(e as Error).name}: ${(e as Error).message}`, null, at?.line ?? null, at?.column ?? null);
   }
-  installUserScheme(userScheme({ exported, url, prepared }));
+  installUserScheme(userScheme({ exported, url, prepared, source }));
   return 'user';
 }
 

@@ -16,6 +16,7 @@ import { loadTrace } from '../traces.ts';
 import { LINK_PARAMS, withLinkValues } from '../../shared/link/params.ts';
 import { applySets, type Io, isEntry, loadSchemeFiles, parseSets, readSchemaFlags, runTool, schemaHelp, schemaOptions, schemesHelp, type SetFlag, UsageError, type UsageFaults, whole } from './flags.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
+import { withUserCode } from '../../shared/controllers/userScheme.ts';
 
 const SCENARIOS = ['contest', 'offset-constant', 'offset-variable', 'matrix', 'shared', 'measurement'] as const;
 
@@ -94,6 +95,7 @@ export interface SimOutput {
 }
 
 function run(spec: ScenarioSpec): SimOutput & { csv: () => string; intervals: (ms: number) => string } {
+  spec = withUserCode(spec);
   const t0 = performance.now();
   const result = runScenario(spec, loadTrace);
   const wallMs = performance.now() - t0;

@@ -1,3 +1,5 @@
+import type { ScenarioSpec } from '../scenarios/spec.ts';
+import { findScheme } from './registry.ts';
 import { ESTIMATE, type EstimateName } from '../log/kinds.ts';
 import { checkParam, type Ack, type Controller, type ParamSpec, type ParamValues, type Scheme, type SchemeMode } from './types.ts';
 import { locate, TICK, UserCodeError, type PreparedCode } from './userCode.ts';
@@ -21,6 +23,17 @@ export interface LoadedModule {
   /** The URL the module was loaded from, as the engine writes it in stacks. */
   url: string;
   prepared: PreparedCode | null;
+  /** The user's text, which runs that use the scheme carry. */
+  source: string;
+}
+
+export type UserScheme = Scheme & { source: string };
+
+/** The spec with the installed user scheme's source, when one of its flows runs it (else unchanged). */
+export function withUserCode(spec: ScenarioSpec): ScenarioSpec {
+  const s = findScheme(USER_SCHEME_ID) as UserScheme | undefined;
+  if (!s?.source || !spec.flows.some((f) => f.scheme === USER_SCHEME_ID)) return spec;
+  return { ...spec, code: s.source };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
@@ -48,7 +61,7 @@ function checkSpec(p: unknown, i: number, seen: Set<string>): ParamSpec {
 }
 
 /** The scheme a loaded module declares; a malformed export throws with what is wrong. */
-export function userScheme(m: LoadedModule): Scheme {
+export function userScheme(m: LoadedModule): UserScheme {
   const e = m.exported;
   if (!isObject(e)) throw new UserCodeError('the module must `export default { title, params, create(params) }`');
   if (typeof e.title !== 'string' || e.title.trim() === '') throw new UserCodeError('title must be a non-empty string');
@@ -60,6 +73,7 @@ export function userScheme(m: LoadedModule): Scheme {
   const create = e.create as (p: ParamValues) => unknown;
   return {
     id: USER_SCHEME_ID,
+    source: m.source,
     title: e.title.slice(0, 80),
     doc: 'Your own controller, written in the editor.',
     mode: (e.mode ?? 'window') as SchemeMode,
