@@ -4,8 +4,8 @@ import { pathToFileURL } from 'node:url';
 import type { ParseArgsConfig } from 'node:util';
 import { installUserScheme } from '../../shared/controllers/registry.ts';
 import { checkParam, checkValues, type ParamSpec, type ParamValues, type Scheme } from '../../shared/controllers/types.ts';
-import { locate, prepareUserCode, UserCodeError } from '../../shared/controllers/userCode.ts';
-import { userScheme } from '../../shared/controllers/userScheme.ts';
+import { UserCodeError } from '../../shared/controllers/userCode.ts';
+import { loadUserScheme } from '../../shared/controllers/userScheme.ts';
 
 /**
  * The flag layer of every command-line tool: flags generated from parameter schemas, their help, the
@@ -154,19 +154,14 @@ export async function loadSchemeFile(path: string): Promise<string> {
   } catch (e) {
     throw new UsageError(`--scheme: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
-  const prepared = prepareUserCode(source);
-  const url = `data:text/javascript;base64,${Buffer.from(prepared.code).toString('base64')}`;
-  let exported: unknown;
-  try {
-    exported = ((await import(url)) as { default?: unknown }).default;
-  } catch (e) {
-    // A data: module that fails to parse has no position in its stack; node's own check of the text says the line.
+  const dataUrl = (code: string) => `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
+  // A data: module that fails to parse has no position in its stack; node's own check of the text says the line.
+  const syntaxLine = () => {
     const check = spawnSync(process.execPath, ['--input-type=module', '--check'], { input: source, encoding: 'utf8', timeout: 10_000 });
     const line = /\[stdin\]:(\d+)/.exec(check.stderr ?? '')?.[1];
-    const at = line ? { line: Number(line), column: null } : locate(e, url, prepared);
-    throw new UserCodeError(`${(e as Error).name}: ${(e as Error).message}`, null, at?.line ?? null, at?.column ?? null);
-  }
-  installUserScheme(userScheme({ exported, url, prepared, source }));
+    return line ? Number(line) : null;
+  };
+  installUserScheme(await loadUserScheme(source, dataUrl, syntaxLine));
   return 'user';
 }
 

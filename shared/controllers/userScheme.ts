@@ -2,7 +2,7 @@ import type { ScenarioSpec } from '../scenarios/spec.ts';
 import { findScheme } from './registry.ts';
 import { ESTIMATE, type EstimateName } from '../log/kinds.ts';
 import { checkParam, type Ack, type Controller, type ParamSpec, type ParamValues, type Scheme, type SchemeMode } from './types.ts';
-import { locate, TICK, UserCodeError, type PreparedCode } from './userCode.ts';
+import { locate, prepareUserCode, TICK, UserCodeError, type PreparedCode } from './userCode.ts';
 
 /**
  * A user-written controller: the default export of an ES module, `{ title, params, create(params) }`,
@@ -94,7 +94,7 @@ class Guard {
   private callback = '';
   private ticks = 0;
   private started = 0;
-  constructor(private readonly m: LoadedModule) {}
+  constructor(private readonly m: Pick<LoadedModule, 'url' | 'prepared'>) {}
 
   private readonly tick = () => {
     if ((++this.ticks & 1023) !== 0) return;
@@ -125,6 +125,28 @@ class Guard {
       throw this.fail(name, e);
     }
   }
+}
+
+/**
+ * Loads a user's module from its source: checked for syntax, loop-guarded, imported from the URL the
+ * platform makes of the text (a Blob URL in the worker, a data: URL in Node), its top-level code under
+ * the same time budget as a callback. `syntaxLine` asks the platform where an engine-only syntax error
+ * is (the engine does not say for a module it could not parse).
+ */
+export async function loadUserScheme(source: string, toUrl: (code: string) => string, syntaxLine?: () => number | null): Promise<UserScheme> {
+  const prepared = prepareUserCode(source);
+  const url = toUrl(prepared.code);
+  const guard = new Guard({ url, prepared });
+  guard.enter('the module body');
+  let ns: { default?: unknown };
+  try {
+    ns = await import(/* @vite-ignore */ url);
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw guard.fail('the module body', e);
+    const line = syntaxLine?.() ?? null;
+    throw new UserCodeError(`${e.name}: ${e.message}`, null, line);
+  }
+  return userScheme({ exported: ns.default, url, prepared, source });
 }
 
 class Overrun extends Error {

@@ -95,6 +95,11 @@ describe('a user controller', () => {
     }
   });
 
+  it('stops an endless loop in the module body and reports a throw there with its line', async () => {
+    expect(await failure(() => load('while (1) {}\nexport default {};\n'))).toMatch(/^your controller in the module body: ran longer than its/);
+    expect(await failure(() => load('const x = 1;\nundefinedThing();\nexport default {};\n'))).toBe('your controller in the module body at line 2, column 1: ReferenceError: undefinedThing is not defined');
+  });
+
   it('rejects a malformed export with what is wrong', async () => {
     expect(await failure(() => load('export default 3;'))).toBe('your controller: the module must `export default { title, params, create(params) }`');
     expect(await failure(() => load(controller(BASE, "[{ name: 'w', min: 5, max: 1, step: 1, default: 2 }]")))).toBe('your controller: params[0] (w): needs min ≤ max and step > 0');
