@@ -3,6 +3,7 @@ import { lintGutter, setDiagnostics } from '@codemirror/lint';
 import { keymap } from '@codemirror/view';
 import { basicSetup, EditorView } from 'codemirror';
 import { useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { CALLBACK_BUDGET_MS, USER_SCHEME_ID } from '../../shared/controllers/userScheme.ts';
 import type { Experiment } from '../state/experiment.ts';
@@ -78,7 +79,8 @@ export function UserEditor({ e, set }: { e: Experiment; set(e: Experiment): void
     v.dispatch(setDiagnostics(v.state, diagnostics));
   }, [st.error, view]);
 
-  return (
+  // On the body, so no panel's stacking context puts the charts over it.
+  return createPortal(
     <section className="user-editor" aria-label="Your controller" hidden={!st.open}>
       <header>
         <strong>Your controller</strong>
@@ -106,7 +108,8 @@ export function UserEditor({ e, set }: { e: Experiment; set(e: Experiment): void
       )}
       {help && <EditorHelp />}
       <div className="cm-host" ref={host} />
-    </section>
+    </section>,
+    document.body,
   );
 }
 
