@@ -1,6 +1,6 @@
 import type { ScenarioSpec } from '../scenarios/spec.ts';
 import { findScheme } from './registry.ts';
-import { ESTIMATE, type EstimateName } from '../log/kinds.ts';
+import { ESTIMATES, type EstimateName } from '../log/kinds.ts';
 import { checkParam, type Ack, type Controller, type ParamSpec, type ParamValues, type Scheme, type SchemeMode } from './types.ts';
 import { locate, prepareUserCode, TICK, UserCodeError, type PreparedCode } from './userCode.ts';
 
@@ -91,22 +91,23 @@ export function userScheme(m: LoadedModule): UserScheme {
  * with the user's line and column. The loop guard reads the clock once every 1024 iterations.
  */
 class Guard {
-  private callback = '';
-  private ticks = 0;
-  private started = 0;
+  callback = '';
+  ticks = 0;
+  started = 0;
   constructor(private readonly m: Pick<LoadedModule, 'url' | 'prepared'>) {}
 
-  private readonly tick = () => {
+  tick(): void {
     if ((++this.ticks & 1023) !== 0) return;
     const now = Date.now();
     if (this.ticks === 1024) this.started = now;
     else if (now - this.started > CALLBACK_BUDGET_MS) throw new Overrun(this.callback);
-  };
+  }
 
+  /** The callback about to run (plain field writes: this runs several times per packet). */
   enter(name: string): void {
     this.callback = name;
     this.ticks = 0;
-    (globalThis as Record<string, unknown>)[TICK] = this.tick;
+    running = this;
   }
 
   fail(name: string, e: unknown): UserCodeError {
@@ -149,6 +150,10 @@ export async function loadUserScheme(source: string, toUrl: (code: string) => st
   return userScheme({ exported: ns.default, url, prepared, source });
 }
 
+/** The guard of the callback running now; the loops' global tick reaches it, set once. */
+let running: Guard | null = null;
+(globalThis as Record<string, unknown>)[TICK] = () => running?.tick();
+
 class Overrun extends Error {
   constructor(readonly callback: string) {
     super(`${callback} overran`);
@@ -182,50 +187,67 @@ class UserController implements Controller {
     private readonly guard: Guard,
   ) {}
 
-  private invoke(name: string, ...args: unknown[]): unknown {
+  // One method per arity: a rest parameter would allocate an array on every call.
+  private invoke0(name: string, f: Method): unknown {
     this.guard.enter(name);
     try {
-      return this.o[name].apply(this.o, args);
+      return f.call(this.o);
+    } catch (e) {
+      throw this.guard.fail(name, e);
+    }
+  }
+
+  private invoke2(name: string, f: Method, a: unknown, b?: unknown): void {
+    this.guard.enter(name);
+    try {
+      f.call(this.o, a, b);
     } catch (e) {
       throw this.guard.fail(name, e);
     }
   }
 
   windowSize(): number {
-    return count('windowSize', this.invoke('windowSize'), false);
+    return count('windowSize', this.invoke0('windowSize', this.o.windowSize), false);
   }
   pacingRate(): number {
-    return this.o.pacingRate ? count('pacingRate', this.invoke('pacingRate'), true) : Infinity;
+    return this.o.pacingRate ? count('pacingRate', this.invoke0('pacingRate', this.o.pacingRate), true) : Infinity;
   }
   burstSize(): number {
-    return this.o.burstSize ? count('burstSize', this.invoke('burstSize'), false) : Math.max(1, Math.floor(this.windowSize()));
+    return this.o.burstSize ? count('burstSize', this.invoke0('burstSize', this.o.burstSize), false) : Math.max(1, Math.floor(this.windowSize()));
   }
   onSend(seq: number, now: number): void {
-    if (this.o.onSend) this.invoke('onSend', seq, now);
+    if (this.o.onSend) this.invoke2('onSend', this.o.onSend, seq, now);
   }
   onAck(a: Ack): void {
-    this.invoke('onAck', { seq: a.seq, sentAt: a.sentAt, receivedAt: a.receivedAt, now: a.now, cumulative: a.cumulative, inFlight: a.inFlight });
+    this.invoke2('onAck', this.o.onAck, { seq: a.seq, sentAt: a.sentAt, receivedAt: a.receivedAt, now: a.now, cumulative: a.cumulative, inFlight: a.inFlight });
   }
   onLoss(now: number, seq: number): void {
-    if (this.o.onLoss) this.invoke('onLoss', now, seq);
+    if (this.o.onLoss) this.invoke2('onLoss', this.o.onLoss, now, seq);
   }
   onTimeout(now: number): void {
-    this.invoke('onTimeout', now);
+    this.invoke2('onTimeout', this.o.onTimeout, now);
   }
   timeoutMs(): number {
     if (!this.o.timeoutMs) return 1000;
-    const v = count('timeoutMs', this.invoke('timeoutMs'), false);
+    const v = count('timeoutMs', this.invoke0('timeoutMs', this.o.timeoutMs), false);
     if (v > 0) return v;
     throw new UserCodeError('returned 0; the timer needs a wait above 0 ms', 'timeoutMs');
   }
   estimates(): Partial<Record<EstimateName, number>> {
     if (!this.o.estimates) return NONE;
-    const e = this.invoke('estimates');
+    const e = this.invoke0('estimates', this.o.estimates);
     if (!isObject(e)) throw new UserCodeError('must return an object of numbers by name', 'estimates');
-    const out: Partial<Record<EstimateName, number>> = {};
-    for (const k in e) if (k in ESTIMATE && typeof e[k] === 'number') out[k as EstimateName] = e[k];
-    return out;
+    // the usual case, only known names with numbers, passes as it is; anything else is filtered
+    for (const k in e) if (!KNOWN.has(k) || typeof e[k] !== 'number') return known(e);
+    return e as Partial<Record<EstimateName, number>>;
   }
 }
 
 const NONE = Object.freeze({});
+const KNOWN: ReadonlySet<string> = new Set(ESTIMATES);
+
+function known(e: Record<string, unknown>): Partial<Record<EstimateName, number>> {
+  const out: Partial<Record<EstimateName, number>> = {};
+  for (const k in e) if (KNOWN.has(k) && typeof e[k] === 'number') out[k as EstimateName] = e[k];
+  return out;
+}
