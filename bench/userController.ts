@@ -27,7 +27,13 @@ function contestMs(scheme: string): number {
  */
 async function simulationTimes(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const [file, id] of [['fixed.js', 'fixed'], ['aimd.js', 'aimd'], ['delayTrigger.js', 'delay-trigger'], ['bdp.js', 'bdp'], ['reno.js', 'reno']]) {
+  for (const [file, id] of [
+    ['fixed.js', 'fixed'],
+    ['aimd.js', 'aimd'],
+    ['delayTrigger.js', 'delay-trigger'],
+    ['bdp.js', 'bdp'],
+    ['reno.js', 'reno'],
+  ]) {
     await loadSchemeFile(resolve(ROOT, 'shared/controllers/copies', file));
     const builtIn: number[] = [];
     const user: number[] = [];

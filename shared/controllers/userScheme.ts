@@ -81,7 +81,10 @@ export function userScheme(m: LoadedModule): UserScheme {
     create: (values) => {
       for (const p of params) if ('error' in checkParam(p, values[p.name])) throw new UserCodeError(`parameter ${p.name}: ${String(values[p.name])} does not fit its schema`);
       const guard = new Guard(m);
-      return wrapController(guard.call('create', () => create.call(e, { ...values })), guard);
+      return wrapController(
+        guard.call('create', () => create.call(e, { ...values })),
+        guard,
+      );
     },
   };
 }

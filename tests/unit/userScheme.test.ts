@@ -56,7 +56,9 @@ afterEach(() => installUserScheme(null));
 
 describe('a user controller', () => {
   it('written as a fixed window gives the numbers of the built-in fixed window', async () => {
-    const id = await load(controller(`      windowSize() { return p.w; },\n      onAck(ack) {},\n      onTimeout(now) {},`, "[{ name: 'w', unit: 'packets', min: 1, max: 1000, step: 1, default: 16, doc: 'window' }]"));
+    const id = await load(
+      controller(`      windowSize() { return p.w; },\n      onAck(ack) {},\n      onTimeout(now) {},`, "[{ name: 'w', unit: 'packets', min: 1, max: 1000, step: 1, default: 16, doc: 'window' }]"),
+    );
     const mine = summarize(run(id, { w: 24 }));
     const theirs = summarize(run('fixed', { w: 24 }));
     expect(mine.all).toEqual(theirs.all);
@@ -75,7 +77,12 @@ describe('a user controller', () => {
   });
 
   it('reports NaN, negative and infinite windows instead of clamping them', async () => {
-    for (const [value, shown] of [['NaN', 'NaN'], ['-1', '-1'], ['Infinity', 'Infinity'], ["'8'", 'string']]) {
+    for (const [value, shown] of [
+      ['NaN', 'NaN'],
+      ['-1', '-1'],
+      ['Infinity', 'Infinity'],
+      ["'8'", 'string'],
+    ]) {
       const id = await load(controller(`      windowSize() { return ${value}; },\n      onAck(ack) {},\n      onTimeout(now) {},`));
       expect(await failure(() => run(id))).toBe(`your controller in windowSize: returned ${shown}; it must be a finite number ≥ 0`);
     }
@@ -97,7 +104,9 @@ describe('a user controller', () => {
 
   it('stops an endless loop in the module body and reports a throw there with its line', async () => {
     expect(await failure(() => load('while (1) {}\nexport default {};\n'))).toMatch(/^your controller in the module body: ran longer than its/);
-    expect(await failure(() => load('const x = 1;\nundefinedThing();\nexport default {};\n'))).toBe('your controller in the module body at line 2, column 1: ReferenceError: undefinedThing is not defined');
+    expect(await failure(() => load('const x = 1;\nundefinedThing();\nexport default {};\n'))).toBe(
+      'your controller in the module body at line 2, column 1: ReferenceError: undefinedThing is not defined',
+    );
   });
 
   it('rejects a malformed export with what is wrong', async () => {

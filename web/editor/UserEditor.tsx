@@ -123,8 +123,8 @@ function EditorHelp() {
         <code>burstSize()</code>, <code>onSend(seq, now)</code>, <code>onLoss(now, seq)</code>, <code>timeoutMs()</code> (default 1000) and <code>estimates()</code>.
       </p>
       <p>
-        It runs in a worker, never on the page. A callback that runs longer than {CALLBACK_BUDGET_MS} ms is stopped and named; a throw shows its line and column; a window that is NaN, negative
-        or infinite is an error. Ctrl+Enter runs it. "Edit a copy" under a controller opens a readable version of that built-in that gives the same numbers.
+        It runs in a worker, never on the page. A callback that runs longer than {CALLBACK_BUDGET_MS} ms is stopped and named; a throw shows its line and column; a window that is NaN, negative or
+        infinite is an error. Ctrl+Enter runs it. "Edit a copy" under a controller opens a readable version of that built-in that gives the same numbers.
       </p>
       <pre>{EXAMPLE}</pre>
     </div>
