@@ -2,21 +2,9 @@ import { formatTraceCsv } from '../shared/csv/trace.ts';
 import { EventLog } from '../shared/log/eventLog.ts';
 import { DROP, ESTIMATE, K } from '../shared/log/kinds.ts';
 import type { Decision } from '../shared/offset/policy.ts';
+import type { SessionSummary } from '../shared/relay/sessions.ts';
 
-/** One offset-server session as `GET /api/sessions` lists it. */
-export interface SessionSummary {
-  /** The session's client key and the millisecond it started: unique across Resets. */
-  id: string;
-  key: string;
-  server: 'constant' | 'variable';
-  started: string;
-  requests: number;
-  replies: number;
-  penalty: number;
-  squishes: number;
-  result: boolean | null;
-  time: number | null;
-}
+export type { SessionSummary };
 
 const FIELDS = 5;
 
