@@ -1,0 +1,112 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseTraceCsv } from '../../shared/csv/trace.ts';
+import { rowsOf } from '../../shared/log/eventLog.ts';
+import { K } from '../../shared/log/kinds.ts';
+import { open, playground } from '../helpers/page.ts';
+
+/**
+ * A student's burst client: rude at first (bursts of 40 every 20 ms, far above 250 tokens/s, so it is
+ * squished), then it waits for a line on stdin, then fetches the rest politely (2 every 40 ms) and Submits.
+ */
+const BURST_CLIENT = `
+import hashlib, socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.connect(('127.0.0.1', int(sys.argv[1])))
+s.send(b'SendSize\\n\\n')
+size = int(s.recv(100).split(b'Size: ')[1].split(b'\\n')[0])
+data = bytearray(size)
+missing = list(range(0, size, 1448))
+def rounds(n, burst, wait):
+    for _ in range(n):
+        for o in missing[:burst]:
+            s.send(b'Offset: %d\\nNumBytes: 1448\\n\\n' % o)
+        deadline = time.time() + wait
+        while time.time() < deadline:
+            s.settimeout(max(0.001, deadline - time.time()))
+            try:
+                head, body = s.recv(2000).split(b'\\n\\n', 1)
+            except socket.timeout:
+                break
+            if head.startswith(b'Offset: '):
+                o = int(head.split(b'\\n')[0][8:])
+                if o in missing:
+                    missing.remove(o)
+                    data[o:o + len(body)] = body
+print('Port:', s.getsockname()[1], flush=True)
+rounds(12, 40, 0.02)
+print('rude done', flush=True)
+sys.stdin.readline()
+while missing:
+    rounds(1, 2, 0.04)
+s.settimeout(1)
+s.send(b'Submit: burst@class\\nMD5: ' + hashlib.md5(bytes(data)).hexdigest().encode() + b'\\n\\n')
+print(s.recv(200).decode(), end='', flush=True)
+`;
+
+let env: Awaited<ReturnType<typeof playground>>;
+beforeAll(async () => {
+  env = await playground();
+});
+afterAll(() => env.close());
+
+/** Painted pixels of the session chart titled `title`. */
+function painted(page: Page, title: string): Promise<number> {
+  return page.evaluate((t) => {
+    const c = document.querySelector<HTMLCanvasElement>(`figure.chart[aria-label="${t}"] canvas`);
+    if (!c || c.width === 0) return 0;
+    const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 3; i < d.length; i += 4) if (d[i] !== 0) n++;
+    return n;
+  }, title);
+}
+
+describe('the Sessions view in Chromium', () => {
+  it("a session started from outside appears, its dots draw as it happens, and the page's CSV is the relay's record", async () => {
+    const { page, problems } = await open(env.browser, `${env.relay.url}/?view=sessions`);
+    await page.getByText('Live: every session').waitFor();
+    const client = spawn('python3', ['-c', BURST_CLIENT, env.relay.info.offsetConstant.split(':')[1]], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    client.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    const exited = new Promise<number | null>((r) => client.on('exit', r));
+    try {
+      await expect.poll(() => out, { timeout: 20_000 }).toContain('rude done');
+      const key = `127.0.0.1:${/Port: (\d+)/.exec(out)![1]}`;
+      await page.getByRole('button', { name: key }).click();
+      expect(new URL(page.url()).searchParams.get('session')).toMatch(new RegExp(`^${key}@\\d+$`));
+      // mid-session, the client waiting on stdin: requests, replies, burst sizes and penalty are drawn
+      await expect.poll(() => painted(page, 'Offsets requested and replied'), { timeout: 10_000 }).toBeGreaterThan(200);
+      const midway = await painted(page, 'Offsets requested and replied');
+      expect(await painted(page, 'Requests per round (burst size)')).toBeGreaterThan(20);
+      expect(await painted(page, 'Penalty')).toBeGreaterThan(20);
+      const row = page.locator(`tr[data-session^="${key}@"]`);
+      expect(Number(await row.locator('td').nth(6).innerText())).toBeGreaterThanOrEqual(1); // squished
+      await page.screenshot({ path: join(tmpdir(), 'pipefill-sessions-midway.png') });
+
+      client.stdin.write('go\n');
+      expect(await exited).toBe(0);
+      const printed = { result: /Result: (\w+)/.exec(out)![1], penalty: /Penalty: (\d+)/.exec(out)![1] };
+      expect(printed.result).toBe('true');
+      await expect.poll(() => row.locator('td').nth(7).innerText(), { timeout: 5000 }).toBe('true');
+      expect(await row.locator('td').nth(5).innerText()).toBe(printed.penalty);
+      await expect.poll(() => painted(page, 'Offsets requested and replied'), { timeout: 5000 }).toBeGreaterThan(midway);
+      await page.screenshot({ path: join(tmpdir(), 'pipefill-sessions-done.png') });
+
+      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="session-csv"]').click()]);
+      const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'session.csv');
+      await download.saveAs(file);
+      const { log } = parseTraceCsv(readFileSync(file, 'utf8'));
+      expect(rowsOf(log, K.send).length).toBe(Number(await row.locator('td').nth(3).innerText()));
+      expect(rowsOf(log, K.reply).length).toBe(Number(await row.locator('td').nth(4).innerText()));
+      expect(problems).toEqual([]);
+    } finally {
+      client.kill();
+      await page.close();
+    }
+  }, 90_000);
+});
