@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
 import { rowsOf } from '../../shared/log/eventLog.ts';
 import { K } from '../../shared/log/kinds.ts';
+import { type EchoConnection, fitConnection } from '../../shared/relay/echo.ts';
+import { fixed, num } from '../../web/charts/format.ts';
 import { open, playground } from '../helpers/page.ts';
 
 /**
@@ -109,4 +111,51 @@ describe('the Sessions view in Chromium', () => {
       await page.close();
     }
   }, 90_000);
+});
+
+/**
+ * A ping-pong client as students write them, playing a link of 8 Mbit/s and 2 ms each way: before each
+ * ping it waits what that link would add to the round trip of the echo just received.
+ */
+const PING_PONG = `
+import socket, struct, sys, time
+s = socket.create_connection(('127.0.0.1', int(sys.argv[1])))
+for size in [1000] * 4 + [20000] * 4 + [60000] * 4:
+    s.sendall(struct.pack('>H', size) + b'x' * (size - 2))
+    got = 0
+    while got < size:
+        got += len(s.recv(65536))
+    time.sleep(0.004 + 2 * 8 * size / 8e6)
+print('done')
+`;
+
+describe('the measurement lab in Chromium', () => {
+  it("fits an outside ping-pong client's recorded series, and keeps “hide the truth” in the URL", async () => {
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile('python3', ['-c', PING_PONG, env.relay.info.echo.split(':')[1]], { timeout: 30_000 }, (e, stdout) => (e ? reject(e) : resolve(stdout))),
+    );
+    expect(out.trim()).toBe('done');
+    const { page, problems } = await open(env.browser, `${env.relay.url}/?view=measurement&hide=1`);
+    expect(await page.getByLabel('hide the truth').isChecked()).toBe(true);
+    expect(await page.locator('[data-testid="estimates"]').innerText()).not.toContain('truth');
+    const [connection] = (await (await fetch(`${env.relay.url}/api/echo`)).json()) as EchoConnection[];
+    await page.getByRole('button', { name: connection.remote }).click();
+    const fitted = fitConnection(connection);
+    if ('error' in fitted) throw new Error(fitted.error);
+    const shown = page.locator('[data-testid="recorded-estimates"]');
+    expect(await shown.locator('[data-estimate="mbps"]').innerText()).toBe(`${num(fitted.fit.mbps)} Mbit/s`);
+    expect(await shown.locator('[data-estimate="delay"]').innerText()).toBe(`${fixed(fitted.fit.delayMs, 3)} ms`);
+    // the link the client played, read back: 8 Mbit/s and 2 ms (plus loopback's and the sleeps' overshoot)
+    expect(fitted.fit.mbps).toBeGreaterThan(7.2);
+    expect(fitted.fit.mbps).toBeLessThan(8.8);
+    expect(fitted.fit.delayMs).toBeGreaterThan(1.9);
+    expect(fitted.fit.delayMs).toBeLessThan(3.5);
+    expect(await page.locator('section[aria-label="Recorded ping-pong clients"] circle').count()).toBe(9); // each size's 3 round trips after its first message
+    await page.screenshot({ path: join(tmpdir(), 'pipefill-measurement-recorded.png'), fullPage: true });
+    await page.getByLabel('hide the truth').uncheck();
+    await expect.poll(() => new URL(page.url()).searchParams.get('hide')).not.toBe('1');
+    expect(await page.locator('[data-testid="estimates"]').innerText()).toContain('truth');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
 });
