@@ -1,5 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -7,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
 import { rowsOf } from '../../shared/log/eventLog.ts';
 import { K } from '../../shared/log/kinds.ts';
+import { ProbeEnds, startLinkProcess } from '../../server/link/probe.ts';
 import { type EchoConnection, fitConnection } from '../../shared/relay/echo.ts';
 import { fixed, num } from '../../web/charts/format.ts';
 import { open, playground } from '../helpers/page.ts';
@@ -157,5 +159,40 @@ describe('the measurement lab in Chromium', () => {
     expect(await page.locator('[data-testid="estimates"]').innerText()).toContain('truth');
     expect(problems).toEqual([]);
     await page.close();
+  }, 60_000);
+});
+
+/** A port nothing listens on just now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('watching an emulated link in Chromium', () => {
+  it('draws what crosses `npm run link -- --watch`, as it crosses', async () => {
+    const ends = await ProbeEnds.open();
+    ends.echo = true;
+    const watchPort = await freePort();
+    const link = await startLinkProcess(['--to', `127.0.0.1:${ends.receiverPort}`, '--bandwidth', '2', '--latency', '10', '--watch', `127.0.0.1:${watchPort}`]);
+    try {
+      for (let i = 0; i < 100; i++) ends.send(link.port, i, 1000);
+      const { page, problems } = await open(env.browser, `${env.relay.url}/?view=sessions&watch=${encodeURIComponent(`http://127.0.0.1:${watchPort}`)}`);
+      const title = 'Sequence numbers sent and acknowledged';
+      await expect.poll(() => painted(page, title), { timeout: 10_000 }).toBeGreaterThan(100);
+      const first = await painted(page, title);
+      expect(await painted(page, 'Queue at the bottleneck')).toBeGreaterThan(20);
+      for (let i = 100; i < 300; i++) ends.send(link.port, i, 1000);
+      await expect.poll(() => painted(page, title), { timeout: 10_000 }).toBeGreaterThan(first);
+      await page.screenshot({ path: join(tmpdir(), 'pipefill-link-watch.png') });
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await link.stop();
+      ends.close();
+    }
   }, 60_000);
 });

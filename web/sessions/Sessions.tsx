@@ -2,8 +2,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
 import { sessionSeries } from '../../shared/metrics/sessionSeries.ts';
 import { RunCharts } from '../charts/RunCharts.tsx';
-import { download } from '../export/download.ts';
-import { chartsSvg, svgToPng } from '../export/image.ts';
+import { ChartExports } from './ChartExports.tsx';
+import { LinkWatch } from './LinkWatch.tsx';
 import { sessionCharts } from './sessionCharts.ts';
 import type { SessionSummary } from '../../shared/relay/sessions.ts';
 import { SessionTable } from './SessionTable.tsx';
@@ -15,13 +15,16 @@ async function readSessions(r: Response): Promise<SessionSummary[]> {
   return JSON.parse(text) as SessionSummary[];
 }
 
-/** The session the URL names (?session=ID), kept there so that a link opens the same session. */
-function useSelected(): [string | null, (id: string | null) => void] {
-  const [id, setId] = useState(() => new URLSearchParams(window.location.search).get('session'));
+/** One parameter of the page's URL (?view=sessions&session=ID or &watch=ADDRESS), so that a link opens the same view. */
+function useParam(name: string): [string | null, (value: string | null) => void] {
+  const [value, set] = useState(() => new URLSearchParams(window.location.search).get(name));
   useEffect(() => {
-    window.history.replaceState(null, '', `?view=sessions${id ? `&session=${encodeURIComponent(id)}` : ''}`);
-  }, [id]);
-  return [id, setId];
+    const q = new URLSearchParams(window.location.search);
+    if (value) q.set(name, value);
+    else q.delete(name);
+    window.history.replaceState(null, '', `?${q}`);
+  }, [name, value]);
+  return [value, set];
 }
 
 const fileName = (id: string) => `pipefill-session-${id.replace(/[^\w.-]+/g, '_')}`;
@@ -45,26 +48,11 @@ function SessionCharts({ id }: { id: string }) {
   if (!view) return <p role="status">Loading {id}…</p>;
   if ('error' in view) return <p className="error">The relay's record of {id} could not be read: {view.error}</p>;
   const { series, charts } = view;
-  const exportImage = async (kind: 'svg' | 'png') => {
-    const { svg, width, height } = chartsSvg(root.current!);
-    if (kind === 'svg') download(`${fileName(id)}.svg`, svg, 'image/svg+xml');
-    else download(`${fileName(id)}.png`, await svgToPng(svg, width, height));
-  };
   return (
     <section className="lab-charts" aria-label={`Session ${id}`} data-testid="session-charts">
-      <p className="lab-controls">
+      <ChartExports name={fileName(id)} csv={text!} root={root}>
         <strong>{id}</strong>
-        <button type="button" data-export="session-csv" onClick={() => download(`${fileName(id)}.csv`, text!)}>
-          Trace CSV
-        </button>
-        <button type="button" data-export="session-png" onClick={() => void exportImage('png')}>
-          Image (PNG)
-        </button>
-        <button type="button" data-export="session-svg" onClick={() => void exportImage('svg')}>
-          Image (SVG)
-        </button>
-        <span className="hint">Drag across a chart to zoom, double-click to see the whole session. Times are from the session's start.</span>
-      </p>
+      </ChartExports>
       <div ref={root}>
         <RunCharts charts={charts} domain={zoom ?? [series.startMs, Math.max(series.endMs, series.startMs + 1)]} tNow={series.endMs} onZoom={setZoom} />
       </div>
@@ -75,7 +63,8 @@ function SessionCharts({ id }: { id: string }) {
 /** Every offset-server session the relay records, from any client, listed and drawn live. */
 export function Sessions() {
   const polled = usePoll('/api/sessions', readSessions);
-  const [selected, select] = useSelected();
+  const [selected, select] = useParam('session');
+  const [watched, watch] = useParam('watch');
   const sessions = polled.state === 'ok' ? polled.value : [];
   return (
     <div className="lab">
@@ -85,9 +74,22 @@ export function Sessions() {
           {polled.state === 'waiting' && 'Asking the relay…'}
           {polled.state === 'failed' && polled.message}
           {polled.state === 'ok' &&
-            `Live: every session of the relay's offset servers, from any client (run yours against ${window.location.hostname}:9801 or :9802). ${sessions.length} recorded.`}
+            `Live: every session of the relay's offset servers, from any client (UDP ports 9801 and 9802 unless the relay was told otherwise). ${sessions.length} recorded.`}
         </p>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            watch(String(new FormData(e.currentTarget).get('watch') ?? '').trim() || null);
+          }}
+        >
+          <label>
+            Watch an emulated link (<code>npm run link -- … --watch 127.0.0.1:PORT</code>){' '}
+            <input name="watch" defaultValue={watched ?? ''} placeholder="http://127.0.0.1:PORT" size={26} />
+          </label>{' '}
+          <button type="submit">Watch</button>
+        </form>
       </section>
+      {watched && <LinkWatch key={watched} address={watched} />}
       <div className="lab-body">
         <SessionTable sessions={sessions} selected={selected} select={select} />
         {selected && <SessionCharts key={selected} id={selected} />}

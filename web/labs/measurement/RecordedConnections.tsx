@@ -26,7 +26,7 @@ export function RecordedConnections() {
     <section aria-label="Recorded ping-pong clients">
       <h2>Live: any ping-pong client</h2>
       <p className="hint">
-        Run your own client against the echo server ({window.location.hostname}:18000, TCP: each message starts with its total length as 2 bytes, big-endian). The server times each
+        Run your own client against the relay's echo server (TCP, port 18000 unless the relay was told otherwise: each message starts with its total length as 2 bytes, big-endian). The server times each
         message from writing the previous echo, so send each size at least twice in a row: the fit goes through each size's fastest round trip.
       </p>
       {polled.state === 'failed' && <p role="status">{polled.message}</p>}
