@@ -58,14 +58,14 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-/** Painted pixels of the session chart titled `title`. */
+/** Opaque pixels of the chart titled `title`: its marks, not the translucent squish shading. */
 function painted(page: Page, title: string): Promise<number> {
   return page.evaluate((t) => {
     const c = document.querySelector<HTMLCanvasElement>(`figure.chart[aria-label="${t}"] canvas`);
     if (!c || c.width === 0) return 0;
     const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
     let n = 0;
-    for (let i = 3; i < d.length; i += 4) if (d[i] !== 0) n++;
+    for (let i = 3; i < d.length; i += 4) if (d[i] === 255) n++;
     return n;
   }, title);
 }

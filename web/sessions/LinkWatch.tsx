@@ -29,7 +29,8 @@ export function LinkWatch({ address }: { address: string }) {
     try {
       const { log } = parseTraceCsv(text);
       const endMs = log.length ? log.columns.t[log.length - 1] : 0;
-      return { endMs, charts: chartsOf(runSeries(log, endMs, null), false) };
+      // The link has no controller: charts with nothing to draw (the window) are left out.
+      return { endMs, charts: chartsOf(runSeries(log, endMs, null), false).filter((c) => c.layers.some((l) => l.data.length > 0)) };
     } catch (e) {
       return { error: (e as Error).message };
     }
