@@ -7,7 +7,11 @@ import { replyRateOf, roundsOf, sessionSeries } from '../../shared/metrics/sessi
 function recorded(): EventLog {
   const log = new EventLog();
   log.push(0, K.estimate, 0, ESTIMATE.tokenRate, 0, 250, 0);
-  for (const [t, o] of [[10, 0], [10, 1448], [11, 2896]]) {
+  for (const [t, o] of [
+    [10, 0],
+    [10, 1448],
+    [11, 2896],
+  ]) {
     log.push(t, K.send, 0, o, 30, 0, 0);
     log.push(t, K.reply, 0, o, 1480, 0, 0);
   }

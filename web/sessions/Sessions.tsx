@@ -1,10 +1,10 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { parseTraceCsv } from '../../shared/csv/trace.ts';
+import { useEffect, useState } from 'react';
+import type { EventLog } from '../../shared/log/eventLog.ts';
 import { sessionSeries } from '../../shared/metrics/sessionSeries.ts';
-import { RunCharts } from '../charts/RunCharts.tsx';
-import { ChartExports } from './ChartExports.tsx';
 import { LinkWatch } from './LinkWatch.tsx';
 import { sessionCharts } from './sessionCharts.ts';
+import { TraceCharts } from './TraceCharts.tsx';
+import { usePolledTrace } from './usePolledTrace.ts';
 import type { SessionSummary } from '../../shared/relay/sessions.ts';
 import { SessionTable } from './SessionTable.tsx';
 import { okText, usePoll } from './usePoll.ts';
@@ -29,34 +29,26 @@ function useParam(name: string): [string | null, (value: string | null) => void]
 
 const fileName = (id: string) => `pipefill-session-${id.replace(/[^\w.-]+/g, '_')}`;
 
+function sessionView(log: EventLog) {
+  const series = sessionSeries(log);
+  return { series, charts: sessionCharts(series) };
+}
+
 /** One recorded session drawn as it happens: the charts follow the relay's record every poll. */
 function SessionCharts({ id }: { id: string }) {
-  const polled = usePoll(`/api/sessions/${encodeURIComponent(id)}/csv`, okText);
-  const [zoom, setZoom] = useState<[number, number] | null>(null);
-  const root = useRef<HTMLDivElement>(null);
-  const text = polled.state === 'ok' ? polled.value : null;
-  const view = useMemo(() => {
-    if (text === null) return null;
-    try {
-      const series = sessionSeries(parseTraceCsv(text).log);
-      return { series, charts: sessionCharts(series) };
-    } catch (e) {
-      return { error: (e as Error).message };
-    }
-  }, [text]);
-  if (polled.state === 'failed') return <p className="error">{polled.message}</p>;
-  if (!view) return <p role="status">Loading {id}…</p>;
-  if ('error' in view) return <p className="error">The relay's record of {id} could not be read: {view.error}</p>;
-  const { series, charts } = view;
+  const trace = usePolledTrace(`/api/sessions/${encodeURIComponent(id)}/csv`, sessionView);
+  if (trace.state === 'failed')
+    return (
+      <p className="error">
+        {id}: {trace.message}
+      </p>
+    );
+  if (trace.state === 'waiting') return <p role="status">Loading {id}…</p>;
+  const { series, charts } = trace.view;
   return (
-    <section className="lab-charts" aria-label={`Session ${id}`} data-testid="session-charts">
-      <ChartExports name={fileName(id)} csv={text!} root={root}>
-        <strong>{id}</strong>
-      </ChartExports>
-      <div ref={root}>
-        <RunCharts charts={charts} domain={zoom ?? [series.startMs, Math.max(series.endMs, series.startMs + 1)]} tNow={series.endMs} onZoom={setZoom} />
-      </div>
-    </section>
+    <TraceCharts name={fileName(id)} label={`Session ${id}`} csv={trace.csv} charts={charts} span={[series.startMs, series.endMs]}>
+      <strong>{id}</strong>
+    </TraceCharts>
   );
 }
 
@@ -73,8 +65,7 @@ export function Sessions() {
         <p role="status">
           {polled.state === 'waiting' && 'Asking the relay…'}
           {polled.state === 'failed' && polled.message}
-          {polled.state === 'ok' &&
-            `Live: every session of the relay's offset servers, from any client (UDP ports 9801 and 9802 unless the relay was told otherwise). ${sessions.length} recorded.`}
+          {polled.state === 'ok' && `Live: every session of the relay's offset servers, from any client (UDP ports 9801 and 9802 unless the relay was told otherwise). ${sessions.length} recorded.`}
         </p>
         <form
           onSubmit={(e) => {
@@ -83,8 +74,7 @@ export function Sessions() {
           }}
         >
           <label>
-            Watch an emulated link (<code>npm run link -- … --watch 127.0.0.1:PORT</code>){' '}
-            <input name="watch" defaultValue={watched ?? ''} placeholder="http://127.0.0.1:PORT" size={26} />
+            Watch an emulated link (<code>npm run link -- … --watch 127.0.0.1:PORT</code>) <input name="watch" defaultValue={watched ?? ''} placeholder="http://127.0.0.1:PORT" size={26} />
           </label>{' '}
           <button type="submit">Watch</button>
         </form>

@@ -55,7 +55,6 @@ export function Fit({ result, truth }: { result: MeasurementResult; truth: { mbp
   );
 }
 
-
 /** A live series' fit and what it reads as: there is no truth to compare with. */
 export function LiveFit({ result, testId }: { result: MeasurementResult; testId: string }) {
   return (

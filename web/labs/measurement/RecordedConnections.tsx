@@ -26,8 +26,8 @@ export function RecordedConnections() {
     <section aria-label="Recorded ping-pong clients">
       <h2>Live: any ping-pong client</h2>
       <p className="hint">
-        Run your own client against the relay's echo server (TCP, port 18000 unless the relay was told otherwise: each message starts with its total length as 2 bytes, big-endian). The server times each
-        message from writing the previous echo, so send each size at least twice in a row: the fit goes through each size's fastest round trip.
+        Run your own client against the relay's echo server (TCP, port 18000 unless the relay was told otherwise: each message starts with its total length as 2 bytes, big-endian). The server times
+        each message from writing the previous echo, so send each size at least twice in a row: the fit goes through each size's fastest round trip.
       </p>
       {polled.state === 'failed' && <p role="status">{polled.message}</p>}
       {polled.state === 'ok' && connections.length === 0 && <p role="status">No connections recorded yet.</p>}
