@@ -6,6 +6,7 @@ import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { formatIntervalCsv } from '../../shared/csv/intervals.ts';
 import { summarize, type Summary } from '../../shared/metrics/summary.ts';
 import { BUNDLED_TRACES, contest, flow, MATRIX, matrixRun, offsetServer, SHARED_PRESETS, sharedBottleneck } from '../../shared/scenarios/presets.ts';
+import { MATRIX_SEEDS, matrixRuns, rowVerdict } from '../../shared/scenarios/matrix.ts';
 import { DEFAULT_MEASUREMENT, runMeasurement } from '../../shared/scenarios/measurement.ts';
 import { runScenario, ScenarioError } from '../../shared/scenarios/run.ts';
 import { bestBy, frontier, scoreboardEntries, sweepPoint, sweepValues, type SweepPoint } from '../../shared/scenarios/sweep.ts';
@@ -26,6 +27,7 @@ const options = {
   flows: { type: 'string', default: '1' },
   seed: { type: 'string', default: '1' },
   row: { type: 'string' },
+  seeds: { type: 'string', default: String(MATRIX_SEEDS) },
   sweep: { type: 'string' },
   scoreboard: { type: 'boolean', default: false },
   preset: { type: 'string', default: 'cdn' },
@@ -55,6 +57,7 @@ Options:
   --set NAME=VALUE    controller parameter; FLOW.NAME=VALUE sets it for one flow only (repeatable)
   --flows N           flows on the bottleneck (1–255; schemes repeat to fill)
   --seed N            seed of every random choice (default 1)
+  --seeds N           matrix: run each row over seeds --seed … --seed+N−1 (default ${MATRIX_SEEDS})
   --row N             matrix: run only row N (1–${MATRIX.length}) and keep its trace
   --sweep NAME=VALUES contest: run the scheme once per value, e.g. w=2..512*2, gain=1..2+0.25, a=0.5,1,2
   --scoreboard        contest: every built-in window scheme at its defaults on the trace
@@ -136,7 +139,7 @@ function printSummary(out: SimOutput): void {
   if (s.workload === 'contest') {
     const a = s.all;
     lines.push(
-      `throughput ${f(a.throughputMbps)} Mbit/s · delay95 (signal) ${f(a.delay95, 0)} ms · queueing p95 ${f(a.queueDelay95, 0)} ms · one-way p95 ${f(a.oneWay95, 0)} ms`,
+      `throughput ${f(a.throughputMbps)} Mbit/s · delay95 (signal) ${f(a.delay95, 0)} ms · queueing p95 ${f(a.queueDelay95, 0)} ms · per-packet one-way p95 ${f(a.oneWay95, 0)} ms · self-inflicted p95 ${f(s.delays.selfInflicted95 ?? NaN, 0)} ms`,
       `power ${f(a.power, 1)} · score ln(tput/delay95) ${f(a.score, 3)}`,
     );
     if (s.omniscient) lines.push(`omniscient: ${f(s.omniscient.throughputMbps)} Mbit/s at ${f(s.omniscient.delay95, 0)} ms`);
@@ -199,7 +202,7 @@ function main(argv: string[]): number {
       break;
     }
     case 'matrix':
-      return runMatrix(v.row, schemeList(v.scheme, 'reno')[0], sets, seed, v);
+      return runMatrix(v.row, schemeList(v.scheme, 'reno')[0], sets, { first: seed, count: whole('seeds', v.seeds, 1, 1000) }, v);
     case 'measurement': {
       const m = runMeasurement({ ...DEFAULT_MEASUREMENT, seed });
       const out = { truth: { mbps: DEFAULT_MEASUREMENT.mbps, delayMs: DEFAULT_MEASUREMENT.delayMs }, fit: m.fit, samples: m.samples };
@@ -259,25 +262,23 @@ function runSweep(base: ScenarioSpec, sweep: string | undefined, scoreboard: boo
   return 0;
 }
 
-function runMatrix(rowFlag: string | undefined, scheme: string, sets: string[], seed: number, v: Parameters<typeof emit>[1]): number {
+function runMatrix(rowFlag: string | undefined, scheme: string, sets: string[], seeds: { first: number; count: number }, v: Parameters<typeof emit>[1]): number {
   const flows = buildFlows([scheme], 1, sets, null, 0);
-  const rows = rowFlag === undefined ? MATRIX.map((_, i) => i) : [whole('row', rowFlag, 1, MATRIX.length) - 1];
-  const results = rows.map((i) => {
-    const out = run(matrixRun(MATRIX[i], scheme, flows[0].params, seed));
-    return { i, out };
-  });
   if (rowFlag !== undefined) {
-    emit(results[0].out, v);
+    emit(run(matrixRun(MATRIX[whole('row', rowFlag, 1, MATRIX.length) - 1], scheme, flows[0].params, seeds.first)), v);
     return 0;
   }
-  const table = results.map(({ i, out }) => {
-    const r = out.summary.flows[0].reliable!;
-    return { row: i + 1, group: MATRIX[i].group, name: MATRIX[i].name, pass: r.exact, seconds: r.seconds, bytesOnWire: Math.round(r.overhead * (out.spec.flows[0].bytes ?? 0)), grade: r.grade?.label ?? null, wallMs: out.wallMs };
+  const table = MATRIX.map((row, i) => {
+    const outs = matrixRuns(row, scheme, flows[0].params, seeds.count, seeds.first).map(run);
+    const verdict = rowVerdict(outs.map((o) => o.summary));
+    const r = outs[0].summary.flows[0].reliable!;
+    const wallMs = outs.reduce((sum, o) => sum + o.wallMs, 0);
+    return { row: i + 1, group: row.group, name: row.name, pass: verdict.passed === verdict.seeds, passed: verdict.passed, seeds: verdict.seeds, timedOut: verdict.timedOut, spread: verdict.spread, verdicts: verdict.verdicts, seconds: r.seconds, bytesOnWire: Math.round(r.overhead * (outs[0].spec.flows[0].bytes ?? 0)), grade: r.grade?.label ?? null, wallMs };
   });
-  if (v.json) console.log(JSON.stringify({ scheme, rows: table }));
+  if (v.json) console.log(JSON.stringify({ scheme, seeds: seeds.count, rows: table }));
   else {
-    for (const t of table) console.log(`${String(t.row).padStart(2)} ${t.group.padEnd(11)} ${t.pass ? 'PASS' : 'FAIL'} ${f(t.seconds, 3).padStart(9)} s ${String(t.bytesOnWire).padStart(9)} B  ${(t.grade ?? '').padEnd(7)} ${t.name}`);
-    console.log(`${table.filter((t) => t.pass).length}/${table.length} passed`);
+    for (const t of table) console.log(`${String(t.row).padStart(2)} ${t.group.padEnd(11)} ${`${t.passed}/${t.seeds}`.padStart(5)} pass ${t.spread.padEnd(15)} ${t.name}`);
+    console.log(`${table.filter((t) => t.pass).length}/${table.length} rows passed on all ${seeds.count} seeds`);
   }
   return table.every((t) => t.pass) ? 0 : 1;
 }

@@ -1,9 +1,9 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
-import { ackTap, dataTap } from '../../shared/link/bottleneck.ts';
 import { K } from '../../shared/log/kinds.ts';
 import type { Packet, PacketSink } from '../../shared/net/packet.ts';
-import { direction, type TraceSource } from '../../shared/scenarios/run.ts';
+import { buildNetwork } from '../../shared/scenarios/network.ts';
+import type { TraceSource } from '../../shared/scenarios/run.ts';
 import { flow } from '../../shared/scenarios/presets.ts';
 import type { LinkSpec, ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { Rng } from '../../shared/sim/rng.ts';
@@ -65,8 +65,7 @@ export class EmulatedLink {
     const rng = new Rng(options.seed);
     this.log = new CountingLog(options.logRows);
     const isTrace = link.kind === 'trace';
-    const data = direction(scheduler, link, link.forward, isTrace ? traces(link.trace) : null, link.mbps, dataTap(this.log), rng.stream('forward'), false);
-    const acks = direction(scheduler, link, link.reverse, isTrace ? traces(link.ackTrace) : null, link.ackMbps, ackTap(this.log), rng.stream('reverse'), true);
+    const { data, acks } = buildNetwork(scheduler, link, this.log, { data: isTrace ? traces(link.trace) : null, acks: isTrace && link.ackTrace !== '' ? traces(link.ackTrace) : null }, rng);
     data.exit.next = { receive: (p, now) => this.deliver(p, now, this.log.forward, this.forwardDelay, this.back, options.to) };
     acks.exit.next = { receive: (p, now) => this.deliver(p, now, this.log.reverse, this.reverseDelay, this.front, this.client) };
     this.enterForward = data.entry;

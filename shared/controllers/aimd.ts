@@ -1,4 +1,4 @@
-import { atLeastOne, BaseController, choice, num, type Ack, type Scheme } from './types.ts';
+import { atLeastOne, BaseController, choice, defineScheme, lossParam, num, OncePerWindow, type Ack } from './types.ts';
 
 export type Decrease = 'multiplicative' | 'sqrt' | 'quartic';
 
@@ -15,12 +15,12 @@ export function decreased(w: number, rule: Decrease, b: number): number {
 }
 
 /**
- * Additive increase per ACK; on a timeout — the sender's timer, or an ACK that comes back later than
- * the timeout, meaning its packet timed out — a decrease, at most once per window of packets.
+ * Additive increase per ACK; a decrease when the sender's timer fires (no ACK for the timeout), and —
+ * only with loss detection on — when the sender infers a loss, at most once per window of packets.
  */
 class Aimd extends BaseController {
   private w = 1;
-  private decreasedAt = -Infinity;
+  private readonly episode = new OncePerWindow();
 
   constructor(
     private readonly a: number,
@@ -28,6 +28,7 @@ class Aimd extends BaseController {
     private readonly rule: Decrease,
     private readonly b: number,
     private readonly timeout: number,
+    private readonly detectLoss: boolean,
   ) {
     super();
   }
@@ -36,39 +37,40 @@ class Aimd extends BaseController {
     return this.w;
   }
 
-  onAck(ack: Ack): void {
-    if (ack.now - ack.sentAt > this.timeout) {
-      if (ack.sentAt >= this.decreasedAt) this.decrease(ack.now);
-      return;
-    }
+  onSend(seq: number): void {
+    this.episode.sent(seq);
+  }
+
+  onAck(_ack: Ack): void {
     this.w += this.perWindowSquared ? this.a / (this.w * this.w) : this.a / this.w;
   }
 
-  onTimeout(now: number): void {
-    this.decrease(now);
+  onLoss(_now: number, seq: number): void {
+    if (this.detectLoss && this.episode.fresh(seq)) this.w = decreased(this.w, this.rule, this.b);
+  }
+
+  onTimeout(): void {
+    this.w = decreased(this.w, this.rule, this.b);
+    this.episode.reset();
   }
 
   timeoutMs(): number {
     return this.timeout;
   }
-
-  private decrease(now: number): void {
-    this.w = decreased(this.w, this.rule, this.b);
-    this.decreasedAt = now;
-  }
 }
 
-export const aimd: Scheme = {
+export const aimd = defineScheme({
   id: 'aimd',
   title: 'AIMD',
-  doc: 'Additive increase each ACK, multiplicative (or root) decrease when a packet times out.',
+  doc: 'Additive increase each ACK, multiplicative (or root) decrease when the timer fires.',
   mode: 'window',
   params: [
     num('a', 'packets', 0.1, 10, 0.1, 1, 'Additive increase per window of ACKs'),
     choice('increase', ['a/w', 'a/w2'], 'a/w', 'Increase per ACK: a/w (≈ a per RTT) or a/w² (slower)'),
-    choice('decrease', ['multiplicative', 'sqrt', 'quartic'], 'multiplicative', 'On timeout: w·b, √w or w^¼'),
+    choice('decrease', ['multiplicative', 'sqrt', 'quartic'], 'multiplicative', 'On a loss: w·b, √w or w^¼'),
     num('b', '', 0.05, 0.95, 0.05, 0.5, 'Multiplicative decrease factor'),
-    num('timeout', 'ms', 20, 1000, 10, 1000, 'A packet not ACKed within this long counts as lost'),
+    num('timeout', 'ms', 20, 1000, 10, 1000, 'No ACK for this long: the timer fires (decrease, send one packet)'),
+    lossParam,
   ],
-  create: (p) => new Aimd(p.a as number, p.increase === 'a/w2', p.decrease as Decrease, p.b as number, p.timeout as number),
-};
+  create: (p) => new Aimd(p.a, p.increase === 'a/w2', p.decrease, p.b, p.timeout, p.loss === 'detect'),
+});

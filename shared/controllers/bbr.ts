@@ -1,4 +1,5 @@
-import { BaseController, num, type Ack, type Scheme } from './types.ts';
+import type { Rng } from '../sim/rng.ts';
+import { BaseController, defineScheme, num, type Ack } from './types.ts';
 
 type Mode = 'startup' | 'drain' | 'probe-bw' | 'probe-rtt';
 
@@ -8,9 +9,12 @@ const RTPROP_WINDOW_MS = 10_000;
 const PROBE_RTT_MS = 200;
 const MIN_CWND = 4;
 
+/** What the sender noted when it sent a packet, as Linux's tcp_rate.c does. */
 interface SendState {
   delivered: number;
   deliveredTime: number;
+  firstSentTime: number;
+  sentAt: number;
 }
 
 /**
@@ -27,6 +31,8 @@ class Bbr extends BaseController {
   private rtPropStamp = 0;
   private delivered = 0;
   private deliveredTime = 0;
+  private firstSentTime = 0;
+  private inFlight = 0;
   private readonly sent = new Map<number, SendState>();
   private round = 0;
   private nextRoundDelivered = 0;
@@ -35,13 +41,13 @@ class Bbr extends BaseController {
   private filledPipe = false;
   private pacingGain = STARTUP_GAIN;
   private cwndGain = STARTUP_GAIN;
-  private cycleIndex = 2;
+  private cycleIndex = 0;
   private cycleStamp = 0;
   private probeRttDone = -1;
   private probeRttRound = -1;
   private priorCwnd = 0;
 
-  constructor(initialCwnd: number, private readonly bwRounds: number, private readonly probeBwGain: number) {
+  constructor(initialCwnd: number, private readonly bwRounds: number, private readonly probeBwGain: number, private readonly rng: Rng) {
     super();
     this.cwnd = initialCwnd;
   }
@@ -54,16 +60,20 @@ class Bbr extends BaseController {
     return this.btlBw > 0 ? this.pacingGain * this.btlBw * 1000 : Infinity;
   }
 
-  onSend(seq: number): void {
-    this.sent.set(seq, { delivered: this.delivered, deliveredTime: this.deliveredTime });
+  onSend(seq: number, now: number): void {
+    if (this.inFlight === 0) this.firstSentTime = this.deliveredTime = now;
+    this.inFlight++;
+    this.sent.set(seq, { delivered: this.delivered, deliveredTime: this.deliveredTime, firstSentTime: this.firstSentTime, sentAt: now });
   }
 
   onAck(ack: Ack): void {
     const now = ack.now;
     this.delivered++;
     this.deliveredTime = now;
+    this.inFlight = ack.inFlight;
     const state = this.sent.get(ack.seq);
     this.sent.delete(ack.seq);
+    if (state) this.firstSentTime = state.sentAt;
     let roundStart = false;
     if (state && state.delivered >= this.nextRoundDelivered) {
       this.nextRoundDelivered = this.delivered;
@@ -72,7 +82,7 @@ class Bbr extends BaseController {
     }
     const rtt = now - ack.sentAt;
     const rtPropExpired = now > this.rtPropStamp + RTPROP_WINDOW_MS;
-    if (rtt <= this.rtProp || rtPropExpired) {
+    if (rtt < this.rtProp || rtPropExpired) {
       this.rtProp = rtt;
       this.rtPropStamp = now;
     }
@@ -81,9 +91,14 @@ class Bbr extends BaseController {
     this.updateCwnd();
   }
 
+  /**
+   * A delivery-rate sample as tcp_rate.c takes it: delivered packets over the longer of the send and ACK
+   * intervals, and no sample over less than the minimum RTT (tcp_rate.c discards those: a burst of
+   * compressed ACKs, or a send interval that is too short, would overstate the rate).
+   */
   private updateBandwidth(state: SendState, now: number): void {
-    const interval = now - state.deliveredTime;
-    if (interval <= 0 || interval < this.rtProp) return; // a compressed ACK burst overstates the rate
+    const interval = Math.max(state.sentAt - state.firstSentTime, now - state.deliveredTime);
+    if (interval <= 0 || interval < this.rtProp) return;
     const rate = (this.delivered - state.delivered) / interval;
     const last = this.bwByRound[this.bwByRound.length - 1];
     if (last && last.round === this.round) last.rate = Math.max(last.rate, rate);
@@ -153,7 +168,8 @@ class Bbr extends BaseController {
         this.cwndGain = STARTUP_GAIN;
         break;
       case 'probe-bw':
-        this.cycleIndex = 2;
+        // Linux starts at a random phase other than the draining one, so flows do not probe in step
+        this.cycleIndex = (CYCLE.length - this.rng.int(7)) % CYCLE.length;
         this.cycleStamp = now;
         this.pacingGain = this.gainOfPhase();
         this.cwndGain = 2;
@@ -175,7 +191,6 @@ class Bbr extends BaseController {
     this.cwnd = Math.max(MIN_CWND, this.cwnd);
   }
 
-  onLoss(): void {}
 
   onTimeout(): void {
     // Everything in flight vanished: start again from a small window and keep the model.
@@ -192,7 +207,7 @@ class Bbr extends BaseController {
   }
 }
 
-export const bbr: Scheme = {
+export const bbr = defineScheme({
   id: 'bbr',
   title: 'BBR v1',
   doc: 'Paces at the estimated bottleneck bandwidth and keeps about two bandwidth-delay products in flight.',
@@ -202,5 +217,5 @@ export const bbr: Scheme = {
     num('bwRounds', 'rounds', 2, 50, 1, 10, 'Rounds over which the bandwidth maximum is kept'),
     num('probeGain', '×', 1.05, 2, 0.05, 1.25, 'Pacing gain of the probing phase (the draining phase uses 2 − gain)'),
   ],
-  create: (p) => new Bbr(p.initialCwnd as number, p.bwRounds as number, p.probeGain as number),
-};
+  create: (p, rng) => new Bbr(p.initialCwnd, p.bwRounds, p.probeGain, rng),
+});

@@ -1,8 +1,10 @@
-import { BaseController, choice, num, type Ack, type Scheme } from './types.ts';
+import { BaseController, choice, defineScheme, num, type Ack } from './types.ts';
 
 /**
- * For the offset server: each round asks for a burst of missing chunks. Replies grow the burst, a
- * round with a missing reply halves it; a reply counts as missing after k × the smoothed RTT.
+ * For the offset server, as the course's burst clients run: each round sends a burst of requests for
+ * missing chunks, then waits a timeout of k × the smoothed RTT (never less than a floor) before the
+ * next, so the rate is about burst × 1448 B per timeout. +2 when the whole burst came back (or +1/burst
+ * per reply), halved when a reply is missing.
  */
 class BurstAimd extends BaseController {
   private burst: number;
@@ -10,7 +12,14 @@ class BurstAimd extends BaseController {
   private repliesThisRound = 0;
   private srtt = NaN;
 
-  constructor(initial: number, private readonly perRound: boolean, private readonly k: number, private readonly alpha: number, private readonly initialRtt: number) {
+  constructor(
+    initial: number,
+    private readonly perRound: boolean,
+    private readonly k: number,
+    private readonly alpha: number,
+    private readonly initialRtt: number,
+    private readonly floor: number,
+  ) {
     super();
     this.burst = initial;
   }
@@ -42,7 +51,7 @@ class BurstAimd extends BaseController {
   }
 
   timeoutMs(): number {
-    return this.k * (Number.isNaN(this.srtt) ? this.initialRtt : this.srtt);
+    return Math.max(this.floor, this.k * (Number.isNaN(this.srtt) ? this.initialRtt : this.srtt));
   }
 
   estimates() {
@@ -50,17 +59,18 @@ class BurstAimd extends BaseController {
   }
 }
 
-export const burstAimd: Scheme = {
+export const burstAimd = defineScheme({
   id: 'burst-aimd',
   title: 'Burst AIMD',
-  doc: 'Bursts of requests that grow with replies and halve when a reply is missing.',
+  doc: 'Send a burst, wait k × smoothed RTT; +2 when the whole burst came back, halve when a reply is missing.',
   mode: 'burst',
   params: [
     num('initial', 'requests', 1, 100, 1, 4, 'Burst size of the first round'),
-    choice('increase', ['per-reply', 'per-round'], 'per-reply', '+1/burst per reply, or +2 when the whole burst came back'),
-    num('k', '×', 1, 10, 0.1, 2, 'A reply is missing after k × the smoothed RTT'),
+    choice('increase', ['per-round', 'per-reply'], 'per-round', '+2 when the whole burst came back, or +1/burst per reply'),
+    num('k', '×', 1, 10, 0.1, 2, 'Each round waits k × the smoothed RTT'),
+    num('floor', 'ms', 1, 1000, 1, 10, 'The wait is never shorter than this'),
     num('alpha', '', 0.01, 1, 0.01, 0.125, 'Weight of a new RTT sample in the smoothed RTT'),
     num('initialRtt', 'ms', 1, 2000, 1, 100, 'RTT assumed before the first reply'),
   ],
-  create: (p) => new BurstAimd(p.initial as number, p.increase === 'per-round', p.k as number, p.alpha as number, p.initialRtt as number),
-};
+  create: (p) => new BurstAimd(p.initial, p.increase === 'per-round', p.k, p.alpha, p.initialRtt, p.floor),
+});

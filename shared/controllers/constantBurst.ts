@@ -1,4 +1,4 @@
-import { BaseController, num, type Scheme } from './types.ts';
+import { BaseController, defineScheme, num } from './types.ts';
 
 /** For the offset server: the same burst every `gap` milliseconds, whatever comes back. */
 class ConstantBurst extends BaseController {
@@ -18,10 +18,9 @@ class ConstantBurst extends BaseController {
   timeoutMs(): number {
     return this.gap;
   }
-  onLoss(): void {}
 }
 
-export const constantBurst: Scheme = {
+export const constantBurst = defineScheme({
   id: 'constant-burst',
   title: 'Constant burst',
   doc: 'A fixed-size burst of requests every fixed gap.',
@@ -30,5 +29,5 @@ export const constantBurst: Scheme = {
     num('size', 'requests', 1, 200, 1, 10, 'Requests in each burst'),
     num('gap', 'ms', 1, 2000, 1, 40, 'Time from one burst to the next'),
   ],
-  create: (p) => new ConstantBurst(p.size as number, p.gap as number),
-};
+  create: (p) => new ConstantBurst(p.size, p.gap),
+});

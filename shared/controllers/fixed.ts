@@ -1,4 +1,4 @@
-import { BaseController, num, type Scheme } from './types.ts';
+import { BaseController, defineScheme, num } from './types.ts';
 
 class FixedWindow extends BaseController {
   constructor(private readonly w: number) {
@@ -7,14 +7,13 @@ class FixedWindow extends BaseController {
   windowSize(): number {
     return this.w;
   }
-  onLoss(): void {}
 }
 
-export const fixed: Scheme = {
+export const fixed = defineScheme({
   id: 'fixed',
   title: 'Fixed window',
   doc: 'Keeps the same number of packets in flight whatever happens.',
   mode: 'window',
   params: [num('w', 'packets', 1, 1000, 1, 16, 'Packets in flight')],
-  create: (p) => new FixedWindow(p.w as number),
-};
+  create: (p) => new FixedWindow(p.w),
+});

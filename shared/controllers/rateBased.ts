@@ -1,4 +1,4 @@
-import { BaseController, MinRtt, num, type Ack, type Scheme } from './types.ts';
+import { BaseController, defineScheme, MinRtt, num, type Ack } from './types.ts';
 
 /** Sizes the window from the recent ACK rate: w = r · RTTmin · k + c. */
 class RateBased extends BaseController {
@@ -33,7 +33,7 @@ class RateBased extends BaseController {
   }
 }
 
-export const rateBased: Scheme = {
+export const rateBased = defineScheme({
   id: 'rate-based',
   title: 'Rate-based',
   doc: 'Window = ACK rate over the last span × minimum RTT × k + c.',
@@ -41,7 +41,7 @@ export const rateBased: Scheme = {
   params: [
     num('span', 'ms', 10, 2000, 10, 150, 'Window over which the ACK rate is measured'),
     num('k', '×', 0.5, 5, 0.05, 2, 'Multiplier on the bandwidth-delay product'),
-    num('c', 'packets', 0, 20, 1, 1, 'Packets added on top'),
+    num('c', 'packets', 0, 20, 0.5, 1, 'Packets added on top'),
   ],
-  create: (p) => new RateBased(p.span as number, p.k as number, p.c as number),
-};
+  create: (p) => new RateBased(p.span, p.k, p.c),
+});

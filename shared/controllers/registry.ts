@@ -3,6 +3,7 @@ import { bbr } from './bbr.ts';
 import { bdpEstimator } from './bdpEstimator.ts';
 import { burstAimd } from './burstAimd.ts';
 import { constantBurst } from './constantBurst.ts';
+import { copa } from './copa.ts';
 import { cubic } from './cubic.ts';
 import { delayTrigger } from './delayTrigger.ts';
 import { deliveryTrend } from './deliveryTrend.ts';
@@ -10,6 +11,7 @@ import { fixed } from './fixed.ts';
 import { rateBased } from './rateBased.ts';
 import { reno } from './reno.ts';
 import { tokenPacer } from './tokenPacer.ts';
+import { vegas } from './vegas.ts';
 import type { Scheme } from './types.ts';
 import { watermarks } from './watermarks.ts';
 
@@ -25,6 +27,8 @@ export const SCHEMES: readonly Scheme[] = [
   reno,
   cubic,
   bbr,
+  vegas,
+  copa,
   burstAimd,
   constantBurst,
   tokenPacer,

@@ -1,4 +1,4 @@
-import { BaseController, num, type Ack, type Scheme } from './types.ts';
+import { BaseController, defineScheme, num, type Ack } from './types.ts';
 import { RtoEstimator } from './rto.ts';
 
 /**
@@ -36,7 +36,7 @@ class Reno extends BaseController {
     else this.w += 1 / this.w;
   }
 
-  onLoss(): void {
+  onLoss(_now: number, _seq: number): void {
     if (this.recoveryUntil >= 0) return; // one halving per loss episode
     this.ssthresh = Math.max(2, this.w / 2);
     this.w = this.ssthresh;
@@ -63,14 +63,14 @@ class Reno extends BaseController {
   }
 }
 
-export const reno: Scheme = {
+export const reno = defineScheme({
   id: 'reno',
   title: 'TCP Reno',
   doc: 'Slow start, congestion avoidance, fast retransmit on 3 duplicate ACKs, RFC 6298 timeouts.',
   mode: 'window',
   params: [
     num('ssthresh', 'packets', 2, 10000, 1, 64, 'Initial slow-start threshold'),
-    num('minRto', 'ms', 10, 1000, 10, 200, 'Lower bound of the retransmission timeout'),
+    num('minRto', 'ms', 10, 1000, 10, 1000, 'Lower bound of the retransmission timeout (RFC 6298: 1 s; Linux: 200 ms)'),
   ],
-  create: (p) => new Reno(p.ssthresh as number, p.minRto as number),
-};
+  create: (p) => new Reno(p.ssthresh, p.minRto),
+});

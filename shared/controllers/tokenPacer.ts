@@ -1,4 +1,4 @@
-import { BaseController, num, type Ack, type Scheme } from './types.ts';
+import { BaseController, defineScheme, num, type Ack } from './types.ts';
 
 /**
  * For the offset server: paces requests just slower than the token rate, so every request finds the
@@ -94,7 +94,7 @@ class TokenPacer extends BaseController {
   }
 }
 
-export const tokenPacer: Scheme = {
+export const tokenPacer = defineScheme({
   id: 'token-pacer',
   title: 'Token pacer',
   doc: 'Paces requests just under the token rate, spends the tokens lost requests leave, backs off when refused.',
@@ -108,14 +108,5 @@ export const tokenPacer: Scheme = {
     num('bucket', 'tokens', 1, 1000, 1, 10, "The server's bucket: spare tokens never exceed it"),
     num('minTimeout', 'ms', 1, 2000, 1, 15, 'Shortest wait before a request counts as lost'),
   ],
-  create: (p) =>
-    new TokenPacer(
-      p.rate as number,
-      (p.margin as number) / 100,
-      (p.loss as number) / 100,
-      p.maxRate as number,
-      p.window as number,
-      p.bucket as number,
-      p.minTimeout as number,
-    ),
-};
+  create: (p) => new TokenPacer(p.rate, p.margin / 100, p.loss / 100, p.maxRate, p.window, p.bucket, p.minTimeout),
+});

@@ -1,3 +1,5 @@
+import { Rng } from '../sim/rng.ts';
+
 /**
  * The one narrow interface every congestion-control scheme implements, in the style of the classic
  * contest skeleton, and the parameter schema each scheme declares (the UI builds its sliders and the
@@ -32,8 +34,12 @@ export interface Controller {
   burstSize(): number;
   onSend(seq: number, now: number): void;
   onAck(ack: Ack): void;
-  /** A loss inferred without a timeout: three duplicate ACKs, or a missing reply in a burst round. */
-  onLoss(now: number): void;
+  /**
+   * A loss the sender inferred without its timer: three later packets ACKed (contest), three duplicate
+   * cumulative ACKs (reliable transfer), or a missing reply in a burst round. `seq` is the lost packet.
+   * Only schemes that say so in their parameters react.
+   */
+  onLoss(now: number, seq: number): void;
   onTimeout(now: number): void;
   /** How long without an ACK before the sender's timer fires. */
   timeoutMs(): number;
@@ -41,8 +47,8 @@ export interface Controller {
   estimates(): Partial<Record<import('../log/kinds.ts').EstimateName, number>>;
 }
 
-export interface NumberParam {
-  name: string;
+export interface NumberParam<N extends string = string> {
+  name: N;
   kind: 'number';
   unit: string;
   min: number;
@@ -53,11 +59,11 @@ export interface NumberParam {
   doc: string;
 }
 
-export interface ChoiceParam {
-  name: string;
+export interface ChoiceParam<N extends string = string, C extends string = string> {
+  name: N;
   kind: 'choice';
-  choices: readonly string[];
-  default: string;
+  choices: readonly C[];
+  default: C;
   doc: string;
 }
 
@@ -74,10 +80,11 @@ export interface Scheme {
   doc: string;
   mode: SchemeMode;
   params: readonly ParamSpec[];
-  create(params: ParamValues): Controller;
+  /** `rng` is the flow's own seeded stream, for schemes that draw (BBR's first probing phase). */
+  create(params: ParamValues, rng?: Rng): Controller;
 }
 
-export const num = (name: string, unit: string, min: number, max: number, step: number, def: number, doc: string): NumberParam => ({
+export const num = <const N extends string>(name: N, unit: string, min: number, max: number, step: number, def: number, doc: string): NumberParam<N> => ({
   name,
   kind: 'number',
   unit,
@@ -88,13 +95,35 @@ export const num = (name: string, unit: string, min: number, max: number, step: 
   doc,
 });
 
-export const choice = (name: string, choices: readonly string[], def: string, doc: string): ChoiceParam => ({
+export const choice = <const N extends string, const C extends string>(name: N, choices: readonly C[], def: NoInfer<C>, doc: string): ChoiceParam<N, C> => ({
   name,
   kind: 'choice',
   choices,
   default: def,
   doc,
 });
+
+/** The typed values a schema list describes: numbers for number parameters, the literal choices for choices. */
+export type ParamsOf<P extends readonly ParamSpec[]> = {
+  [S in P[number] as S['name']]: S extends ChoiceParam<string, infer C> ? C : number;
+};
+
+/**
+ * Declares a scheme whose `create` receives typed values, so a renamed or mistyped parameter fails to
+ * compile. Values reach `create` only after `checkParams` filled and checked them against `params`.
+ */
+export function defineScheme<const P extends readonly ParamSpec[]>(
+  s: Omit<Scheme, 'params' | 'create'> & { params: P; create(p: ParamsOf<P>, rng: Rng): Controller },
+): Scheme {
+  return { ...s, create: (values, rng = new Rng(1)) => s.create(values as unknown as ParamsOf<P>, rng) };
+}
+
+/**
+ * How a scheme learns of a loss. The contest skeleton only has its timer; a real sender also infers a
+ * loss from three later packets ACKed (the contest receiver ACKs each packet) or three duplicate
+ * cumulative ACKs (reliable transfer). Schemes that react to loss show this choice.
+ */
+export const lossParam = choice('loss', ['timer-only', 'detect'], 'timer-only', 'timer-only: only the timer (no ACK for the timeout) is a loss; detect: also three later packets ACKed or three duplicate ACKs');
 
 /** Defaults for every parameter, overridden by `given`. */
 export function withDefaults(params: readonly ParamSpec[], given: ParamValues = {}): ParamValues {
@@ -155,9 +184,7 @@ export abstract class BaseController implements Controller {
   }
   onSend(_seq: number, _now: number): void {}
   onAck(_ack: Ack): void {}
-  onLoss(now: number): void {
-    this.onTimeout(now);
-  }
+  onLoss(_now: number, _seq: number): void {}
   onTimeout(_now: number): void {}
   timeoutMs(): number {
     return 1000;
@@ -171,6 +198,46 @@ const NO_ESTIMATES = Object.freeze({});
 
 /** Windows never fall below one packet, or the sender would stall. */
 export const atLeastOne = (w: number): number => (w < 1 ? 1 : w);
+
+/**
+ * Remembers the highest packet sent when the window was last cut, so a scheme reacts once per window:
+ * losses of packets sent before the cut belong to the same episode.
+ */
+export class OncePerWindow {
+  private highestSent = -1;
+  private cutAfter = -1;
+  sent(seq: number): void {
+    if (seq > this.highestSent) this.highestSent = seq;
+  }
+  /** Whether a loss of `seq` starts a new episode; if so, the episode now covers everything sent. */
+  fresh(seq: number): boolean {
+    if (seq <= this.cutAfter) return false;
+    this.cutAfter = this.highestSent;
+    return true;
+  }
+  /** A timeout ends every episode. */
+  reset(): void {
+    this.cutAfter = this.highestSent;
+  }
+}
+
+/**
+ * Round trips counted in packets, as Linux counts them: a round ends when the ACK of the first packet
+ * sent after it began arrives.
+ */
+export class Rounds {
+  private highestSent = -1;
+  private end = -1;
+  sent(seq: number): void {
+    if (seq > this.highestSent) this.highestSent = seq;
+  }
+  /** Whether the ACK of `seq` ends the current round (the next one then begins). */
+  ended(seq: number): boolean {
+    if (seq < this.end) return false;
+    this.end = this.highestSent + 1;
+    return true;
+  }
+}
 
 /** Tracks the minimum RTT seen, as many schemes need it. */
 export class MinRtt {

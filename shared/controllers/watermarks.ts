@@ -1,4 +1,4 @@
-import { atLeastOne, BaseController, num, type Ack, type Scheme } from './types.ts';
+import { atLeastOne, BaseController, defineScheme, num, type Ack } from './types.ts';
 
 /** Two RTT thresholds: below the low one grow, above the high one shrink, between them hold. */
 class Watermarks extends BaseController {
@@ -14,12 +14,9 @@ class Watermarks extends BaseController {
     if (rtt < this.low) this.w += 1;
     else if (rtt > this.high) this.w = atLeastOne(this.w - 1);
   }
-  onTimeout(): void {
-    this.w = atLeastOne(this.w / 2);
-  }
 }
 
-export const watermarks: Scheme = {
+export const watermarks = defineScheme({
   id: 'watermarks',
   title: 'Watermarks',
   doc: 'RTT below the low mark: one more packet; above the high mark: one fewer.',
@@ -28,5 +25,5 @@ export const watermarks: Scheme = {
     num('low', 'ms', 10, 1000, 5, 50, 'RTT below which the window grows by one per ACK'),
     num('high', 'ms', 10, 2000, 5, 150, 'RTT above which the window shrinks by one per ACK'),
   ],
-  create: (p) => new Watermarks(p.low as number, p.high as number),
-};
+  create: (p) => new Watermarks(p.low, p.high),
+});

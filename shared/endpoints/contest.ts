@@ -11,6 +11,7 @@ import { WindowedSender } from './windowedSender.ts';
 export class ContestSender extends WindowedSender {
   private seq = 0;
   private nextAck = 0;
+  private readonly losses = new GapDetector();
 
   constructor(ep: Endpoint, controller: Controller, private readonly packetBytes: number, private readonly limit = Infinity) {
     super(ep, controller);
@@ -34,6 +35,7 @@ export class ContestSender extends WindowedSender {
   receive(ack: Packet, now: number): void {
     if (this.nextAck <= ack.seq) this.nextAck = ack.seq + 1;
     this.acked(ack, now, this.nextAck);
+    for (let lost = this.losses.acked(ack.seq); lost >= 0; lost = this.losses.nextLoss()) this.controller.onLoss(now, lost);
     this.logAck(K.ack, ack.seq, now - ack.sentAt, ack.bytes, now);
     if (this.nextAck >= this.limit) return this.finish(now);
     this.timer.set(now + this.controller.timeoutMs());
@@ -45,6 +47,72 @@ export class ContestSender extends WindowedSender {
     this.logTimeout(now);
     if (this.hasData()) this.sendNext(now);
     this.timer.set(now + this.controller.timeoutMs());
+  }
+}
+
+/**
+ * Infers losses as a sender whose receiver ACKs every packet can: a packet is lost once three packets
+ * sent after it have been ACKed. Keeps one flag per packet above the lowest unresolved one.
+ */
+export class GapDetector {
+  /** Ring of ACK flags; slot `head` is the packet `low`. */
+  private acks = new Uint8Array(1024);
+  private head = 0;
+  /** Lowest sequence number neither ACKed nor declared lost. */
+  private low = 0;
+  /** How many ACKed packets lie above `low`. */
+  private above = 0;
+
+  /** Records an ACK and returns the first packet it shows lost, or -1. */
+  acked(seq: number): number {
+    if (seq === this.low && this.above === 0) {
+      // in order with nothing pending: the common case, one step
+      this.head = (this.head + 1) & (this.acks.length - 1);
+      this.low++;
+      return -1;
+    }
+    if (seq < this.low) return -1;
+    const ahead = seq - this.low;
+    if (ahead >= this.acks.length) this.grow(ahead);
+    const i = (this.head + ahead) & (this.acks.length - 1);
+    if (this.acks[i]) return -1;
+    this.acks[i] = 1;
+    this.above++;
+    this.settle();
+    return this.nextLoss();
+  }
+
+  /** The next packet already shown lost, or -1. */
+  nextLoss(): number {
+    if (this.above < 3) return -1;
+    const lost = this.low;
+    this.advance();
+    this.settle();
+    return lost;
+  }
+
+  /** Moves `low` past packets already ACKed. */
+  private settle(): void {
+    while (this.acks[this.head] === 1) {
+      this.above--;
+      this.advance();
+    }
+  }
+
+  private advance(): void {
+    this.acks[this.head] = 0;
+    this.head = (this.head + 1) & (this.acks.length - 1);
+    this.low++;
+  }
+
+  private grow(ahead: number): void {
+    const n = this.acks.length;
+    let size = n;
+    while (size <= ahead) size *= 2;
+    const next = new Uint8Array(size);
+    for (let k = 0; k < n; k++) next[k] = this.acks[(this.head + k) & (n - 1)];
+    this.acks = next;
+    this.head = 0;
   }
 }
 

@@ -4,6 +4,8 @@ import { K } from '../log/kinds.ts';
 import { md5Hex } from '../offset/md5.ts';
 import { encodeDataRequest, encodeSizeRequest, encodeSubmit, MAX_CHUNK, parseReply } from '../offset/protocol.ts';
 import { Timer, type Clock } from '../sim/scheduler.ts';
+import { ChunkLedger } from './chunkLedger.ts';
+import { BurstFetcher, type Fetcher, WindowFetcher } from './fetchers.ts';
 
 export interface OffsetFetchResult {
   size: number;
@@ -32,30 +34,14 @@ export const DEFAULT_CLIENT: OffsetClientOptions = { id: 'pipefill@sim', reset: 
 
 /**
  * Fetches the whole file from an offset server, transport-free: it is handed datagrams and a clock,
- * and hands back datagrams to send. In burst mode each round asks for `burstSize()` missing chunks and
- * waits for them or the controller's timeout; in window mode requests stay within the window, paced by
- * the controller, and each one not answered within the timeout is asked again.
+ * and hands back datagrams to send. It runs the session (Size, the chunks, Submit, Result); a burst or
+ * a window fetcher asks for the chunks, both keeping their books in one chunk ledger.
  */
 export class OffsetClient {
   private phase: 'idle' | 'size' | 'fetch' | 'submit' | 'done' = 'idle';
-  private size = 0;
-  private chunks = 0;
-  private data = new Uint8Array(0);
-  private have = new Uint8Array(0);
-  private outstanding = new Uint8Array(0);
-  private sentAt = new Float64Array(0);
-  private received = 0;
-  private inFlight = 0;
-  private cursor = 0;
+  private ledger = new ChunkLedger(0);
+  private fetcher: Fetcher | null = null;
   private readonly retry: Timer;
-  private readonly roundTimer: Timer;
-  private readonly paceTimer: Timer;
-  private nextSendAt = 0;
-  private round: number[] = [];
-  private roundStart = 0;
-  private roundPending = 0;
-  private readonly expiry: { chunk: number; at: number }[] = [];
-  private expiryHead = 0;
   private startedAt = 0;
   private doneAt = -1;
   private submitAttempts = 0;
@@ -73,7 +59,7 @@ export class OffsetClient {
   };
 
   constructor(
-    clock: Clock,
+    private readonly clock: Clock,
     private readonly log: EventLog,
     private readonly flow: number,
     readonly controller: Controller,
@@ -83,8 +69,6 @@ export class OffsetClient {
     private readonly onDone: (result: OffsetFetchResult) => void = () => {},
   ) {
     this.retry = new Timer(clock, (now) => this.onRetry(now));
-    this.roundTimer = new Timer(clock, (now) => (this.mode === 'burst' ? this.endRound(now, false) : this.expire(now)));
-    this.paceTimer = new Timer(clock, (now) => this.advance(now));
   }
 
   get finished(): boolean {
@@ -93,7 +77,7 @@ export class OffsetClient {
 
   /** The file as far as it has arrived. */
   get file(): Uint8Array {
-    return this.data;
+    return this.ledger.data;
   }
 
   start(now: number): void {
@@ -107,8 +91,7 @@ export class OffsetClient {
   stop(): void {
     this.phase = 'done';
     this.retry.cancel();
-    this.roundTimer.cancel();
-    this.paceTimer.cancel();
+    this.fetcher?.stop();
   }
 
   receive(datagram: Uint8Array, now: number): void {
@@ -139,176 +122,57 @@ export class OffsetClient {
   }
 
   private beginFetch(size: number, now: number): void {
-    this.size = this.stats.size = size;
-    this.chunks = Math.ceil(size / MAX_CHUNK);
-    this.data = new Uint8Array(size);
-    this.have = new Uint8Array(this.chunks);
-    this.outstanding = new Uint8Array(this.chunks);
-    this.sentAt = new Float64Array(this.chunks);
+    this.stats.size = size;
+    this.ledger = new ChunkLedger(size);
     this.phase = 'fetch';
+    if (this.ledger.chunks === 0) return this.submit(now);
+    const context = { clock: this.clock, log: this.log, flow: this.flow, controller: this.controller, ledger: this.ledger, request: (c: number, t: number) => this.request(c, t) };
+    this.fetcher = this.mode === 'burst' ? new BurstFetcher(context) : new WindowFetcher(context);
     // The server's bucket starts empty when the session does: pace the first request from then too.
     const rate = this.controller.pacingRate();
-    this.nextSendAt = rate === Infinity ? now : this.startedAt + 1000 / rate;
-    if (this.chunks === 0) return this.submit(now);
-    this.advance(now);
-  }
-
-  private advance(now: number): void {
-    if (this.phase !== 'fetch') return;
-    if (this.mode === 'burst') {
-      if (this.roundPending === 0 && this.round.length === 0) this.startRound(now);
-    } else this.pump(now);
+    this.fetcher.start(now, rate === Infinity ? now : this.startedAt + 1000 / rate);
   }
 
   private request(chunk: number, now: number): void {
     const offset = chunk * MAX_CHUNK;
-    const datagram = encodeDataRequest(offset, Math.min(MAX_CHUNK, this.size - offset));
-    this.outstanding[chunk] = 1;
-    this.inFlight++;
-    this.sentAt[chunk] = now;
+    const datagram = encodeDataRequest(offset, Math.min(MAX_CHUNK, this.ledger.size - offset));
+    this.ledger.requested(chunk, now);
     this.stats.requests++;
     this.controller.onSend(chunk, now);
-    this.log.push(now, K.send, this.flow, offset, datagram.length, this.inFlight, this.controller.windowSize());
+    this.log.push(now, K.send, this.flow, offset, datagram.length, this.ledger.inFlight, this.controller.windowSize());
     this.send(datagram, now);
   }
 
-  /** The next chunk neither received nor awaited, or -1. */
-  private nextMissing(): number {
-    for (let k = 0; k < this.chunks; k++) {
-      const c = (this.cursor + k) % this.chunks;
-      if (!this.have[c] && !this.outstanding[c]) {
-        this.cursor = (c + 1) % this.chunks;
-        return c;
-      }
-    }
-    return -1;
-  }
-
-  private paced(now: number): boolean {
-    const rate = this.controller.pacingRate();
-    if (rate === Infinity) return false;
-    if (now < this.nextSendAt) {
-      this.paceTimer.set(this.nextSendAt);
-      return true;
-    }
-    this.nextSendAt = Math.max(now, this.nextSendAt) + 1000 / rate;
-    return false;
-  }
-
-  // --- burst mode ---
-
-  private startRound(now: number): void {
-    const n = this.controller.burstSize();
-    this.round = [];
-    for (let i = 0; i < n; i++) {
-      const c = this.nextMissing();
-      if (c < 0) break;
-      this.round.push(c);
-      this.request(c, now);
-    }
-    this.roundStart = now;
-    this.roundPending = this.round.length;
-    if (this.roundPending > 0) this.roundTimer.set(now + this.controller.timeoutMs());
-  }
-
-  private endRound(now: number, complete: boolean): void {
-    if (!complete) this.controller.onLoss(now);
-    for (const c of this.round) {
-      if (this.outstanding[c]) {
-        this.outstanding[c] = 0;
-        this.inFlight--;
-      }
-    }
-    this.roundTimer.cancel();
-    const size = this.round.length;
-    this.round = [];
-    this.roundPending = 0;
-    const rate = this.controller.pacingRate();
-    const next = rate === Infinity ? now : Math.max(now, this.roundStart + (size * 1000) / rate);
-    if (next > now) this.paceTimer.set(next);
-    else this.advance(now);
-  }
-
-  // --- window mode ---
-
-  private pump(now: number): void {
-    while (this.inFlight < this.controller.windowSize()) {
-      if (this.paced(now)) return;
-      const c = this.nextMissing();
-      if (c < 0) return;
-      this.request(c, now);
-      this.expiry.push({ chunk: c, at: now });
-      if (!this.roundTimer.armed) this.roundTimer.set(now + this.controller.timeoutMs());
-    }
-  }
-
-  /** Requests unanswered for the controller's timeout are lost: free them to be asked again. */
-  private expire(now: number): void {
-    const timeout = this.controller.timeoutMs();
-    let lost = false;
-    while (this.expiryHead < this.expiry.length) {
-      const e = this.expiry[this.expiryHead];
-      if (e.at + timeout > now) break;
-      this.expiryHead++;
-      if (this.outstanding[e.chunk] && this.sentAt[e.chunk] === e.at) {
-        this.outstanding[e.chunk] = 0;
-        this.inFlight--;
-        lost = true;
-      }
-    }
-    if (this.expiryHead > 1024) {
-      this.expiry.splice(0, this.expiryHead);
-      this.expiryHead = 0;
-    }
-    if (lost) {
-      this.controller.onLoss(now);
-      this.log.push(now, K.timeout, this.flow, -1, 0, timeout, this.controller.windowSize());
-    }
-    if (this.expiryHead < this.expiry.length) this.roundTimer.set(this.expiry[this.expiryHead].at + timeout);
-    this.pump(now);
-  }
-
-  // --- both ---
-
   private onData(offset: number, body: Uint8Array, squished: boolean, now: number): void {
     if (this.phase !== 'fetch' && this.phase !== 'submit' && this.phase !== 'done') return;
+    const ledger = this.ledger;
     const chunk = Math.floor(offset / MAX_CHUNK);
-    if (offset % MAX_CHUNK !== 0 || chunk >= this.chunks || offset + body.length > this.size) {
+    if (offset % MAX_CHUNK !== 0 || chunk >= ledger.chunks || offset + body.length > ledger.size) {
       this.stats.errors.push(`reply for an offset never asked: ${offset}`);
       return;
     }
     if (squished) this.stats.squishedReplies++;
-    const rtt = now - this.sentAt[chunk];
-    if (this.have[chunk]) {
+    const rtt = now - ledger.sentTime(chunk);
+    if (!ledger.store(chunk, body)) {
       this.stats.duplicates++;
       return;
     }
-    this.have[chunk] = 1;
-    this.data.set(body, offset);
-    this.received++;
-    const awaited = this.outstanding[chunk] === 1;
+    const awaited = ledger.release(chunk);
     if (awaited) {
-      this.outstanding[chunk] = 0;
-      this.inFlight--;
-      this.controller.onAck({ seq: chunk, sentAt: this.sentAt[chunk], receivedAt: now, now, cumulative: this.received, inFlight: this.inFlight });
+      this.controller.onAck({ seq: chunk, sentAt: ledger.sentTime(chunk), receivedAt: now, now, cumulative: ledger.received, inFlight: ledger.inFlight });
     }
     this.log.push(now, K.reply, this.flow, offset, body.length, rtt, this.controller.windowSize());
-    if (this.received === this.chunks) {
-      this.roundTimer.cancel();
-      this.paceTimer.cancel();
-      this.round = [];
-      this.roundPending = 0;
+    if (ledger.complete) {
+      this.fetcher?.stop();
       return this.submit(now);
     }
-    if (this.mode === 'burst') {
-      if (awaited && this.round.includes(chunk) && --this.roundPending === 0) this.endRound(now, true);
-    } else this.pump(now);
+    if (awaited) this.fetcher?.answered(chunk, now);
   }
 
   private submit(now: number): void {
     this.doneAt = now;
     this.stats.elapsed = now - this.startedAt;
-    this.stats.md5 = md5Hex(this.data);
+    this.stats.md5 = md5Hex(this.ledger.data);
     this.phase = 'submit';
     this.sendSubmit(now);
   }

@@ -3,6 +3,7 @@ import { ESTIMATE, ESTIMATES, K } from '../log/kinds.ts';
 import type { Packet, PacketSink } from '../net/packet.ts';
 import { Timer } from '../sim/scheduler.ts';
 import type { Endpoint } from './context.ts';
+import { Pacer } from './pacer.ts';
 
 /**
  * What every window-driven sender shares: it sends while the controller's window is open, spaced by
@@ -10,8 +11,7 @@ import type { Endpoint } from './context.ts';
  */
 export abstract class WindowedSender implements PacketSink {
   protected readonly timer: Timer;
-  private readonly paceTimer: Timer;
-  private nextSendAt = 0;
+  private readonly pacer: Pacer;
   private readonly lastEstimates = new Float64Array(ESTIMATES.length).fill(NaN);
   protected startedAt = -1;
   finishedAt = -1;
@@ -19,7 +19,7 @@ export abstract class WindowedSender implements PacketSink {
 
   constructor(protected readonly ep: Endpoint, readonly controller: Controller) {
     this.timer = new Timer(ep.scheduler, (now) => this.onTimer(now));
-    this.paceTimer = new Timer(ep.scheduler, (now) => this.pump(now));
+    this.pacer = new Pacer(new Timer(ep.scheduler, (now) => this.pump(now)));
   }
 
   start(at: number): void {
@@ -40,18 +40,17 @@ export abstract class WindowedSender implements PacketSink {
   protected abstract sendNext(now: number): void;
   protected abstract onTimer(now: number): void;
 
+  /** The skeleton's window: the controller's, truncated to whole packets, at least one. */
+  protected window(): number {
+    const w = Math.floor(this.controller.windowSize());
+    return w < 1 ? 1 : w;
+  }
+
   /** Sends while the window is open, respecting the pacing rate. */
   protected pump(now: number): void {
     const c = this.controller;
-    while (this.hasData() && this.inFlight() < c.windowSize()) {
-      const rate = c.pacingRate();
-      if (rate !== Infinity) {
-        if (now < this.nextSendAt) {
-          this.paceTimer.set(this.nextSendAt);
-          return;
-        }
-        this.nextSendAt = Math.max(now, this.nextSendAt) + 1000 / rate;
-      }
+    while (this.hasData() && this.inFlight() < this.window()) {
+      if (this.pacer.hold(now, c.pacingRate())) return;
       this.sendNext(now);
     }
   }

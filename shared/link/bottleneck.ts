@@ -29,7 +29,13 @@ export abstract class Bottleneck implements PacketSink {
     protected readonly scheduler: Scheduler,
     protected readonly queue: PacketQueue,
     protected readonly tap: LinkTap,
-  ) {}
+  ) {
+    queue.onDrop = (packet, now) => this.dropped(packet, now, DROP.aqm);
+  }
+
+  private dropped(packet: Packet, now: number, reason: number): void {
+    this.tap.log.push(now, K.drop, packet.flow, packet.seq, packet.bytes, reason, 0);
+  }
 
   abstract receive(packet: Packet, now: number): void;
   /** Whether a packet has left the queue but not yet the link. */
@@ -45,7 +51,7 @@ export abstract class Bottleneck implements PacketSink {
 
   protected admit(packet: Packet, arrival: number, now: number): boolean {
     if (!this.queue.push(packet, arrival)) {
-      this.tap.log.push(now, K.drop, packet.flow, packet.seq, packet.bytes, this.tap.dropReason, 0);
+      this.dropped(packet, now, this.tap.dropReason);
       return false;
     }
     if (this.tap.detailed) this.tap.log.push(now, K.enqueue, packet.flow, packet.seq, packet.bytes, this.queue.length, 0);

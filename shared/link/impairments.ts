@@ -76,25 +76,22 @@ export class DelayLine implements PacketSink {
   private readonly jitterRng: Rng;
   private readonly reorderRng: Rng;
   private readonly fifo: boolean;
-  private readonly queue: Packet[] = [];
-  private readonly exits: number[] = [];
+  /** The FIFO's ring: packets and the times they come out, `count` of them from `head`. */
+  private queue: (Packet | undefined)[] = new Array(64);
+  private exits = new Float64Array(64);
   private head = 0;
+  private count = 0;
   private readonly release = (now: number) => {
     const next = this.next!;
-    while (this.head < this.queue.length && this.exits[this.head] <= now) {
-      const packet = this.queue[this.head++];
+    const mask = this.queue.length - 1;
+    while (this.count > 0 && this.exits[this.head] <= now) {
+      const packet = this.queue[this.head]!;
+      this.queue[this.head] = undefined;
+      this.head = (this.head + 1) & mask;
+      this.count--;
       next.receive(packet, now);
     }
-    if (this.head === this.queue.length) {
-      this.queue.length = this.exits.length = this.head = 0;
-    } else {
-      if (this.head > 1024) {
-        this.queue.splice(0, this.head);
-        this.exits.splice(0, this.head);
-        this.head = 0;
-      }
-      this.scheduler.at(this.exits[this.head], this.release);
-    }
+    if (this.count > 0) this.scheduler.at(this.exits[this.head], this.release);
   };
   private scattered = 0;
 
@@ -106,7 +103,7 @@ export class DelayLine implements PacketSink {
 
   /** Packets on the wire, not yet delivered. */
   get inFlight(): number {
-    return this.queue.length - this.head + this.scattered;
+    return this.count + this.scattered;
   }
 
   receive(packet: Packet, now: number): void {
@@ -114,12 +111,7 @@ export class DelayLine implements PacketSink {
       this.next!.receive(packet, now);
       return;
     }
-    if (this.fifo) {
-      this.queue.push(packet);
-      this.exits.push(now + this.delayMs);
-      if (this.queue.length - this.head === 1) this.scheduler.at(now + this.delayMs, this.release);
-      return;
-    }
+    if (this.fifo) return this.enqueue(packet, now + this.delayMs);
     const delay = impairedDelay(this.delayMs, this.spec, this.reorderRng, this.jitterRng);
     if (delay === 0) {
       this.next!.receive(packet, now);
@@ -131,5 +123,26 @@ export class DelayLine implements PacketSink {
       this.scattered--;
       next.receive(packet, t);
     });
+  }
+
+  private enqueue(packet: Packet, exit: number): void {
+    if (this.count === this.queue.length) this.grow();
+    const i = (this.head + this.count) & (this.queue.length - 1);
+    this.queue[i] = packet;
+    this.exits[i] = exit;
+    if (++this.count === 1) this.scheduler.at(exit, this.release);
+  }
+
+  private grow(): void {
+    const n = this.queue.length;
+    const queue: (Packet | undefined)[] = new Array(n * 2);
+    const exits = new Float64Array(n * 2);
+    for (let k = 0; k < this.count; k++) {
+      queue[k] = this.queue[(this.head + k) & (n - 1)];
+      exits[k] = this.exits[(this.head + k) & (n - 1)];
+    }
+    this.queue = queue;
+    this.exits = exits;
+    this.head = 0;
   }
 }

@@ -1,6 +1,7 @@
 import { checkValues, choice, num, type ParamSpec } from '../controllers/types.ts';
 import type { ImpairmentSpec } from './impairments.ts';
-import type { LinkSpec } from '../scenarios/spec.ts';
+import { DISCIPLINES, type Discipline } from './queue.ts';
+import type { LinkSpec } from './spec.ts';
 
 /**
  * The link's settings as parameter schemas, like the controllers': the UI's link sliders and the CLI's
@@ -19,8 +20,13 @@ const IMPAIRMENT_PARAMS: readonly ParamSpec[] = [
 export const LINK_PARAMS: readonly ParamSpec[] = [
   num('delay', 'ms', 0, 5000, 1, 20, 'Propagation delay each way'),
   num('bandwidth', 'Mbit/s', 0.001, 100_000, 0.1, 12, 'Rate of a constant-rate link (both directions)'),
-  choice('queue', ['infinite', 'packets', 'bytes'], 'infinite', 'Queue before the bottleneck: unlimited, or drop-tail'),
-  num('queueLimit', 'packets or bytes', 1, 1e10, 1, 100, 'Drop-tail limit'),
+  choice('queue', ['infinite', 'packets', 'bytes'], 'infinite', 'Queue before the bottleneck: unlimited, or limited in packets or bytes'),
+  num('queueLimit', 'packets or bytes', 1, 1e10, 1, 100, 'Queue limit'),
+  choice('discipline', DISCIPLINES, 'drop-tail', 'Queue discipline, as Mahimahi has them: drop-tail, drop-head, CoDel, PIE'),
+  num('codelTarget', 'ms', 1, 1000, 1, 5, 'CoDel: target sojourn time'),
+  num('codelInterval', 'ms', 1, 10_000, 1, 100, 'CoDel: interval'),
+  num('pieTarget', 'ms', 1, 1000, 1, 15, 'PIE: reference queueing delay (qdelay_ref)'),
+  num('pieMaxBurst', 'ms', 0, 10_000, 1, 150, 'PIE: burst allowance'),
   choice('loop', ['loop', 'once'], 'loop', 'Loop the trace with the period of its last timestamp, or play it once'),
   ...IMPAIRMENT_PARAMS,
   ...IMPAIRMENT_PARAMS.map((p) => ({ ...p, name: key('ack', p.name), doc: `ACK direction: ${p.doc}` })),
@@ -47,6 +53,7 @@ export function linkValues(link: LinkSpec): Record<string, number | string> {
     bandwidth: link.mbps,
     queue: link.queue.kind,
     queueLimit: link.queue.kind === 'infinite' ? 100 : link.queue.limit,
+    ...disciplineValues(link.queue.discipline),
     loop: link.once ? 'once' : 'loop',
     ...impair('', link.forward),
     ...impair('ack', link.reverse),
@@ -68,16 +75,39 @@ export function withLinkValues(link: LinkSpec, values: Record<string, number | s
     };
   };
   const queueKind = v.queue as LinkSpec['queue']['kind'];
+  const discipline = disciplineOf(v);
   return {
     ...link,
     delayMs: Number(v.delay),
     mbps: Number(v.bandwidth),
     ackMbps: link.kind === 'rate' ? Number(v.bandwidth) : link.ackMbps,
-    queue: queueKind === 'infinite' ? { kind: 'infinite' } : { kind: queueKind, limit: Math.round(Number(v.queueLimit)) },
+    queue: { ...(queueKind === 'infinite' ? { kind: 'infinite' } : { kind: queueKind, limit: Math.round(Number(v.queueLimit)) }), discipline },
     once: v.loop === 'once',
     forward: impair(''),
     reverse: impair('ack'),
   };
+}
+
+const DISCIPLINE_DEFAULTS = { codelTarget: 5, codelInterval: 100, pieTarget: 15, pieMaxBurst: 150 };
+
+function disciplineValues(d: Discipline | undefined): Record<string, number | string> {
+  const v: Record<string, number | string> = { discipline: d?.kind ?? 'drop-tail', ...DISCIPLINE_DEFAULTS };
+  if (d?.kind === 'codel') Object.assign(v, { codelTarget: d.target, codelInterval: d.interval });
+  if (d?.kind === 'pie') Object.assign(v, { pieTarget: d.qdelayRef, pieMaxBurst: d.maxBurst });
+  return v;
+}
+
+function disciplineOf(v: Record<string, number | string>): Discipline {
+  switch (v.discipline) {
+    case 'codel':
+      return { kind: 'codel', target: Number(v.codelTarget), interval: Number(v.codelInterval) };
+    case 'pie':
+      return { kind: 'pie', qdelayRef: Number(v.pieTarget), maxBurst: Number(v.pieMaxBurst) };
+    case 'drop-head':
+      return { kind: 'drop-head' };
+    default:
+      return { kind: 'drop-tail' };
+  }
 }
 
 /** Checks raw values (strings from flags or the URL) against the link schema. */

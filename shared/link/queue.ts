@@ -1,76 +1,54 @@
 import type { Packet } from '../net/packet.ts';
+import type { Rng } from '../sim/rng.ts';
+import { CodelQueue } from './codel.ts';
+import { DropHeadQueue, DropTailQueue } from './fifo.ts';
+import { PieQueue } from './pie.ts';
+
+export { DropHeadQueue, DropTailQueue } from './fifo.ts';
 
 /**
- * The queue in front of a bottleneck. Every discipline sits behind this interface; drop-tail by
- * packets, by bytes, or unlimited are limits of one FIFO.
+ * The queue in front of a bottleneck. Every discipline sits behind this interface, as in Mahimahi:
+ * drop-tail and drop-head by packets or bytes (or unlimited), CoDel and PIE.
  */
 export interface PacketQueue {
-  /** Adds the packet, or returns false when the discipline drops it. */
+  /** Adds the packet, or returns false when the discipline refuses it. */
   push(packet: Packet, arrival: number): boolean;
-  shift(): Packet;
+  /** Takes the head packet out at `now` (an AQM may drop others on the way). */
+  shift(now: number): Packet;
   /** Arrival time of the packet at the head. */
   readonly headArrival: number;
   readonly length: number;
   readonly bytes: number;
+  /** Called with each packet the discipline drops after accepting it (drop-head, CoDel). */
+  onDrop: (packet: Packet, now: number) => void;
 }
 
-export type QueueSpec = { kind: 'infinite' } | { kind: 'packets'; limit: number } | { kind: 'bytes'; limit: number };
+export type QueueLimit = { kind: 'infinite' } | { kind: 'packets'; limit: number } | { kind: 'bytes'; limit: number };
 
-export function createQueue(spec: QueueSpec): PacketQueue {
-  switch (spec.kind) {
-    case 'infinite':
-      return new DropTailQueue(Infinity, Infinity);
-    case 'packets':
-      return new DropTailQueue(spec.limit, Infinity);
-    case 'bytes':
-      return new DropTailQueue(Infinity, spec.limit);
-  }
-}
+/** Mahimahi's disciplines with their arguments (ms). */
+export type Discipline =
+  | { kind: 'drop-tail' }
+  | { kind: 'drop-head' }
+  | { kind: 'codel'; target: number; interval: number }
+  | { kind: 'pie'; qdelayRef: number; maxBurst: number };
 
-/** FIFO ring buffer that refuses a packet that would exceed either limit. */
-export class DropTailQueue implements PacketQueue {
-  private items: (Packet | undefined)[] = new Array(64);
-  private arrivals = new Float64Array(64);
-  private head = 0;
-  length = 0;
-  bytes = 0;
+export type QueueSpec = QueueLimit & { discipline?: Discipline };
 
-  constructor(private readonly maxPackets: number, private readonly maxBytes: number) {}
+export const DISCIPLINES = ['drop-tail', 'drop-head', 'codel', 'pie'] as const;
 
-  push(packet: Packet, arrival: number): boolean {
-    if (this.length + 1 > this.maxPackets || this.bytes + packet.bytes > this.maxBytes) return false;
-    if (this.length === this.items.length) this.grow();
-    const i = (this.head + this.length) & (this.items.length - 1);
-    this.items[i] = packet;
-    this.arrivals[i] = arrival;
-    this.length++;
-    this.bytes += packet.bytes;
-    return true;
-  }
-
-  get headArrival(): number {
-    return this.arrivals[this.head];
-  }
-
-  shift(): Packet {
-    const packet = this.items[this.head]!;
-    this.items[this.head] = undefined;
-    this.head = (this.head + 1) & (this.items.length - 1);
-    this.length--;
-    this.bytes -= packet.bytes;
-    return packet;
-  }
-
-  private grow(): void {
-    const n = this.items.length;
-    const items: (Packet | undefined)[] = new Array(n * 2);
-    const arrivals = new Float64Array(n * 2);
-    for (let k = 0; k < this.length; k++) {
-      items[k] = this.items[(this.head + k) & (n - 1)];
-      arrivals[k] = this.arrivals[(this.head + k) & (n - 1)];
-    }
-    this.items = items;
-    this.arrivals = arrivals;
-    this.head = 0;
+/** `rng` draws PIE's random early drops. */
+export function createQueue(spec: QueueSpec, rng: Rng): PacketQueue {
+  const packets = spec.kind === 'packets' ? spec.limit : Infinity;
+  const bytes = spec.kind === 'bytes' ? spec.limit : Infinity;
+  const d = spec.discipline ?? { kind: 'drop-tail' };
+  switch (d.kind) {
+    case 'drop-tail':
+      return new DropTailQueue(packets, bytes);
+    case 'drop-head':
+      return new DropHeadQueue(packets, bytes);
+    case 'codel':
+      return new CodelQueue(packets, bytes, d.target, d.interval);
+    case 'pie':
+      return new PieQueue(packets, bytes, d.qdelayRef, d.maxBurst, rng);
   }
 }

@@ -15,7 +15,7 @@ export class RateLink extends Bottleneck {
     this.depart(packet, this.inServiceArrival, now);
     if (this.queue.length > 0) {
       const arrival = this.queue.headArrival;
-      this.start(this.queue.shift(), arrival, now);
+      this.start(this.queue.shift(now), arrival, now);
     }
   };
 

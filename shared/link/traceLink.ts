@@ -69,7 +69,7 @@ export class TraceLink extends Bottleneck {
         if (this.inTransit === null) {
           if (this.queue.length === 0) break;
           this.inTransitArrival = this.queue.headArrival;
-          this.inTransit = this.queue.shift();
+          this.inTransit = this.queue.shift(at);
           this.bytesLeft = this.inTransit.bytes;
         }
         const sent = budget < this.bytesLeft ? budget : this.bytesLeft;

@@ -20,6 +20,8 @@ export const BYTES_PER_EVENT = 8 + 1 + 1 + 4 + 4 + 4 + 4;
 export class EventLog {
   length = 0;
   private cols: EventColumns;
+  /** Rows of each kind, kept as they are pushed so that metrics need not count them. */
+  private readonly kinds = new Int32Array(256);
 
   constructor(capacity = 4096) {
     this.cols = allocate(capacity);
@@ -29,6 +31,7 @@ export class EventLog {
     const log = new EventLog(0);
     log.cols = columns;
     log.length = length;
+    for (let i = 0; i < length; i++) log.kinds[columns.kind[i]]++;
     return log;
   }
 
@@ -40,6 +43,7 @@ export class EventLog {
       return this.push(t, kind, flow, seq, bytes, value, window);
     }
     this.length = i + 1;
+    this.kinds[kind]++;
     c.t[i] = t;
     c.kind[i] = kind;
     c.flow[i] = flow;
@@ -94,10 +98,7 @@ export class EventLog {
   }
 
   count(kind: number): number {
-    let n = 0;
-    const k = this.cols.kind;
-    for (let i = 0; i < this.length; i++) if (k[i] === kind) n++;
-    return n;
+    return this.kinds[kind];
   }
 
   private grow(): void {

@@ -38,7 +38,7 @@ export const K = {
   done: 13,
 } as const satisfies { [key in Kind]: number };
 
-export const DROP_REASONS = ['queue', 'loss', 'burst-loss', 'no-token', 'server-loss', 'ack-queue', 'ack-loss'] as const;
+export const DROP_REASONS = ['queue', 'loss', 'burst-loss', 'no-token', 'server-loss', 'ack-queue', 'ack-loss', 'aqm'] as const;
 export type DropReason = (typeof DROP_REASONS)[number];
 export const DROP = Object.fromEntries(DROP_REASONS.map((k, i) => [k, i])) as { [key in DropReason]: number };
 

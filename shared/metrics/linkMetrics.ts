@@ -27,10 +27,10 @@ export function linkMetrics(log: EventLog, flow = -1): LinkMetrics {
   const DEPART = K.depart;
   const DELIVER = K.deliver;
   const DROP = K.drop;
-  let n = 0;
-  let delivered = 0;
-  for (let i = 0; i < log.length; i++) {
-    if (flow >= 0 && c.flow[i] !== flow) continue;
+  let n = flow < 0 ? log.count(DEPART) : 0;
+  let delivered = flow < 0 ? log.count(DELIVER) : 0;
+  for (let i = 0; flow >= 0 && i < log.length; i++) {
+    if (c.flow[i] !== flow) continue;
     if (c.kind[i] === DEPART) n++;
     else if (c.kind[i] === DELIVER) delivered++;
   }

@@ -1,10 +1,21 @@
 import type { EventLog } from '../log/eventLog.ts';
 import { K } from '../log/kinds.ts';
-import type { FlowOutcome, RunResult } from '../scenarios/run.ts';
-import { flow, offsetServer } from '../scenarios/presets.ts';
+import { DEFAULT_POLICY } from '../offset/policy.ts';
 import type { LiveRun, ScenarioSpec } from '../scenarios/spec.ts';
 import type { Trace } from '../trace/mahimahi.ts';
+import type { FlowOutcome, RunFacts } from './outcome.ts';
 import { summarize, type Summary } from './summary.ts';
+
+/** A live fetch is an offset run against the course server's policy, over no simulated link. */
+function liveFacts(live: LiveRun['live'] | null, endMs: number): RunFacts['spec'] {
+  return {
+    workload: 'offset',
+    seed: 0,
+    durationMs: endMs,
+    link: { kind: 'rate', mbps: 0, delayMs: 0, once: false, forward: { loss: 0 } },
+    offset: { policy: { ...DEFAULT_POLICY, variable: live?.variable ?? false } },
+  };
+}
 
 /**
  * A summary for a run known only by its log (an imported CSV, a live fetch): the outcomes a log can tell
@@ -15,35 +26,40 @@ export function summarizeLog(log: EventLog, spec: ScenarioSpec | LiveRun | null,
   const c = log.columns;
   let flows = 0;
   for (let i = 0; i < log.length; i++) flows = Math.max(flows, c.flow[i] + 1);
-  // A live fetch is an offset run against the course server's policy (constant or variable rate).
-  const scenario: ScenarioSpec =
-    spec && 'workload' in spec ? spec : offsetServer(spec?.live.variable ?? false, [flow(spec?.live.scheme ?? 'unknown', spec?.live.params ?? {})]);
+  const simulated = spec && 'workload' in spec ? spec : null;
+  const facts = simulated ?? liveFacts(spec && 'live' in spec ? spec.live : null, endMs);
   const outcomes: FlowOutcome[] = Array.from({ length: Math.max(1, flows) }, (_, f) => ({
     flow: f,
-    scheme: scenario.flows[f]?.scheme ?? 'unknown',
-    startMs: scenario.flows[f]?.startMs ?? 0,
+    scheme: simulated?.flows[f]?.scheme ?? (spec && 'live' in spec ? spec.live.scheme : 'unknown'),
+    startMs: simulated?.flows[f]?.startMs ?? 0,
     finishedAt: -1,
     exact: null,
     bytesOnWire: 0,
     retransmissions: 0,
-    fileBytes: scenario.flows[f]?.bytes ?? 0,
+    fileBytes: simulated?.flows[f]?.bytes ?? 0,
     offset: null,
   }));
+  readOutcomes(log, facts.workload, outcomes);
+  return summarize({ spec: facts, log, flows: outcomes, endMs, trace });
+}
+
+/** Fills in what the log's rows tell of each flow's outcome. */
+function readOutcomes(log: EventLog, workload: RunFacts['spec']['workload'], outcomes: FlowOutcome[]): void {
+  const c = log.columns;
   const requests = new Array(outcomes.length).fill(0);
   // The file's size as far as the log shows it: the end of the furthest chunk replied.
   const fileEnd = new Array(outcomes.length).fill(0);
   for (let i = 0; i < log.length; i++) {
-    const o = outcomes[c.flow[i]];
-    if (c.kind[i] === K.send) requests[c.flow[i]]++;
-    if (c.kind[i] === K.reply) fileEnd[c.flow[i]] = Math.max(fileEnd[c.flow[i]], c.seq[i] + c.bytes[i]);
+    const f = c.flow[i];
+    const o = outcomes[f];
+    if (c.kind[i] === K.send) requests[f]++;
+    if (c.kind[i] === K.reply) fileEnd[f] = Math.max(fileEnd[f], c.seq[i] + c.bytes[i]);
     if (c.kind[i] === K.retransmit) o.retransmissions++;
-    if ((c.kind[i] === K.send || c.kind[i] === K.retransmit) && scenario.workload === 'reliable') o.bytesOnWire += c.bytes[i];
+    if ((c.kind[i] === K.send || c.kind[i] === K.retransmit) && workload === 'reliable') o.bytesOnWire += c.bytes[i];
     if (c.kind[i] !== K.done) continue;
     o.finishedAt = c.t[i];
-    if (scenario.workload === 'offset') {
-      o.offset = { size: fileEnd[c.flow[i]], md5: '', result: c.seq[i] === 1, serverTime: c.value[i], penalty: c.window[i], elapsed: NaN, requests: requests[c.flow[i]], duplicates: 0, squishedReplies: 0, errors: [] };
+    if (workload === 'offset') {
+      o.offset = { size: fileEnd[f], md5: '', result: c.seq[i] === 1, serverTime: c.value[i], penalty: c.window[i], elapsed: NaN, requests: requests[f], duplicates: 0, squishedReplies: 0, errors: [] };
     }
   }
-  const run: RunResult = { spec: scenario, log, flows: outcomes, endMs, trace, inNetwork: 0 };
-  return summarize(run);
 }

@@ -32,7 +32,7 @@ function compute(trace: Trace, durationMs: number, once: boolean): OmniscientPoi
   let n = 0;
   let k = 0;
   for (let t = 0; t < durationMs; t++) {
-    while (k < total && opportunityAt(k) <= t) k++;
+    while (k < total && opportunityAt(k) < t) k++;
     if (k >= total) break;
     delays[n++] = opportunityAt(k) - t;
   }

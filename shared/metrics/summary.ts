@@ -1,5 +1,5 @@
 import { K } from '../log/kinds.ts';
-import type { RunResult } from '../scenarios/run.ts';
+import type { RunFacts } from './outcome.ts';
 import { grade, type Grade } from './grade.ts';
 import { linkMetrics, type LinkMetrics } from './linkMetrics.ts';
 import { omniscientPoint, type OmniscientPoint } from './omniscient.ts';
@@ -31,18 +31,34 @@ export interface FlowSummary {
   } | null;
 }
 
+export interface Delays {
+  /** The contest's signal delay (propagation excluded): the same figure as `all.delay95`. */
+  signal95: number;
+  /**
+   * Sprout's self-inflicted delay: the end-to-end delay minus the omniscient sender's on the same trace
+   * (null without a trace). End-to-end delay here is Sprout's delay at every instant (the signal delay
+   * plus the propagation delay), so the propagation cancels and what is left is the delay the sender's
+   * own queue added to what the link imposes anyway (outages included).
+   */
+  selfInflicted95: number | null;
+  /** Each delivered packet's end-to-end one-way delay, propagation included: `all.oneWay95`. */
+  perPacketOneWay95: number;
+}
+
 export interface Summary {
-  workload: RunResult['spec']['workload'];
+  workload: RunFacts['spec']['workload'];
   seed: number;
   endMs: number;
   events: number;
   all: LinkMetrics;
   flows: FlowSummary[];
   omniscient: OmniscientPoint | null;
+  /** The three delays a run reports, each under its name (ms, 95th percentiles). */
+  delays: Delays;
 }
 
 /** The headline figures of a run, computed from its event log and outcomes. */
-export function summarize(run: RunResult): Summary {
+export function summarize(run: RunFacts): Summary {
   const { spec, log } = run;
   const all = linkMetrics(log);
   const flows = run.flows.map((o): FlowSummary => {
@@ -84,6 +100,7 @@ export function summarize(run: RunResult): Summary {
     }
     return { flow: o.flow, scheme: o.scheme, link, reliable, offset };
   });
+  const omniscient = run.trace ? omniscientPoint(run.trace, spec.durationMs, spec.link.once) : null;
   return {
     workload: spec.workload,
     seed: spec.seed,
@@ -91,6 +108,7 @@ export function summarize(run: RunResult): Summary {
     events: log.length,
     all,
     flows,
-    omniscient: run.trace ? omniscientPoint(run.trace, spec.durationMs, spec.link.once) : null,
+    omniscient,
+    delays: { signal95: all.delay95, selfInflicted95: omniscient ? all.delay95 - omniscient.delay95 : null, perPacketOneWay95: all.oneWay95 },
   };
 }

@@ -69,7 +69,7 @@ export function runMeasurement(spec: MeasurementSpec): MeasurementResult {
   const rng = new Rng(spec.seed, 'measurement');
   const jitter = { ...NO_IMPAIRMENTS, jitter: spec.jitterMs };
   const leg = (name: string) => {
-    const link = new RateLink(scheduler, spec.mbps, createQueue({ kind: 'infinite' }), ackTap(log));
+    const link = new RateLink(scheduler, spec.mbps, createQueue({ kind: 'infinite' }, rng), ackTap(log));
     const delay = new DelayLine(scheduler, spec.delayMs, jitter, rng.stream(name));
     link.next = delay;
     return { entry: link, exit: delay };

@@ -1,6 +1,5 @@
 import type { ParamValues } from '../controllers/types.ts';
-import type { ImpairmentSpec } from '../link/impairments.ts';
-import type { QueueSpec } from '../link/queue.ts';
+import type { LinkSpec } from '../link/spec.ts';
 import type { OffsetPolicyConfig } from '../offset/policy.ts';
 
 /**
@@ -9,21 +8,8 @@ import type { OffsetPolicyConfig } from '../offset/policy.ts';
  */
 export type Workload = 'contest' | 'reliable' | 'offset';
 
-export interface LinkSpec {
-  /** 'trace': forward (data) and reverse (ACK) traces by name; 'rate': constant bit rates. */
-  kind: 'trace' | 'rate';
-  trace: string;
-  ackTrace: string;
-  mbps: number;
-  ackMbps: number;
-  /** Play the traces once instead of looping them. */
-  once: boolean;
-  /** Propagation delay each way, ms. */
-  delayMs: number;
-  queue: QueueSpec;
-  forward: ImpairmentSpec;
-  reverse: ImpairmentSpec;
-}
+export type { LinkSpec } from '../link/spec.ts';
+
 
 export interface FlowSpec {
   scheme: string;

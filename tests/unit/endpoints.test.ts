@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { K } from '../../shared/log/kinds.ts';
+import { createController } from '../../shared/scenarios/run.ts';
+import { BaseController } from '../../shared/controllers/types.ts';
+import { ContestSender, GapDetector } from '../../shared/endpoints/contest.ts';
+import { ReliableReceiver, ReliableSender } from '../../shared/endpoints/reliable.ts';
+import { EventLog } from '../../shared/log/eventLog.ts';
+import { DROP, K } from '../../shared/log/kinds.ts';
+import type { Packet, PacketSink } from '../../shared/net/packet.ts';
+import { generateFile } from '../../shared/offset/file.ts';
+import { Scheduler } from '../../shared/sim/scheduler.ts';
+import { Capture } from '../helpers/capture.ts';
 import { NO_IMPAIRMENTS } from '../../shared/link/impairments.ts';
 import { flow, rateLink } from '../../shared/scenarios/presets.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
@@ -74,8 +83,12 @@ describe('reliable transfer', () => {
   it('repairs losses with fast retransmit and timeouts, and still delivers exactly', () => {
     const run = runScenario(spec(200_000, 0.05), noTraces);
     expect(run.flows[0].exact).toBe(true);
-    expect(run.flows[0].retransmissions).toBeGreaterThan(0);
     expect(rows(run, K.retransmit).length).toBe(run.flows[0].retransmissions);
+    // every segment the link dropped was sent again; go-back-N after a timeout may resend more
+    const dropped = new Set(rows(run, K.drop).filter((d) => d.value === DROP.loss).map((d) => d.seq));
+    expect(dropped.size).toBeGreaterThan(0);
+    const resent = new Set(rows(run, K.retransmit).map((r) => r.seq));
+    for (const seq of dropped) expect(resent.has(seq)).toBe(true);
   });
 
   it('cumulative ACKs: duplicates repeat the next byte expected while a hole is open', () => {
@@ -87,5 +100,123 @@ describe('reliable transfer', () => {
       if (acks[i] === acks[i - 1]) dups++;
     }
     expect(dups).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * A path that serves one packet per `serviceMs`, then delays it `delay` ms; it drops the first copy of
+ * the listed sequence numbers.
+ */
+class ScriptedPath implements PacketSink {
+  next: PacketSink | null = null;
+  readonly dropped: number[] = [];
+  private free = 0;
+  constructor(private readonly scheduler: Scheduler, private readonly delay: number, private readonly drop: Set<number> = new Set(), private readonly serviceMs = 0) {}
+  receive(packet: Packet, now: number): void {
+    if (this.drop.delete(packet.seq)) {
+      this.dropped.push(packet.seq);
+      return;
+    }
+    this.free = Math.max(now, this.free) + this.serviceMs;
+    this.scheduler.at(this.free + this.delay, (t) => this.next!.receive(packet, t));
+  }
+}
+
+describe('the skeleton sender', () => {
+  class Constant extends BaseController {
+    losses: number[] = [];
+    constructor(private readonly w: number) {
+      super();
+    }
+    windowSize(): number {
+      return this.w;
+    }
+    onLoss(_now: number, seq: number): void {
+      this.losses.push(seq);
+    }
+  }
+
+  const flight = (w: number) => {
+    const scheduler = new Scheduler();
+    const out = new Capture();
+    const sender = new ContestSender({ scheduler, log: new EventLog(), flow: 0, out }, new Constant(w), 1504);
+    sender.start(0);
+    scheduler.run(10);
+    return out.got.length;
+  };
+
+  it('uses the controller window truncated to whole packets, at least one', () => {
+    expect(flight(2.9)).toBe(2);
+    expect(flight(3)).toBe(3);
+    expect(flight(0.4)).toBe(1);
+  });
+
+  it('tells the controller of a packet once three later packets are ACKed', () => {
+    const scheduler = new Scheduler();
+    const log = new EventLog();
+    const controller = new Constant(6);
+    const there = new ScriptedPath(scheduler, 10, new Set([1, 2, 7]));
+    const back = new ScriptedPath(scheduler, 10);
+    const sender = new ContestSender({ scheduler, log, flow: 0, out: there }, controller, 1504, 12);
+    there.next = { receive: (p, now) => back.receive({ ...p, receivedAt: now }, now) };
+    back.next = sender;
+    sender.start(0);
+    scheduler.run(5000);
+    expect(there.dropped).toEqual([1, 2, 7]);
+    expect(controller.losses).toEqual([1, 2, 7]);
+  });
+});
+
+describe('gap detector', () => {
+  it('declares a packet lost when three later ones are ACKed, in order, once', () => {
+    const g = new GapDetector();
+    expect([g.acked(0), g.acked(2), g.acked(3)]).toEqual([-1, -1, -1]);
+    expect(g.acked(4)).toBe(1);
+    expect(g.nextLoss()).toBe(-1);
+    expect(g.acked(4)).toBe(-1); // a duplicate ACK counts once
+    expect([g.acked(7), g.acked(8)]).toEqual([-1, -1]);
+    expect(g.acked(9)).toBe(5);
+    expect(g.nextLoss()).toBe(6);
+    expect(g.nextLoss()).toBe(-1);
+    expect(g.acked(1)).toBe(-1); // late: already counted as lost
+    expect(g.acked(5000)).toBe(-1); // far ahead: grows
+  });
+});
+
+describe('fast retransmit', () => {
+  /** A 20-segment file with a window of 8; `drops` lose the first copy of those segments. */
+  const transfer = (drops: number[]) => {
+    const scheduler = new Scheduler();
+    const log = new EventLog();
+    const file = generateFile(20 * 1448, 7);
+    const there = new ScriptedPath(scheduler, 10, new Set(drops), 1);
+    const back = new ScriptedPath(scheduler, 10);
+    const sender = new ReliableSender({ scheduler, log, flow: 0, out: there }, createController('fixed', { w: 8 }), file, 52);
+    const receiver = new ReliableReceiver({ scheduler, log, flow: 0, out: back }, file.length);
+    there.next = receiver;
+    back.next = sender;
+    sender.start(0);
+    scheduler.run(60_000);
+    const c = log.columns;
+    const at = (kind: number) => Array.from({ length: log.length }, (_, i) => i).filter((i) => c.kind[i] === kind);
+    return { sender, receiver, log, acks: at(K.ack).map((i) => ({ t: c.t[i], cumulative: c.seq[i] })), resends: at(K.retransmit).map((i) => ({ t: c.t[i], seq: c.seq[i] })) };
+  };
+
+  it('resends on the third duplicate ACK, not the fourth', () => {
+    const r = transfer([2]);
+    // segments 0–7 leave at 0, one per ms; 2 is lost, so the ACKs of 3, 4, 5 … repeat "2": the third
+    // duplicate is the ACK of 5, served at 6 ms (2 took no time), back at 6 + 10 + 10
+    const dupOf2 = r.acks.filter((a) => a.cumulative === 2);
+    expect(dupOf2.map((a) => a.t).slice(0, 4)).toEqual([22, 23, 24, 25]);
+    expect(r.resends).toEqual([{ t: 25, seq: 2 }]);
+    expect(r.sender.retransmissions).toBe(1);
+    expect(r.receiver.complete).toBe(true);
+  });
+
+  it('two holes, two fast retransmits: exactly two segments resent', () => {
+    const r = transfer([2, 12]);
+    expect(r.resends.map((x) => x.seq)).toEqual([2, 12]);
+    expect(r.sender.retransmissions).toBe(2);
+    expect(r.sender.bytesOnWire).toBe(20 * (1448 + 52) + 2 * (1448 + 52));
   });
 });

@@ -63,10 +63,10 @@ describe('linkMetrics', () => {
 });
 
 describe('omniscient point', () => {
-  it('uses every opportunity; delay is the wait for the next one', () => {
+  it('uses every opportunity; delay is the wait for the next one at or after t', () => {
     const p = omniscientPoint(parseTrace('1\n1\n3\n4\n6'), 6);
-    // per ms 0..5 the next opportunity after it: 1 3 3 4 6 6 → waits 1 2 1 1 2 1
-    expect(p.delay95).toBe(2);
+    // per ms 0..5 the next opportunity at or after it: 1 1 3 3 4 6 → waits 1 0 1 0 0 1
+    expect(p.delay95).toBe(1);
     expect(p.throughputMbps).toBeCloseTo((5 * 1504 * 8) / 6 / 1000, 12);
   });
 });
@@ -130,5 +130,26 @@ describe('percentile of whole numbers and of fractions', () => {
         expect(percentileInPlace(xs.slice())).toBe(sorted[Math.min(n - 1, Math.floor(0.95 * n))]);
       }
     }
+  });
+});
+
+describe('self-inflicted delay', () => {
+  it("is the run's 95th-percentile delay minus the omniscient sender's on the same trace", async () => {
+    const { summarize } = await import('../../shared/metrics/summary.ts');
+    const { contest, flow } = await import('../../shared/scenarios/presets.ts');
+    const { runScenario } = await import('../../shared/scenarios/run.ts');
+    const spec = contest('t', [flow('fixed', { w: 1 })]);
+    spec.link = { ...spec.link, trace: 't', ackTrace: 't' };
+    spec.durationMs = 6;
+    // one packet in 6 ms through 1 1 3 4 6: it arrives at 0 and leaves at 1, a signal delay of 1 ms,
+    // as the omniscient sender's 95th percentile (waits 1 0 1 0 0 1): nothing self-inflicted
+    const s = summarize(runScenario(spec, () => parseTrace('1\n1\n3\n4\n6')));
+    expect(s.all.delay95).toBe(1);
+    expect(s.omniscient!.delay95).toBe(1);
+    expect(s.delays).toEqual({ signal95: 1, selfInflicted95: 0, perPacketOneWay95: s.all.oneWay95 });
+    const w3 = summarize(runScenario({ ...spec, flows: [flow('fixed', { w: 3 })] }, () => parseTrace('1\n1\n3\n4\n6')));
+    // three arrive at 0 and leave at 1, 1, 3: the first to arrive at or after 0 leaves at 1
+    expect(w3.all.delay95).toBe(1);
+    expect(w3.delays.selfInflicted95).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import { Rng } from '../../shared/sim/rng.ts';
 import { describe, expect, it } from 'vitest';
 import { dataTap } from '../../shared/link/bottleneck.ts';
 import { createQueue, type QueueSpec } from '../../shared/link/queue.ts';
@@ -10,7 +11,7 @@ import { Capture, packet } from '../helpers/capture.ts';
 function setup(mbps: number, queue: QueueSpec = { kind: 'infinite' }) {
   const s = new Scheduler();
   const log = new EventLog();
-  const link = new RateLink(s, mbps, createQueue(queue), dataTap(log));
+  const link = new RateLink(s, mbps, createQueue(queue, new Rng(1)), dataTap(log));
   const out = new Capture();
   link.next = out;
   const send = (at: number, bytes: number, seq = 0) => s.at(at, (now) => link.receive(packet(seq, bytes), now));

@@ -4,6 +4,8 @@ import { flowSeries } from '../../shared/metrics/fairness.ts';
 import { contest, flow, MATRIX, matrixRun, offsetServer, SHARED_PRESETS, sharedBottleneck } from '../../shared/scenarios/presets.ts';
 import { DEFAULT_MEASUREMENT, fitLatency, runMeasurement } from '../../shared/scenarios/measurement.ts';
 import { runScenario, ScenarioError } from '../../shared/scenarios/run.ts';
+import { matrixRuns, rowVerdict, runVerdict, verdictRank } from '../../shared/scenarios/matrix.ts';
+import { grade } from '../../shared/metrics/grade.ts';
 import { loadTrace } from '../../server/traces.ts';
 
 describe('the contest preset', () => {
@@ -33,12 +35,38 @@ describe('the contest preset', () => {
 });
 
 describe('the reliable-transport matrix', () => {
-  it('every row passes with Reno: the receiver gets the exact bytes', () => {
-    for (const row of MATRIX) {
-      const s = summarize(runScenario(matrixRun(row), loadTrace));
-      expect(s.flows[0].reliable!.exact, row.name).toBe(true);
-      expect(s.flows[0].reliable!.grade, row.name).not.toBeNull();
-    }
+  const verdicts = (i: number, scheme = 'reno') => rowVerdict(matrixRuns(MATRIX[i], scheme).map((spec) => summarize(runScenario(spec, loadTrace))));
+
+  it('a clean row finishes at the hand-computed time and grade, the same on every seed', () => {
+    // one 1000 + 52-byte segment: serialized at the rate, 10 ms each way, and an 80-byte ACK back
+    const finish = (mbps: number) => ((1052 + 80) * 8) / (mbps * 1000) + 20;
+    const label = (mbps: number) => grade({ bytes: 1000, seconds: finish(mbps) / 1000, bandwidth: mbps * 1e6, latencyMs: 10, dropPercent: 0 }).label;
+    expect(label(1)).toBe('PERF22');
+    expect(label(5)).toBe('PERF6');
+    const s = summarize(runScenario(matrixRun(MATRIX[0]), loadTrace)).flows[0].reliable!;
+    expect(s.seconds * 1000).toBeCloseTo(finish(1), 9);
+    expect(verdicts(0)).toEqual({ seeds: 10, passed: 10, timedOut: 0, verdicts: Array(10).fill('PERF22'), spread: 'PERF22' });
+    expect(verdicts(16).verdicts).toEqual(Array(10).fill('PERF6'));
+  });
+
+  it('a row past the harness timeout fails by timeout: 30 s, 60 s for the last advanced row', () => {
+    expect(MATRIX.map((r) => r.timeoutMs / 1000)).toEqual([...Array(15).fill(30), 60, ...Array(5).fill(30)]);
+    const run = runScenario(matrixRun(MATRIX[11]), loadTrace); // medium at 50% drop both ways
+    expect(run.endMs).toBe(30_000);
+    expect(run.flows[0].finishedAt).toBe(-1);
+    expect(runVerdict(summarize(run))).toBe('TIMEOUT');
+  });
+
+  it('over ten seeds: pass rate and grade spread per row', () => {
+    expect(verdicts(11)).toMatchObject({ passed: 0, timedOut: 10, spread: 'TIMEOUT' }); // 75% of round trips lost, 1 s RTO floor
+    const lossy = verdicts(18);
+    expect(lossy.passed).toBe(10);
+    expect(lossy.spread).toBe(`${lossy.verdicts.reduce((w, v) => (verdictRank(v) < verdictRank(w) ? v : w))}–${lossy.verdicts.reduce((b, v) => (verdictRank(v) > verdictRank(b) ? v : b))}`);
+    expect(new Set(lossy.verdicts).size).toBeGreaterThan(1); // the seeds differ
+  });
+
+  it('orders verdicts from a timeout to OKAY', () => {
+    expect(['OKAY', 'PERF7', 'FAIL', 'TIMEOUT', 'PERF40', 'WRONG'].sort((a, b) => verdictRank(a) - verdictRank(b))).toEqual(['TIMEOUT', 'WRONG', 'FAIL', 'PERF7', 'PERF40', 'OKAY']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { Rng } from '../../shared/sim/rng.ts';
 import { describe, expect, it } from 'vitest';
 import { dataTap } from '../../shared/link/bottleneck.ts';
 import { createQueue, type QueueSpec } from '../../shared/link/queue.ts';
@@ -11,7 +12,7 @@ import { Capture, packet } from '../helpers/capture.ts';
 function setup(trace: string, once = false, queue: QueueSpec = { kind: 'infinite' }) {
   const s = new Scheduler();
   const log = new EventLog();
-  const link = new TraceLink(s, parseTrace(trace), createQueue(queue), dataTap(log), once);
+  const link = new TraceLink(s, parseTrace(trace), createQueue(queue, new Rng(1)), dataTap(log), once);
   const out = new Capture();
   link.next = out;
   const send = (at: number, bytes = 1504, seq = 0) => s.at(at, (now) => link.receive(packet(seq, bytes), now));

@@ -6,6 +6,8 @@ export interface Card {
   value: string;
   unit: string;
   title: string;
+  /** Stable name for the card when its label says more. */
+  key?: string;
 }
 
 /** The headline figures of one run: the contest's four, or the offset exercise's result. */
@@ -25,11 +27,12 @@ export function cardsOf(s: RunSummary): Card[] {
   const a = s.all;
   return [
     { label: 'Throughput', value: fixed(a.throughputMbps, 2), unit: 'Mbit/s', title: 'Bits through the bottleneck ÷ (last − first departure)' },
-    { label: 'Delay95', value: fixed(a.delay95, 0), unit: 'ms', title: '95th percentile of the signal delay (propagation excluded)' },
+    { label: 'Signal delay95', key: 'Delay95', value: fixed(a.delay95, 0), unit: 'ms', title: 'Signal delay, 95th percentile (the contest’s delay; propagation excluded)' },
     { label: 'Power', value: fixed(a.power, 1), unit: '', title: 'Throughput (Mbit/s) ÷ delay95 (s)' },
     { label: 'Score', value: fixed(a.score, 3), unit: '', title: 'ln(throughput Mbit/s ÷ delay95 ms), the contest score' },
     { label: 'Queueing p95', value: fixed(a.queueDelay95, 0), unit: 'ms', title: '95th percentile of per-packet queueing delay' },
-    { label: 'One-way p95', value: fixed(a.oneWay95, 0), unit: 'ms', title: '95th percentile of end-to-end one-way delay (propagation included)' },
+    { label: 'Per-packet one-way p95', key: 'One-way p95', value: fixed(a.oneWay95, 0), unit: 'ms', title: 'Per-packet end-to-end one-way delay, 95th percentile (propagation included)' },
+    ...(s.delays.selfInflicted95 === null ? [] : [{ label: 'Self-inflicted p95', value: fixed(s.delays.selfInflicted95, 0), unit: 'ms', title: 'Sprout’s self-inflicted delay: end-to-end delay p95 minus the omniscient sender’s on the same trace' }]),
   ];
 }
 
@@ -41,7 +44,7 @@ export function SummaryCards({ summary, side, color, note }: { summary: RunSumma
       </h3>
       <dl>
         {cardsOf(summary).map((c) => (
-          <div key={c.label} className="card" title={c.title} data-card={c.label}>
+          <div key={c.label} className="card" title={c.title} data-card={c.key ?? c.label}>
             <dt>{c.label}</dt>
             <dd>
               {c.value} <small>{c.unit}</small>

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
+import { MATRIX_SEEDS, matrixRuns, rowVerdict } from '../../shared/scenarios/matrix.ts';
 import { FILE_SIZES, MATRIX, matrixRun } from '../../shared/scenarios/presets.ts';
 import { fixed } from '../charts/format.ts';
 import { TimeChart } from '../charts/TimeChart.tsx';
@@ -13,7 +14,10 @@ import { query, useUrlState } from './lab.ts';
 
 const WINDOW_SCHEMES = SCHEMES.filter((s) => s.mode === 'window');
 
-/** The reliable-transport test matrix: every row run with the chosen controller; a row opens its run. */
+/**
+ * The reliable-transport test matrix: every row run with the chosen controller over MATRIX_SEEDS seeds
+ * (pass rate and grade spread; the other columns are seed 1's run); a row opens its run.
+ */
 export function TransportLab() {
   const q = query();
   const [scheme, setScheme] = useState(findScheme(q.get('scheme') ?? '')?.mode === 'window' ? q.get('scheme')! : 'reno');
@@ -33,11 +37,11 @@ export function TransportLab() {
 
   const runAll = async () => {
     pool.current ??= new SweepPool();
-    setResults(MATRIX.map(() => null));
+    setResults(MATRIX.flatMap(() => Array(MATRIX_SEEDS).fill(null)));
     setRunning(true);
     const t0 = performance.now();
     await pool.current.run(
-      MATRIX.map((r) => matrixRun(r, scheme)),
+      MATRIX.flatMap((r) => matrixRuns(r, scheme)),
       (i, s) => setResults((rs) => rs.map((x, k) => (k === i ? s : x))),
       () => {},
     );
@@ -59,7 +63,9 @@ export function TransportLab() {
   }, [selected, scheme]);
 
   const charts = useMemo(() => (view ? chartsOf(view.series, false).filter((c) => c.id === 'sequence' || c.id === 'window') : []), [view]);
-  const passed = results.filter((r) => r?.flows[0].reliable?.exact).length;
+  const seedsOf = (i: number) => results.slice(i * MATRIX_SEEDS, (i + 1) * MATRIX_SEEDS);
+  const verdictOf = (i: number) => (seedsOf(i).every(Boolean) ? rowVerdict(seedsOf(i) as Summary[]) : null);
+  const passed = MATRIX.filter((_, i) => verdictOf(i)?.passed === MATRIX_SEEDS).length;
 
   return (
     <div className="lab">
@@ -69,9 +75,9 @@ export function TransportLab() {
           <SchemeSelect value={scheme} schemes={WINDOW_SCHEMES} onChange={setScheme} label="controller" param="scheme" />
         </label>
         <span data-testid="matrix-status">
-          {running ? `running… ${results.filter(Boolean).length} / ${MATRIX.length}` : `${passed} / ${MATRIX.length} rows pass · ${(ms / 1000).toFixed(2)} s`}
+          {running ? `running… ${results.filter(Boolean).length} / ${results.length}` : `${passed} / ${MATRIX.length} rows pass · ${MATRIX_SEEDS} seeds · ${(ms / 1000).toFixed(2)} s`}
         </span>
-        <span className="hint">A row passes when the receiver's bytes equal the file exactly. Click a row to see its run.</span>
+        <span className="hint">A row passes when the receiver's bytes equal the file exactly within the harness's timeout, on every seed. Click a row to see its run.</span>
       </section>
       <table className="results matrix" data-testid="matrix">
         <thead>
@@ -84,21 +90,26 @@ export function TransportLab() {
             <th>bytes on the wire</th>
             <th>retransmissions</th>
             <th>grade</th>
+            <th>pass rate</th>
+            <th>grade spread</th>
           </tr>
         </thead>
         <tbody>
           {MATRIX.map((row, i) => {
-            const r = results[i]?.flows[0].reliable;
+            const r = results[i * MATRIX_SEEDS]?.flows[0].reliable;
+            const v = verdictOf(i);
             return (
               <tr key={i} onClick={() => setSelected(i)} className={selected === i ? 'selected' : ''} tabIndex={0} onKeyDown={(e) => e.key === 'Enter' && setSelected(i)} data-row={i + 1}>
                 <td>{i + 1}</td>
                 <td>{row.group}</td>
                 <td>{row.name}</td>
-                <td className={r ? (r.exact ? 'pass' : 'fail') : ''}>{r ? (r.exact ? 'PASS' : 'FAIL') : '…'}</td>
+                <td className={v ? (v.passed === v.seeds ? 'pass' : 'fail') : ''}>{v ? (v.passed === v.seeds ? 'PASS' : v.timedOut > 0 ? 'TIMEOUT' : 'FAIL') : '…'}</td>
                 <td>{r ? fixed(r.seconds, 3) : ''}</td>
                 <td>{r ? Math.round(r.overhead * FILE_SIZES[row.size]) : ''}</td>
                 <td>{r?.retransmissions ?? ''}</td>
                 <td>{r?.grade?.label ?? ''}</td>
+                <td>{v ? `${v.passed}/${v.seeds}` : ''}</td>
+                <td>{v?.spread ?? ''}</td>
               </tr>
             );
           })}

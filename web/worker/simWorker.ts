@@ -66,7 +66,7 @@ function viewOf(spec: RunView['spec'], log: EventLog, endMs: number, trace: Trac
 }
 
 async function simulate(spec: ScenarioSpec) {
-  if (spec.link.kind === 'trace') await Promise.all([loadTrace(spec.link.trace), loadTrace(spec.link.ackTrace)]);
+  if (spec.link.kind === 'trace') await Promise.all([spec.link.trace, spec.link.ackTrace].filter((n) => n !== '').map(loadTrace));
   return runScenario(spec, (name) => {
     const t = traces.get(name);
     if (!t) throw new Error(`no trace named ${name}`);

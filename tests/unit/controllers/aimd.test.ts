@@ -3,7 +3,7 @@ import { ack } from '../../helpers/capture.ts';
 import { make } from './helpers.ts';
 
 describe('AIMD', () => {
-  it('adds a/w per ACK and multiplies by b on timeout', () => {
+  it('adds a/w per ACK and multiplies by b when the timer fires', () => {
     const c = make('aimd');
     expect(c.windowSize()).toBe(1);
     c.onAck(ack(0, 0, 50));
@@ -37,16 +37,33 @@ describe('AIMD', () => {
     expect(q.windowSize()).toBeCloseTo(Math.pow(11 + 10 / 11, 0.25), 12);
   });
 
-  it('counts an ACK later than the timeout as a timeout, once per window', () => {
+  it('with timeout=100 a late ACK is only an ACK: the timer alone means loss', () => {
     const c = make('aimd', { timeout: 100 });
     c.onAck(ack(0, 0, 50));
     c.onAck(ack(1, 10, 60));
     c.onAck(ack(2, 20, 70)); // 2.9
-    c.onAck(ack(3, 100, 250)); // RTT 150 > 100
-    expect(c.windowSize()).toBeCloseTo(1.45, 12);
-    c.onAck(ack(4, 120, 260)); // sent before the cut: no second cut
-    expect(c.windowSize()).toBeCloseTo(1.45, 12);
-    c.onAck(ack(5, 300, 450)); // sent after it: cut again, floored at one packet
+    c.onAck(ack(3, 100, 250)); // RTT 150 > 100: still +1/w
+    expect(c.windowSize()).toBeCloseTo(2.9 + 1 / 2.9, 12);
+    expect(c.timeoutMs()).toBe(100);
+  });
+
+  it('ignores inferred losses unless told to detect them; then cuts once per window', () => {
+    const quiet = make('aimd');
+    for (let s = 0; s < 4; s++) quiet.onSend(s, 0);
+    quiet.onAck(ack(0, 0, 50)); // 2
+    quiet.onLoss(60, 1);
+    expect(quiet.windowSize()).toBe(2);
+
+    const c = make('aimd', { loss: 'detect' });
+    for (let s = 0; s < 4; s++) c.onSend(s, 0);
+    c.onAck(ack(0, 0, 50)); // 2
+    c.onAck(ack(1, 0, 50)); // 2.5
+    c.onLoss(60, 2);
+    expect(c.windowSize()).toBe(1.25);
+    c.onLoss(61, 3); // sent before the cut: the same episode
+    expect(c.windowSize()).toBe(1.25);
+    c.onSend(4, 70);
+    c.onLoss(200, 4); // sent after it: a new episode
     expect(c.windowSize()).toBe(1);
   });
 });

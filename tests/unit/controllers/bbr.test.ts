@@ -18,10 +18,48 @@ describe('BBR v1', () => {
   });
 
   // 12 Mbit/s serves one 1500-byte packet per ms; 20 ms each way.
-  const run = (seconds: number) =>
-    runScenario({ workload: 'contest', link: rateLink(12, 20), flows: [flow('bbr')], seed: 1, durationMs: seconds * 1000, offset: null }, () => {
+  const run = (seconds: number, seed = 1) =>
+    runScenario({ workload: 'contest', link: rateLink(12, 20), flows: [flow('bbr')], seed, durationMs: seconds * 1000, offset: null }, () => {
       throw new Error('no traces');
     });
+
+  /**
+   * Pacing gain over time: each logged pacing rate ÷ the bandwidth estimate of the moment, to 0.05 (the
+   * log keeps an estimate only when it moved by more than 1%).
+   */
+  const gains = (result: ReturnType<typeof run>) => {
+    const c = result.log.columns;
+    let bw = NaN;
+    const out: { t: number; gain: number }[] = [];
+    for (let i = 0; i < result.log.length; i++) {
+      if (c.kind[i] !== K.estimate) continue;
+      if (c.seq[i] === 2) bw = c.value[i];
+      if (c.seq[i] === 3 && Number.isFinite(bw)) out.push({ t: c.t[i], gain: Math.round((c.value[i] / bw) * 20) / 20 });
+    }
+    return out;
+  };
+
+  it('cycles the pacing gain through 1.25, 0.75 and ones in probe-bandwidth', () => {
+    const late = gains(run(8)).filter((g) => g.t > 3000).map((g) => g.gain);
+    expect(late).toContain(1.25);
+    expect(late).toContain(0.75);
+    expect(late).toContain(1);
+    expect(new Set(late).size).toBe(3);
+  });
+
+  it('enters probe-bandwidth at a seeded random phase, never the draining one', () => {
+    const firstProbe = (seed: number) => {
+      const g = gains(run(4, seed));
+      const drained = g.findIndex((x) => x.gain < 0.5); // the drain phase paces at 1/2.89
+      return g.slice(drained + 1).find((x) => x.gain !== g[drained].gain)!;
+    };
+    const starts = [1, 2, 3, 4, 5, 6].map(firstProbe);
+    expect(starts.every((s) => s.gain !== 0.75)).toBe(true);
+    // the wait for the 1.25 phase differs from seed to seed
+    const probeAt = [1, 2, 3, 4, 5, 6].map((seed) => gains(run(4, seed)).find((x) => x.t > 500 && x.gain === 1.25)?.t);
+    expect(new Set(probeAt).size).toBeGreaterThan(2);
+    expect(firstProbe(3)).toEqual(firstProbe(3));
+  });
 
   it('finds the bottleneck rate and the propagation RTT, then keeps the queue short', () => {
     const result = run(8);

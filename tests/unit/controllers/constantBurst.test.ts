@@ -7,7 +7,7 @@ describe('constant burst', () => {
     const c = make('constant-burst', { size: 10, gap: 40 });
     expect(c.burstSize()).toBe(10);
     c.onAck(ack(0, 0, 20));
-    c.onLoss(50);
+    c.onLoss(50, 0);
     c.onTimeout(60);
     expect(c.burstSize()).toBe(10);
     expect(c.pacingRate()).toBe(250);

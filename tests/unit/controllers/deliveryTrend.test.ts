@@ -28,3 +28,34 @@ describe('delivery-time trend', () => {
     expect(c.windowSize()).toBeCloseTo(Math.max(1, Math.pow(w, 0.25)), 12);
   });
 });
+
+describe('delivery-time trend comparisons', () => {
+  it('per-packet: every ACK compares with the previous packet, strictly', () => {
+    const c = make('delivery-trend', { compare: 'per-packet' });
+    let w = 1;
+    c.onAck(at(10, 0, 30)); // 30: the first reference
+    w += 1 / (w * w);
+    c.onAck(at(20, 0, 60)); // 60 = 2 × 30: not strictly slower
+    w += 1 / (w * w);
+    expect(c.windowSize()).toBeCloseTo(w, 12);
+    c.onAck(at(30, 0, 121)); // 121 > 120: +1
+    w += 1 / (w * w) + 1;
+    expect(c.windowSize()).toBeCloseTo(w, 12);
+    c.onAck(at(40, 0, 60)); // 60 < 60.5: −1
+    w += 1 / (w * w);
+    w -= 1;
+    expect(c.windowSize()).toBeCloseTo(w, 12);
+  });
+
+  it('k-average: the mean of k deliveries against the mean of the k before', () => {
+    const c = make('delivery-trend', { compare: 'k-average', k: 2 });
+    let w = 1;
+    for (const [now, d] of [[10, 10], [20, 30], [30, 50], [40, 50]] as const) {
+      c.onAck(at(now, 0, d));
+      w += 1 / (w * w);
+    }
+    w += 1; // mean 50 > 2 × mean 20
+    expect(c.windowSize()).toBeCloseTo(w, 12);
+    expect(c.timeoutMs()).toBe(100);
+  });
+});

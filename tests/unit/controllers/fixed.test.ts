@@ -8,7 +8,7 @@ describe('fixed window', () => {
     expect(c.windowSize()).toBe(50);
     c.onAck(ack(0, 0, 40));
     c.onTimeout(2000);
-    c.onLoss(2001);
+    c.onLoss(2001, 0);
     expect(c.windowSize()).toBe(50);
     expect(make('fixed').windowSize()).toBe(16);
   });

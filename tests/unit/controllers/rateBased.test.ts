@@ -16,4 +16,10 @@ describe('rate-based', () => {
     expect(c.windowSize()).toBeCloseTo((2 / 150) * 40 * 2 + 1, 12);
     expect(c.estimates().rttMin).toBe(40);
   });
+
+  it("the exercise's second setting k = 1.5, c = 0.5 is reachable", () => {
+    const c = make('rate-based', { k: 1.5, c: 0.5 });
+    c.onAck(ack(0, 60, 100));
+    expect(c.windowSize()).toBeCloseTo((1 / 150) * 40 * 1.5 + 0.5, 12);
+  });
 });

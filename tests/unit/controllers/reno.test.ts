@@ -18,10 +18,10 @@ describe('TCP Reno', () => {
     const c = make('reno', { ssthresh: 4 });
     for (let i = 1; i <= 4; i++) c.onAck(ack(i - 1, 0, 50, { cumulative: i }));
     for (let s = 0; s <= 10; s++) c.onSend(s, 0);
-    c.onLoss(60);
+    c.onLoss(60, 4);
     expect(c.windowSize()).toBe(2.125);
     expect(c.estimates().ssthresh).toBe(2.125);
-    c.onLoss(61); // the same episode
+    c.onLoss(61, 5); // the same episode
     expect(c.windowSize()).toBe(2.125);
     c.onAck(ack(5, 0, 70, { cumulative: 8 })); // partial: still recovering
     expect(c.windowSize()).toBe(2.125);
@@ -36,6 +36,17 @@ describe('TCP Reno', () => {
     c.onTimeout(1000);
     expect(c.windowSize()).toBe(1);
     expect(c.estimates().ssthresh).toBe(5);
+  });
+});
+
+describe('Reno timeouts', () => {
+  it("RFC 6298's 1 s minimum RTO by default, Linux's 200 ms as an option", () => {
+    const c = make('reno');
+    c.onAck(ack(0, 0, 50, { cumulative: 1 }));
+    expect(c.timeoutMs()).toBe(1000); // 50 + 4 × 25 = 150, floored at 1 s
+    const linux = make('reno', { minRto: 200 });
+    linux.onAck(ack(0, 0, 50, { cumulative: 1 }));
+    expect(linux.timeoutMs()).toBe(200);
   });
 });
 

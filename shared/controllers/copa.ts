@@ -1,0 +1,114 @@
+import { RtoEstimator } from './rto.ts';
+import { BaseController, defineScheme, num, Rounds, type Ack } from './types.ts';
+
+/** Copa's minimum-RTT window (the paper's 10 s) and its velocity rule: direction kept 3 RTTs before doubling. */
+const RTT_MIN_WINDOW_MS = 10_000;
+const SAME_DIRECTION_BEFORE_DOUBLING = 3;
+
+/**
+ * Copa (Arun & Balakrishnan, NSDI 2018), default mode. Target rate λt = 1/(δ·dq), dq the queueing delay
+ * = RTTstanding − RTTmin, where RTTstanding is the smallest RTT over the last half smoothed RTT. Each ACK
+ * moves the window by v/(δ·w) towards the target; the velocity v doubles while the window keeps moving
+ * the same way (after three RTTs) and resets to 1 when it turns. Starts by doubling every RTT until the
+ * rate first exceeds the target. Paces at 2·w/RTTstanding.
+ */
+class Copa extends BaseController {
+  private w = 10;
+  private slowStart = true;
+  private readonly samples: { at: number; rtt: number }[] = [];
+  private standing = Infinity;
+  private rttMin = Infinity;
+  private rttMinAt = 0;
+  private srtt = NaN;
+  private velocity = 1;
+  private direction = 0;
+  private sameDirection = 0;
+  private windowAtRoundStart = 10;
+  private readonly rounds = new Rounds();
+  private readonly rto = new RtoEstimator(200);
+
+  constructor(private readonly delta: number) {
+    super();
+  }
+
+  windowSize(): number {
+    return this.w;
+  }
+
+  pacingRate(): number {
+    return this.standing === Infinity ? Infinity : (2 * this.w * 1000) / this.standing;
+  }
+
+  onSend(seq: number): void {
+    this.rounds.sent(seq);
+  }
+
+  onAck(ack: Ack): void {
+    const rtt = ack.now - ack.sentAt;
+    this.rto.sample(rtt);
+    this.srtt = Number.isNaN(this.srtt) ? rtt : 0.875 * this.srtt + 0.125 * rtt;
+    if (rtt <= this.rttMin || ack.now - this.rttMinAt > RTT_MIN_WINDOW_MS) {
+      this.rttMin = rtt;
+      this.rttMinAt = ack.now;
+    }
+    this.updateStanding(ack.now, rtt);
+    const queueing = this.standing - this.rttMin;
+    // λ ≤ λt ⇔ (w / RTTstanding) ≤ 1 / (δ·dq) ⇔ w·δ·dq ≤ RTTstanding
+    const below = this.w * this.delta * queueing <= this.standing;
+    if (this.slowStart) {
+      if (below) this.w += 1;
+      else this.slowStart = false;
+    }
+    if (!this.slowStart) this.w = Math.max(2, this.w + (below ? 1 : -1) * (this.velocity / (this.delta * this.w)));
+    if (this.rounds.ended(ack.seq)) this.endRound();
+  }
+
+  /** RTTstanding: the smallest RTT of the last srtt/2. */
+  private updateStanding(now: number, rtt: number): void {
+    this.samples.push({ at: now, rtt });
+    const since = now - this.srtt / 2;
+    let drop = 0;
+    while (drop < this.samples.length - 1 && this.samples[drop].at < since) drop++;
+    if (drop > 0) this.samples.splice(0, drop);
+    let m = Infinity;
+    for (const s of this.samples) if (s.rtt < m) m = s.rtt;
+    this.standing = m;
+  }
+
+  /** Once per window: the velocity doubles while the window moved the same way for three rounds. */
+  private endRound(): void {
+    const direction = Math.sign(this.w - this.windowAtRoundStart);
+    this.windowAtRoundStart = this.w;
+    if (this.slowStart) return;
+    if (direction !== 0 && direction === this.direction) {
+      if (++this.sameDirection >= SAME_DIRECTION_BEFORE_DOUBLING) this.velocity *= 2;
+    } else {
+      this.velocity = 1;
+      this.sameDirection = 0;
+    }
+    this.direction = direction;
+  }
+
+  onTimeout(): void {
+    this.w = 2;
+    this.velocity = 1;
+    this.rto.back();
+  }
+
+  timeoutMs(): number {
+    return this.rto.rto;
+  }
+
+  estimates() {
+    return { rttMin: this.rttMin, srtt: this.srtt, pacingRate: this.pacingRate() };
+  }
+}
+
+export const copa = defineScheme({
+  id: 'copa',
+  title: 'Copa',
+  doc: 'Steers towards the rate 1/(δ × queueing delay), with a velocity that grows while the direction holds (Arun & Balakrishnan).',
+  mode: 'window',
+  params: [num('delta', '', 0.05, 2, 0.05, 0.5, 'δ: smaller δ favours throughput, larger favours low delay')],
+  create: (p) => new Copa(p.delta),
+});

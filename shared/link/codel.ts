@@ -1,0 +1,64 @@
+import type { Packet } from '../net/packet.ts';
+import { DropTailQueue } from './fifo.ts';
+import { OPPORTUNITY_BYTES as PACKET_SIZE } from '../trace/mahimahi.ts';
+
+
+/**
+ * CoDel (RFC 8289) as Mahimahi's codel_packet_queue runs it: drop decisions at dequeue, on the sojourn
+ * time of the packet taken out; once it stayed above `target` for an `interval`, drop at intervals of
+ * interval/√count. Mahimahi hands out the first packet it dequeued and drops the ones dequeued after it,
+ * and never drops what would leave the queue empty; so does this.
+ */
+export class CodelQueue extends DropTailQueue {
+  private firstAboveTime = 0;
+  private dropNext = 0;
+  private count = 0;
+  private lastCount = 0;
+  private dropping = false;
+
+  constructor(maxPackets: number, maxBytes: number, private readonly target: number, private readonly interval: number) {
+    super(maxPackets, maxBytes);
+  }
+
+  /** Takes one packet and says whether CoDel may drop (the next) one. */
+  private take(now: number): { packet: Packet; okToDrop: boolean } {
+    const arrival = this.headArrival;
+    const packet = super.shift(now);
+    if (this.length === 0) {
+      this.firstAboveTime = 0;
+      return { packet, okToDrop: false };
+    }
+    let okToDrop = false;
+    if (now - arrival < this.target || this.bytes <= PACKET_SIZE) this.firstAboveTime = 0;
+    else if (this.firstAboveTime === 0) this.firstAboveTime = now + this.interval;
+    else if (now >= this.firstAboveTime) okToDrop = true;
+    return { packet, okToDrop };
+  }
+
+  private controlLaw(t: number, count: number): number {
+    return t + Math.floor(this.interval / Math.sqrt(count));
+  }
+
+  shift(now: number): Packet {
+    const first = this.take(now);
+    if (this.dropping) {
+      if (!first.okToDrop) this.dropping = false;
+      while (now >= this.dropNext && this.dropping) {
+        const next = this.take(now);
+        this.onDrop(next.packet, now);
+        this.count++;
+        if (!next.okToDrop) this.dropping = false;
+        else this.dropNext = this.controlLaw(this.dropNext, this.count);
+      }
+    } else if (first.okToDrop) {
+      const next = this.take(now);
+      this.onDrop(next.packet, now);
+      this.dropping = true;
+      const delta = this.count - this.lastCount;
+      this.count = delta > 1 && now - this.dropNext < 16 * this.interval ? delta : 1;
+      this.dropNext = this.controlLaw(now, this.count);
+      this.lastCount = this.count;
+    }
+    return first.packet;
+  }
+}

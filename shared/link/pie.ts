@@ -1,0 +1,104 @@
+import type { Packet } from '../net/packet.ts';
+import type { Rng } from '../sim/rng.ts';
+import { DropTailQueue } from './fifo.ts';
+import { OPPORTUNITY_BYTES as PACKET_SIZE } from '../trace/mahimahi.ts';
+
+const ALPHA = 0.125;
+const BETA = 1.25;
+const T_UPDATE = 30;
+const DQ_THRESHOLD = 16384;
+
+/**
+ * PIE (RFC 8033) as Mahimahi's pie_packet_queue runs it: drops arriving packets at random with a
+ * probability that a PI controller updates every 30 ms from the queueing delay (bytes queued ÷ measured
+ * departure rate) against `qdelayRef`; a burst allowance of `maxBurst` ms lets bursts through. Times and
+ * rates are whole milliseconds and bytes per millisecond, as there; the periodic update is replayed on
+ * each enqueue and dequeue for the periods that passed.
+ */
+export class PieQueue extends DropTailQueue {
+  private dropProb = 0;
+  private burstAllowance = 0;
+  private qdelayOld = 0;
+  private currentQdelay = 0;
+  private dqCount = -1;
+  private dqStamp = 0;
+  private avgDqRate = 0;
+  private lastUpdate = 0;
+
+  constructor(maxPackets: number, maxBytes: number, private readonly qdelayRef: number, private readonly maxBurst: number, private readonly rng: Rng) {
+    super(maxPackets, maxBytes);
+  }
+
+  push(packet: Packet, arrival: number): boolean {
+    this.update(arrival);
+    if (!this.fits(this.length + 1, this.bytes + packet.bytes) || this.dropEarly()) return false;
+    this.accept(packet, arrival);
+    return true;
+  }
+
+  private dropEarly(): boolean {
+    if (this.burstAllowance > 0) return false;
+    if (this.qdelayOld < this.qdelayRef / 2 && this.dropProb < 0.2) return false;
+    if (this.bytes < 2 * PACKET_SIZE) return false;
+    return this.rng.next() < this.dropProb;
+  }
+
+  shift(now: number): Packet {
+    const packet = super.shift(now);
+    const t = Math.floor(now);
+    if (this.bytes >= DQ_THRESHOLD && this.dqCount < 0) {
+      this.dqStamp = t;
+      this.dqCount = 0;
+    }
+    if (this.dqCount >= 0) this.measure(packet.bytes, t);
+    this.update(now);
+    return packet;
+  }
+
+  /** Departure-rate estimate over cycles of at least DQ_THRESHOLD bytes. */
+  private measure(bytes: number, t: number): void {
+    this.dqCount += bytes;
+    if (this.dqCount <= DQ_THRESHOLD) return;
+    const dtime = t - this.dqStamp;
+    if (dtime <= 0) return;
+    const sample = Math.floor(this.dqCount / dtime);
+    this.avgDqRate = this.avgDqRate === 0 ? sample : this.avgDqRate - (this.avgDqRate >> 3) + (sample >> 3);
+    if (this.bytes < DQ_THRESHOLD) this.dqCount = -1;
+    else {
+      this.dqCount = 0;
+      this.dqStamp = t;
+    }
+    this.burstAllowance = Math.max(0, this.burstAllowance - dtime);
+  }
+
+  /** The drop probability's periodic update, once for every T_UPDATE ms since the last. */
+  private update(now: number): void {
+    while (Math.floor(now) - this.lastUpdate > T_UPDATE) {
+      let updateProb = true;
+      this.qdelayOld = this.currentQdelay;
+      this.currentQdelay = this.avgDqRate > 0 ? Math.floor(this.bytes / this.avgDqRate) : 0;
+      if (this.currentQdelay === 0 && this.bytes !== 0) updateProb = false;
+      let p = ALPHA * (this.currentQdelay - this.qdelayRef) + BETA * (this.currentQdelay - this.qdelayOld);
+      p /= this.dropProb < 0.01 ? 128 : this.dropProb < 0.1 ? 32 : 16;
+      this.dropProb += p;
+      if (this.dropProb < 0) this.dropProb = 0;
+      else if (this.dropProb > 1) {
+        this.dropProb = 1;
+        updateProb = false;
+      }
+      if (this.currentQdelay === 0 && this.qdelayOld === 0 && updateProb) this.dropProb *= 0.98;
+      this.burstAllowance = Math.max(0, this.burstAllowance - T_UPDATE);
+      this.lastUpdate += T_UPDATE;
+      if (this.dropProb === 0 && this.currentQdelay < this.qdelayRef / 2 && this.qdelayOld < this.qdelayRef / 2 && this.avgDqRate > 0) {
+        this.dqCount = -1;
+        this.avgDqRate = 0;
+        this.burstAllowance = this.maxBurst;
+      }
+    }
+  }
+
+  /** The drop probability the controller has reached. */
+  get probability(): number {
+    return this.dropProb;
+  }
+}

@@ -1,0 +1,135 @@
+import type { Controller, SchemeMode } from '../controllers/types.ts';
+import { AckingReceiver, ContestSender } from '../endpoints/contest.ts';
+import { OffsetClient } from '../endpoints/offsetClient.ts';
+import { datagramPacket, OffsetServerNode } from '../endpoints/offsetServer.ts';
+import { ReliableReceiver, ReliableSender } from '../endpoints/reliable.ts';
+import type { EventLog } from '../log/eventLog.ts';
+import { generateFile } from '../offset/file.ts';
+import { OffsetPolicy } from '../offset/policy.ts';
+import type { Rng } from '../sim/rng.ts';
+import type { Scheduler } from '../sim/scheduler.ts';
+import { FlowRouter, type Network } from './network.ts';
+import type { FlowOutcome } from '../metrics/outcome.ts';
+
+export type { FlowOutcome } from '../metrics/outcome.ts';
+import type { FlowSpec, ScenarioSpec } from './spec.ts';
+
+
+export class ScenarioError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ScenarioError';
+  }
+}
+
+/** What every workload is wired into. */
+export interface RunContext {
+  spec: ScenarioSpec;
+  scheduler: Scheduler;
+  log: EventLog;
+  net: Network;
+  rng: Rng;
+  packetBytes: number;
+}
+
+/** One kind of experiment: how its flows are wired, and when a flow counts as done. */
+export interface Workload {
+  /** Wires flow i; returns what copies the flow's results into its outcome. */
+  attach(i: number, flow: FlowSpec, controller: Controller, mode: SchemeMode, outcome: FlowOutcome): () => void;
+  /** Whether flows finish (the run may stop early) rather than send until the end. */
+  readonly finite: boolean;
+}
+
+/** Routers for packets reaching the receivers' and the senders' ends of the path. */
+function routers(ctx: RunContext, repliesAreData: boolean): { toReceivers: FlowRouter; toSenders: FlowRouter } {
+  const toReceivers = new FlowRouter();
+  const toSenders = new FlowRouter();
+  ctx.net.data.exit.next = repliesAreData ? toSenders : toReceivers;
+  ctx.net.acks.exit.next = repliesAreData ? toReceivers : toSenders;
+  return { toReceivers, toSenders };
+}
+
+function needsWindow(mode: SchemeMode, flow: FlowSpec, what: string): void {
+  if (mode !== 'window') throw new ScenarioError(`${flow.scheme} drives burst requests to an offset server; ${what} needs a window scheme`);
+}
+
+/** The contest: senders that never stop, receivers that ACK every packet. */
+function contestWorkload(ctx: RunContext): Workload {
+  const { toReceivers, toSenders } = routers(ctx, false);
+  const { scheduler, log, net } = ctx;
+  return {
+    finite: false,
+    attach(i, flow, controller, mode, outcome) {
+      needsWindow(mode, flow, 'the contest');
+      const sender = new ContestSender({ scheduler, log, flow: i, out: net.data.entry }, controller, ctx.packetBytes);
+      toSenders.sinks[i] = sender;
+      toReceivers.sinks[i] = new AckingReceiver({ scheduler, log, flow: i, out: net.acks.entry });
+      sender.start(flow.startMs);
+      return () => (outcome.finishedAt = sender.finishedAt);
+    },
+  };
+}
+
+/** Reliable transfer of a generated file; the outcome says whether the bytes arrived exactly. */
+function reliableWorkload(ctx: RunContext): Workload {
+  const { toReceivers, toSenders } = routers(ctx, false);
+  const { scheduler, log, net, spec } = ctx;
+  return {
+    finite: true,
+    attach(i, flow, controller, mode, outcome) {
+      needsWindow(mode, flow, 'reliable transfer');
+      if (flow.bytes === null) throw new ScenarioError('a reliable transfer needs a file size');
+      const file = generateFile(flow.bytes, spec.seed + i);
+      const sender = new ReliableSender({ scheduler, log, flow: i, out: net.data.entry }, controller, file, ctx.packetBytes - 1448);
+      const receiver = new ReliableReceiver({ scheduler, log, flow: i, out: net.acks.entry }, file.length);
+      toSenders.sinks[i] = sender;
+      toReceivers.sinks[i] = receiver;
+      sender.start(flow.startMs);
+      return () => {
+        outcome.finishedAt = sender.finishedAt;
+        outcome.exact = receiver.complete && equalBytes(receiver.data, file);
+        outcome.bytesOnWire = sender.bytesOnWire;
+        outcome.retransmissions = sender.retransmissions;
+      };
+    },
+  };
+}
+
+/** Clients fetching one file from one offset server; the replies are the data direction. */
+function offsetWorkload(ctx: RunContext): Workload {
+  const { toReceivers, toSenders } = routers(ctx, true);
+  const { scheduler, log, net, spec } = ctx;
+  if (!spec.offset) throw new ScenarioError('an offset run needs the server settings');
+  const file = generateFile(spec.flows[0]?.bytes ?? 1_000_000, spec.offset.fileSeed);
+  const server = new OffsetServerNode(new OffsetPolicy(spec.offset.policy, file, ctx.rng.stream('offset-server')), log);
+  server.out = net.data.entry;
+  return {
+    finite: true,
+    attach(i, _flow, controller, mode, outcome) {
+      toReceivers.sinks[i] = server;
+      const send = (d: Uint8Array, now: number) => net.acks.entry.receive(datagramPacket(i, d, now), now);
+      const client = new OffsetClient(scheduler, log, i, controller, mode, send, undefined, () => {
+        if (spec.flows.length === 1) scheduler.stop();
+      });
+      toSenders.sinks[i] = { receive: (p, now) => client.receive(p.payload!, now) };
+      scheduler.at(spec.flows[i].startMs, (now) => client.start(now));
+      return () => {
+        outcome.offset = client.stats;
+        outcome.finishedAt = client.completedAt;
+        outcome.exact = client.stats.result;
+      };
+    },
+  };
+}
+
+export const WORKLOADS: Record<ScenarioSpec['workload'], (ctx: RunContext) => Workload> = {
+  contest: contestWorkload,
+  reliable: reliableWorkload,
+  offset: offsetWorkload,
+};
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
