@@ -2,11 +2,25 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
+import type { Page } from 'playwright-core';
 import { launchChromium } from '../tests/helpers/browser.ts';
 import { testRelay } from '../tests/helpers/relay.ts';
 import { ROOT } from '../server/relay.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * The page's JavaScript heap after a contest A/B run, garbage collected first, through the DevTools
+ * protocol: the page thread only (the runs' logs live in the workers).
+ */
+async function pageHeapMb(page: Page): Promise<{ used: number; total: number }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.enable');
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize, totalSize } = await cdp.send('Runtime.getHeapUsage');
+  await cdp.detach();
+  return { used: usedSize / 2 ** 20, total: totalSize / 2 ** 20 };
+}
 
 function bundleSize(dir: string): { raw: number; gzip: number; files: number } {
   let raw = 0;
@@ -56,6 +70,9 @@ export async function benchBrowser(): Promise<Record<string, string>> {
     await page.addInitScript(keepNames);
     await page.goto(relay.url);
     await page.waitForSelector('section.cards[data-side^="B "] [data-card="Delay95"]');
+    await page.waitForSelector('section.cards[data-side^="A "] [data-card="Delay95"]');
+    const heap = await pageHeapMb(page);
+    figures['page heap after a contest A/B run (after GC)'] = `${heap.used.toFixed(1)} MB used (${heap.total.toFixed(1)} MB allocated)`;
     // Playback: replay from the start at ×20 and count frames over three seconds, with the dots on screen counted at the end.
     await page.getByRole('button', { name: 'Show all' }).click();
     await page.locator('.playback select').selectOption('20');

@@ -1,5 +1,5 @@
 import { createSocket } from 'node:dgram';
-import { liveFetch, type FetchOutcome, type LiveFetchOptions } from '../shared/endpoints/liveFetch.ts';
+import { liveFetch, type FetchOutcome, type LiveFetchOptions } from '../live/liveFetch.ts';
 import { nodeClock } from './clock.ts';
 
 /** Fetches the file from an offset server over a real UDP socket. */
@@ -17,9 +17,7 @@ export async function fetchOverUdp(host: string, port: number, o: LiveFetchOptio
       send: (d) => socket.send(d),
       listen: (onDatagram, onFailure) => {
         socket.on('message', onDatagram);
-        socket.on('error', (e: Error & { code?: string }) =>
-          onFailure(e.code === 'ECONNREFUSED' ? `nothing listens on ${host}:${port} over UDP (is the offset server running?)` : e.message),
-        );
+        socket.on('error', (e: Error & { code?: string }) => onFailure(e.code === 'ECONNREFUSED' ? `nothing listens on ${host}:${port} over UDP (is the offset server running?)` : e.message));
       },
       close: () => socket.close(),
     },

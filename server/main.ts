@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_POLICY } from '../shared/offset/policy.ts';
 import { OFFSET_PARAMS, withPolicyValues } from '../shared/offset/params.ts';
-import { readSchemaFlags, schemaHelp, schemaOptions, UsageError } from './cli/schemaFlags.ts';
+import { readSchemaFlags, schemaHelp, schemaOptions, UsageError } from './cli/flags.ts';
 import { DEFAULT_RELAY, startRelay } from './relay.ts';
 import { FlagError, readRelayFlags, relayHelp, relayOptions } from './relayFlags.ts';
 

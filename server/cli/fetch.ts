@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
-import { checkParams } from '../../shared/controllers/types.ts';
+import { withDefaults } from '../../shared/controllers/types.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { fetchOverUdp } from '../liveFetch.ts';
-import { UsageError } from './schemaFlags.ts';
+import { applySets, type Io, isEntry, parseSets, runTool, schemesHelp, UsageError, whole } from './flags.ts';
 
 const options = {
   server: { type: 'string', default: '127.0.0.1:9801' },
@@ -17,63 +17,47 @@ const options = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
-
-
 const HELP = `Usage: npm run fetch -- [options]
 
 Fetches the whole file from an offset server over UDP with a controller of the model, submits its MD5
 and prints the server's Result, Time and Penalty.
 
   --server HOST:PORT   the offset server (default 127.0.0.1:9801; the variable-rate one is on 9802)
-  --scheme ID          ${SCHEMES.map((s) => s.id).join(', ')} (default token-pacer)
-  --set NAME=VALUE     a parameter of the scheme (repeatable; see npm run sim -- --help)
+  --scheme ID          the controller (default token-pacer), one of the schemes below
+  --set NAME=VALUE     a parameter of the scheme (repeatable)
   --id NAME@TEAM       the name submitted with the MD5 (default pipefill@fetch)
   --csv FILE           write the trace CSV of the fetch
   --json               print the result as one JSON object
   --give-up MS         stop if not done by then (default 120000)
+
+Schemes and their parameters:
+${schemesHelp(SCHEMES)}
 `;
 
-async function main(): Promise<number> {
-  const { values: v } = parseArgs({ options, strict: true, allowPositionals: false });
+export async function fetchMain(argv: string[], io: Io): Promise<number> {
+  const { values: v } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
   if (v.help) {
-    console.log(HELP);
+    io.out(HELP);
     return 0;
   }
   const m = /^([^:\s]+):(\d{1,5})$/.exec(v.server);
   if (!m || Number(m[2]) > 65_535) throw new UsageError(`--server must be HOST:PORT (got "${v.server}")`);
-  const params: Record<string, string> = {};
-  for (const s of v.set ?? []) {
-    const kv = /^([A-Za-z]\w*)=(.*)$/.exec(s);
-    if (!kv) throw new UsageError(`--set must look like NAME=VALUE (got "${s}")`);
-    params[kv[1]] = kv[2];
-  }
-  const giveUp = Number(v['give-up']);
-  if (!Number.isInteger(giveUp) || giveUp < 100) throw new UsageError(`--give-up must be a whole number of ms, at least 100 (got "${v['give-up']}")`);
+  const sets = parseSets(v.set);
+  const giveUp = whole('give-up', v['give-up'], 100, 3_600_000);
   const scheme = findScheme(v.scheme);
   if (!scheme) throw new UsageError(`--scheme: unknown scheme "${v.scheme}" (known: ${SCHEMES.map((s) => s.id).join(', ')})`);
-  const checked = checkParams(scheme, params);
-  if ('error' in checked) throw new UsageError(`--set ${checked.error}`);
-  const out = await fetchOverUdp(m[1], Number(m[2]), { scheme, params: checked.values, id: v.id, giveUpMs: giveUp });
+  const params = withDefaults(scheme.params);
+  applySets(sets, [{ scheme, params }]);
+  const out = await fetchOverUdp(m[1], Number(m[2]), { scheme, params, id: v.id, giveUpMs: giveUp });
   if (v.csv) writeFileSync(v.csv, formatTraceCsv(out.log, { live: { server: v.server, scheme: v.scheme, params, via: 'udp' } }));
   const r = out.result;
-  if (v.json) console.log(JSON.stringify({ ...r, chunks: out.chunks }));
+  if (v.json) io.out(JSON.stringify({ ...r, chunks: out.chunks }));
   else {
-    console.log(`Result: ${r.result}\nTime: ${r.serverTime}\nPenalty: ${r.penalty}`);
-    console.log(`${r.size} bytes in ${out.chunks} chunks · ${r.requests} requests · ${r.duplicates} duplicate replies · ${r.squishedReplies} squished replies · MD5 ${r.md5}`);
-    if (r.errors.length) console.log(`server errors: ${[...new Set(r.errors)].join('; ')}`);
+    io.out(`Result: ${r.result}\nTime: ${r.serverTime}\nPenalty: ${r.penalty}`);
+    io.out(`${r.size} bytes in ${out.chunks} chunks · ${r.requests} requests · ${r.duplicates} duplicate replies · ${r.squishedReplies} squished replies · MD5 ${r.md5}`);
+    if (r.errors.length) io.out(`server errors: ${[...new Set(r.errors)].join('; ')}`);
   }
   return r.result ? 0 : 1;
 }
 
-main().then(
-  (code) => (process.exitCode = code),
-  (e: Error & { code?: string }) => {
-    if (e instanceof UsageError || e.code?.startsWith('ERR_PARSE_ARGS')) {
-      console.error(`fetch: ${e.message}\nRun with --help for the options.`);
-      process.exitCode = 2;
-    } else {
-      console.error(`fetch: ${e.message}`);
-      process.exitCode = 1;
-    }
-  },
-);
+if (isEntry(import.meta.url)) process.exitCode = await runTool('fetch', fetchMain, process.argv.slice(2));

@@ -2,10 +2,10 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { TraceError } from '../../shared/trace/mahimahi.ts';
 import { EmulatedLink } from '../link/emulatedLink.ts';
-import { hintFor, linkHelp, linkOptions, readAddress, readLinkFlags, whole } from '../link/flags.ts';
+import { hintFor, linkHelp, linkOptions, readAddress, readLinkFlags } from '../link/flags.ts';
 import { describeLink, formatLinkReport, linkReport } from '../link/summary.ts';
 import { loadTrace } from '../traces.ts';
-import { UsageError } from './schemaFlags.ts';
+import { isEntry, runTool, whole } from './flags.ts';
 
 const MAX_ROWS = 5_000_000;
 
@@ -71,12 +71,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => (process.exitCode = code),
-  (e: Error & { code?: string }) => {
-    if (e instanceof UsageError || e instanceof TraceError || e.code?.startsWith('ERR_PARSE_ARGS') || e.code === 'EADDRINUSE' || e.code === 'EADDRNOTAVAIL') {
-      console.error(`link: ${e.message}${hintFor(e.message)}\nRun with --help for the options.`);
-      process.exitCode = 2;
-    } else throw e;
-  },
-);
+if (isEntry(import.meta.url)) process.exitCode = await runTool('link', () => main(), process.argv.slice(2), undefined, { errors: [TraceError], codes: ['EADDRINUSE', 'EADDRNOTAVAIL'], hint: hintFor });

@@ -1,11 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SCHEMES, findScheme } from '../../shared/controllers/registry.ts';
-import { checkParam, type ParamSpec } from '../../shared/controllers/types.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { formatIntervalCsv } from '../../shared/csv/intervals.ts';
 import { summarize, type Summary } from '../../shared/metrics/summary.ts';
-import { BUNDLED_TRACES, contest, flow, MATRIX, matrixRun, offsetServer, SHARED_PRESETS, sharedBottleneck } from '../../shared/scenarios/presets.ts';
+import { BUNDLED_TRACES, flow, MATRIX, matrixRun, offsetServer, SHARED_PRESETS, sharedBottleneck } from '../../shared/scenarios/presets.ts';
 import { MATRIX_SEEDS, matrixRuns, rowVerdict } from '../../shared/scenarios/matrix.ts';
 import { DEFAULT_MEASUREMENT, runMeasurement } from '../../shared/scenarios/measurement.ts';
 import { runScenario, ScenarioError } from '../../shared/scenarios/run.ts';
@@ -15,7 +14,8 @@ import type { FlowSpec, ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { TraceError } from '../../shared/trace/mahimahi.ts';
 import { loadTrace } from '../traces.ts';
 import { LINK_PARAMS, withLinkValues } from '../../shared/link/params.ts';
-import { readSchemaFlags, schemaHelp, schemaOptions, UsageError } from './schemaFlags.ts';
+import { applySets, type Io, isEntry, parseSets, readSchemaFlags, runTool, schemaHelp, schemaOptions, schemesHelp, type SetFlag, UsageError, type UsageFaults, whole } from './flags.ts';
+import { contestOn } from '../../shared/scenarios/contestOn.ts';
 
 const SCENARIOS = ['contest', 'offset-constant', 'offset-variable', 'matrix', 'shared', 'measurement'] as const;
 
@@ -39,13 +39,7 @@ const options = {
   ...schemaOptions(LINK_PARAMS),
 } as const;
 
-function paramLine(p: ParamSpec): string {
-  if (p.kind === 'choice') return `      ${p.name}=${p.choices.join('|')}  (default ${p.default})  ${p.doc}`;
-  return `      ${p.name}=${p.min}…${p.max}${p.unit ? ` ${p.unit}` : ''}  (default ${p.default})  ${p.doc}`;
-}
-
 function help(): string {
-  const schemes = SCHEMES.map((s) => [`  ${s.id.padEnd(15)} ${s.title} — ${s.doc}${s.mode === 'burst' ? ' [offset server]' : ''}`, ...s.params.map(paramLine)].join('\n'));
   return `Usage: npm run sim -- [options]
 
 Runs one Pipefill experiment headless, prints its summary and can write the trace CSV.
@@ -68,43 +62,24 @@ Options:
   --json              print the summary as one JSON object
 ${schemaHelp(LINK_PARAMS, "Link (each overrides the scenario's own setting)")}
 Schemes and their parameters:
-${schemes}
+${schemesHelp(SCHEMES)}
 `;
 }
 
-function whole(flag: string, raw: string, min: number, max: number): number {
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < min || v > max) throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (got "${raw}")`);
-  return v;
+/** Builds the flows from --scheme, --flows and --set, checking every value against its scheme's schema. */
+function buildFlows(schemes: string[], count: number, sets: readonly SetFlag[], bytes: number | null, stagger: number): FlowSpec[] {
+  const known = schemes.map((id) => findScheme(id) ?? unknownScheme(id));
+  const flows = Array.from({ length: count }, (_, i) => flow(schemes[i % schemes.length], {}, i * stagger, bytes));
+  for (const s of sets) if (s.flow !== null && s.flow >= count) whole('set', String(s.flow), 0, count - 1);
+  applySets(
+    sets,
+    flows.map((f, i) => ({ scheme: known[i % known.length], params: f.params })),
+  );
+  return flows;
 }
 
-/** Builds the flows from --scheme, --flows and --set, checking every value against its scheme's schema. */
-function buildFlows(schemes: string[], count: number, sets: string[], bytes: number | null, stagger: number): FlowSpec[] {
-  for (const id of schemes) {
-    if (!findScheme(id)) throw new UsageError(`--scheme: unknown scheme "${id}" (known: ${SCHEMES.map((s) => s.id).join(', ')})`);
-  }
-  const flows = Array.from({ length: count }, (_, i) => flow(schemes[i % schemes.length], {}, i * stagger, bytes));
-  for (const s of sets) {
-    const m = /^(?:(\d+)\.)?([A-Za-z][\w]*)=(.*)$/.exec(s);
-    if (!m) throw new UsageError(`--set must look like NAME=VALUE or FLOW.NAME=VALUE (got "${s}")`);
-    const [, only, name, raw] = m;
-    const targets = only === undefined ? flows.map((_, i) => i) : [whole('set', only, 0, count - 1)];
-    let used = false;
-    for (const i of targets) {
-      const scheme = findScheme(flows[i].scheme)!;
-      const spec = scheme.params.find((p) => p.name === name);
-      if (!spec) continue;
-      const r = checkParam(spec, raw);
-      if ('error' in r) throw new UsageError(`--set ${r.error}`);
-      flows[i].params[name] = r.value;
-      used = true;
-    }
-    if (!used) {
-      const names = [...new Set(targets.map((i) => flows[i].scheme))];
-      throw new UsageError(`--set: ${names.join(', ')} has no parameter "${name}" (see --help)`);
-    }
-  }
-  return flows;
+function unknownScheme(id: string): never {
+  throw new UsageError(`--scheme: unknown scheme "${id}" (known: ${SCHEMES.map((s) => s.id).join(', ')})`);
 }
 
 function schemeList(given: string[] | undefined, fallback: string): string[] {
@@ -148,21 +123,29 @@ function printSummary(out: SimOutput): void {
     const head = `flow ${fl.flow} (${fl.scheme})`;
     if (fl.reliable) {
       const r = fl.reliable;
-      lines.push(`${head}: ${r.exact ? 'exact' : 'NOT EXACT'} · ${f(r.seconds, 3)} s · goodput ${f(r.goodputMbps, 3)} Mbit/s · wire/file ${f(r.overhead, 3)} · ${r.retransmissions} retransmissions · ${r.grade?.label ?? ''}`);
+      lines.push(
+        `${head}: ${r.exact ? 'exact' : 'NOT EXACT'} · ${f(r.seconds, 3)} s · goodput ${f(r.goodputMbps, 3)} Mbit/s · wire/file ${f(r.overhead, 3)} · ${r.retransmissions} retransmissions · ${r.grade?.label ?? ''}`,
+      );
     } else if (fl.offset) {
       const o = fl.offset;
-      lines.push(`${head}: Result ${o.result} · Time ${o.timeMs} ms (bound ${f(o.boundMs, 0)} ms) · Penalty ${o.penalty} · ${o.requests} requests · ${o.duplicates} duplicates · ${o.squishes} squishes · MD5 ${o.md5}`);
+      lines.push(
+        `${head}: Result ${o.result} · Time ${o.timeMs} ms (bound ${f(o.boundMs, 0)} ms) · Penalty ${o.penalty} · ${o.requests} requests · ${o.duplicates} duplicates · ${o.squishes} squishes · MD5 ${o.md5}`,
+      );
     } else if (s.flows.length > 1) {
       lines.push(`${head}: ${f(fl.link.throughputMbps)} Mbit/s · delay95 ${f(fl.link.delay95, 0)} ms`);
     }
   }
-  console.log(lines.join('\n'));
+  print(lines.join('\n'));
 }
 
-function main(argv: string[]): number {
+/** Where this run of the tool prints (the process, or a test's buffer). */
+let print: Io['out'] = () => {};
+
+export function sim(argv: string[], io: Io): number {
+  print = io.out;
   const { values: v } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
   if (v.help) {
-    console.log(help());
+    print(help());
     return 0;
   }
   if (!(SCENARIOS as readonly string[]).includes(v.scenario)) {
@@ -170,21 +153,17 @@ function main(argv: string[]): number {
   }
   const seed = whole('seed', v.seed, 0, 2 ** 31 - 1);
   const count = whole('flows', v.flows, 1, 255);
-  const sets = v.set ?? [];
+  const sets = parseSets(v.set, 255);
   whole('interval', v.interval, 1, 3_600_000);
   let spec: ScenarioSpec;
   switch (v.scenario) {
     case 'contest': {
       const flows = buildFlows(schemeList(v.scheme, 'aimd'), count, sets, null, 0);
-      spec = contest(v.trace, flows, seed);
+      // A trace given by path lasts as long as the file says.
+      spec = contestOn(v.trace, flows, seed, (path) => loadTrace(path).times.at(-1)!);
       if (v.sweep !== undefined || v.scoreboard) {
         spec.link = withLinkValues(spec.link, readSchemaFlags(LINK_PARAMS, v, 'the link'));
         return runSweep(spec, v.sweep, v.scoreboard, v.json);
-      }
-      if (!BUNDLED_TRACES.some((t) => t.name === v.trace)) {
-        // A trace given by path carries the data; the ACKs cross the same file.
-        spec.link.trace = spec.link.ackTrace = v.trace;
-        spec.durationMs = loadTrace(v.trace).times.at(-1)!;
       }
       break;
     }
@@ -196,7 +175,11 @@ function main(argv: string[]): number {
       const preset = SHARED_PRESETS.find((p) => p.id === v.preset);
       if (!preset) throw new UsageError(`--preset must be one of ${SHARED_PRESETS.map((p) => p.id).join(', ')} (got "${v.preset}")`);
       const schemes = schemeList(v.scheme, 'reno');
-      spec = sharedBottleneck(preset, Array.from({ length: Math.max(count, schemes.length) }, (_, i) => schemes[i % schemes.length]), seed);
+      spec = sharedBottleneck(
+        preset,
+        Array.from({ length: Math.max(count, schemes.length) }, (_, i) => schemes[i % schemes.length]),
+        seed,
+      );
       const flows = buildFlows(schemes, spec.flows.length, sets, null, 0);
       spec.flows.forEach((fl, i) => (fl.params = flows[i].params));
       break;
@@ -206,11 +189,8 @@ function main(argv: string[]): number {
     case 'measurement': {
       const m = runMeasurement({ ...DEFAULT_MEASUREMENT, seed });
       const out = { truth: { mbps: DEFAULT_MEASUREMENT.mbps, delayMs: DEFAULT_MEASUREMENT.delayMs }, fit: m.fit, samples: m.samples };
-      if (v.json) console.log(JSON.stringify(out));
-      else
-        console.log(
-          `measured ${f(m.fit.mbps, 3)} Mbit/s and ${f(m.fit.delayMs, 3)} ms one way (truth ${out.truth.mbps} Mbit/s, ${out.truth.delayMs} ms) from ${m.samples.length} ping-pongs`,
-        );
+      if (v.json) print(JSON.stringify(out));
+      else print(`measured ${f(m.fit.mbps, 3)} Mbit/s and ${f(m.fit.delayMs, 3)} ms one way (truth ${out.truth.mbps} Mbit/s, ${out.truth.delayMs} ms) from ${m.samples.length} ping-pongs`);
       return 0;
     }
     default:
@@ -225,7 +205,7 @@ function main(argv: string[]): number {
 function emit(out: ReturnType<typeof run>, v: { json: boolean; csv?: string; 'summary-csv'?: string; interval: string }): void {
   if (v.csv) writeFileSync(v.csv, out.csv());
   if (v['summary-csv']) writeFileSync(v['summary-csv'], out.intervals(Number(v.interval)));
-  if (v.json) console.log(JSON.stringify({ ...out.summary, wallMs: out.wallMs }));
+  if (v.json) print(JSON.stringify({ ...out.summary, wallMs: out.wallMs }));
   else printSummary(out);
 }
 
@@ -250,19 +230,19 @@ function runSweep(base: ScenarioSpec, sweep: string | undefined, scoreboard: boo
   const wallMs = performance.now() - t0;
   const front = frontier(points);
   const out = { trace: base.link.trace, points, frontier: front, bestPower: bestBy(points, 'power'), bestScore: bestBy(points, 'score'), wallMs };
-  if (json) console.log(JSON.stringify(out));
+  if (json) print(JSON.stringify(out));
   else {
     for (const p of points) {
       const name = scoreboard ? p.scheme.padEnd(16) : `${p.param}=${p.value}`.padEnd(16);
       const marks = [p === out.bestPower ? 'best power' : '', p === out.bestScore ? 'best score' : '', front.includes(p) ? 'frontier' : ''].filter(Boolean).join(', ');
-      console.log(`${name} ${f(p.throughputMbps).padStart(6)} Mbit/s ${f(p.delay95, 0).padStart(6)} ms  power ${f(p.power, 1).padStart(7)}  score ${f(p.score, 3).padStart(7)}  ${marks}`);
+      print(`${name} ${f(p.throughputMbps).padStart(6)} Mbit/s ${f(p.delay95, 0).padStart(6)} ms  power ${f(p.power, 1).padStart(7)}  score ${f(p.score, 3).padStart(7)}  ${marks}`);
     }
-    console.log(`${points.length} runs in ${f(wallMs / 1000, 2)} s`);
+    print(`${points.length} runs in ${f(wallMs / 1000, 2)} s`);
   }
   return 0;
 }
 
-function runMatrix(rowFlag: string | undefined, scheme: string, sets: string[], seeds: { first: number; count: number }, v: Parameters<typeof emit>[1]): number {
+function runMatrix(rowFlag: string | undefined, scheme: string, sets: readonly SetFlag[], seeds: { first: number; count: number }, v: Parameters<typeof emit>[1]): number {
   const flows = buildFlows([scheme], 1, sets, null, 0);
   if (rowFlag !== undefined) {
     emit(run(matrixRun(MATRIX[whole('row', rowFlag, 1, MATRIX.length) - 1], scheme, flows[0].params, seeds.first)), v);
@@ -275,19 +255,15 @@ function runMatrix(rowFlag: string | undefined, scheme: string, sets: string[], 
     const wallMs = outs.reduce((sum, o) => sum + o.wallMs, 0);
     return { row: i + 1, group: row.group, name: row.name, pass: verdict.passed === verdict.seeds, passed: verdict.passed, seeds: verdict.seeds, timedOut: verdict.timedOut, spread: verdict.spread, verdicts: verdict.verdicts, seconds: r.seconds, bytesOnWire: Math.round(r.overhead * (outs[0].spec.flows[0].bytes ?? 0)), grade: r.grade?.label ?? null, wallMs };
   });
-  if (v.json) console.log(JSON.stringify({ scheme, seeds: seeds.count, rows: table }));
+  if (v.json) print(JSON.stringify({ scheme, seeds: seeds.count, rows: table }));
   else {
-    for (const t of table) console.log(`${String(t.row).padStart(2)} ${t.group.padEnd(11)} ${`${t.passed}/${t.seeds}`.padStart(5)} pass ${t.spread.padEnd(15)} ${t.name}`);
-    console.log(`${table.filter((t) => t.pass).length}/${table.length} rows passed on all ${seeds.count} seeds`);
+    for (const t of table) print(`${String(t.row).padStart(2)} ${t.group.padEnd(11)} ${`${t.passed}/${t.seeds}`.padStart(5)} pass ${t.spread.padEnd(15)} ${t.name}`);
+    print(`${table.filter((t) => t.pass).length}/${table.length} rows passed on all ${seeds.count} seeds`);
   }
   return table.every((t) => t.pass) ? 0 : 1;
 }
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (e) {
-  if (e instanceof UsageError || e instanceof ScenarioError || e instanceof TraceError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    console.error(`sim: ${(e as Error).message}\nRun with --help for the options.`);
-    process.exitCode = 2;
-  } else throw e;
-}
+/** A scenario the model refuses and a trace file that does not parse are the command line's fault too. */
+export const SIM_USAGE: UsageFaults = { errors: [ScenarioError, TraceError] };
+
+if (isEntry(import.meta.url)) process.exitCode = await runTool('sim', sim, process.argv.slice(2), undefined, SIM_USAGE);

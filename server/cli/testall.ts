@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { csvFormat } from 'd3-dsv';
 import { MATRIX, type MatrixRow } from '../../shared/scenarios/presets.ts';
-import { whole } from '../link/flags.ts';
 import { rowTimeoutMs, runRow, type RowResult } from '../link/matrix.ts';
 import { stopAll } from '../link/programs.ts';
-import { UsageError } from './schemaFlags.ts';
+import { isEntry, runTool, UsageError, whole } from './flags.ts';
 
 const GROUPS: readonly MatrixRow['group'][] = ['basic', 'advanced', 'performance'];
 
@@ -101,12 +100,4 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-main().then(
-  (code) => (process.exitCode = code),
-  (e: Error & { code?: string }) => {
-    if (e instanceof UsageError || e.code?.startsWith('ERR_PARSE_ARGS')) {
-      console.error(`testall: ${e.message}\nRun with --help for the options.`);
-      process.exitCode = 2;
-    } else throw e;
-  },
-);
+if (isEntry(import.meta.url)) process.exitCode = await runTool('testall', () => main(), process.argv.slice(2));

@@ -3,7 +3,7 @@ import type { ParamSpec } from '../../shared/controllers/types.ts';
 import { LINK_PARAMS, withLinkValues } from '../../shared/link/params.ts';
 import { rateLink } from '../../shared/scenarios/presets.ts';
 import type { LinkSpec } from '../../shared/scenarios/spec.ts';
-import { readSchemaFlags, schemaHelp, schemaOptions, UsageError } from '../cli/schemaFlags.ts';
+import { readSchemaFlags, schemaHelp, schemaOptions, UsageError } from '../cli/flags.ts';
 import { loadTrace } from '../traces.ts';
 import type { Address } from './emulatedLink.ts';
 
@@ -60,13 +60,6 @@ export function readAddress(flag: string, raw: string | undefined, allowZero: bo
     throw new UsageError(`--${flag} must be HOST:PORT with an IPv4 address and a port from ${allowZero ? 0 : 1} to 65535 (got "${raw}")`);
   }
   return { host, port };
-}
-
-/** A whole-number flag in [min, max]. */
-export function whole(flag: string, raw: string, min: number, max: number): number {
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < min || v > max) throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (got "${raw}")`);
-  return v;
 }
 
 /** An explanation for flags people reach for by other tools' names. */

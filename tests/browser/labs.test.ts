@@ -59,8 +59,11 @@ describe('the labs in Chromium', () => {
     await page.close();
   });
 
-  it('contest lab: a sweep value outside the parameter’s range is refused with its reason', async () => {
-    const { page } = await open(env.browser, `${env.relay.url}/?view=contest-lab&sw=fixed:w:2..5000*2`);
+  it('contest lab: a sweep value outside the parameter’s range is refused with its reason, from the URL or typed', async () => {
+    const { page } = await open(env.browser, `${env.relay.url}/?view=contest-lab&sw=fixed:w:2..5000*2&trace=Atlantis`);
+    await page.getByText('uses the default instead: sw "fixed:w:2..5000*2": w must be a number from 1 to 1000 packets (got "1024")').waitFor();
+    await page.getByText(/uses the default instead: trace must be one of .* \(got "Atlantis"\)/).waitFor();
+    await page.locator('[data-param="sweep0"]').fill('2..5000*2');
     await page.locator('[data-action="sweep"]').click();
     await page.getByText('sweep 1: w must be a number from 1 to 1000 packets (got "1024")').waitFor();
     await page.close();
@@ -75,12 +78,14 @@ describe('the labs in Chromium', () => {
     await page.getByText('Row 19: large, 5 Mbit/s, 10 ms, 10% drop').waitFor();
     await page.waitForSelector('.row-run canvas');
     await page.waitForTimeout(300);
-    const pixels = await page.evaluate(() => [...document.querySelectorAll<HTMLCanvasElement>('.row-run canvas')].map((c) => {
-      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-      let n = 0;
-      for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
-      return n;
-    }));
+    const pixels = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLCanvasElement>('.row-run canvas')].map((c) => {
+        const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
+        return n;
+      }),
+    );
     expect(pixels.every((p) => p > 100)).toBe(true);
     const r = summarize(runScenario(matrixRun(MATRIX[18]), loadTrace)).flows[0].reliable!;
     expect(await page.locator('tr[data-row="19"] td').nth(7).innerText()).toBe(r.grade!.label);

@@ -1,12 +1,24 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Io, runTool, type UsageFaults } from '../../server/cli/flags.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
-/** Runs a command-line tool of the project to completion. */
+/** Runs a command-line tool of the project to completion in its own process. */
 export function runCli(script: string, args: string[], timeout = 60_000) {
   const r = spawnSync(TSX, [join(ROOT, script), ...args], { cwd: ROOT, encoding: 'utf8', timeout });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * Runs a tool's main in this process, through the same exit-code handling as its script, and collects what
+ * it prints: the same outcome as runCli without starting a process per call.
+ */
+export async function runInProcess(tool: string, main: (argv: string[], io: Io) => number | Promise<number>, args: string[], usage: UsageFaults = {}) {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await runTool(tool, main, args, { out: (t) => stdout.push(`${t}\n`), err: (t) => stderr.push(`${t}\n`) }, usage);
+  return { code, stdout: stdout.join(''), stderr: stderr.join('') };
 }

@@ -1,11 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import type { Relay } from '../../server/relay.ts';
 import { launchChromium } from './browser.ts';
+import { TEST_BUNDLE } from './bundle.ts';
 import { testRelay } from './relay.ts';
 
-/** A relay serving the built app on free ports, and Chromium to look at it. */
+/** A relay serving the production bundle tests/globalSetup.ts built, on free ports, and Chromium to look at it. */
 export async function playground(): Promise<{ relay: Relay; browser: Browser; close(): Promise<void> }> {
-  const relay = await testRelay({ fileSize: 100_000 });
+  const relay = await testRelay({ fileSize: 100_000, distDir: TEST_BUNDLE });
   const browser = await launchChromium();
   return {
     relay,

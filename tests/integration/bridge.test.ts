@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { FRAME_DATA, FRAME_SENT, unframe } from '../../shared/bridge/protocol.ts';
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { withDefaults } from '../../shared/controllers/types.ts';
-import { liveFetch } from '../../shared/endpoints/liveFetch.ts';
+import { liveFetch } from '../../live/liveFetch.ts';
 import { nodeClock } from '../../server/clock.ts';
 import type { Relay } from '../../server/relay.ts';
 import { bridgeTransport, type WebSocketLike } from '../../web/live/bridgeSession.ts';

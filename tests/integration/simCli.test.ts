@@ -6,13 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { SCHEMES } from '../../shared/controllers/registry.ts';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
-import { runCli } from '../helpers/cli.ts';
+import { sim as simMain, SIM_USAGE } from '../../server/cli/sim.ts';
+import { runCli, runInProcess } from '../helpers/cli.ts';
 
-const sim = (...args: string[]) => runCli('server/cli/sim.ts', args);
+const sim = (...args: string[]) => runInProcess('sim', simMain, args, SIM_USAGE);
 
 describe('npm run sim', () => {
-  it('--help lists scenarios, every scheme and each parameter with its range', () => {
-    const r = sim('--help');
+  it('--help lists scenarios, every scheme and each parameter with its range', async () => {
+    const r = await sim('--help');
     expect(r.code).toBe(0);
     for (const s of SCHEMES) {
       expect(r.stdout).toContain(s.id);
@@ -21,12 +22,27 @@ describe('npm run sim', () => {
     expect(r.stdout).toContain('a=0.1…10 packets');
     expect(r.stdout).toMatch(/--scenario NAME\s+contest \| offset-constant/);
     expect(r.stdout).toContain('--ack-loss');
+    const lines = r.stdout.split('\n');
+    for (const s of SCHEMES)
+      expect(
+        lines.filter((l) => l.startsWith(`  ${s.id} `)),
+        s.id,
+      ).toHaveLength(1);
   });
 
-  it('runs the documented example, writes the trace CSV and prints the summary', () => {
+  it('runs as a script: the summary on stdout, a bad flag exits 2', () => {
+    const ok = runCli('server/cli/sim.ts', ['--scenario', 'measurement']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/^measured [\d.]+ Mbit\/s/);
+    const bad = runCli('server/cli/sim.ts', ['--seed', 'x']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('sim: --seed must be a whole number from 0 to 2147483647 (got "x")\nRun with --help for the options.\n');
+  });
+
+  it('runs the documented example, writes the trace CSV and prints the summary', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
     const csv = join(dir, 'out.csv');
-    const r = sim('--scenario', 'contest', '--scheme', 'aimd', '--set', 'a=1', '--set', 'b=0.5', '--seed', '7', '--csv', csv);
+    const r = await sim('--scenario', 'contest', '--scheme', 'aimd', '--set', 'a=1', '--set', 'b=0.5', '--seed', '7', '--csv', csv);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/throughput \d+\.\d+ Mbit\/s · delay95 \(signal\) \d+ ms/);
     const trace = parseTraceCsv(readFileSync(csv, 'utf8'));
@@ -37,36 +53,36 @@ describe('npm run sim', () => {
     expect(trace.log.length).toBe(events);
   });
 
-  it('--json prints one object whose numbers match the text summary', () => {
-    const j = sim('--scheme', 'fixed', '--set', 'w=50', '--json');
-    const t = sim('--scheme', 'fixed', '--set', 'w=50');
+  it('--json prints one object whose numbers match the text summary', async () => {
+    const j = await sim('--scheme', 'fixed', '--set', 'w=50', '--json');
+    const t = await sim('--scheme', 'fixed', '--set', 'w=50');
     const s = JSON.parse(j.stdout);
     expect(s.workload).toBe('contest');
     expect(t.stdout).toContain(`throughput ${s.all.throughputMbps.toFixed(2)} Mbit/s`);
     expect(t.stdout).toContain(`delay95 (signal) ${s.all.delay95.toFixed(0)} ms`);
   });
 
-  it('writes the per-interval summary CSV', () => {
+  it('writes the per-interval summary CSV', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
     const file = join(dir, 'sum.csv');
-    expect(sim('--scheme', 'bdp', '--summary-csv', file, '--interval', '1000').code).toBe(0);
+    expect((await sim('--scheme', 'bdp', '--summary-csv', file, '--interval', '1000')).code).toBe(0);
     const rows = csvParse(readFileSync(file, 'utf8').split('\n').slice(1).join('\n'));
     expect(rows.length).toBe(140);
     expect(Number(rows[50].throughput_mbps)).toBeGreaterThan(0);
   });
 
-  it('runs the other scenarios', () => {
-    expect(sim('--scenario', 'offset-variable').stdout).toMatch(/Result true · Time \d+ ms/);
-    expect(sim('--scenario', 'matrix', '--row', '13').stdout).toMatch(/flow 0 \(reno\): exact/);
-    expect(sim('--scenario', 'shared', '--preset', 'moon', '--scheme', 'reno,cubic').stdout).toMatch(/flow 1 \(cubic\): exact/);
-    expect(sim('--scenario', 'measurement').stdout).toMatch(/measured [\d.]+ Mbit\/s/);
-    const m = sim('--scenario', 'matrix', '--json');
+  it('runs the other scenarios', async () => {
+    expect((await sim('--scenario', 'offset-variable')).stdout).toMatch(/Result true · Time \d+ ms/);
+    expect((await sim('--scenario', 'matrix', '--row', '13')).stdout).toMatch(/flow 0 \(reno\): exact/);
+    expect((await sim('--scenario', 'shared', '--preset', 'moon', '--scheme', 'reno,cubic')).stdout).toMatch(/flow 1 \(cubic\): exact/);
+    expect((await sim('--scenario', 'measurement')).stdout).toMatch(/measured [\d.]+ Mbit\/s/);
+    const m = await sim('--scenario', 'matrix', '--json');
     expect(m.code).toBe(1); // row 12 (50% drop each way) runs past the harness's 30 s on every seed
     expect(JSON.parse(m.stdout).rows).toHaveLength(21);
     expect(JSON.parse(m.stdout).rows[11]).toMatchObject({ passed: 0, seeds: 10, timedOut: 10, spread: 'TIMEOUT' });
   });
 
-  it('bad flags: a message naming the flag and the allowed range, exit code 2', () => {
+  it('bad flags: a message naming the flag and the allowed range, exit code 2', async () => {
     const cases: [string[], RegExp][] = [
       [['--set', 'a=99'], /--set a must be a number from 0.1 to 10 packets \(got "99"\)/],
       [['--set', 'zz=1'], /aimd has no parameter "zz"/],
@@ -82,22 +98,25 @@ describe('npm run sim', () => {
       [['--scheme', 'burst-aimd'], /contest needs a window scheme/],
     ];
     for (const [args, message] of cases) {
-      const r = sim(...args);
+      const r = await sim(...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(message);
     }
   });
 
-  it('reads an uploaded trace file and reports a bad one by line', () => {
+  it('reads an uploaded trace file and reports a bad one by line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
     const good = join(dir, 'good.trace');
     const bad = join(dir, 'bad.trace');
     writeFileSync(good, Array.from({ length: 2000 }, (_, i) => i + 1).join('\n'));
     writeFileSync(bad, '1\n2\nx\n');
-    const ok = sim('--trace', good, '--scheme', 'fixed', '--json');
+    const ok = await sim('--trace', good, '--scheme', 'fixed', '--json');
     expect(ok.code, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout).endMs).toBe(2000);
-    const r = sim('--trace', bad);
+    const sweep = await sim('--trace', good, '--scheme', 'fixed', '--sweep', 'w=10,20', '--json');
+    expect(sweep.code, sweep.stderr).toBe(0);
+    expect(JSON.parse(sweep.stdout)).toMatchObject({ trace: good, points: [{ value: 10 }, { value: 20 }] });
+    const r = await sim('--trace', bad);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/line 3: not a whole number/);
   });

@@ -33,11 +33,14 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
   const handle = (slot: Slot, p: Promise<import('../worker/protocol.ts').WorkerResponse>) => {
     setBusy((b) => ({ ...b, [slot]: true }));
     void p.then((r) => {
+      // A skipped run's newer replacement is still under way.
+      if (r.kind === 'superseded') return;
       setBusy((b) => ({ ...b, [slot]: false }));
       if (r.kind === 'error') setErrors((x) => ({ ...x, [slot]: r.message }));
     });
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs follow the experiment and the uploads; the helpers are remade each render and change nothing.
   useEffect(() => {
     const frame = requestAnimationFrame(() => {
       for (const slot of ['a', 'b'] as const) {
@@ -48,7 +51,10 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
         if (key === last.current[slot]) continue;
         last.current[slot] = key;
         setErrors((x) => ({ ...x, [slot]: undefined }));
-        handle(slot, pool.current!.run(slot, spec, (view) => setViews((v) => ({ ...v, [slot]: view }))));
+        handle(
+          slot,
+          pool.current!.run(slot, spec, (view) => setViews((v) => ({ ...v, [slot]: view }))),
+        );
       }
     });
     return () => cancelAnimationFrame(frame);

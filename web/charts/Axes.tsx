@@ -1,8 +1,6 @@
 import { num } from './format.ts';
 
-interface Scale {
-  (v: number): number;
-}
+type Scale = (v: number) => number;
 
 export interface AxesProps {
   x: Scale;

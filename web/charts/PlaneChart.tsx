@@ -32,7 +32,10 @@ export function PlaneChart({ points, lines = [], width: W = 460, height: H = 250
   const delays = ok.map((p) => p.delay95);
   const lo = Math.max(1, Math.min(...delays, 10) / 1.6);
   const hi = Math.max(...delays, 100) * 1.6;
-  const x = scaleLog().domain([hi, lo]).range([0, W - M.left - M.right]).nice();
+  const x = scaleLog()
+    .domain([hi, lo])
+    .range([0, W - M.left - M.right])
+    .nice();
   const y = scaleLinear()
     .domain([0, Math.max(1, ...ok.map((p) => p.throughputMbps)) * 1.15])
     .range([H - M.top - M.bottom, 0])
@@ -69,9 +72,11 @@ export function PlaneChart({ points, lines = [], width: W = 460, height: H = 250
                 {p.marker === 'circle' && <circle r={6} fill={p.color} />}
                 {p.marker === 'square' && <rect x={-6} y={-6} width={12} height={12} fill={p.color} />}
                 {p.marker === 'star' && <path d="M0,-8L2.4,-2.5L8,-2.5L3.5,1.2L5,7L0,3.6L-5,7L-3.5,1.2L-8,-2.5L-2.4,-2.5Z" fill={p.color} />}
-                {p.labelled !== false && <text x={cx > (W - M.left - M.right) * 0.6 ? -9 : 9} textAnchor={cx > (W - M.left - M.right) * 0.6 ? 'end' : 'start'} dy={p.marker === 'star' ? '-0.8em' : '0.32em'}>
-                  {p.label} ({fixed(p.throughputMbps, 2)} Mbit/s, {fixed(p.delay95, 0)} ms)
-                </text>}
+                {p.labelled !== false && (
+                  <text x={cx > (W - M.left - M.right) * 0.6 ? -9 : 9} textAnchor={cx > (W - M.left - M.right) * 0.6 ? 'end' : 'start'} dy={p.marker === 'star' ? '-0.8em' : '0.32em'}>
+                    {p.label} ({fixed(p.throughputMbps, 2)} Mbit/s, {fixed(p.delay95, 0)} ms)
+                  </text>
+                )}
               </g>
             );
           })}

@@ -20,7 +20,21 @@ interface Props {
 
 const byName = (specs: readonly ParamSpec[], names: string[]) => specs.filter((p) => names.includes(p.name));
 
-function Group({ title, specs, values, onChange, prefix, open = true }: { title: string; specs: readonly ParamSpec[]; values: ParamValues; onChange(name: string, v: number | string): void; prefix: string; open?: boolean }) {
+function Group({
+  title,
+  specs,
+  values,
+  onChange,
+  prefix,
+  open = true,
+}: {
+  title: string;
+  specs: readonly ParamSpec[];
+  values: ParamValues;
+  onChange(name: string, v: number | string): void;
+  prefix: string;
+  open?: boolean;
+}) {
   return (
     <details open={open}>
       <summary>{title}</summary>
@@ -87,7 +101,14 @@ export function Sidebar({ e, set, uploaded, onUpload, linkNow, policyNow }: Prop
             <input type="file" accept=".down,.up,.txt,.trace,text/plain" onChange={(ev) => ev.target.files?.[0] && onUpload(ev.target.files[0])} data-param="upload" />
           </label>
           <Group title="Delay and queue" specs={byName(LINK_PARAMS, ['delay', ...(isRate ? ['bandwidth'] : ['loop']), ...queueParams])} values={linkNow} onChange={setLink} prefix="link." />
-          <Group title="Impairments, data direction" specs={byName(LINK_PARAMS, ['loss', 'burstP', 'burstR', 'burstLoss', 'duplicate', 'reorder', 'jitter'])} values={linkNow} onChange={setLink} prefix="link." open={false} />
+          <Group
+            title="Impairments, data direction"
+            specs={byName(LINK_PARAMS, ['loss', 'burstP', 'burstR', 'burstLoss', 'duplicate', 'reorder', 'jitter'])}
+            values={linkNow}
+            onChange={setLink}
+            prefix="link."
+            open={false}
+          />
           <Group title="Impairments, ACK direction" specs={LINK_PARAMS.filter((p) => p.name.startsWith('ack'))} values={linkNow} onChange={setLink} prefix="link." open={false} />
         </section>
       ) : (

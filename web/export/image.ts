@@ -1,7 +1,7 @@
 const STYLE = `text{font:11px system-ui,sans-serif;fill:#333}.grid{stroke:#e3e6ea}.axis{stroke:#888}.tick line{stroke:#bbb}
 .playhead,.brush{display:none}.title{font-weight:600;font-size:12px}`;
 
-const escape = (s: string) => s.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeXml = (s: string) => s.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The page's charts as one SVG document: each chart's canvas embedded as an image under its own axes
@@ -19,7 +19,7 @@ export function chartsSvg(root: HTMLElement): { svg: string; width: number; heig
     width = Math.max(width, x + r.width);
     height = Math.max(height, y + r.height);
     const caption = fig.querySelector('figcaption')?.firstChild?.textContent ?? fig.querySelector('figcaption')?.textContent ?? '';
-    parts.push(`<text class="title" x="${x}" y="${y + 12}">${escape(caption)}</text>`);
+    parts.push(`<text class="title" x="${x}" y="${y + 12}">${escapeXml(caption)}</text>`);
     const canvas = fig.querySelector('canvas');
     const svg = fig.querySelector('svg');
     if (!svg) continue;

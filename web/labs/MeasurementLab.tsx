@@ -1,21 +1,31 @@
 import { scaleLinear } from 'd3-scale';
 import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_MEASUREMENT, MEASUREMENT_SIZES, type MeasurementResult } from '../../shared/scenarios/measurement.ts';
+
 import type { RelayInfo } from '../../shared/relay/info.ts';
 import { Axes } from '../charts/Axes.tsx';
 import { fixed, num } from '../charts/format.ts';
 import { COLORS } from '../charts/palette.ts';
 import { WorkerPool } from '../worker/pool.ts';
-import { query, useUrlState } from './lab.ts';
+import type { NumberParam } from '../../shared/controllers/types.ts';
+import { useInitialState, useUrlState } from './lab.ts';
+import { MEASUREMENT_LAB } from '../state/labs.ts';
+import { Notices } from '../components/Notices.tsx';
+import { useNotices } from '../components/useNotices.ts';
 
 const W = 640;
 const H = 360;
 const M = { left: 56, right: 16, top: 12, bottom: 40 };
 
 function Fit({ result, truth }: { result: MeasurementResult; truth: { mbps: number; delayMs: number } | null }) {
-  const x = scaleLinear().domain([0, 66_000]).range([0, W - M.left - M.right]);
+  const x = scaleLinear()
+    .domain([0, 66_000])
+    .range([0, W - M.left - M.right]);
   const maxY = Math.max(...result.samples.map((s) => s.rttMs), result.fit.intercept) * 1.1 || 1;
-  const y = scaleLinear().domain([0, maxY]).range([H - M.top - M.bottom, 0]).nice();
+  const y = scaleLinear()
+    .domain([0, maxY])
+    .range([H - M.top - M.bottom, 0])
+    .nice();
   const line = (slope: number, intercept: number) => ({ x1: x(0), y1: y(intercept), x2: x(66_000), y2: y(intercept + slope * 66_000) });
   const fitLine = line(result.fit.slope, result.fit.intercept);
   const truthLine = truth ? line(16 / (truth.mbps * 1000), 2 * truth.delayMs) : null;
@@ -34,9 +44,20 @@ function Fit({ result, truth }: { result: MeasurementResult; truth: { mbps: numb
         </g>
       </svg>
       <p className="legend">
-        <span className="key"><i style={{ background: COLORS.blue }} />ping-pong samples</span>
-        <span className="key"><i style={{ background: COLORS.vermillion }} />least-squares fit</span>
-        {truth && <span className="key"><i style={{ background: COLORS.green }} />the truth</span>}
+        <span className="key">
+          <i style={{ background: COLORS.blue }} />
+          ping-pong samples
+        </span>
+        <span className="key">
+          <i style={{ background: COLORS.vermillion }} />
+          least-squares fit
+        </span>
+        {truth && (
+          <span className="key">
+            <i style={{ background: COLORS.green }} />
+            the truth
+          </span>
+        )}
       </p>
     </figure>
   );
@@ -46,21 +67,18 @@ const err = (est: number, truth: number) => `${fixed((100 * (est - truth)) / tru
 
 /** Bandwidth and delay from ping-pong latencies of several message sizes, simulated or live. */
 export function MeasurementLab() {
-  const q = query();
-  const num0 = (k: string, d: number, lo: number, hi: number) => {
-    const v = Number(q.get(k));
-    return q.get(k) !== null && Number.isFinite(v) && v >= lo && v <= hi ? v : d;
-  };
-  const [mbps, setMbps] = useState(num0('bw', DEFAULT_MEASUREMENT.mbps, 0.01, 10_000));
-  const [delayMs, setDelay] = useState(num0('delay', DEFAULT_MEASUREMENT.delayMs, 0, 5000));
-  const [jitterMs, setJitter] = useState(num0('jitter', DEFAULT_MEASUREMENT.jitterMs, 0, 100));
-  const [hidden, setHidden] = useState(q.get('hide') === '1');
+  const initial = useInitialState(MEASUREMENT_LAB);
+  const { notices, dismiss } = useNotices(initial.errors);
+  const [mbps, setMbps] = useState(initial.value.bw as number);
+  const [delayMs, setDelay] = useState(initial.value.delay as number);
+  const [jitterMs, setJitter] = useState(initial.value.jitter as number);
+  const [hidden, setHidden] = useState(initial.value.hide === '1');
   const [sim, setSim] = useState<MeasurementResult | null>(null);
   const [live, setLive] = useState<MeasurementResult | null>(null);
   const [liveState, setLiveState] = useState<string>('');
   const pool = useRef<WorkerPool | null>(null);
   pool.current ??= new WorkerPool();
-  useUrlState('measurement', new URLSearchParams({ bw: String(mbps), delay: String(delayMs), jitter: String(jitterMs), ...(hidden ? { hide: '1' } : {}) }));
+  useUrlState('measurement', MEASUREMENT_LAB, { bw: mbps, delay: delayMs, jitter: jitterMs, hide: hidden ? '1' : '0' });
 
   useEffect(() => {
     const t = setTimeout(() => {
@@ -87,19 +105,23 @@ export function MeasurementLab() {
     } else if (r.kind === 'error') setLiveState(r.message);
   };
 
-  const slider = (label: string, value: number, set: (v: number) => void, min: number, max: number, step: number, unit: string, param: string) => (
-    <label className="param">
-      {label} <output>{hidden ? '?' : value}</output> {unit}
-      <input type="range" min={min} max={max} step={step} value={value} onChange={(e) => set(Number(e.target.value))} data-param={param} />
-    </label>
-  );
+  const slider = (index: number, value: number, set: (v: number) => void) => {
+    const spec = MEASUREMENT_LAB[index] as NumberParam;
+    return (
+      <label className="param">
+        {spec.doc} <output>{hidden ? '?' : value}</output> {spec.unit}
+        <input type="range" min={spec.min} max={spec.max} step={spec.step} value={value} onChange={(e) => set(Number(e.target.value))} data-param={spec.name} />
+      </label>
+    );
+  };
 
   return (
     <div className="lab">
+      <Notices notices={notices} dismiss={dismiss} />
       <section className="lab-controls" aria-label="The link to measure">
-        {slider('bandwidth', mbps, setMbps, 0.1, 100, 0.1, 'Mbit/s', 'bw')}
-        {slider('delay one way', delayMs, setDelay, 0, 200, 1, 'ms', 'delay')}
-        {slider('jitter ±', jitterMs, setJitter, 0, 10, 0.1, 'ms', 'jitter')}
+        {slider(0, mbps, setMbps)}
+        {slider(1, delayMs, setDelay)}
+        {slider(2, jitterMs, setJitter)}
         <label>
           <input type="checkbox" checked={hidden} onChange={(e) => setHidden(e.target.checked)} /> hide the truth
         </label>
@@ -110,11 +132,21 @@ export function MeasurementLab() {
           <dl className="estimates" data-testid="estimates">
             <dt>bandwidth (from the slope, 2·8 bits per byte per round trip)</dt>
             <dd data-estimate="mbps">
-              {fixed(sim.fit.mbps, 3)} Mbit/s {!hidden && <small>truth {mbps} · error {err(sim.fit.mbps, mbps)}</small>}
+              {fixed(sim.fit.mbps, 3)} Mbit/s{' '}
+              {!hidden && (
+                <small>
+                  truth {mbps} · error {err(sim.fit.mbps, mbps)}
+                </small>
+              )}
             </dd>
             <dt>size-independent one-way delay (half the intercept)</dt>
             <dd data-estimate="delay">
-              {fixed(sim.fit.delayMs, 3)} ms {!hidden && <small>truth {delayMs} · error {err(sim.fit.delayMs, delayMs)}</small>}
+              {fixed(sim.fit.delayMs, 3)} ms{' '}
+              {!hidden && (
+                <small>
+                  truth {delayMs} · error {err(sim.fit.delayMs, delayMs)}
+                </small>
+              )}
             </dd>
           </dl>
         )}
@@ -122,8 +154,8 @@ export function MeasurementLab() {
       <section aria-label="Live measurement">
         <h2>Live: the relay's echo server</h2>
         <p className="hint">
-          The page sends ping-pong messages (2-byte length, then the bytes) through the bridge; the relay forwards them over TCP and times each round trip on its own clock. The fit goes
-          through each size's fastest round trip. On loopback the link is so fast that the size barely shows: that, too, is a measurement.
+          The page sends ping-pong messages (2-byte length, then the bytes) through the bridge; the relay forwards them over TCP and times each round trip on its own clock. The fit goes through each
+          size's fastest round trip. On loopback the link is so fast that the size barely shows: that, too, is a measurement.
         </p>
         <button type="button" onClick={() => void measureLive()} data-action="measure-live">
           Measure the echo server

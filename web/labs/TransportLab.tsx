@@ -4,13 +4,16 @@ import type { Summary } from '../../shared/metrics/summary.ts';
 import { MATRIX_SEEDS, matrixRuns, rowVerdict } from '../../shared/scenarios/matrix.ts';
 import { FILE_SIZES, MATRIX, matrixRun } from '../../shared/scenarios/presets.ts';
 import { fixed } from '../charts/format.ts';
-import { TimeChart } from '../charts/TimeChart.tsx';
+import { RunCharts } from '../charts/RunCharts.tsx';
 import { chartsOf } from '../app/layers.ts';
 import type { RunView } from '../worker/protocol.ts';
 import { WorkerPool } from '../worker/pool.ts';
 import { SweepPool } from '../worker/sweepPool.ts';
 import { SchemeSelect } from '../components/SchemeSelect.tsx';
-import { query, useUrlState } from './lab.ts';
+import { useInitialState, useUrlState } from './lab.ts';
+import { TRANSPORT_LAB } from '../state/labs.ts';
+import { Notices } from '../components/Notices.tsx';
+import { useNotices } from '../components/useNotices.ts';
 
 const WINDOW_SCHEMES = SCHEMES.filter((s) => s.mode === 'window');
 
@@ -19,10 +22,10 @@ const WINDOW_SCHEMES = SCHEMES.filter((s) => s.mode === 'window');
  * (pass rate and grade spread; the other columns are seed 1's run); a row opens its run.
  */
 export function TransportLab() {
-  const q = query();
-  const [scheme, setScheme] = useState(findScheme(q.get('scheme') ?? '')?.mode === 'window' ? q.get('scheme')! : 'reno');
-  const initialRow = Number(q.get('row'));
-  const [selected, setSelected] = useState<number | null>(Number.isInteger(initialRow) && initialRow >= 1 && initialRow <= MATRIX.length ? initialRow - 1 : null);
+  const initial = useInitialState(TRANSPORT_LAB);
+  const { notices, dismiss } = useNotices(initial.errors);
+  const [scheme, setScheme] = useState(initial.value.scheme as string);
+  const [selected, setSelected] = useState<number | null>(initial.value.row ? (initial.value.row as number) - 1 : null);
   const [results, setResults] = useState<(Summary | null)[]>([]);
   const [running, setRunning] = useState(false);
   const [ms, setMs] = useState(0);
@@ -31,9 +34,7 @@ export function TransportLab() {
   const pool = useRef<SweepPool | null>(null);
   const runner = useRef<WorkerPool | null>(null);
 
-  const state = new URLSearchParams({ scheme });
-  if (selected !== null) state.set('row', String(selected + 1));
-  useUrlState('transport-lab', state);
+  useUrlState('transport-lab', TRANSPORT_LAB, { scheme, row: selected === null ? 0 : selected + 1 });
 
   const runAll = async () => {
     pool.current ??= new SweepPool();
@@ -49,10 +50,12 @@ export function TransportLab() {
     setRunning(false);
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the matrix runs again when the scheme changes, and only then.
   useEffect(() => {
     void runAll();
     return () => pool.current?.cancel();
   }, [scheme]);
+  useEffect(() => () => pool.current?.close(), []);
 
   useEffect(() => {
     if (selected === null) return;
@@ -69,6 +72,7 @@ export function TransportLab() {
 
   return (
     <div className="lab">
+      <Notices notices={notices} dismiss={dismiss} />
       <section className="lab-controls" aria-label="Matrix settings">
         <label className="param">
           controller
@@ -120,9 +124,7 @@ export function TransportLab() {
           <h2>
             Row {selected + 1}: {MATRIX[selected].name} <small>· {findScheme(scheme)?.title}</small>
           </h2>
-          {charts.map((c) => (
-            <TimeChart key={c.id} title={c.title} yLabel={c.yLabel} layers={c.layers} fitY={c.fitY} domain={domain ?? [0, view!.series.endMs]} tNow={Infinity} onBrush={setDomain} onReset={() => setDomain(null)} />
-          ))}
+          <RunCharts charts={charts} domain={domain ?? [0, view?.series.endMs ?? 1]} tNow={Infinity} onZoom={setDomain} />
         </section>
       )}
     </div>

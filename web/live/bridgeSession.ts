@@ -38,7 +38,10 @@ export class BridgeSession {
   private readonly queue: Uint8Array[] = [];
   private closed = false;
 
-  constructor(private readonly ws: WebSocketLike, private readonly h: BridgeHandlers) {
+  constructor(
+    private readonly ws: WebSocketLike,
+    private readonly h: BridgeHandlers,
+  ) {
     ws.binaryType = 'arraybuffer';
     ws.addEventListener('message', (e) => this.onMessage(e.data));
     ws.addEventListener('error', () => this.h.onError?.('the relay cannot be reached', true));
@@ -88,7 +91,7 @@ export class BridgeSession {
 }
 
 /** A bridged session as the transport of a live fetch. */
-export function bridgeTransport(ws: WebSocketLike): import('../../shared/endpoints/liveFetch.ts').DatagramTransport {
+export function bridgeTransport(ws: WebSocketLike): import('../../live/liveFetch.ts').DatagramTransport {
   let session: BridgeSession | null = null;
   return {
     send: (d) => session?.send(d),

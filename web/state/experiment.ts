@@ -1,8 +1,9 @@
 import { findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
-import { checkValues, type ParamValues } from '../../shared/controllers/types.ts';
+import { choice, num, type ParamValues } from '../../shared/controllers/types.ts';
 import { LINK_PARAMS } from '../../shared/link/params.ts';
 import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
 import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
+import { decode, decodeGroup, encode, encodeGroup, flag, type Decoded, type Field } from './codec.ts';
 
 /** The whole experiment a page shows: everything the URL carries. */
 export type Scenario = 'contest' | 'offset';
@@ -50,19 +51,37 @@ export function schemesFor(scenario: Scenario) {
   return scenario === 'contest' ? SCHEMES.filter((s) => s.mode === 'window') : SCHEMES;
 }
 
+/** The fields of the playground's URL for one scenario (the sides' schemes default to the scenario's pair). */
+export function experimentSchema(scenario: Scenario): Field[] {
+  const ids = schemesFor(scenario).map((s) => s.id);
+  const sides = SCENARIO_SIDES[scenario];
+  return [
+    choice('s', ['contest', 'offset'], 'contest', 'The scenario'),
+    flag('live', 'Offset scenario: controller A fetches from the real server'),
+    choice('trace', [...BUNDLED_TRACES.map((t) => t.name), 'rate'], DEFAULT_EXPERIMENT.trace, 'The link: a bundled trace or a constant rate'),
+    flag('var', 'The variable-rate offset server'),
+    num('seed', '', 0, 2 ** 31 - 1, 1, 1, 'Seed of every random choice'),
+    choice('a', ids, sides.a.scheme, 'Controller A'),
+    choice('b', ids, sides.b.scheme, 'Controller B'),
+  ];
+}
+
+/** The parameter groups under a prefix, besides the two sides' (`a.`, `b.`). */
+const GROUPS = [
+  { prefix: 'link.', key: 'link', schema: LINK_PARAMS, owner: 'the link' },
+  { prefix: 'srv.', key: 'offset', schema: OFFSET_PARAMS, owner: 'the offset server' },
+] as const;
+
+const SIDES = ['a', 'b'] as const;
+
 export function encodeExperiment(e: Experiment): string {
-  const q = new URLSearchParams();
-  if (e.scenario !== 'contest') q.set('s', e.scenario);
-  if (e.live) q.set('live', '1');
-  if (e.trace !== DEFAULT_EXPERIMENT.trace) q.set('trace', e.trace);
-  if (e.variable) q.set('var', '1');
-  if (e.seed !== 1) q.set('seed', String(e.seed));
-  for (const side of ['a', 'b'] as const) {
+  const q = encode(experimentSchema(e.scenario), { s: e.scenario, live: e.live ? '1' : '0', trace: e.trace, var: e.variable ? '1' : '0', seed: e.seed, a: e.a.scheme, b: e.b.scheme });
+  // The sides' schemes stay in the link even at their defaults, so it reads the same after the defaults change.
+  for (const side of SIDES) {
     q.set(side, e[side].scheme);
-    for (const [k, v] of Object.entries(e[side].params)) q.set(`${side}.${k}`, String(v));
+    encodeGroup(e[side].params, `${side}.`, q);
   }
-  for (const [k, v] of Object.entries(e.link)) q.set(`link.${k}`, String(v));
-  for (const [k, v] of Object.entries(e.offset)) q.set(`srv.${k}`, String(v));
+  for (const g of GROUPS) encodeGroup(e[g.key], g.prefix, q);
   return q.toString();
 }
 
@@ -70,59 +89,41 @@ export function encodeExperiment(e: Experiment): string {
  * Reads an experiment from a query string. Whatever is wrong is named in `errors` and replaced by the
  * default, so a bad link still opens a working page.
  */
-export function decodeExperiment(search: string): { experiment: Experiment; errors: string[] } {
+export function decodeExperiment(search: string): Decoded<Experiment> {
   const q = new URLSearchParams(search);
   const errors: string[] = [];
-  const scenario = (q.get('s') ?? 'contest') as Scenario;
-  const e: Experiment = { ...DEFAULT_EXPERIMENT, ...SCENARIO_SIDES.contest, link: {}, offset: {} };
-  if (scenario === 'contest' || scenario === 'offset') {
-    e.scenario = scenario;
-    Object.assign(e, structuredClone(SCENARIO_SIDES[scenario]));
-  } else errors.push(`s must be contest or offset (got "${scenario}")`);
-  e.live = q.get('live') === '1' && e.scenario === 'offset';
-  e.variable = q.get('var') === '1';
   const trace = q.get('trace');
-  if (trace !== null) {
-    if (trace === 'rate' || BUNDLED_TRACES.some((t) => t.name === trace)) e.trace = trace;
-    else if (trace.startsWith('upload:')) errors.push(`the trace "${trace.slice(7)}" was uploaded in another session: upload it again`);
-    else errors.push(`unknown trace "${trace}"`);
+  if (trace?.startsWith('upload:')) {
+    errors.push(`the trace "${trace.slice(7)}" was uploaded in another session: upload it again`);
+    q.delete('trace');
   }
-  const seed = q.get('seed');
-  if (seed !== null) {
-    const n = Number(seed);
-    if (Number.isInteger(n) && n >= 0 && n < 2 ** 31) e.seed = n;
-    else errors.push(`seed must be a whole number from 0 to 2147483647 (got "${seed}")`);
-  }
-  for (const side of ['a', 'b'] as const) {
-    const id = q.get(side);
-    if (id !== null) {
-      const scheme = findScheme(id);
-      if (scheme && schemesFor(e.scenario).includes(scheme)) e[side] = { scheme: id, params: {} };
-      else errors.push(`controller ${side.toUpperCase()}: unknown scheme "${id}" for this scenario`);
-    }
+  const scenario = decode(experimentSchema('contest').slice(0, 1), q);
+  errors.push(...scenario.errors);
+  const s = scenario.value.s as Scenario;
+  const top = decode(experimentSchema(s), q);
+  for (const m of top.errors) errors.push(/^[ab] /.test(m) ? `controller ${m[0].toUpperCase()}: ${m}` : m);
+  const v = top.value;
+  const e: Experiment = {
+    scenario: s,
+    live: v.live === '1' && s === 'offset',
+    trace: v.trace as string,
+    variable: v.var === '1',
+    seed: v.seed as number,
+    link: {},
+    offset: {},
+    a: { scheme: v.a as string, params: {} },
+    b: { scheme: v.b as string, params: {} },
+  };
+  for (const side of SIDES) {
     const scheme = findScheme(e[side].scheme)!;
-    const raw = prefixed(q, `${side}.`);
-    for (const [k, v] of Object.entries(raw)) {
-      const r = checkValues(scheme.params, { [k]: v }, scheme.id);
-      if ('error' in r) errors.push(`controller ${side.toUpperCase()}: ${r.error}`);
-      else Object.assign(e[side].params, r.values);
-    }
+    const r = decodeGroup(scheme.params, q, `${side}.`, scheme.id);
+    e[side].params = r.value;
+    errors.push(...r.errors.map((m) => `controller ${side.toUpperCase()}: ${m}`));
   }
-  for (const [k, v] of Object.entries(prefixed(q, 'link.'))) {
-    const r = checkValues(LINK_PARAMS, { [k]: v }, 'the link');
-    if ('error' in r) errors.push(r.error);
-    else Object.assign(e.link, r.values);
+  for (const g of GROUPS) {
+    const r = decodeGroup(g.schema, q, g.prefix, g.owner);
+    e[g.key] = r.value;
+    errors.push(...r.errors);
   }
-  for (const [k, v] of Object.entries(prefixed(q, 'srv.'))) {
-    const r = checkValues(OFFSET_PARAMS, { [k]: v }, 'the offset server');
-    if ('error' in r) errors.push(r.error);
-    else Object.assign(e.offset, r.values);
-  }
-  return { experiment: e, errors };
-}
-
-function prefixed(q: URLSearchParams, prefix: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of q) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = v;
-  return out;
+  return { value: e, errors };
 }

@@ -2,6 +2,7 @@ import { withLinkValues } from '../../shared/link/params.ts';
 import { withPolicyValues } from '../../shared/offset/params.ts';
 import { contest, flow, offsetServer, rateLink } from '../../shared/scenarios/presets.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
+import { contestOn } from '../../shared/scenarios/contestOn.ts';
 import type { Experiment } from './experiment.ts';
 
 /** How long a contest run lasts on a constant-rate or uploaded link whose length is not the trace's. */
@@ -16,12 +17,8 @@ export function specFor(e: Experiment, side: 'a' | 'b', uploadedMs?: number): Sc
     spec.offset = { ...spec.offset!, policy: withPolicyValues(spec.offset!.policy, e.offset) };
   } else if (e.trace === 'rate') {
     spec = { ...contest('Verizon-LTE-short', [f], e.seed), link: rateLink(12, 20), durationMs: RATE_LINK_MS };
-  } else if (e.trace.startsWith('upload:')) {
-    spec = contest('Verizon-LTE-short', [f], e.seed);
-    spec.link = { ...spec.link, trace: e.trace, ackTrace: e.trace };
-    spec.durationMs = uploadedMs ?? RATE_LINK_MS;
   } else {
-    spec = contest(e.trace, [f], e.seed);
+    spec = contestOn(e.trace, [f], e.seed, () => uploadedMs ?? RATE_LINK_MS);
   }
   spec.link = withLinkValues(spec.link, e.link);
   return spec;

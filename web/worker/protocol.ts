@@ -1,18 +1,20 @@
 import type { ParamValues } from '../../shared/controllers/types.ts';
 import type { OffsetFetchResult } from '../../shared/endpoints/offsetClient.ts';
-import type { EventColumns } from '../../shared/log/eventLog.ts';
 import type { FlowSeries } from '../../shared/metrics/fairness.ts';
 import type { RunSeries } from '../../shared/metrics/series.ts';
 import type { MeasurementResult, MeasurementSpec } from '../../shared/scenarios/measurement.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
 import type { LiveRun, ScenarioSpec } from '../../shared/scenarios/spec.ts';
+import type { SeriesDelta } from './seriesDelta.ts';
 
-/** One finished (or, live, growing) run as the page draws it. */
+/**
+ * One finished (or, live, growing) run as the page draws it. The event log stays in the worker, which
+ * keeps each side's latest run: the page asks it for exports.
+ */
 export interface RunView {
   spec: ScenarioSpec | LiveRun | null;
   summary: Summary;
   series: RunSeries;
-  log: EventColumns;
   live: OffsetFetchResult | null;
   /** Wall time the worker spent, ms. */
   wallMs: number;
@@ -30,11 +32,35 @@ export type WorkerRequest =
   | { id: number; kind: 'summary'; spec: ScenarioSpec }
   | { id: number; kind: 'measure'; spec: MeasurementSpec }
   | { id: number; kind: 'measure-live'; relay: string; target: string; sizes: number[]; repeats: number }
+  | { id: number; kind: 'export'; what: 'trace' | 'intervals' }
   | { id: number; kind: 'cancel' };
 
 export type WorkerResponse =
   | { id: number; kind: 'view'; view: RunView; final: boolean }
+  /** A live run's tick: what its series gained, and its figures so far. */
+  | { id: number; kind: 'delta'; delta: SeriesDelta; summary: Summary; wallMs: number }
   | { id: number; kind: 'uploaded'; name: string; durationMs: number; opportunities: number }
   | { id: number; kind: 'summary'; summary: Summary; wallMs: number }
   | { id: number; kind: 'measured'; result: MeasurementResult }
+  | { id: number; kind: 'exported'; text: string }
+  /** A run a newer one replaced before it started. */
+  | { id: number; kind: 'superseded' }
   | { id: number; kind: 'error'; message: string };
+
+/** The one table of what each request is answered with (runs stream views before their last one). */
+interface Answers {
+  run: 'view' | 'superseded';
+  replay: 'view';
+  live: 'view';
+  summary: 'summary';
+  measure: 'measured';
+  'measure-live': 'measured';
+  upload: 'uploaded';
+  export: 'exported';
+  cancel: never;
+}
+
+export type RequestKind = WorkerRequest['kind'];
+/** A request as the page writes it: the pool adds the id. */
+export type RequestOf<K extends RequestKind> = Omit<Extract<WorkerRequest, { kind: K }>, 'id'>;
+export type AnswerTo<K extends RequestKind> = Extract<WorkerResponse, { kind: Answers[K] | 'error' }>;

@@ -1,22 +1,25 @@
 /// <reference lib="webworker" />
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { checkParams } from '../../shared/controllers/types.ts';
-import { parseTraceCsv } from '../../shared/csv/trace.ts';
-import { liveFetch } from '../../shared/endpoints/liveFetch.ts';
+import { liveFetch } from '../../live/liveFetch.ts';
+import { formatIntervalCsv } from '../../shared/csv/intervals.ts';
+import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
 import { summarizeLog } from '../../shared/metrics/logSummary.ts';
 import { niceBin, runSeries, seriesBuffers } from '../../shared/metrics/series.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
 import { flowSeries } from '../../shared/metrics/fairness.ts';
-import { fitLatency, runMeasurement } from '../../shared/scenarios/measurement.ts';
+import { runMeasurement } from '../../shared/scenarios/measurement.ts';
+import { measureLive } from './measureLive.ts';
 import { K } from '../../shared/log/kinds.ts';
-import { FRAME_DATA, FRAME_SENT, unframe } from '../../shared/bridge/protocol.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import type { LiveRun, ScenarioSpec } from '../../shared/scenarios/spec.ts';
-import { WallClock } from '../../shared/sim/wallClock.ts';
+import { browserClock } from '../live/browserClock.ts';
 import { parseTrace, tracePeriod, type Trace } from '../../shared/trace/mahimahi.ts';
 import { bridgeTransport, bridgeUrl, type WebSocketLike } from '../live/bridgeSession.ts';
 import type { RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
+import { importRun } from './replay.ts';
+import { deltaBuffers, seriesDelta } from './seriesDelta.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -42,6 +45,14 @@ function loadTrace(name: string): Promise<Trace> {
 
 const post = (m: WorkerResponse, transfer: Transferable[] = []) => self.postMessage(m, transfer);
 
+/** The latest run this worker drew (a side's run, growing while live): its log stays here for exports. */
+let kept: { log: EventLog; spec: RunView['spec']; endMs: number; binMs: number } | null = null;
+
+function exportCsv(what: 'trace' | 'intervals'): string {
+  if (!kept) throw new Error('there is no run to export yet');
+  return what === 'trace' ? formatTraceCsv(kept.log, kept.spec) : formatIntervalCsv(kept.log, kept.binMs, kept.endMs);
+}
+
 /** Each flow's window over time, (t, packets) pairs from its ACK and timeout rows. */
 function windowsByFlow(log: EventLog, flows: number): Float64Array[] {
   const lists: number[][] = Array.from({ length: flows }, () => []);
@@ -50,18 +61,28 @@ function windowsByFlow(log: EventLog, flows: number): Float64Array[] {
   return lists.map((l) => Float64Array.from(l));
 }
 
-function viewOf(spec: RunView['spec'], log: EventLog, endMs: number, trace: Trace | null, summary: RunView['summary'], source: RunView['source'], live: RunView['live'], wallMs: number, spans?: { from: number[]; until: number[] }): [RunView, Transferable[]] {
+function viewOf(
+  spec: RunView['spec'],
+  log: EventLog,
+  endMs: number,
+  trace: Trace | null,
+  summary: RunView['summary'],
+  source: RunView['source'],
+  live: RunView['live'],
+  wallMs: number,
+  spans?: { from: number[]; until: number[] },
+): [RunView, Transferable[]] {
   const once = spec && 'workload' in spec ? spec.link.once : false;
   const series = runSeries(log, endMs, trace, once);
-  const columns = log.compact();
+  kept = { log, spec, endMs, binMs: series.binMs };
   let flows: RunView['flows'] = null;
-  const buffers: ArrayBuffer[] = [...seriesBuffers(series), ...Object.values(columns).map((c) => c.buffer as ArrayBuffer)];
+  const buffers: ArrayBuffer[] = seriesBuffers(series);
   if (spans && spans.from.length > 1) {
     const fs = flowSeries(log, spans.from.length, niceBin(endMs, 60), endMs, spans.from, spans.until);
     flows = { ...fs, windows: windowsByFlow(log, spans.from.length) };
     for (const a of [fs.t, fs.jain, ...fs.perFlow, ...flows.windows]) buffers.push(a.buffer as ArrayBuffer);
   }
-  const view: RunView = { spec, summary, series, log: columns, live, wallMs, source, flows };
+  const view: RunView = { spec, summary, series, live, wallMs, source, flows };
   return [view, buffers];
 }
 
@@ -74,7 +95,15 @@ async function simulate(spec: ScenarioSpec) {
   });
 }
 
+/**
+ * The newest run asked of this worker. A slider drag asks for a run per step; one still waiting when a newer
+ * one arrives is skipped, as the page would drop its answer anyway.
+ */
+let newestRun = 0;
+
 async function run(id: number, spec: ScenarioSpec): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  if (id !== newestRun) return post({ id, kind: 'superseded' });
   const t0 = performance.now();
   const result = await simulate(spec);
   const summary = summarize(result);
@@ -90,78 +119,11 @@ async function summaryOnly(id: number, spec: ScenarioSpec): Promise<void> {
   post({ id, kind: 'summary', summary, wallMs: performance.now() - t0 });
 }
 
-/**
- * Ping-pong through the bridge to the echo server over TCP: one message at a time, each timed by the
- * relay's clock from when it went out to when its last byte came back, so the WebSocket hop drops out.
- */
-async function measureLive(id: number, relay: string, target: string, sizes: number[], repeats: number): Promise<void> {
-  const ws = new WebSocket(bridgeUrl(relay.replace(/^http/, 'ws'), target, 'tcp', true));
-  ws.binaryType = 'arraybuffer';
-  const samples: { size: number; rttMs: number }[] = [];
-  let sentAt = NaN;
-  let expect = 0;
-  let got = 0;
-  let next: (() => void) | null = null;
-  const failed = new Promise<never>((_, reject) => {
-    ws.onmessage = (e) => {
-      if (typeof e.data === 'string') {
-        const m = JSON.parse(e.data);
-        if (m.type === 'ready') next?.();
-        if (m.type === 'error' && m.fatal) reject(new Error(m.message));
-        return;
-      }
-      const f = unframe(new Uint8Array(e.data as ArrayBuffer));
-      if (!f) return;
-      if (f.type === FRAME_SENT) sentAt = f.relayTime;
-      if (f.type === FRAME_DATA) {
-        got += f.payload.length;
-        if (got >= expect) {
-          samples.push({ size: expect, rttMs: f.relayTime - sentAt });
-          next?.();
-        }
-      }
-    };
-    ws.onerror = () => reject(new Error('the relay cannot be reached'));
-  });
-  const step = () => new Promise<void>((resolve) => (next = resolve));
-  await Promise.race([step(), failed]);
-  for (const size of sizes) {
-    for (let r = 0; r < repeats; r++) {
-      const m = new Uint8Array(size);
-      new DataView(m.buffer).setUint16(0, size);
-      expect = size;
-      got = 0;
-      const done = step();
-      ws.send(m);
-      await Promise.race([done, failed]);
-    }
-  }
-  ws.close();
-  post({ id, kind: 'measured', result: { samples, fit: fitLatency(samples) } });
-}
-
 async function replay(id: number, csv: string): Promise<void> {
   const t0 = performance.now();
-  const { log, spec } = parseTraceCsv(csv);
-  const lastEvent = log.length ? log.columns.t[log.length - 1] : 0;
-  let trace: Trace | null = null;
-  if (spec && 'workload' in spec && spec.link?.kind === 'trace') trace = await loadTrace(spec.link.trace).catch(() => null);
-  // A contest run lasts its whole duration even when the last packet came earlier.
-  const runEnd = spec && 'workload' in spec && spec.workload === 'contest' ? spec.durationMs : lastEvent;
-  const summary = summarizeLog(log, spec, runEnd, trace);
-  const [view, transfer] = viewOf(spec, log, runEnd, trace, summary, 'imported', null, performance.now() - t0);
+  const r = await importRun(csv, (name) => loadTrace(name).catch(() => null));
+  const [view, transfer] = viewOf(r.spec, r.log, r.endMs, r.trace, r.summary, 'imported', null, performance.now() - t0);
   post({ id, kind: 'view', view, final: true }, transfer);
-}
-
-/** A MessageChannel round trip: the browser's "run soon, after pending events" for the wall clock. */
-function yieldViaChannel(): (f: () => void) => void {
-  const ch = new MessageChannel();
-  const queue: (() => void)[] = [];
-  ch.port1.onmessage = () => queue.shift()?.();
-  return (f) => {
-    queue.push(f);
-    ch.port2.postMessage(0);
-  };
 }
 
 let cancelLive: (() => void) | null = null;
@@ -173,7 +135,7 @@ async function live(id: number, relay: string, target: string, schemeId: string,
   if ('error' in checked) throw new Error(checked.error);
   const ws = new WebSocket(bridgeUrl(relay.replace(/^http/, 'ws'), target));
   const log = new EventLog();
-  const clock = new WallClock(yieldViaChannel());
+  const clock = browserClock();
   const spec: LiveRun = { live: { server: target, scheme: schemeId, params: checked.values, via: 'bridge', variable } };
   const t0 = performance.now();
   // Datagrams are plain ArrayBuffer-backed bytes; the DOM's send type is only stricter on paper.
@@ -183,8 +145,19 @@ async function live(id: number, relay: string, target: string, schemeId: string,
     const endMs = Math.max(1, clock.now);
     const [view, transfer] = viewOf(spec, log, endMs, null, summarizeLog(log, spec, endMs, null), 'live', result, performance.now() - t0);
     post({ id, kind: 'view', view, final }, transfer);
+    shown = log.length;
   };
-  const timer = setInterval(() => snapshot(false, null), 150);
+  // The first tick draws the whole view; later ones send what the series gained since (the log stays here).
+  let shown = -1;
+  const tick = () => {
+    if (shown < 0) return snapshot(false, null);
+    const endMs = Math.max(1, clock.now);
+    const delta = seriesDelta(log, shown, endMs);
+    shown = log.length;
+    kept = { log, spec, endMs, binMs: delta.whole.binMs };
+    post({ id, kind: 'delta', delta, summary: summarizeLog(log, spec, endMs, null), wallMs: performance.now() - t0 }, deltaBuffers(delta));
+  };
+  const timer = setInterval(tick, 150);
   try {
     const outcome = await run.done;
     snapshot(true, outcome.result);
@@ -196,6 +169,7 @@ async function live(id: number, relay: string, target: string, schemeId: string,
 
 self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
   const m = e.data;
+  if (m.kind === 'run') newestRun = m.id;
   try {
     switch (m.kind) {
       case 'run':
@@ -207,7 +181,7 @@ self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
       case 'measure':
         return post({ id: m.id, kind: 'measured', result: runMeasurement(m.spec) });
       case 'measure-live':
-        return await measureLive(m.id, m.relay, m.target, m.sizes, m.repeats);
+        return post({ id: m.id, kind: 'measured', result: await measureLive(m.relay, m.target, m.sizes, m.repeats) });
       case 'upload': {
         const t = parseTrace(m.text, m.name);
         traces.set(`upload:${m.name}`, t);
@@ -215,6 +189,8 @@ self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
       }
       case 'live':
         return await live(m.id, m.relay, m.target, m.scheme, m.params, m.variable);
+      case 'export':
+        return post({ id: m.id, kind: 'exported', text: exportCsv(m.what) });
       case 'cancel':
         cancelLive?.();
         return;

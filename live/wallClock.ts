@@ -1,7 +1,17 @@
-import type { Action, Clock } from './scheduler.ts';
+import type { Action, Clock } from '../shared/sim/scheduler.ts';
 
-/** Runs a function soon, after pending I/O: setImmediate in Node, a MessageChannel post in browsers. */
-export type Yield = (f: () => void) => void;
+/**
+ * What a platform lends the wall clock. This folder compiles against no platform's types, so Node and the
+ * browser hand their own timers in (server/clock.ts, web/live/browserClock.ts).
+ */
+export interface Timers {
+  /** Milliseconds on a monotonic clock (performance.now). */
+  now(): number;
+  setTimer(f: () => void, ms: number): unknown;
+  clearTimer(handle: unknown): void;
+  /** Runs a function soon, after pending I/O: setImmediate in Node, a MessageChannel post in browsers. */
+  yieldTo(f: () => void): void;
+}
 
 /**
  * The model's Clock on the wall: milliseconds since it was made. Actions run close to their deadline:
@@ -10,17 +20,19 @@ export type Yield = (f: () => void) => void;
  * Socket events keep flowing between polls.
  */
 export class WallClock implements Clock {
-  private readonly origin = performance.now();
+  private readonly origin: number;
   private pending: { at: number; order: number; action: Action }[] = [];
   private counter = 0;
-  private sleeping: ReturnType<typeof setTimeout> | null = null;
+  private sleeping: unknown = null;
   private polling = false;
   private stopped = false;
 
-  constructor(private readonly yieldTo: Yield) {}
+  constructor(private readonly timers: Timers) {
+    this.origin = timers.now();
+  }
 
   get now(): number {
-    return performance.now() - this.origin;
+    return this.timers.now() - this.origin;
   }
 
   at(at: number, action: Action): void {
@@ -35,21 +47,21 @@ export class WallClock implements Clock {
   stop(): void {
     this.stopped = true;
     this.pending = [];
-    if (this.sleeping) clearTimeout(this.sleeping);
+    if (this.sleeping !== null) this.timers.clearTimer(this.sleeping);
     this.sleeping = null;
   }
 
   private arm(): void {
     if (this.polling || this.stopped) return;
-    if (this.sleeping) {
-      clearTimeout(this.sleeping);
+    if (this.sleeping !== null) {
+      this.timers.clearTimer(this.sleeping);
       this.sleeping = null;
     }
     const first = this.pending[0];
     if (!first) return;
     const wait = first.at - this.now;
     if (wait > 3) {
-      this.sleeping = setTimeout(() => {
+      this.sleeping = this.timers.setTimer(() => {
         this.sleeping = null;
         this.poll();
       }, wait - 2);
@@ -65,6 +77,6 @@ export class WallClock implements Clock {
     if (this.pending.length === 0) return;
     if (this.pending[0].at - this.now > 3) return this.arm();
     this.polling = true;
-    this.yieldTo(this.poll);
+    this.timers.yieldTo(this.poll);
   };
 }

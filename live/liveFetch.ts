@@ -1,8 +1,8 @@
-import type { ParamValues, Scheme } from '../controllers/types.ts';
-import { EventLog } from '../log/eventLog.ts';
-import { MAX_CHUNK } from '../offset/protocol.ts';
-import type { Clock } from '../sim/scheduler.ts';
-import { DEFAULT_CLIENT, OffsetClient, type OffsetFetchResult } from './offsetClient.ts';
+import type { ParamValues, Scheme } from '../shared/controllers/types.ts';
+import { EventLog } from '../shared/log/eventLog.ts';
+import { MAX_CHUNK } from '../shared/offset/protocol.ts';
+import type { Clock } from '../shared/sim/scheduler.ts';
+import { DEFAULT_CLIENT, OffsetClient, type OffsetFetchResult } from '../shared/endpoints/offsetClient.ts';
 
 /** A way to reach a real offset server: a UDP socket, or a session through the relay's bridge. */
 export interface DatagramTransport {
@@ -42,7 +42,16 @@ export function liveFetch(transport: DatagramTransport, clock: Clock & { stop():
       if (error) reject(new Error(error));
       else resolve({ result: client.stats, log, chunks: Math.ceil(client.stats.size / MAX_CHUNK) });
     };
-    const client: OffsetClient = new OffsetClient(clock, log, 0, o.scheme.create(o.params), o.scheme.mode, (d) => transport.send(d), { ...DEFAULT_CLIENT, id: o.id }, () => finish());
+    const client: OffsetClient = new OffsetClient(
+      clock,
+      log,
+      0,
+      o.scheme.create(o.params),
+      o.scheme.mode,
+      (d) => transport.send(d),
+      { ...DEFAULT_CLIENT, id: o.id },
+      () => finish(),
+    );
     transport.listen(
       (d) => client.receive(d, clock.now),
       (message) => finish(message),

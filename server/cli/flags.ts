@@ -1,0 +1,136 @@
+import { pathToFileURL } from 'node:url';
+import type { ParseArgsConfig } from 'node:util';
+import { checkParam, checkValues, type ParamSpec, type ParamValues, type Scheme } from '../../shared/controllers/types.ts';
+
+/**
+ * The flag layer of every command-line tool: flags generated from parameter schemas, their help, the
+ * checks of whole numbers and of `--set`, and the one place that turns a bad command line into exit code 2.
+ */
+
+/** A bad command line: the message names the flag and what it accepts; the tool exits with 2. */
+export class UsageError extends Error {}
+
+/** "queueLimit" → "queue-limit". */
+export const flagName = (param: string) => param.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+type StringOption = NonNullable<ParseArgsConfig['options']>[string] & { type: 'string' };
+
+/** One string flag per parameter of the schema. */
+export function schemaOptions(specs: readonly ParamSpec[]): Record<string, StringOption> {
+  return Object.fromEntries(specs.map((p) => [flagName(p.name), { type: 'string' as const }]));
+}
+
+const rangeOf = (p: ParamSpec) => (p.kind === 'choice' ? p.choices.join('|') : `${p.min}…${p.max}${p.unit ? ` ${p.unit}` : ''}`);
+
+export function schemaHelp(specs: readonly ParamSpec[], title: string): string {
+  const lines = specs.map((p) => `  --${flagName(p.name).padEnd(20)} ${rangeOf(p).padEnd(26)} ${p.doc} (default ${p.default})`);
+  return `${title}:\n${lines.join('\n')}`;
+}
+
+/** Each scheme on its own line, its parameters (the names `--set` takes) under it. */
+export function schemesHelp(schemes: readonly Scheme[]): string {
+  return schemes
+    .flatMap((s) => [
+      `  ${s.id.padEnd(15)} ${s.title} — ${s.doc}${s.mode === 'burst' ? ' [offset server]' : ''}`,
+      ...s.params.map((p) => `      ${p.name}=${rangeOf(p)}  (default ${p.default})  ${p.doc}`),
+    ])
+    .join('\n');
+}
+
+/** The values of the schema's flags that were given, checked; an error names the flag and its range. */
+export function readSchemaFlags(specs: readonly ParamSpec[], given: Record<string, unknown>, owner: string): ParamValues {
+  const raw: Record<string, string> = {};
+  for (const p of specs) {
+    const v = given[flagName(p.name)];
+    if (typeof v === 'string') raw[p.name] = v;
+  }
+  const checked = checkValues(specs, raw, owner);
+  if ('error' in checked) {
+    const name = /^(\w+)/.exec(checked.error)?.[1] ?? '';
+    throw new UsageError(`--${flagName(name)}: ${checked.error}`);
+  }
+  return checked.values;
+}
+
+export function whole(flag: string, raw: string, min: number, max: number): number {
+  const v = Number(raw);
+  if (raw.trim() === '' || !Number.isInteger(v) || v < min || v > max) throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  return v;
+}
+
+/** One `--set NAME=VALUE` (or `FLOW.NAME=VALUE`, for one flow only). */
+export interface SetFlag {
+  flow: number | null;
+  name: string;
+  raw: string;
+}
+
+export function parseSets(sets: readonly string[] = [], flows = 1): SetFlag[] {
+  return sets.map((s) => {
+    const m = /^(?:(\d+)\.)?([A-Za-z]\w*)=(.*)$/.exec(s);
+    if (!m) throw new UsageError(`--set must look like NAME=VALUE${flows > 1 ? ' or FLOW.NAME=VALUE' : ''} (got "${s}")`);
+    return { flow: m[1] === undefined ? null : whole('set', m[1], 0, flows - 1), name: m[2], raw: m[3] };
+  });
+}
+
+/**
+ * Applies the `--set`s to flows of the given schemes: each value checked against the schema of every flow
+ * it reaches, and a name no reached scheme has is an error.
+ */
+export function applySets(sets: readonly SetFlag[], flows: readonly { scheme: Scheme; params: ParamValues }[]): void {
+  for (const s of sets) {
+    const targets = s.flow === null ? flows : [flows[s.flow]];
+    let used = false;
+    for (const f of targets) {
+      const spec = f.scheme.params.find((p) => p.name === s.name);
+      if (!spec) continue;
+      const r = checkParam(spec, s.raw);
+      if ('error' in r) throw new UsageError(`--set ${r.error}`);
+      f.params[s.name] = r.value;
+      used = true;
+    }
+    if (!used) throw new UsageError(`--set: ${[...new Set(targets.map((f) => f.scheme.id))].join(', ')} has no parameter "${s.name}" (see --help)`);
+  }
+}
+
+/** Where a tool writes: the process's streams, or a test's buffers. */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const PROCESS_IO: Io = { out: (t) => console.log(t), err: (t) => console.error(t) };
+
+/** What else a tool counts as the command line's fault (exit 2), beside UsageError and parseArgs' errors. */
+export interface UsageFaults {
+  /** Other modules' errors that mean the input is at fault (a bad scenario, an unreadable trace). */
+  errors?: (abstract new (
+    ...a: never[]
+  ) => Error)[];
+  /** System error codes that mean a flag asked for the impossible (an address in use). */
+  codes?: string[];
+  /** More to say after the message (a flag other tools spell differently). */
+  hint?(message: string): string;
+}
+
+/**
+ * Runs a tool's main and returns its exit code: 2 with the message and a pointer to --help for a bad
+ * command line, 1 with the message for a failure, otherwise what main returns.
+ */
+export async function runTool(tool: string, main: (argv: string[], io: Io) => number | Promise<number>, argv: string[], io: Io = PROCESS_IO, usage: UsageFaults = {}): Promise<number> {
+  try {
+    return await main(argv, io);
+  } catch (e) {
+    const error = e as Error & { code?: string };
+    const byUser = error instanceof UsageError || usage.errors?.some((k) => error instanceof k) || error.code?.startsWith('ERR_PARSE_ARGS') || usage.codes?.includes(error.code ?? '');
+    if (byUser) {
+      io.err(`${tool}: ${error.message}${usage.hint?.(error.message) ?? ''}\nRun with --help for the options.`);
+      return 2;
+    }
+    io.err(`${tool}: ${error.message}`);
+    return 1;
+  }
+}
+
+/** Whether the module at `url` is the script node was started with (and not imported by a test). */
+export const isEntry = (url: string) => process.argv[1] !== undefined && url === pathToFileURL(process.argv[1]).href;

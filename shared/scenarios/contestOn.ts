@@ -1,0 +1,14 @@
+import { BUNDLED_TRACES, contest } from './presets.ts';
+import type { FlowSpec, ScenarioSpec } from './spec.ts';
+
+/**
+ * The contest on any trace: a bundled one as the contest defines it, or another (a file given by path, an
+ * upload) that carries the data while the ACKs cross the same file, for as long as `durationOf` says it lasts.
+ */
+export function contestOn(trace: string, flows: FlowSpec[], seed: number, durationOf: (trace: string) => number): ScenarioSpec {
+  if (BUNDLED_TRACES.some((t) => t.name === trace)) return contest(trace, flows, seed);
+  const spec = contest('Verizon-LTE-short', flows, seed);
+  spec.link = { ...spec.link, trace, ackTrace: trace };
+  spec.durationMs = durationOf(trace);
+  return spec;
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { formatTraceCsv } from '../../shared/csv/trace.ts';
+import { EventLog } from '../../shared/log/eventLog.ts';
+import { K } from '../../shared/log/kinds.ts';
+import { flow, offsetServer } from '../../shared/scenarios/presets.ts';
+import { importRun } from '../../web/worker/replay.ts';
+
+/** An offset fetch of two 1000-byte chunks that ends with the server's verdict. */
+function fetchLog(result: 0 | 1): EventLog {
+  const log = new EventLog();
+  log.push(0, K.send, 0, 0, 0, 1, 1);
+  log.push(0, K.send, 0, 1, 0, 2, 1);
+  log.push(10, K.reply, 0, 0, 1000, 10, 1);
+  log.push(14, K.reply, 0, 1000, 1000, 14, 1);
+  log.push(20, K.done, 0, result, 0, 3150, 250);
+  return log;
+}
+
+describe('importing a saved offset run', () => {
+  const spec = offsetServer(false, [flow('token-pacer', {}, 0, 2000)]);
+  it.each([
+    [1, true],
+    [0, false],
+  ] as const)('reads the server’s verdict %s back as Result %s, with its Time and Penalty', async (verdict, result) => {
+    const run = await importRun(formatTraceCsv(fetchLog(verdict), spec), () => Promise.resolve(null));
+    expect(run.endMs).toBe(20);
+    expect(run.summary.flows[0].offset).toMatchObject({ result, timeMs: 3150, penalty: 250, requests: 2 });
+  });
+});

@@ -1,0 +1,78 @@
+import { type RefObject, useMemo } from 'react';
+import { findScheme } from '../../shared/controllers/registry.ts';
+import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
+import { COLORS, SIDE_STYLE } from '../charts/palette.ts';
+import { RunCharts } from '../charts/RunCharts.tsx';
+import { SummaryCards } from '../components/Summary.tsx';
+import type { Experiment } from '../state/experiment.ts';
+import type { RunView } from '../worker/protocol.ts';
+import { chartsOf } from './layers.ts';
+import type { Runs, Slot } from './useRuns.ts';
+
+function sideNote(view: RunView | undefined, busy: boolean | undefined): string {
+  if (!view) return busy ? 'running…' : '';
+  const what = view.source === 'live' ? (view.live ? 'live, done' : 'live, fetching…') : view.source;
+  return `${what}${view.source === 'simulated' ? ` in ${view.wallMs.toFixed(0)} ms` : ''}${busy && view.source !== 'live' ? ' · updating…' : ''}`;
+}
+
+/** Both runs' cards, and for the contest the throughput–delay plane with the omniscient point. */
+export function Overview({ e, runs, label }: { e: Experiment; runs: Runs; label(slot: Slot): string }) {
+  const points: PlanePoint[] = [];
+  for (const s of ['a', 'b'] as const) {
+    const v = runs.views[s];
+    if (v)
+      points.push({
+        label: `${SIDE_STYLE[s].name} ${findScheme(e[s].scheme)?.title ?? ''}`,
+        throughputMbps: v.summary.all.throughputMbps,
+        delay95: v.summary.all.delay95,
+        color: SIDE_STYLE[s].color,
+        marker: SIDE_STYLE[s].marker,
+      });
+  }
+  const omni = runs.views.a?.summary.omniscient ?? runs.views.b?.summary.omniscient;
+  if (omni) points.push({ label: 'omniscient', throughputMbps: omni.throughputMbps, delay95: omni.delay95, color: COLORS.ink, marker: 'star' });
+  return (
+    <div className="overview">
+      {(['a', 'b'] as const).map((s) => {
+        const view = runs.views[s];
+        return view ? (
+          <SummaryCards key={s} summary={view.summary} side={label(s)} color={SIDE_STYLE[s].color} note={sideNote(view, runs.busy[s])} />
+        ) : (
+          <section key={s} className="cards" aria-label={`Summary of run ${SIDE_STYLE[s].name}`}>
+            <h3>{label(s)}</h3>
+            <p>{runs.errors[s] ? '' : 'running…'}</p>
+          </section>
+        );
+      })}
+      {e.scenario === 'contest' && <PlaneChart points={points} />}
+    </div>
+  );
+}
+
+interface ColumnsProps {
+  offset: boolean;
+  runs: Runs;
+  domain: [number, number];
+  playhead: number;
+  setZoom(d: [number, number] | null): void;
+  label(slot: Slot): string;
+  root: RefObject<HTMLDivElement | null>;
+}
+
+/** Each side's charts in its column, on the shared time axis. */
+export function Columns({ offset, runs, domain, playhead, setZoom, label, root }: ColumnsProps) {
+  // Each side's charts change only with its own run, so a change to A leaves B's canvases as they are.
+  const chartsA = useMemo(() => (runs.views.a ? chartsOf(runs.views.a.series, offset) : []), [runs.views.a, offset]);
+  const chartsB = useMemo(() => (runs.views.b ? chartsOf(runs.views.b.series, offset) : []), [runs.views.b, offset]);
+  const charts = { a: chartsA, b: chartsB };
+  return (
+    <div className="columns" ref={root}>
+      {(['a', 'b'] as const).map((s) => (
+        <div key={s} className="column" data-side={s}>
+          <h2 style={{ borderColor: SIDE_STYLE[s].color }}>{label(s)}</h2>
+          <RunCharts charts={charts[s]} domain={domain} tNow={runs.views[s]?.source === 'live' ? Infinity : playhead} onZoom={setZoom} />
+        </div>
+      ))}
+    </div>
+  );
+}

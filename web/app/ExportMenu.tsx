@@ -1,0 +1,71 @@
+import { constantRateTrace, formatTrace } from '../../shared/trace/mahimahi.ts';
+import { download } from '../export/download.ts';
+import { chartsSvg, svgToPng } from '../export/image.ts';
+import type { Experiment } from '../state/experiment.ts';
+import type { Runs, Slot } from './useRuns.ts';
+
+interface Props {
+  e: Experiment;
+  runs: Runs;
+  /** The link's effective settings, for a constant-rate link's trace. */
+  bandwidth: number;
+  uploadedText: ReadonlyMap<string, string>;
+  chartsRoot: () => HTMLElement | null;
+  label(slot: Slot): string;
+  note(message: string): void;
+}
+
+/** Every export of the experiment: each run's CSVs (made in its worker), the link's trace, the charts. */
+export function ExportMenu({ e, runs, bandwidth, uploadedText, chartsRoot, label, note }: Props) {
+  const exportCsv = async (slot: Slot, what: 'trace' | 'intervals') => {
+    try {
+      download(`pipefill-${slot}-${e[slot].scheme}${what === 'trace' ? '' : '-intervals'}.csv`, await runs.pool.exportCsv(slot, what));
+    } catch (err) {
+      note(`The ${what} CSV could not be made: ${(err as Error).message}`);
+    }
+  };
+  /** The data direction's delivery schedule as a Mahimahi trace file. */
+  const exportLinkTrace = async () => {
+    if (e.trace === 'rate') return download(`constant-${bandwidth}Mbps.trace`, formatTrace(constantRateTrace(bandwidth)), 'text/plain');
+    if (e.trace.startsWith('upload:')) return download(e.trace.slice(7), uploadedText.get(e.trace.slice(7)) ?? '', 'text/plain');
+    const name = `${e.trace}.down`;
+    const r = await fetch(`/traces/${name}`);
+    if (r.ok) download(name, await r.text(), 'text/plain');
+    else note(`The trace ${name} could not be fetched (${r.status}).`);
+  };
+  const exportImage = async (kind: 'svg' | 'png') => {
+    const root = chartsRoot();
+    if (!root) return;
+    const { svg, width, height } = chartsSvg(root);
+    if (kind === 'svg') download('pipefill-charts.svg', svg, 'image/svg+xml');
+    else download('pipefill-charts.png', await svgToPng(svg, width, height));
+  };
+  return (
+    <details className="menu">
+      <summary>Export</summary>
+      <div>
+        {(['a', 'b'] as const).map((s) => (
+          <span key={s}>
+            <button type="button" onClick={() => void exportCsv(s, 'trace')} disabled={!runs.views[s]} data-export={`trace-${s}`}>
+              Trace CSV, {label(s)}
+            </button>
+            <button type="button" onClick={() => void exportCsv(s, 'intervals')} disabled={!runs.views[s]} data-export={`intervals-${s}`}>
+              Per-interval CSV, {label(s)}
+            </button>
+          </span>
+        ))}
+        {e.scenario === 'contest' && (
+          <button type="button" onClick={() => void exportLinkTrace()} data-export="link-trace">
+            Link trace (Mahimahi format)
+          </button>
+        )}
+        <button type="button" onClick={() => void exportImage('png')} data-export="png">
+          Charts as PNG
+        </button>
+        <button type="button" onClick={() => void exportImage('svg')} data-export="svg">
+          Charts as SVG
+        </button>
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,29 @@
+import type { Experiment } from '../state/experiment.ts';
+import type { Runs } from './useRuns.ts';
+import type { RelayState } from './useRelay.ts';
+
+/** The live fetch of controller A through the relay's bridge: where it goes, and start or stop. */
+export function LivePanel({ e, runs, target, relay }: { e: Experiment; runs: Runs; target: string | null; relay: RelayState }) {
+  if (e.scenario !== 'offset') return null;
+  if (!e.live) return relay === 'absent' ? <p className="hint">Live mode is off: the relay that serves it is not reachable from this page.</p> : null;
+  return (
+    <div className="live" role="status">
+      {target ? (
+        <>
+          Controller A fetches the file from the relay’s {e.variable ? 'variable' : 'constant'}-rate server at {target} through the bridge.{' '}
+          {runs.busy.a ? (
+            <button type="button" onClick={runs.stopLive}>
+              Stop
+            </button>
+          ) : (
+            <button type="button" onClick={() => runs.startLive(window.location.origin, target, e.variable)} data-action="start-live">
+              Start live fetch
+            </button>
+          )}
+        </>
+      ) : (
+        'Live mode needs the relay (npm start), and it cannot be reached from this page. Simulated mode keeps working.'
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import type { ReactNode } from 'react';
+import { SIDE_STYLE } from '../charts/palette.ts';
+import type { Experiment, Scenario } from '../state/experiment.ts';
+import type { Slot } from './useRuns.ts';
+
+interface Props {
+  e: Experiment;
+  set(e: Experiment): void;
+  setScenario(s: Scenario): void;
+  /** The live target, when the relay offers one. */
+  liveTarget: string | null;
+  onImport(file: File, slot: Slot): void;
+  note(message: string): void;
+  /** The export menu. */
+  children: ReactNode;
+}
+
+/** Scenario, live or simulated, seed, reset, the experiment's link, exports and imports. */
+export function Toolbar({ e, set, setScenario, liveTarget, onImport, note, children }: Props) {
+  const copyLink = () =>
+    void navigator.clipboard?.writeText(window.location.href).then(
+      () => note('The link to this experiment is on the clipboard.'),
+      () => note(window.location.href),
+    );
+  return (
+    <div className="toolbar">
+      <label>
+        scenario
+        <select value={e.scenario} onChange={(ev) => setScenario(ev.target.value as Scenario)} data-param="scenario">
+          <option value="contest">Contest: cellular trace</option>
+          <option value="offset">Offset server</option>
+        </select>
+      </label>
+      {e.scenario === 'offset' && (
+        <label>
+          controller A runs
+          <select value={e.live ? 'live' : 'sim'} onChange={(ev) => set({ ...e, live: ev.target.value === 'live' })} data-param="mode">
+            <option value="sim">simulated</option>
+            <option value="live" disabled={!liveTarget}>
+              live, against the relay’s server
+            </option>
+          </select>
+        </label>
+      )}
+      <label>
+        seed
+        <input
+          type="number"
+          min={0}
+          value={e.seed}
+          onChange={(ev) => Number.isInteger(Number(ev.target.value)) && Number(ev.target.value) >= 0 && set({ ...e, seed: Number(ev.target.value) })}
+          data-param="seed"
+          style={{ width: '5em' }}
+        />
+      </label>
+      <button type="button" onClick={() => setScenario(e.scenario)}>
+        Reset to preset
+      </button>
+      <button type="button" onClick={copyLink}>
+        Copy link
+      </button>
+      {children}
+      <details className="menu">
+        <summary>Import CSV</summary>
+        <div>
+          {(['a', 'b'] as const).map((s) => (
+            <label key={s}>
+              replay in {SIDE_STYLE[s].name}
+              <input type="file" accept=".csv,text/csv" onChange={(ev) => ev.target.files?.[0] && onImport(ev.target.files[0], s)} data-import={s} />
+            </label>
+          ))}
+        </div>
+      </details>
+    </div>
+  );
+}

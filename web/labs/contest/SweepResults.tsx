@@ -1,0 +1,86 @@
+import { csvFormat } from 'd3-dsv';
+import { findScheme } from '../../../shared/controllers/registry.ts';
+import type { Summary } from '../../../shared/metrics/summary.ts';
+import { bestBy, frontier } from '../../../shared/scenarios/sweep.ts';
+import { fixed } from '../../charts/format.ts';
+import { PlaneChart, type PlaneLine, type PlanePoint } from '../../charts/PlaneChart.tsx';
+import { COLORS } from '../../charts/palette.ts';
+import { download } from '../../export/download.ts';
+import type { SweepResult } from './useSweepRunner.ts';
+
+export const SWEEP_COLORS = [COLORS.blue, COLORS.vermillion, COLORS.green, COLORS.purple];
+
+/** The sweep's points as a CSV file, each marked whether it lies on its sweep's frontier. */
+export function exportSweepCsv(trace: string, points: SweepResult[]): void {
+  download(
+    `pipefill-sweep-${trace}.csv`,
+    csvFormat(
+      points.map((p) => ({
+        trace,
+        scheme: p.scheme,
+        param: p.param,
+        value: p.value,
+        throughput_mbps: p.throughputMbps,
+        delay95_ms: p.delay95,
+        power: p.power,
+        score: p.score,
+        frontier: frontier(points.filter((x) => x.sweep === p.sweep)).includes(p),
+      })),
+    ),
+  );
+}
+
+/** The throughput–delay plane with each sweep's frontier and the best points ringed, and the table of runs. */
+export function SweepResults({ points, sweeps, omni }: { points: SweepResult[]; sweeps: number; omni: Summary['omniscient'] }) {
+  const scoreboard = points.length > 0 && points.every((p) => p.param === '');
+  const groups = scoreboard
+    ? points.map((p, i) => ({ color: SWEEP_COLORS[i % 4], pts: [p] }))
+    : Array.from({ length: sweeps }, (_, k) => ({ color: SWEEP_COLORS[k], pts: points.filter((p) => p.sweep === k) }));
+  const bestPower = bestBy(points, 'power');
+  const bestScore = bestBy(points, 'score');
+  const planePoints: PlanePoint[] = points.map((p, i) => ({
+    label: scoreboard ? p.scheme : `${p.scheme} ${p.param}=${p.value}`,
+    throughputMbps: p.throughputMbps,
+    delay95: p.delay95,
+    color: scoreboard ? SWEEP_COLORS[i % 4] : SWEEP_COLORS[p.sweep],
+    marker: 'dot',
+    labelled: scoreboard || p === bestPower || p === bestScore,
+    ring: p === bestPower || p === bestScore,
+  }));
+  if (omni) planePoints.push({ label: 'omniscient', ...omni, color: COLORS.ink, marker: 'star' });
+  const lines: PlaneLine[] = scoreboard ? [] : groups.map((g) => ({ color: g.color, points: frontier(g.pts) }));
+  return (
+    <div className="lab-body">
+      <PlaneChart points={planePoints} lines={lines} width={640} height={380} />
+      <table className="results" data-testid="sweep-table">
+        <thead>
+          <tr>
+            <th>run</th>
+            <th>Mbit/s</th>
+            <th>delay95 ms</th>
+            <th>power</th>
+            <th>score</th>
+          </tr>
+        </thead>
+        <tbody>
+          {[...points]
+            .sort((a, b) => a.sweep - b.sweep || a.value - b.value)
+            .map((p) => (
+              <tr key={`${p.scheme}${p.param}${p.value}`} className={p === bestPower || p === bestScore ? 'best' : ''}>
+                <td>
+                  <i className="swatch" style={{ background: scoreboard ? SWEEP_COLORS[points.indexOf(p) % 4] : SWEEP_COLORS[p.sweep] }} />{' '}
+                  {scoreboard ? findScheme(p.scheme)?.title : `${p.scheme} ${p.param}=${p.value}`}
+                  {p === bestPower && ' ★ power'}
+                  {p === bestScore && ' ★ score'}
+                </td>
+                <td>{fixed(p.throughputMbps, 2)}</td>
+                <td>{fixed(p.delay95, 0)}</td>
+                <td>{fixed(p.power, 1)}</td>
+                <td>{fixed(p.score, 3)}</td>
+              </tr>
+            ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,120 @@
+import { findScheme, SCHEMES } from '../../../shared/controllers/registry.ts';
+import { BUNDLED_TRACES } from '../../../shared/scenarios/presets.ts';
+import { SchemeSelect } from '../../components/SchemeSelect.tsx';
+import { SWEEP_COLORS } from './SweepResults.tsx';
+
+export interface SweepDef {
+  scheme: string;
+  param: string;
+  values: string;
+}
+
+const WINDOW_SCHEMES = SCHEMES.filter((s) => s.mode === 'window' && s.params.some((p) => p.kind === 'number'));
+
+/** A scheme's first numeric parameter over a range that shows its trade-off. */
+export function defaultSweep(scheme: string): SweepDef {
+  const s = findScheme(scheme)!;
+  const p = s.params.find((x) => x.kind === 'number')!;
+  const preset: Record<string, string> = { 'fixed.w': '2..512*2', 'bdp.gain': '1..3+0.25', 'aimd.a': '0.25..4*2', 'rate-based.k': '0.5..4+0.5' };
+  return { scheme, param: p.name, values: preset[`${scheme}.${p.name}`] ?? `${p.kind === 'number' ? p.min : 0}..${p.kind === 'number' ? p.max : 1}*2` };
+}
+
+function SweepFieldset({ index, sweep: s, set, remove }: { index: number; sweep: SweepDef; set(d: Partial<SweepDef>): void; remove: (() => void) | null }) {
+  const scheme = findScheme(s.scheme)!;
+  return (
+    <fieldset style={{ borderColor: SWEEP_COLORS[index] }}>
+      <legend>sweep {index + 1}</legend>
+      <SchemeSelect value={s.scheme} schemes={WINDOW_SCHEMES} onChange={(id) => set(defaultSweep(id))} label={`sweep ${index + 1} scheme`} />
+      <select value={s.param} onChange={(e) => set({ param: e.target.value })} aria-label={`sweep ${index + 1} parameter`}>
+        {scheme.params
+          .filter((p) => p.kind === 'number')
+          .map((p) => (
+            <option key={p.name}>{p.name}</option>
+          ))}
+      </select>
+      <input
+        value={s.values}
+        onChange={(e) => set({ values: e.target.value })}
+        aria-label={`sweep ${index + 1} values`}
+        title="FROM..TO*FACTOR, FROM..TO+STEP or a list: 2..512*2, 1..3+0.25, 1,2,4"
+        data-param={`sweep${index}`}
+        size={14}
+      />
+      {remove && (
+        <button type="button" onClick={remove} aria-label={`remove sweep ${index + 1}`}>
+          ×
+        </button>
+      )}
+    </fieldset>
+  );
+}
+
+interface Props {
+  trace: string;
+  setTrace(t: string): void;
+  uploads: readonly { name: string }[];
+  onUpload(file: File): void;
+  sweeps: SweepDef[];
+  setSweeps(s: SweepDef[]): void;
+  running: boolean;
+  onSweep(): void;
+  onScoreboard(): void;
+  onCancel(): void;
+  onExport(): void;
+  canExport: boolean;
+}
+
+/** The trace, up to four sweeps, and the buttons that run, cancel and export them. */
+export function SweepSettings({ trace, setTrace, uploads, onUpload, sweeps, setSweeps, running, onSweep, onScoreboard, onCancel, onExport, canExport }: Props) {
+  return (
+    <section className="lab-controls" aria-label="Sweep settings">
+      <label className="param">
+        trace
+        <select value={trace} onChange={(e) => setTrace(e.target.value)} data-param="trace">
+          {BUNDLED_TRACES.map((t) => (
+            <option key={t.name} value={t.name}>
+              {t.title}
+            </option>
+          ))}
+          {uploads.map((u) => (
+            <option key={u.name} value={`upload:${u.name}`}>
+              uploaded: {u.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="param">
+        or upload a Mahimahi trace
+        <input type="file" accept=".down,.up,.txt,.trace,text/plain" onChange={(e) => e.target.files?.[0] && onUpload(e.target.files[0])} data-param="upload" />
+      </label>
+      {sweeps.map((s, k) => (
+        <SweepFieldset
+          key={k}
+          index={k}
+          sweep={s}
+          set={(d) => setSweeps(sweeps.map((x, j) => (j === k ? { ...x, ...d } : x)))}
+          remove={sweeps.length > 1 ? () => setSweeps(sweeps.filter((_, j) => j !== k)) : null}
+        />
+      ))}
+      {sweeps.length < 4 && (
+        <button type="button" onClick={() => setSweeps([...sweeps, defaultSweep(['bdp', 'aimd', 'rate-based', 'fixed'].find((x) => !sweeps.some((s) => s.scheme === x)) ?? 'fixed')])}>
+          + compare another scheme
+        </button>
+      )}
+      <button type="button" className="primary" onClick={onSweep} disabled={running} data-action="sweep">
+        Run sweep
+      </button>
+      <button type="button" onClick={onScoreboard} disabled={running} data-action="scoreboard">
+        Scoreboard of the built-in schemes
+      </button>
+      {running && (
+        <button type="button" onClick={onCancel} data-action="cancel">
+          Cancel
+        </button>
+      )}
+      <button type="button" onClick={onExport} disabled={!canExport} data-action="export">
+        Export CSV
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Summary } from '../../../shared/metrics/summary.ts';
+import type { ScenarioSpec } from '../../../shared/scenarios/spec.ts';
+import { sweepPoint, type SweepPoint } from '../../../shared/scenarios/sweep.ts';
+import { SweepPool } from '../../worker/sweepPool.ts';
+
+/** One run of a sweep (or of the scoreboard): which sweep it belongs to and the value it tries. */
+export interface SweepRun {
+  sweep: number;
+  scheme: string;
+  param: string;
+  value: number;
+  params: Record<string, number>;
+}
+
+export type SweepResult = SweepPoint & { sweep: number };
+
+export interface Progress {
+  done: number;
+  total: number;
+  running: boolean;
+  ms: number;
+}
+
+/** Runs sweeps over the worker pool: the points as they arrive, the progress, and each run's failure. */
+export function useSweepRunner() {
+  const [points, setPoints] = useState<SweepResult[]>([]);
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const [errors, setErrors] = useState<string[]>([]);
+  const [omni, setOmni] = useState<Summary['omniscient']>(null);
+  const pool = useRef<SweepPool | null>(null);
+  useEffect(() => () => pool.current?.close(), []);
+
+  const start = async (runs: SweepRun[], specOf: (r: SweepRun) => ScenarioSpec, uploads: { name: string; text: string }[]) => {
+    pool.current ??= new SweepPool();
+    setPoints([]);
+    setErrors([]);
+    const t0 = performance.now();
+    setProgress({ done: 0, total: runs.length, running: true, ms: 0 });
+    let done = 0;
+    const finished = await pool.current.run(
+      runs.map(specOf),
+      (i, summary) => {
+        const r = runs[i];
+        setOmni(summary.omniscient);
+        setPoints((p) => [...p, { ...sweepPoint(r.scheme, r.param, r.value, summary.all), sweep: r.sweep }]);
+        setProgress({ done: ++done, total: runs.length, running: true, ms: performance.now() - t0 });
+      },
+      (i, message) => setErrors((e) => [...e, `${runs[i].scheme} ${runs[i].param}=${runs[i].value}: ${message}`]),
+      uploads,
+    );
+    setProgress((p) => p && { ...p, running: false, ms: finished ? performance.now() - t0 : p.ms });
+  };
+
+  return { points, progress, errors, setErrors, omni, start, cancel: () => pool.current?.cancel() };
+}

@@ -1,0 +1,59 @@
+import { findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
+import { choice, num } from '../../shared/controllers/types.ts';
+import { DEFAULT_MEASUREMENT } from '../../shared/scenarios/measurement.ts';
+import { BUNDLED_TRACES, MATRIX, SHARED_PRESETS } from '../../shared/scenarios/presets.ts';
+import { sweepValues } from '../../shared/scenarios/sweep.ts';
+import { type Field, flag, type ListField } from './codec.ts';
+
+/** The URL fields of each lab, from the same schemas as the playground's (web/state/experiment.ts). */
+
+const WINDOW_IDS = SCHEMES.filter((s) => s.mode === 'window').map((s) => s.id);
+const SWEEPABLE_IDS = SCHEMES.filter((s) => s.mode === 'window' && s.params.some((p) => p.kind === 'number')).map((s) => s.id);
+const numberParamsOf = (scheme: string | number) => (findScheme(String(scheme))?.params ?? []).filter((p) => p.kind === 'number').map((p) => p.name);
+
+const sweeps: ListField = {
+  name: 'sw',
+  kind: 'list',
+  max: 4,
+  parts: ([scheme]) => [choice('scheme', SWEEPABLE_IDS, 'fixed', 'The swept scheme'), choice('param', numberParamsOf(scheme), '', 'The swept parameter'), { name: 'values', kind: 'text' }],
+  check: ([scheme, param, values]) => {
+    const r = sweepValues(String(scheme), String(param), String(values));
+    return 'error' in r ? r.error : null;
+  },
+  doc: 'A sweep: scheme:parameter:values',
+};
+
+export const CONTEST_LAB: readonly Field[] = [
+  choice(
+    'trace',
+    BUNDLED_TRACES.map((t) => t.name),
+    'Verizon-LTE-short',
+    'The contest trace',
+  ),
+  sweeps,
+];
+
+export const SHARED_LAB: readonly Field[] = [
+  choice(
+    'preset',
+    SHARED_PRESETS.map((p) => p.id),
+    'cdn',
+    'The link',
+  ),
+  {
+    name: 'f',
+    kind: 'list',
+    max: 8,
+    parts: () => [choice('scheme', WINDOW_IDS, 'reno', 'The flow’s scheme'), num('start', 'ms', 0, 3_600_000, 1, 0, 'When it starts'), num('bytes', 'bytes', 1, 1e9, 1, 1, 'How much it sends')],
+    doc: 'A flow: scheme:start:bytes',
+  },
+];
+
+export const TRANSPORT_LAB: readonly Field[] = [choice('scheme', WINDOW_IDS, 'reno', 'The controller every row runs'), num('row', '', 0, MATRIX.length, 1, 0, 'The row whose run is open (0: none)')];
+
+export const MEASUREMENT_LAB: readonly Field[] = [
+  num('bw', 'Mbit/s', 0.1, 100, 0.1, DEFAULT_MEASUREMENT.mbps, 'bandwidth'),
+  num('delay', 'ms', 0, 200, 1, DEFAULT_MEASUREMENT.delayMs, 'delay one way'),
+  num('jitter', 'ms', 0, 10, 0.1, DEFAULT_MEASUREMENT.jitterMs, 'jitter ±'),
+  flag('hide', 'Hide the truth'),
+];
