@@ -3,17 +3,7 @@ import { runSeries } from '../../shared/metrics/series.ts';
 import { chartsOf } from '../app/layers.ts';
 import { TraceCharts } from './TraceCharts.tsx';
 import { usePolledTrace } from './usePolledTrace.ts';
-
-/** The watch address as typed or given in the URL, or why it cannot be one. */
-export function watchUrl(raw: string): { url: string } | { error: string } {
-  try {
-    const u = new URL(raw);
-    if (u.protocol === 'http:' || u.protocol === 'https:') return { url: `${u.origin}/link.csv` };
-  } catch {
-    // answered below
-  }
-  return { error: `“${raw.slice(0, 100)}” is not an emulated link's watch address: start one with \`npm run link -- … --watch 127.0.0.1:PORT\` and give http://127.0.0.1:PORT` };
-}
+import { watchUrl } from './watchUrl.ts';
 
 /** The playground's charts of what crossed the link; it has no controller, so charts with nothing to draw (the window) are left out. */
 function linkView(log: EventLog) {
