@@ -4,6 +4,7 @@ import { benchBrowser } from './browser.ts';
 import { benchLabs } from './labs.ts';
 import { benchLink } from './link.ts';
 import { benchLive } from './live.ts';
+import { benchUserController } from './userController.ts';
 
 /** Prints every benchmark's figures; nothing passes or fails here. */
 const suites: [string, () => Record<string, string> | Promise<Record<string, string>>][] = [
@@ -13,6 +14,7 @@ const suites: [string, () => Record<string, string> | Promise<Record<string, str
   ['labs', benchLabs],
   ['link', benchLink],
   ['live', benchLive],
+  ['user', benchUserController],
 ];
 
 const only = process.argv[2];

@@ -10,7 +10,6 @@ export type Workload = 'contest' | 'reliable' | 'offset';
 
 export type { LinkSpec } from '../link/spec.ts';
 
-
 export interface FlowSpec {
   scheme: string;
   params: ParamValues;
@@ -38,4 +37,6 @@ export interface ScenarioSpec {
   /** The run stops here even if flows are unfinished. */
   durationMs: number;
   offset: OffsetSpec | null;
+  /** Source of the user's own controller (scheme "user"), when a flow runs it: the run carries its code. */
+  code?: string;
 }
