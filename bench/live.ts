@@ -37,7 +37,11 @@ async function nodeTimedFetch(relay: Relay, schemeId: string, i: number) {
 }
 
 function simulated(schemeId: string) {
-  const s = summarize(runScenario(offsetServer(false, [flow(schemeId, {}, 0, FILE)]), () => { throw new Error('no traces here'); }));
+  const s = summarize(
+    runScenario(offsetServer(false, [flow(schemeId, {}, 0, FILE)]), () => {
+      throw new Error('no traces here');
+    }),
+  );
   const o = s.flows[0].offset!;
   return { time: o.timeMs, penalty: o.penalty };
 }
@@ -47,7 +51,15 @@ async function browserFetch(page: Page, url: string) {
   await page.locator('[data-action="start-live"]').click();
   const cell = (label: string) => page.locator(`section.cards[data-side^="A "] [data-card="${label}"] dd`);
   await page.waitForFunction(() => /true|false/.test(document.querySelector('section.cards[data-side^="A "] [data-card="Result"] dd')?.textContent ?? ''), null, { timeout: 60_000 });
-  return { result: (await cell('Result').innerText()).trim(), time: Number(await cell('Time').innerText().then((t) => t.replace(/\D/g, ''))), penalty: Number((await cell('Penalty').innerText()).replace(/\D/g, '')) };
+  return {
+    result: (await cell('Result').innerText()).trim(),
+    time: Number(
+      await cell('Time')
+        .innerText()
+        .then((t) => t.replace(/\D/g, '')),
+    ),
+    penalty: Number((await cell('Penalty').innerText()).replace(/\D/g, '')),
+  };
 }
 
 /** Live against simulated, and the page's live fetch against the CLI's, on a 1 MB file at the course's policy. */

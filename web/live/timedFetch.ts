@@ -25,13 +25,14 @@ export interface TimedOutcome extends FetchOutcome {
  * the server sees.
  */
 export function timedFetch(ws: WebSocketLike, wall: WallClock, o: LiveFetchOptions & { leadMs?: number }): { done: Promise<TimedOutcome>; cancel(): void; now(): number } {
-  const sink: { onData(p: Uint8Array, t: number): void; onSent(n: number, t: number, arrivedAt?: number): void; onPong(t: number, r: number): void } & { fail(message: string): void; ready(): void } = {
-    onData: () => {},
-    onSent: () => {},
-    onPong: () => {},
-    fail: () => {},
-    ready: () => {},
-  };
+  const sink: { onData(p: Uint8Array, t: number): void; onSent(n: number, t: number, arrivedAt?: number): void; onPong(t: number, r: number): void } & { fail(message: string): void; ready(): void } =
+    {
+      onData: () => {},
+      onSent: () => {},
+      onPong: () => {},
+      fail: () => {},
+      ready: () => {},
+    };
   const session = new BridgeSession(ws, {
     onData: (p, t) => sink.onData(p, t),
     onSent: (n, t, arrivedAt) => sink.onSent(n, t, arrivedAt),
@@ -85,11 +86,7 @@ export function timedFetch(ws: WebSocketLike, wall: WallClock, o: LiveFetchOptio
 }
 
 /** Waits for the session, then pings the relay a few times and matches the clocks. */
-async function synchronize(
-  session: BridgeSession,
-  wall: WallClock,
-  sink: { onPong(t: number, r: number): void; fail(m: string): void; ready(): void },
-): Promise<{ offsetMs: number; base: number }> {
+async function synchronize(session: BridgeSession, wall: WallClock, sink: { onPong(t: number, r: number): void; fail(m: string): void; ready(): void }): Promise<{ offsetMs: number; base: number }> {
   const samples: ClockSample[] = [];
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the relay did not answer within ${SYNC_GIVE_UP_MS / 1000} s`)), SYNC_GIVE_UP_MS);
