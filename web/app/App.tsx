@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { findScheme } from '../../shared/controllers/registry.ts';
 import { linkValues } from '../../shared/link/params.ts';
 import { policyValues } from '../../shared/offset/params.ts';
 import { SIDE_STYLE } from '../charts/palette.ts';
@@ -11,6 +10,7 @@ import { decodeExperiment, DEFAULT_EXPERIMENT, encodeExperiment, type Experiment
 import { specFor } from '../state/spec.ts';
 import { Columns, Overview } from './Columns.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
+import { sideLabel, viewsFor } from './freshness.ts';
 import { LivePanel } from './LivePanel.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { usePlayback } from './usePlayback.ts';
@@ -41,8 +41,13 @@ export function App() {
   const [e, setE] = useState<Experiment>(initial.value);
   const { notices, note, dismiss } = useNotices(initial.errors);
   const uploads = useUploads();
-  const runs = useRuns(e, uploads.durations);
+  const allRuns = useRuns(e, uploads.durations);
+  // What the page draws: never a run of the other scenario under this one's headings.
+  const runs: Runs = { ...allRuns, views: viewsFor(allRuns.views, e) };
   const [zoom, setZoom] = useState<[number, number] | null>(null);
+  // The file whose upload just failed: the runs on the screen are the previous trace's until the settings change.
+  const [failedUpload, setFailedUpload] = useState<string | null>(null);
+  useEffect(() => setFailedUpload(null), [e]);
   const relay = useRelay();
   const chartsRoot = useRef<HTMLDivElement>(null);
 
@@ -61,7 +66,10 @@ export function App() {
   const onUpload = (file: File) =>
     uploads.upload(file, runs.pool).then(
       (trace) => setE({ ...e, trace }),
-      (err: Error) => note(err.message),
+      (err: Error) => {
+        note(err.message);
+        setFailedUpload(file.name);
+      },
     );
 
   const onImport = async (file: File, slot: Slot) => {
@@ -72,7 +80,7 @@ export function App() {
 
   const info = relayInfo(relay);
   const liveTarget = info && (e.variable ? info.offsetVariable : info.offsetConstant);
-  const label = (slot: Slot) => `${SIDE_STYLE[slot].name} · ${findScheme(e[slot].scheme)?.title}`;
+  const label = (slot: Slot) => sideLabel(SIDE_STYLE[slot].name, runs.views[slot], e[slot].scheme);
 
   return (
     <div className="app">
@@ -87,7 +95,7 @@ export function App() {
         <Sidebar e={e} set={setE} uploaded={Object.keys(uploads.durations)} onUpload={(f) => void onUpload(f)} linkNow={linkNow} policyNow={policyNow} />
         <main>
           <Playback state={play} endMs={endMs} onChange={setPlay} zoomed={zoom !== null} onResetZoom={() => setZoom(null)} />
-          <Overview e={e} runs={runs} label={label} />
+          <Overview e={e} runs={runs} label={label} failedUpload={failedUpload} />
           {(['a', 'b'] as const).map((s) => runs.errors[s] && <p key={s} className="error" role="alert">{`${label(s)}: ${runs.errors[s]}`}</p>)}
           <Columns offset={e.scenario === 'offset'} runs={runs} domain={zoom ?? [0, endMs]} playhead={play.t} setZoom={setZoom} label={label} root={chartsRoot} />
         </main>

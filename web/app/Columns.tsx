@@ -1,11 +1,11 @@
 import { type RefObject, useMemo } from 'react';
-import { findScheme } from '../../shared/controllers/registry.ts';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS, SIDE_STYLE } from '../charts/palette.ts';
 import { RunCharts } from '../charts/RunCharts.tsx';
 import { SummaryCards } from '../components/Summary.tsx';
 import type { Experiment } from '../state/experiment.ts';
 import type { RunView } from '../worker/protocol.ts';
+import { staleReason } from './freshness.ts';
 import { chartsOf } from './layers.ts';
 import type { Runs, Slot } from './useRuns.ts';
 
@@ -16,13 +16,13 @@ function sideNote(view: RunView | undefined, busy: boolean | undefined): string 
 }
 
 /** Both runs' cards, and for the contest the throughput–delay plane with the omniscient point. */
-export function Overview({ e, runs, label }: { e: Experiment; runs: Runs; label(slot: Slot): string }) {
+export function Overview({ e, runs, label, failedUpload }: { e: Experiment; runs: Runs; label(slot: Slot): string; failedUpload: string | null }) {
   const points: PlanePoint[] = [];
   for (const s of ['a', 'b'] as const) {
     const v = runs.views[s];
     if (v)
       points.push({
-        label: `${SIDE_STYLE[s].name} ${findScheme(e[s].scheme)?.title ?? ''}`,
+        label: label(s).replace(' · ', ' '),
         throughputMbps: v.summary.all.throughputMbps,
         delay95: v.summary.all.delay95,
         color: SIDE_STYLE[s].color,
@@ -35,12 +35,13 @@ export function Overview({ e, runs, label }: { e: Experiment; runs: Runs; label(
     <div className="overview">
       {(['a', 'b'] as const).map((s) => {
         const view = runs.views[s];
+        const stale = view && staleReason(view, e, s, Boolean(runs.busy[s]), failedUpload);
         return view ? (
-          <SummaryCards key={s} summary={view.summary} side={label(s)} color={SIDE_STYLE[s].color} note={sideNote(view, runs.busy[s])} />
+          <SummaryCards key={s} summary={view.summary} side={label(s)} color={SIDE_STYLE[s].color} note={stale ? `previous run: ${stale}` : sideNote(view, runs.busy[s])} stale={Boolean(stale)} />
         ) : (
           <section key={s} className="cards" aria-label={`Summary of run ${SIDE_STYLE[s].name}`}>
             <h3>{label(s)}</h3>
-            <p>{runs.errors[s] ? '' : 'running…'}</p>
+            <p>{runs.errors[s] ? '' : s === 'a' && e.live ? 'live: no fetch yet' : 'running…'}</p>
           </section>
         );
       })}

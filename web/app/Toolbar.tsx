@@ -1,7 +1,34 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { SIDE_STYLE } from '../charts/palette.ts';
-import type { Experiment, Scenario } from '../state/experiment.ts';
+import { checkField } from '../state/codec.ts';
+import { type Experiment, experimentSchema, type Scenario } from '../state/experiment.ts';
 import type { Slot } from './useRuns.ts';
+
+const SEED = experimentSchema('contest').find((f) => f.name === 'seed')!;
+
+/** The seed as typed: a value outside its range is refused with the reason, and the run and URL keep the last good one. */
+function SeedInput({ seed, set }: { seed: number; set(seed: number): void }) {
+  const [text, setText] = useState(String(seed));
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => setText(String(seed)), [seed]);
+  const type = (raw: string) => {
+    setText(raw);
+    const r = SEED.kind === 'list' ? { error: '' } : checkField(SEED, raw.trim());
+    setProblem('error' in r ? `${r.error}; the run keeps seed ${seed}` : null);
+    if ('value' in r) set(Number(r.value));
+  };
+  return (
+    <label>
+      seed
+      <input type="text" inputMode="numeric" value={text} onChange={(ev) => type(ev.target.value)} aria-invalid={problem !== null} data-param="seed" style={{ width: '6em' }} />
+      {problem && (
+        <span className="error" role="alert" data-problem="seed">
+          {problem}
+        </span>
+      )}
+    </label>
+  );
+}
 
 interface Props {
   e: Experiment;
@@ -42,17 +69,7 @@ export function Toolbar({ e, set, setScenario, liveTarget, onImport, note, child
           </select>
         </label>
       )}
-      <label>
-        seed
-        <input
-          type="number"
-          min={0}
-          value={e.seed}
-          onChange={(ev) => Number.isInteger(Number(ev.target.value)) && Number(ev.target.value) >= 0 && set({ ...e, seed: Number(ev.target.value) })}
-          data-param="seed"
-          style={{ width: '5em' }}
-        />
-      </label>
+      <SeedInput seed={e.seed} set={(seed) => set({ ...e, seed })} />
       <button type="button" onClick={() => setScenario(e.scenario)}>
         Reset to preset
       </button>

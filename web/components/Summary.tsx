@@ -36,9 +36,9 @@ export function cardsOf(s: RunSummary): Card[] {
   ];
 }
 
-export function SummaryCards({ summary, side, color, note }: { summary: RunSummary; side: string; color: string; note: string }) {
+export function SummaryCards({ summary, side, color, note, stale = false }: { summary: RunSummary; side: string; color: string; note: string; stale?: boolean }) {
   return (
-    <section className="cards" aria-label={`Summary of run ${side}`} data-side={side}>
+    <section className={stale ? 'cards stale' : 'cards'} data-stale={stale || undefined} aria-label={`Summary of run ${side}`} data-side={side}>
       <h3 style={{ borderColor: color }}>
         {side} <small>{note}</small>
       </h3>
