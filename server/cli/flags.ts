@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import type { ParseArgsConfig } from 'node:util';
 import { checkParam, checkValues, type ParamSpec, type ParamValues, type Scheme } from '../../shared/controllers/types.ts';
+import { madeForOffsetServer } from '../../shared/controllers/registry.ts';
 
 /**
  * The flag layer of every command-line tool: flags generated from parameter schemas, their help, the
@@ -31,7 +32,7 @@ export function schemaHelp(specs: readonly ParamSpec[], title: string): string {
 export function schemesHelp(schemes: readonly Scheme[]): string {
   return schemes
     .flatMap((s) => [
-      `  ${s.id.padEnd(15)} ${s.title} — ${s.doc}${s.mode === 'burst' ? ' [offset server]' : ''}`,
+      `  ${s.id.padEnd(15)} ${s.title} — ${s.doc}${madeForOffsetServer(s) ? ' [offset server]' : ''}`,
       ...s.params.map((p) => `      ${p.name}=${rangeOf(p)}  (default ${p.default})  ${p.doc}`),
     ])
     .join('\n');

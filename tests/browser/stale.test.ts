@@ -77,7 +77,7 @@ describe('no stale state in Chromium', () => {
     const before = await card(page, 'A', 'Delay95');
     const seed = page.locator('[data-param="seed"]');
     await seed.fill('-3');
-    await page.getByText('seed must be a number from 0 to 2147483647 (got "-3"); the run keeps seed 1').waitFor();
+    await page.getByText('seed must be a whole number from 0 to 2147483647 (got "-3"); the run keeps seed 1').waitFor();
     await seed.fill('3000000000');
     await page.locator('[data-problem="seed"]').getByText('(got "3000000000")').waitFor();
     await seed.fill('1.5');
@@ -115,8 +115,9 @@ describe('no stale state in Chromium', () => {
     const option = await page.locator('[data-param="preset"] option[value="90s"]').innerText();
     expect(option).toContain('56.6 kbit/s');
     await page.waitForSelector('[data-testid="flow-results"]', { timeout: 30_000 });
+    // Each axis on its own: y ticks stand left of the axis (x=-6), x ticks below it (y=15).
     const axes = await page.evaluate(() =>
-      [...document.querySelectorAll('svg')].map((svg) => [...svg.querySelectorAll('g.tick text')].map((t) => t.textContent ?? '')),
+      [...document.querySelectorAll('svg')].flatMap((svg) => ['text[x="-6"]', 'text[y="15"]'].map((which) => [...svg.querySelectorAll(`g.tick ${which}`)].map((t) => t.textContent ?? ''))),
     );
     expect(axes.length).toBeGreaterThan(2);
     for (const labels of axes) expect(new Set(labels).size, labels.join(' ')).toBe(labels.length);

@@ -1,4 +1,4 @@
-import { findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
+import { contestSchemes, findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
 import { choice, num, type ParamValues } from '../../shared/controllers/types.ts';
 import { LINK_PARAMS } from '../../shared/link/params.ts';
 import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
@@ -48,7 +48,7 @@ export const SCENARIO_SIDES: Record<Scenario, { a: Side; b: Side }> = {
 };
 
 export function schemesFor(scenario: Scenario) {
-  return scenario === 'contest' ? SCHEMES.filter((s) => s.mode === 'window') : SCHEMES;
+  return scenario === 'contest' ? contestSchemes() : SCHEMES;
 }
 
 /** The fields of the playground's URL for one scenario (the sides' schemes default to the scenario's pair). */

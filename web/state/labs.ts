@@ -1,4 +1,4 @@
-import { findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
+import { contestSchemes, findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
 import { choice, num } from '../../shared/controllers/types.ts';
 import { DEFAULT_MEASUREMENT } from '../../shared/scenarios/measurement.ts';
 import { BUNDLED_TRACES, MATRIX, SHARED_PRESETS } from '../../shared/scenarios/presets.ts';
@@ -8,7 +8,9 @@ import { type Field, flag, type ListField } from './codec.ts';
 /** The URL fields of each lab, from the same schemas as the playground's (web/state/experiment.ts). */
 
 const WINDOW_IDS = SCHEMES.filter((s) => s.mode === 'window').map((s) => s.id);
-const SWEEPABLE_IDS = SCHEMES.filter((s) => s.mode === 'window' && s.params.some((p) => p.kind === 'number')).map((s) => s.id);
+const SWEEPABLE_IDS = contestSchemes()
+  .filter((s) => s.params.some((p) => p.kind === 'number'))
+  .map((s) => s.id);
 const numberParamsOf = (scheme: string | number) => (findScheme(String(scheme))?.params ?? []).filter((p) => p.kind === 'number').map((p) => p.name);
 
 const sweeps: ListField = {

@@ -1,4 +1,4 @@
-import { findScheme, SCHEMES } from '../../../shared/controllers/registry.ts';
+import { contestSchemes, findScheme } from '../../../shared/controllers/registry.ts';
 import { BUNDLED_TRACES } from '../../../shared/scenarios/presets.ts';
 import { SchemeSelect } from '../../components/SchemeSelect.tsx';
 import { SWEEP_COLORS } from './SweepResults.tsx';
@@ -9,7 +9,7 @@ export interface SweepDef {
   values: string;
 }
 
-const WINDOW_SCHEMES = SCHEMES.filter((s) => s.mode === 'window' && s.params.some((p) => p.kind === 'number'));
+const WINDOW_SCHEMES = contestSchemes().filter((s) => s.params.some((p) => p.kind === 'number'));
 
 const PRESET_RANGES: Record<string, string> = { 'fixed.w': '2..512*2', 'bdp.gain': '1..3+0.25', 'aimd.a': '0.25..4*2', 'rate-based.k': '0.5..4+0.5' };
 
