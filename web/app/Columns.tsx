@@ -1,10 +1,12 @@
-import { type RefObject, useMemo } from 'react';
+import { Fragment, type RefObject, useMemo } from 'react';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS, SIDE_STYLE } from '../charts/palette.ts';
-import { RunCharts } from '../charts/RunCharts.tsx';
+import { TimeChart } from '../charts/TimeChart.tsx';
 import { SummaryCards } from '../components/Summary.tsx';
 import type { Experiment } from '../state/experiment.ts';
 import type { RunView } from '../worker/protocol.ts';
+import { captions, type CaptionRow } from '../teach/captions.ts';
+import { useFacts } from '../teach/useFacts.ts';
 import { staleReason } from './freshness.ts';
 import { chartsOf } from './layers.ts';
 import type { Runs, Slot } from './useRuns.ts';
@@ -29,6 +31,7 @@ export function Overview({ e, runs, label, failedUpload }: { e: Experiment; runs
         marker: SIDE_STYLE[s].marker,
       });
   }
+  const plane = captions(useFacts(runs.views.a), useFacts(runs.views.b)).plane;
   const omni = runs.views.a?.summary.omniscient ?? runs.views.b?.summary.omniscient;
   if (omni) points.push({ label: 'omniscient', throughputMbps: omni.throughputMbps, delay95: omni.delay95, color: COLORS.ink, marker: 'star' });
   return (
@@ -46,6 +49,11 @@ export function Overview({ e, runs, label, failedUpload }: { e: Experiment; runs
         );
       })}
       {e.scenario === 'contest' && <PlaneChart points={points} />}
+      {e.scenario === 'contest' && plane && (
+        <p className="caption" data-caption="plane">
+          {plane}
+        </p>
+      )}
     </div>
   );
 }
@@ -60,19 +68,38 @@ interface ColumnsProps {
   root: RefObject<HTMLDivElement | null>;
 }
 
-/** Each side's charts in its column, on the shared time axis. */
+/** Each side's charts in its column, on the shared time axis, row by row with what each row says under it. */
 export function Columns({ offset, runs, domain, playhead, setZoom, label, root }: ColumnsProps) {
+  const facts = { a: useFacts(runs.views.a), b: useFacts(runs.views.b) };
   // Each side's charts change only with its own run, so a change to A leaves B's canvases as they are.
-  const chartsA = useMemo(() => (runs.views.a ? chartsOf(runs.views.a.series, offset) : []), [runs.views.a, offset]);
-  const chartsB = useMemo(() => (runs.views.b ? chartsOf(runs.views.b.series, offset) : []), [runs.views.b, offset]);
+  const chartsA = useMemo(() => (runs.views.a ? chartsOf(runs.views.a.series, offset, facts.a?.bdp ?? null) : []), [runs.views.a, offset, facts.a]);
+  const chartsB = useMemo(() => (runs.views.b ? chartsOf(runs.views.b.series, offset, facts.b?.bdp ?? null) : []), [runs.views.b, offset, facts.b]);
   const charts = { a: chartsA, b: chartsB };
+  const rows = [...new Set([...chartsA, ...chartsB].map((c) => c.id))];
+  const said = offset ? null : captions(facts.a, facts.b);
   return (
     <div className="columns" ref={root}>
       {(['a', 'b'] as const).map((s) => (
         <div key={s} className="column" data-side={s}>
           <h2 style={{ borderColor: SIDE_STYLE[s].color }}>{label(s)}</h2>
-          <RunCharts charts={charts[s]} domain={domain} tNow={runs.views[s]?.source === 'live' ? Infinity : playhead} onZoom={setZoom} />
         </div>
+      ))}
+      {rows.map((id) => (
+        <Fragment key={id}>
+          {(['a', 'b'] as const).map((s) => {
+            const c = charts[s].find((x) => x.id === id);
+            return (
+              <div key={s} className="column" data-side={s}>
+                {c && <TimeChart title={c.title} yLabel={c.yLabel} layers={c.layers} fitY={c.fitY} domain={domain} tNow={runs.views[s]?.source === 'live' ? Infinity : playhead} onBrush={setZoom} onReset={() => setZoom(null)} />}
+              </div>
+            );
+          })}
+          {said && id in said && (
+            <p className="caption" data-caption={id}>
+              {said[id as CaptionRow]}
+            </p>
+          )}
+        </Fragment>
       ))}
     </div>
   );

@@ -25,8 +25,24 @@ const ESTIMATE_COLORS: Record<string, string> = {
 /** Estimates on the window chart when they are in packets; the rest belong to their own scales. */
 const WINDOW_ESTIMATES = new Set(['ssthresh']);
 
+/**
+ * The pipe on the window chart: the BDP (capacity × minimum RTT) as a dashed line, and the part of the
+ * window above it shaded, since those packets can only wait in the queue.
+ */
+function pipeLayers(window: Float64Array, bdp: number, endMs: number): Layer[] {
+  const above = new Float64Array(window.length);
+  for (let i = 0; i < window.length; i += 2) {
+    above[i] = window[i];
+    above[i + 1] = Math.max(window[i + 1], bdp);
+  }
+  return [
+    { kind: 'area', data: above, color: 'rgba(230,159,0,0.35)', label: 'queue (window above the pipe)', base: bdp },
+    { kind: 'line', data: Float64Array.of(0, bdp, endMs, bdp), color: COLORS.ink, label: 'pipe: capacity × min RTT', size: 1.2, dash: [5, 4] },
+  ];
+}
+
 /** The charts of one run and what each draws. Built once per run, so playback can paint incrementally. */
-export function chartsOf(s: RunSeries, offset: boolean): ChartDef[] {
+export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = null): ChartDef[] {
   const estimateLayers = (names: (n: string) => boolean): Layer[] =>
     ESTIMATES.filter((n) => s.estimates[n] && names(n)).map((n) => ({ kind: 'step', data: s.estimates[n], color: ESTIMATE_COLORS[n] ?? COLORS.grey, label: n, size: 1.2 }));
   const charts: ChartDef[] = [
@@ -48,6 +64,7 @@ export function chartsOf(s: RunSeries, offset: boolean): ChartDef[] {
       yLabel: 'packets',
       layers: [
         ...(s.squished.length ? [{ kind: 'bands' as const, data: s.squished, color: 'rgba(204,121,167,0.25)', label: 'squished' }] : []),
+        ...(bdp ? pipeLayers(s.window, bdp, s.endMs) : []),
         { kind: 'step', data: s.window, color: COLORS.blue, label: 'window', size: 1.5 },
         ...estimateLayers((n) => WINDOW_ESTIMATES.has(n)),
         { kind: 'dots', data: s.timeouts, color: COLORS.vermillion, label: 'timeout', size: 4 },

@@ -8,6 +8,10 @@ export interface Layer {
   label: string;
   /** Dot size or line width in CSS pixels. */
   size?: number;
+  /** Areas: the y they fill from (the axis when absent). */
+  base?: number;
+  /** Lines: a dash pattern in CSS pixels. */
+  dash?: number[];
 }
 
 /** A user-timing mark at the first chart painted with marks, for measuring time to first chart. */
@@ -148,7 +152,7 @@ export class Painter {
     const end = pairsUpTo(d, until);
     if (end - first < 1) return;
     ctx.beginPath();
-    const y0 = y.range()[0];
+    const y0 = l.base === undefined ? y.range()[0] : y(l.base);
     if (l.kind === 'area') ctx.moveTo(x(d[2 * first]), y0);
     for (let i = first; i < end; i++) {
       const px = x(d[2 * i]);
@@ -170,7 +174,9 @@ export class Painter {
     } else {
       ctx.strokeStyle = l.color;
       ctx.lineWidth = l.size ?? 1.5;
+      ctx.setLineDash(l.dash ?? []);
       ctx.stroke();
+      ctx.setLineDash([]);
     }
   }
 }
