@@ -2,6 +2,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { SIDE_STYLE } from '../charts/palette.ts';
 import { checkField } from '../state/codec.ts';
 import { type Experiment, experimentSchema, type Scenario } from '../state/experiment.ts';
+import { Guide } from '../teach/Guide.tsx';
 import type { Slot } from './useRuns.ts';
 
 const SEED = experimentSchema('contest').find((f) => f.name === 'seed')!;
@@ -77,6 +78,7 @@ export function Toolbar({ e, set, setScenario, liveTarget, onImport, note, child
         Copy link
       </button>
       {children}
+      <Guide view={e.scenario} />
       <details className="menu">
         <summary>Import CSV</summary>
         <div>

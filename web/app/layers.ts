@@ -41,6 +41,19 @@ function pipeLayers(window: Float64Array, bdp: number, endMs: number): Layer[] {
   ];
 }
 
+/** Timeouts, drops and squish edges as ticks on the window chart's time axis. */
+function eventMarks(s: RunSeries): Layer[] {
+  const marks: Layer[] = [];
+  if (s.drops.length) marks.push({ kind: 'marks', data: s.drops, color: COLORS.ink, label: 'drop tick' });
+  if (s.timeouts.length) marks.push({ kind: 'marks', data: s.timeouts, color: COLORS.vermillion, label: 'timeout tick' });
+  if (s.squished.length) {
+    const edges = new Float64Array(2 * s.squished.length);
+    for (let i = 0; i < s.squished.length; i++) edges[2 * i] = s.squished[i];
+    marks.push({ kind: 'marks', data: edges, color: COLORS.purple, label: 'squish on/off' });
+  }
+  return marks;
+}
+
 /** The charts of one run and what each draws. Built once per run, so playback can paint incrementally. */
 export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = null): ChartDef[] {
   const estimateLayers = (names: (n: string) => boolean): Layer[] =>
@@ -51,11 +64,12 @@ export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = nul
       title: offset ? 'Offsets requested and replied' : 'Sequence numbers sent and acknowledged',
       yLabel: offset ? 'offset (bytes)' : 'sequence number',
       fitY: true,
+      // Drops first, so sends and ACKs paint over them; dark, so no colour vision confuses them with ACKs.
       layers: [
+        { kind: 'dots', data: s.drops, color: COLORS.ink, label: 'drop', size: 4 },
         { kind: 'dots', data: s.sends, color: COLORS.blue, label: offset ? 'request' : 'send', size: 2 },
         { kind: 'dots', data: s.acks, color: COLORS.orange, label: offset ? 'reply' : 'ack', size: 2 },
         { kind: 'dots', data: s.retransmits, color: COLORS.purple, label: 'retransmit', size: 3 },
-        { kind: 'dots', data: s.drops, color: COLORS.vermillion, label: 'drop', size: 3 },
       ],
     },
     {
@@ -68,6 +82,7 @@ export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = nul
         { kind: 'step', data: s.window, color: COLORS.blue, label: 'window', size: 1.5 },
         ...estimateLayers((n) => WINDOW_ESTIMATES.has(n)),
         { kind: 'dots', data: s.timeouts, color: COLORS.vermillion, label: 'timeout', size: 4 },
+        ...eventMarks(s),
       ],
     },
     {

@@ -28,7 +28,7 @@ function yExtent(layers: Layer[], [t0, t1]: [number, number]): [number, number] 
   let min = Infinity;
   let max = -Infinity;
   for (const l of layers) {
-    if (l.kind === 'bands') continue;
+    if (l.kind === 'bands' || l.kind === 'marks') continue;
     const d = l.data;
     for (let i = 0; i < d.length; i += 2) {
       if (d[i] < t0 || d[i] > t1 || !Number.isFinite(d[i + 1])) continue;

@@ -1,8 +1,11 @@
 import type { ScaleLinear } from 'd3-scale';
 
-/** One thing a time chart draws; data are (t, y) pairs in time order, bands (start, end) pairs. */
+/**
+ * One thing a time chart draws; data are (t, y) pairs in time order, bands (start, end) pairs. Marks are
+ * events ticked on the time axis (their y is ignored).
+ */
 export interface Layer {
-  kind: 'dots' | 'line' | 'step' | 'area' | 'bands';
+  kind: 'dots' | 'line' | 'step' | 'area' | 'bands' | 'marks';
   data: Float64Array;
   color: string;
   label: string;
@@ -109,7 +112,7 @@ export class Painter {
     ctx.globalCompositeOperation = 'destination-over';
     for (const l of layers) if (l.kind === 'bands' || l.kind === 'area') this.paintRange(l, x, y, t0, until);
     ctx.globalCompositeOperation = 'source-over';
-    for (const l of layers) if (l.kind === 'line' || l.kind === 'step') this.paintRange(l, x, y, t0, until);
+    for (const l of layers) if (l.kind === 'line' || l.kind === 'step' || l.kind === 'marks') this.paintRange(l, x, y, t0, until);
   }
 
   private paintSince(layers: Layer[], x: ScaleLinear<number, number>, y: ScaleLinear<number, number>, from: number, tNow: number): void {
@@ -146,6 +149,13 @@ export class Painter {
         const b = Math.min(d[i + 1], until);
         if (b > a) ctx.fillRect(x(a), 0, x(b) - x(a), this.height);
       }
+      return;
+    }
+    if (l.kind === 'marks') {
+      // A short tick rising from the time axis at each event, so events read against every row's time.
+      const axis = y.range()[0];
+      ctx.fillStyle = l.color;
+      for (let i = pairsUpTo(d, from - 1e-9); i < pairsUpTo(d, until); i++) ctx.fillRect(Math.round(x(d[2 * i])) - 0.5, axis - 7, 1.5, 7);
       return;
     }
     const first = Math.max(0, pairsUpTo(d, from) - 1);

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { Summary as RunSummary } from '../../shared/metrics/summary.ts';
 import { fixed } from '../charts/format.ts';
 
@@ -37,6 +38,7 @@ export function cardsOf(s: RunSummary): Card[] {
 }
 
 export function SummaryCards({ summary, side, color, note, stale = false }: { summary: RunSummary; side: string; color: string; note: string; stale?: boolean }) {
+  const tipId = useId();
   return (
     <section className={stale ? 'cards stale' : 'cards'} data-stale={stale || undefined} aria-label={`Summary of run ${side}`} data-side={side}>
       <h3 style={{ borderColor: color }}>
@@ -44,8 +46,13 @@ export function SummaryCards({ summary, side, color, note, stale = false }: { su
       </h3>
       <dl>
         {cardsOf(summary).map((c) => (
-          <div key={c.label} className="card" title={c.title} data-card={c.key ?? c.label}>
-            <dt>{c.label}</dt>
+          <div key={c.label} className="card" tabIndex={0} aria-describedby={`${tipId}-${c.key ?? c.label}`} data-card={c.key ?? c.label}>
+            <dt>
+              {c.label}
+              <span role="tooltip" className="tip" id={`${tipId}-${c.key ?? c.label}`}>
+                {c.title}
+              </span>
+            </dt>
             <dd>
               {c.value} <small>{c.unit}</small>
             </dd>

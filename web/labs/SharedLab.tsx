@@ -9,6 +9,7 @@ import { useInitialState, useUrlState } from './lab.ts';
 import { SHARED_LAB } from '../state/labs.ts';
 import type { Item } from '../state/codec.ts';
 import { Notices } from '../components/Notices.tsx';
+import { Guide } from '../teach/Guide.tsx';
 import { useNotices } from '../components/useNotices.ts';
 import { type FlowDef, FLOW_COLORS, FlowResults, FlowTable, flowLayers, PresetSelect } from './sharedLab/parts.tsx';
 
@@ -77,6 +78,7 @@ export function SharedLab() {
   return (
     <div className="lab">
       <Notices notices={notices} dismiss={dismiss} />
+      <Guide view="shared-lab" />
       <section className="lab-controls" aria-label="Flows">
         <PresetSelect
           preset={preset}
