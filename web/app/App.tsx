@@ -50,6 +50,8 @@ export function App() {
   useEffect(() => setFailedUpload(null), [e]);
   const relay = useRelay();
   const chartsRoot = useRef<HTMLDivElement>(null);
+  // On a projector-sized screen the settings fold away, so both runs fit side by side.
+  const [settingsOpen, setSettingsOpen] = useState(() => window.innerWidth > 1100);
 
   useEffect(() => {
     window.history.replaceState(null, '', `?${encodeExperiment(e)}`);
@@ -85,13 +87,13 @@ export function App() {
   return (
     <div className="app">
       <header>
-        <Toolbar e={e} set={setE} setScenario={setScenario} liveTarget={liveTarget} onImport={(f, s) => void onImport(f, s)} note={note}>
+        <Toolbar settingsOpen={settingsOpen} toggleSettings={() => setSettingsOpen(!settingsOpen)} e={e} set={setE} setScenario={setScenario} liveTarget={liveTarget} onImport={(f, s) => void onImport(f, s)} note={note}>
           <ExportMenu e={e} runs={runs} bandwidth={Number(linkNow.bandwidth)} uploadedText={uploads.texts} chartsRoot={() => chartsRoot.current} label={label} note={note} />
         </Toolbar>
       </header>
       <Notices notices={notices} dismiss={dismiss} />
       <LivePanel e={e} runs={runs} target={liveTarget} relay={relay} />
-      <div className="layout">
+      <div className={settingsOpen ? 'layout' : 'layout settings-closed'}>
         <Sidebar e={e} set={setE} uploaded={Object.keys(uploads.durations)} onUpload={(f) => void onUpload(f)} linkNow={linkNow} policyNow={policyNow} />
         <main>
           <Playback state={play} endMs={endMs} onChange={setPlay} zoomed={zoom !== null} onResetZoom={() => setZoom(null)} />

@@ -48,7 +48,7 @@ export function Overview({ e, runs, label, failedUpload }: { e: Experiment; runs
           </section>
         );
       })}
-      {e.scenario === 'contest' && <PlaneChart points={points} />}
+      {e.scenario === 'contest' && <PlaneChart points={points} width={380} height={200} />}
       {e.scenario === 'contest' && plane && (
         <p className="caption" data-caption="plane">
           {plane}

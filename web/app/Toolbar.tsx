@@ -32,6 +32,9 @@ function SeedInput({ seed, set }: { seed: number; set(seed: number): void }) {
 }
 
 interface Props {
+  /** Whether the settings sidebar shows, and the switch that folds it. */
+  settingsOpen: boolean;
+  toggleSettings(): void;
   e: Experiment;
   set(e: Experiment): void;
   setScenario(s: Scenario): void;
@@ -44,7 +47,7 @@ interface Props {
 }
 
 /** Scenario, live or simulated, seed, reset, the experiment's link, exports and imports. */
-export function Toolbar({ e, set, setScenario, liveTarget, onImport, note, children }: Props) {
+export function Toolbar({ settingsOpen, toggleSettings, e, set, setScenario, liveTarget, onImport, note, children }: Props) {
   const copyLink = () =>
     void navigator.clipboard?.writeText(window.location.href).then(
       () => note('The link to this experiment is on the clipboard.'),
@@ -52,6 +55,9 @@ export function Toolbar({ e, set, setScenario, liveTarget, onImport, note, child
     );
   return (
     <div className="toolbar">
+      <button type="button" onClick={toggleSettings} aria-expanded={settingsOpen} data-action="settings" title="Show or hide the link and controller settings">
+        {settingsOpen ? '◀ Settings' : '▶ Settings'}
+      </button>
       <label>
         scenario
         <select value={e.scenario} onChange={(ev) => setScenario(ev.target.value as Scenario)} data-param="scenario">

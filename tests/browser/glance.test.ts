@@ -1,0 +1,78 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { card, playground } from '../helpers/page.ts';
+
+let env: Awaited<ReturnType<typeof playground>>;
+beforeAll(async () => {
+  env = await playground();
+});
+afterAll(() => env.close());
+
+async function openAt(browser: Browser, url: string, width: number, height: number) {
+  const page = await browser.newPage({ viewport: { width, height } });
+  await page.goto(url);
+  await card(page, 'B', 'Throughput');
+  await page.waitForSelector('.column[data-side="b"] figure.chart canvas');
+  return page;
+}
+
+describe('one glance at projector sizes, in Chromium', () => {
+  for (const [width, height] of [
+    [1280, 720],
+    [1024, 768],
+  ] as const) {
+    it(`${width}×${height}: A and B side by side, cards, plane and the first chart row without scrolling`, async () => {
+      const page = await openAt(env.browser, env.relay.url, width, height);
+      const box = (selector: string) => page.locator(selector).first().boundingBox().then((b) => b!);
+      const [cardsA, cardsB, plane] = await Promise.all([box('section.cards[data-side^="A "]'), box('section.cards[data-side^="B "]'), box('figure.plane')]);
+      const [chartA, chartB] = await Promise.all([box('.column[data-side="a"] figure.chart'), box('.column[data-side="b"] figure.chart')]);
+      for (const b of [cardsA, cardsB, plane, chartA, chartB]) {
+        expect(b.y + b.height, JSON.stringify(b)).toBeLessThanOrEqual(height);
+        expect(b.x + b.width, JSON.stringify(b)).toBeLessThanOrEqual(width);
+      }
+      expect(cardsB.x).toBeGreaterThan(cardsA.x + cardsA.width - 1);
+      expect(chartB.x).toBeGreaterThan(chartA.x + chartA.width - 1);
+      expect(Math.abs(chartA.y - chartB.y)).toBeLessThan(2);
+      expect(await page.evaluate(() => document.scrollingElement!.scrollLeft === 0 && document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.close();
+    });
+  }
+
+  it('the settings fold away and come back; folded by default on a narrow screen', async () => {
+    const page = await openAt(env.browser, env.relay.url, 1024, 768);
+    expect(await page.locator('.sidebar').isVisible()).toBe(false);
+    await page.locator('[data-action="settings"]').click();
+    await page.locator('[data-param="a.timeout"]').waitFor({ state: 'visible' });
+    await page.locator('[data-action="settings"]').click();
+    expect(await page.locator('.sidebar').isVisible()).toBe(false);
+    await page.close();
+    const wide = await openAt(env.browser, env.relay.url, 1500, 1000);
+    expect(await wide.locator('.sidebar').isVisible()).toBe(true);
+    await wide.close();
+  });
+
+  it('each card explains itself on keyboard focus, and the guide opens', async () => {
+    const page = await openAt(env.browser, env.relay.url, 1280, 720);
+    const tip = page.locator('section.cards[data-side^="A "] [data-card="Score"] [role="tooltip"]');
+    expect(await tip.isVisible()).toBe(false);
+    await page.locator('section.cards[data-side^="A "] [data-card="Score"]').focus();
+    expect(await tip.isVisible()).toBe(true);
+    expect(await tip.innerText()).toBe('ln(throughput Mbit/s ÷ delay95 ms), the contest score');
+    await page.getByText('What am I looking at?').click();
+    await page.getByText('Two congestion controllers, A and B, send over the same cellular link').waitFor();
+    await page.close();
+  });
+
+  it('captions under the plane and each row follow the runs', async () => {
+    const page = await openAt(env.browser, env.relay.url, 1280, 720);
+    const plane = page.locator('[data-caption="plane"]');
+    await plane.waitFor();
+    const delay = await card(page, 'A', 'Delay95');
+    expect(await plane.innerText()).toContain(`AIMD: ${await card(page, 'A', 'Throughput')}`.replace(' Mbit/s', ''));
+    expect(await plane.innerText()).toContain(`at delay95 ${delay}`);
+    expect(await page.locator('[data-caption="window"]').innerText()).toMatch(/^The dashed line is the pipe, capacity × minimum RTT ≈ \d+ packets/);
+    await page.goto(`${env.relay.url}/?a=fixed&a.w=1`);
+    await page.locator('[data-caption="plane"]').getByText("Look out: Fixed window's window is stuck at 1 packet").waitFor();
+    await page.close();
+  });
+});
