@@ -75,4 +75,25 @@ describe('one glance at projector sizes, in Chromium', () => {
     await page.locator('[data-caption="plane"]').getByText("Look out: Fixed window's window is stuck at 1 packet").waitFor();
     await page.close();
   });
+
+  it('number boxes beside sliders take exact values and refuse bad ones; the delay slides on a log scale', async () => {
+    const page = await openAt(env.browser, env.relay.url, 1500, 1000);
+    const box = page.locator('[data-number="link.delay"]');
+    await box.fill('333');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('link.delay') === '333');
+    await box.fill('9000');
+    await page.getByText('delay must be a number from 0 to 5000 ms (got "9000")').waitFor();
+    expect(new URLSearchParams(new URL(page.url()).search).get('link.delay')).toBe('333');
+    const slider = page.locator('[data-param="link.delay"]');
+    expect(await slider.getAttribute('data-scale')).toBe('log');
+    // The middle of the track is about 70 ms (√5001 − 1), not 2,500 ms.
+    await slider.evaluate((el: HTMLInputElement) => {
+      const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+      set.call(el, String(Number(el.max) / 2));
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('link.delay') === '70');
+    expect(await box.inputValue()).toBe('70');
+    await page.close();
+  });
 });
