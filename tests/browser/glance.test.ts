@@ -96,4 +96,17 @@ describe('one glance at projector sizes, in Chromium', () => {
     expect(await box.inputValue()).toBe('70');
     await page.close();
   });
+
+  it('A’s and B’s charts of a kind share their y axis', async () => {
+    const page = await openAt(env.browser, env.relay.url, 1280, 720);
+    await page.getByRole('button', { name: 'Show all' }).click();
+    const yTicks = (side: 'a' | 'b') =>
+      page.locator(`.column[data-side="${side}"] figure.chart`).evaluateAll((figs) => figs.map((f) => [...f.querySelectorAll('g.tick text[x="-6"]')].map((t) => t.textContent).join(' ')));
+    await page.waitForTimeout(300);
+    const [a, b] = [await yTicks('a'), await yTicks('b')];
+    expect(a.length).toBeGreaterThanOrEqual(5);
+    // Every row both sides draw (the rate estimates are B's alone).
+    expect(b.slice(0, a.length)).toEqual(a);
+    await page.close();
+  });
 });

@@ -1,7 +1,7 @@
 import { Fragment, type RefObject, useMemo } from 'react';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS, SIDE_STYLE } from '../charts/palette.ts';
-import { TimeChart } from '../charts/TimeChart.tsx';
+import { TimeChart, yExtent } from '../charts/TimeChart.tsx';
 import { SummaryCards } from '../components/Summary.tsx';
 import type { Experiment } from '../state/experiment.ts';
 import type { RunView } from '../worker/protocol.ts';
@@ -76,6 +76,16 @@ export function Columns({ offset, runs, domain, playhead, setZoom, label, root }
   const chartsB = useMemo(() => (runs.views.b ? chartsOf(runs.views.b.series, offset, facts.b?.bdp ?? null) : []), [runs.views.b, offset, facts.b]);
   const charts = { a: chartsA, b: chartsB };
   const rows = [...new Set([...chartsA, ...chartsB].map((c) => c.id))];
+  // A's and B's charts of a kind share their y range, so the eye compares heights across the columns.
+  const sharedY = useMemo(() => {
+    const ranges = new Map<string, [number, number]>();
+    for (const c of [...chartsA, ...chartsB]) {
+      const [lo, hi] = yExtent(c.layers, domain);
+      const was = ranges.get(c.id) ?? [Infinity, -Infinity];
+      ranges.set(c.id, [Math.min(was[0], lo), Math.max(was[1], hi)]);
+    }
+    return ranges;
+  }, [chartsA, chartsB, domain[0], domain[1]]);
   const said = offset ? null : captions(facts.a, facts.b);
   return (
     <div className="columns" ref={root}>
@@ -90,7 +100,7 @@ export function Columns({ offset, runs, domain, playhead, setZoom, label, root }
             const c = charts[s].find((x) => x.id === id);
             return (
               <div key={s} className="column" data-side={s}>
-                {c && <TimeChart title={c.title} yLabel={c.yLabel} layers={c.layers} fitY={c.fitY} domain={domain} tNow={runs.views[s]?.source === 'live' ? Infinity : playhead} onBrush={setZoom} onReset={() => setZoom(null)} />}
+                {c && <TimeChart title={c.title} yLabel={c.yLabel} layers={c.layers} fitY={c.fitY} sharedY={sharedY.get(id)} domain={domain} tNow={runs.views[s]?.source === 'live' ? Infinity : playhead} onBrush={setZoom} onReset={() => setZoom(null)} />}
               </div>
             );
           })}
