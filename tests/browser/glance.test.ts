@@ -109,4 +109,33 @@ describe('one glance at projector sizes, in Chromium', () => {
     expect(b.slice(0, a.length)).toEqual(a);
     await page.close();
   });
+
+  it('overlay mode draws A and B on one set of charts, in their two colours', async () => {
+    const page = await openAt(env.browser, env.relay.url, 1280, 720);
+    await page.getByRole('button', { name: 'Show all' }).click();
+    await page.locator('[data-action="overlay"]').check();
+    const window = page.locator('[data-overlay="window"] figure.chart');
+    await window.waitFor();
+    expect(await page.locator('.column[data-side="a"] figure.chart').count()).toBe(0);
+    const keys = await window.locator('.legend .key').allInnerTexts();
+    expect(keys).toContain('A window');
+    expect(keys).toContain('B window');
+    await page.waitForTimeout(300);
+    // Both sides' colours are painted on the one canvas.
+    const colours = await window.locator('canvas').evaluate((c: HTMLCanvasElement) => {
+      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let blue = 0;
+      let vermillion = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        if (d[i] === 0x00 && d[i + 1] === 0x72 && d[i + 2] === 0xb2) blue++;
+        if (d[i] === 0xd5 && d[i + 1] === 0x5e && d[i + 2] === 0x00) vermillion++;
+      }
+      return { blue, vermillion };
+    });
+    expect(colours.blue).toBeGreaterThan(50);
+    expect(colours.vermillion).toBeGreaterThan(50);
+    await page.locator('[data-action="overlay"]').uncheck();
+    await page.locator('.column[data-side="a"] figure.chart').first().waitFor();
+    await page.close();
+  });
 });

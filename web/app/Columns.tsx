@@ -1,4 +1,4 @@
-import { Fragment, type RefObject, useMemo } from 'react';
+import { Fragment, type RefObject, useMemo, useState } from 'react';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS, SIDE_STYLE } from '../charts/palette.ts';
 import { TimeChart, yExtent } from '../charts/TimeChart.tsx';
@@ -8,7 +8,7 @@ import type { RunView } from '../worker/protocol.ts';
 import { captions, type CaptionRow } from '../teach/captions.ts';
 import { useFacts } from '../teach/useFacts.ts';
 import { staleReason } from './freshness.ts';
-import { chartsOf } from './layers.ts';
+import { chartsOf, overlayOf } from './layers.ts';
 import type { Runs, Slot } from './useRuns.ts';
 
 function sideNote(view: RunView | undefined, busy: boolean | undefined): string {
@@ -74,7 +74,6 @@ export function Columns({ offset, runs, domain, playhead, setZoom, label, root }
   // Each side's charts change only with its own run, so a change to A leaves B's canvases as they are.
   const chartsA = useMemo(() => (runs.views.a ? chartsOf(runs.views.a.series, offset, facts.a?.bdp ?? null) : []), [runs.views.a, offset, facts.a]);
   const chartsB = useMemo(() => (runs.views.b ? chartsOf(runs.views.b.series, offset, facts.b?.bdp ?? null) : []), [runs.views.b, offset, facts.b]);
-  const charts = { a: chartsA, b: chartsB };
   const rows = [...new Set([...chartsA, ...chartsB].map((c) => c.id))];
   // A's and B's charts of a kind share their y range, so the eye compares heights across the columns.
   const sharedY = useMemo(() => {
@@ -87,30 +86,50 @@ export function Columns({ offset, runs, domain, playhead, setZoom, label, root }
     return ranges;
   }, [chartsA, chartsB, domain[0], domain[1]]);
   const said = offset ? null : captions(facts.a, facts.b);
+  const [overlay, setOverlay] = useState(false);
+  // Built once per pair of runs, so playback paints the overlaid charts incrementally too.
+  const overlaid = useMemo(() => {
+    const colors = { a: SIDE_STYLE.a.color, b: SIDE_STYLE.b.color };
+    return new Map([...new Set([...chartsA, ...chartsB].map((c) => c.id))].map((id) => [id, overlayOf({ a: chartsA.find((c) => c.id === id), b: chartsB.find((c) => c.id === id) }, colors)]));
+  }, [chartsA, chartsB]);
+  const tNow = (s: Slot) => (runs.views[s]?.source === 'live' ? Infinity : playhead);
   return (
-    <div className="columns" ref={root}>
+    <div className={overlay ? 'columns overlay' : 'columns'} ref={root}>
       {(['a', 'b'] as const).map((s) => (
-        <div key={s} className="column" data-side={s}>
+        <div key={s} className="column column-head" data-side={s}>
           <h2 style={{ borderColor: SIDE_STYLE[s].color }}>{label(s)}</h2>
+          {s === 'b' && (
+            <label className="overlay-switch">
+              <input type="checkbox" checked={overlay} onChange={(e) => setOverlay(e.target.checked)} data-action="overlay" /> overlay A and B
+            </label>
+          )}
         </div>
       ))}
-      {rows.map((id) => (
-        <Fragment key={id}>
-          {(['a', 'b'] as const).map((s) => {
-            const c = charts[s].find((x) => x.id === id);
-            return (
-              <div key={s} className="column" data-side={s}>
-                {c && <TimeChart title={c.title} yLabel={c.yLabel} layers={c.layers} fitY={c.fitY} sharedY={sharedY.get(id)} domain={domain} tNow={runs.views[s]?.source === 'live' ? Infinity : playhead} onBrush={setZoom} onReset={() => setZoom(null)} />}
+      {rows.map((id) => {
+        const a = chartsA.find((x) => x.id === id);
+        const b = chartsB.find((x) => x.id === id);
+        const first = a ?? b!;
+        return (
+          <Fragment key={id}>
+            {overlay ? (
+              <div className="overlay-cell" data-overlay={id}>
+                <TimeChart title={first.title} yLabel={first.yLabel} layers={overlaid.get(id)!} fitY={first.fitY} sharedY={sharedY.get(id)} domain={domain} tNow={Math.max(tNow('a'), tNow('b'))} onBrush={setZoom} onReset={() => setZoom(null)} />
               </div>
-            );
-          })}
-          {said && id in said && (
-            <p className="caption" data-caption={id}>
-              {said[id as CaptionRow]}
-            </p>
-          )}
-        </Fragment>
-      ))}
+            ) : (
+              ([['a', a], ['b', b]] as const).map(([s, c]) => (
+                <div key={s} className="column" data-side={s}>
+                  {c && <TimeChart title={c.title} yLabel={c.yLabel} layers={c.layers} fitY={c.fitY} sharedY={sharedY.get(id)} domain={domain} tNow={tNow(s)} onBrush={setZoom} onReset={() => setZoom(null)} />}
+                </div>
+              ))
+            )}
+            {said && id in said && (
+              <p className="caption" data-caption={id}>
+                {said[id as CaptionRow]}
+              </p>
+            )}
+          </Fragment>
+        );
+      })}
     </div>
   );
 }

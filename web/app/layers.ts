@@ -116,3 +116,25 @@ export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = nul
   if (rates.length) charts.push({ id: 'rates', title: 'Rate estimates', yLabel: 'packets/s', layers: rates });
   return charts;
 }
+
+const translucent = (hex: string, alpha: number) => {
+  const v = parseInt(hex.slice(1), 16);
+  return `rgba(${v >> 16},${(v >> 8) & 0xff},${v & 0xff},${alpha})`;
+};
+
+/**
+ * A's and B's charts of one kind drawn as one: every mark in its side's colour (drops, event ticks and
+ * the pipe, the same link for both, as they are), each label prefixed with its side.
+ */
+export function overlayOf(sides: { a?: ChartDef; b?: ChartDef }, colors: { a: string; b: string }): Layer[] {
+  const layers: Layer[] = [];
+  for (const s of ['a', 'b'] as const) {
+    for (const l of sides[s]?.layers ?? []) {
+      if (l.label.startsWith('pipe') && s === 'b' && sides.a) continue;
+      const keep = l.label.startsWith('pipe') || l.label.startsWith('drop') || l.kind === 'marks' || l.kind === 'bands';
+      const color = keep ? l.color : l.kind === 'area' ? translucent(colors[s], 0.2) : colors[s];
+      layers.push({ ...l, color, label: `${s.toUpperCase()} ${l.label}` });
+    }
+  }
+  return layers;
+}
