@@ -138,4 +138,16 @@ describe('one glance at projector sizes, in Chromium', () => {
     await page.locator('.column[data-side="a"] figure.chart').first().waitFor();
     await page.close();
   });
+
+  it('an exercise is checked on each side’s run, and offers the next challenge once met', async () => {
+    const page = await openAt(env.browser, env.relay.url, 1280, 720);
+    await page.getByText('Exercises', { exact: true }).click();
+    await page.locator('[data-param="exercise"]').selectOption('delay');
+    const b = `✓ B · BDP estimator: ${(await card(page, 'B', 'Throughput')).replace(' Mbit/s', '')} Mbit/s at ${await card(page, 'B', 'Delay95')}`;
+    expect(await page.locator('[data-check="B · BDP estimator"]').innerText()).toBe(b);
+    expect(await page.locator('[data-check="A · AIMD"]').innerText()).toMatch(/^✗ A · AIMD: needs \d+ ms less delay95$/);
+    await page.getByRole('button', { name: 'Next challenge: The offset server' }).click();
+    await page.locator('[data-check="A · AIMD"]').getByText('choose the offset server scenario').waitFor();
+    await page.close();
+  });
 });

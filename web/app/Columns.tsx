@@ -6,6 +6,7 @@ import { SummaryCards } from '../components/Summary.tsx';
 import type { Experiment } from '../state/experiment.ts';
 import type { RunView } from '../worker/protocol.ts';
 import { captions, type CaptionRow } from '../teach/captions.ts';
+import { Exercises } from '../teach/Exercises.tsx';
 import { useFacts } from '../teach/useFacts.ts';
 import { staleReason } from './freshness.ts';
 import { chartsOf, overlayOf } from './layers.ts';
@@ -48,7 +49,10 @@ export function Overview({ e, runs, label, failedUpload }: { e: Experiment; runs
           </section>
         );
       })}
-      {e.scenario === 'contest' && <PlaneChart points={points} width={380} height={200} />}
+      <div className="plane-side">
+        {e.scenario === 'contest' && <PlaneChart points={points} width={380} height={200} short />}
+        <Exercises e={e} summaries={(['a', 'b'] as const).map((s) => ({ side: label(s), summary: runs.views[s]?.summary }))} />
+      </div>
       {e.scenario === 'contest' && plane && (
         <p className="caption" data-caption="plane">
           {plane}
