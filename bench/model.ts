@@ -24,7 +24,10 @@ function time(make: () => RunResult, warmup = 8, runs = 31): { ms: number; resul
 
 export function benchModel(): Record<string, string> {
   const one = contest('Verizon-LTE-short', [flow('fixed', { w: 50 })]);
-  const eight = contest('Verizon-LTE-short', Array.from({ length: 8 }, () => flow('fixed', { w: 50 })));
+  const eight = contest(
+    'Verizon-LTE-short',
+    Array.from({ length: 8 }, () => flow('fixed', { w: 50 })),
+  );
   for (const name of ['Verizon-LTE-short.down', 'Verizon-LTE-short.up']) loadTrace(name);
   const a = time(() => runScenario(one, loadTrace));
   const withMetrics = time(() => {
@@ -37,7 +40,7 @@ export function benchModel(): Record<string, string> {
   return {
     'contest, 1 flow (fixed w=50), simulate': `${a.ms.toFixed(1)} ms (${(140_000 / a.ms).toFixed(0)}× real time)`,
     'contest, 1 flow, simulate + all metrics': `${withMetrics.ms.toFixed(1)} ms`,
-    'contest, 1 flow, events': `${events} (${((events / a.ms) * 1000 / 1e6).toFixed(1)} M events/s)`,
+    'contest, 1 flow, events': `${events} (${(((events / a.ms) * 1000) / 1e6).toFixed(1)} M events/s)`,
     'contest, 8 flows on one bottleneck': `${b.ms.toFixed(1)} ms (${(b.ms / a.ms).toFixed(2)}× the one-flow time, ${b.result.log.length} events)`,
     'event log, bytes per event': `${BYTES_PER_EVENT} stored; ${(a.result.log.allocatedBytes / events).toFixed(1)} allocated with growth slack`,
   };

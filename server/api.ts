@@ -10,6 +10,8 @@ export interface ApiContext {
   echo: EchoRecords;
   /** Records of clients' sessions and connections are the operator's (requests from this machine) unless shared. */
   shareRecords: boolean;
+  /** …and then every client sees every record, not only those from its own address. */
+  shareAllRecords?: boolean;
   sessions(): Promise<SessionSummary[]>;
   sessionCsv(id: string): Promise<string | null>;
 }
@@ -23,7 +25,7 @@ const addressOfKey = (key: string) => key.split(':')[0];
 
 /** The relay's JSON and CSV endpoints; returns false for any other path. */
 export function handleApi(req: IncomingMessage, res: ServerResponse, context: ApiContext): boolean {
-  const { info, board, echo, shareRecords } = context;
+  const { info, board, echo, shareRecords, shareAllRecords = false } = context;
   const path = new URL(req.url ?? '/', 'http://relay').pathname;
   if (!path.startsWith('/api/')) return false;
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -32,10 +34,12 @@ export function handleApi(req: IncomingMessage, res: ServerResponse, context: Ap
   }
   const viewer = req.socket.remoteAddress ?? '';
   const operator = LOOPBACK.test(viewer);
-  const mine = (address: string) => operator || address === viewer;
+  const mine = (address: string) => operator || shareAllRecords || address === viewer;
   const mayView = () => {
-    if (operator || shareRecords) return true;
-    res.writeHead(403, { 'content-type': 'text/plain' }).end('records of clients are for the operator: start the relay with --share-records to show each client its own\n');
+    if (operator || shareRecords || shareAllRecords) return true;
+    res
+      .writeHead(403, { 'content-type': 'text/plain' })
+      .end('records of clients are for the operator: start the relay with --share-records to show each client its own, or --share-all-records to show everyone all\n');
     return false;
   };
   const failed = () => res.writeHead(500, { 'content-type': 'text/plain' }).end('the offset servers did not answer\n');

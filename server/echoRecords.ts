@@ -1,23 +1,6 @@
-/** One message a ping-pong client sent, as the echo server saw it. */
-export interface EchoSample {
-  size: number;
-  /** When its last byte arrived, ms since the connection opened. */
-  atMs: number;
-  /**
-   * From writing the previous echo to this message's last byte arriving: for a client that sends each ping
-   * once the previous pong is back, its round trip as the server sees it. Null for a connection's first.
-   */
-  roundTripMs: number | null;
-}
+import type { EchoConnection, EchoSample } from '../shared/relay/echo.ts';
 
-export interface EchoConnection {
-  id: number;
-  remote: string;
-  openedAt: string;
-  open: boolean;
-  messages: number;
-  samples: EchoSample[];
-}
+export type { EchoConnection, EchoSample };
 
 /** Samples kept per connection (the newest), and connections kept (closed ones forgotten first). */
 export const MAX_SAMPLES = 2000;

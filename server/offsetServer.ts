@@ -70,7 +70,7 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
       const now = performance.timeOrigin + performance.now();
       const d = policy.handle(key, msg, now);
       const session = policy.session(key);
-      if (session) records.record(key, session.start, msg.length, d, now);
+      if (session) records.record(key, session.start, msg.length, d, now, policy.rateAt(session, now));
       if (d.submission) o.onSubmit?.(d.submission);
       if (!d.reply) return;
       const wait = delayed ? impairedDelay(o.delayMs, impair, reorderRng, jitterRng) : 0;

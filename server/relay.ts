@@ -49,6 +49,8 @@ export interface RelayOptions {
   singleThread: boolean;
   /** Let every client see the records of its own connections (by default only this machine sees records). */
   shareRecords: boolean;
+  /** Let every client see every client's records (the operator's choice for a class that shares its runs). */
+  shareAllRecords: boolean;
   /** Offset-server sessions kept for /api/sessions, per server, and events kept of each. */
   recordSessions: number;
   recordEvents: number;
@@ -86,6 +88,7 @@ export const DEFAULT_RELAY: Omit<RelayOptions, 'policy'> = {
   idleMs: 120_000,
   singleThread: false,
   shareRecords: false,
+  shareAllRecords: false,
   recordSessions: 128,
   recordEvents: 5000,
   dev: false,
@@ -142,7 +145,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   const serveApp = o.dev ? await viteMiddleware(http) : staticHandler(o.distDir);
   const sessions = async () => [...(await constant.sessions()), ...(await variable.sessions())];
   const sessionCsv = async (id: string) => (await constant.sessionCsv(id)) ?? (await variable.sessionCsv(id));
-  const api = { info, board: leaderboard, echo: echo.records, shareRecords: o.shareRecords, sessions, sessionCsv };
+  const api = { info, board: leaderboard, echo: echo.records, shareRecords: o.shareRecords, shareAllRecords: o.shareAllRecords, sessions, sessionCsv };
   http.on('request', (req, res) => {
     try {
       if (!handleApi(req, res, api)) serveApp(req, res);

@@ -70,6 +70,7 @@ export const RELAY_FLAGS: readonly RelayFlag[] = [
   { param: num('idle', 'ms', 1000, 86_400_000, 1, d.idleMs, 'close bridge sessions and forget server sessions idle this long'), field: 'idleMs' },
   { param: toggle('singleThread', 'run the offset servers on the main thread too (by default each has its own)'), field: 'singleThread' },
   { param: toggle('shareRecords', 'let each client read the records of its own sessions and connections (default: this machine only)'), field: 'shareRecords' },
+  { param: toggle('shareAllRecords', 'let every client read every session and connection record, not only its own'), field: 'shareAllRecords' },
   { param: num('recordSessions', 'sessions', 1, 100_000, 1, d.recordSessions, 'offset-server sessions kept for /api/sessions, per server (oldest forgotten first)'), field: 'recordSessions' },
   { param: num('recordEvents', 'events', 100, 10_000_000, 1, d.recordEvents, 'events kept of each recorded session (the newest)'), field: 'recordEvents' },
   { param: toggle('dev', 'serve the app through Vite with hot reload'), field: 'dev' },

@@ -1,28 +1,18 @@
 import { formatTraceCsv } from '../shared/csv/trace.ts';
 import { EventLog } from '../shared/log/eventLog.ts';
-import { DROP, K } from '../shared/log/kinds.ts';
+import { DROP, ESTIMATE, K } from '../shared/log/kinds.ts';
 import type { Decision } from '../shared/offset/policy.ts';
+import type { SessionSummary } from '../shared/relay/sessions.ts';
 
-/** One offset-server session as `GET /api/sessions` lists it. */
-export interface SessionSummary {
-  /** The session's client key and the millisecond it started: unique across Resets. */
-  id: string;
-  key: string;
-  server: 'constant' | 'variable';
-  started: string;
-  requests: number;
-  replies: number;
-  penalty: number;
-  squishes: number;
-  result: boolean | null;
-  time: number | null;
-}
+export type { SessionSummary };
 
 const FIELDS = 5;
 
 interface Recorded {
   summary: SessionSummary;
   start: number;
+  /** The token rate in force as last recorded: a row is added each time it changes. */
+  rate: number;
   /** Events, FIELDS numbers each (t, kind, seq, bytes, value), flat so that each costs 40 bytes. */
   rows: number[];
 }
@@ -42,13 +32,17 @@ export class SessionRecords {
 
   constructor(private readonly server: 'constant' | 'variable', private readonly limits: RecordLimits) {}
 
-  /** One datagram's decision, at the reading `now` the policy was given. */
-  record(key: string, sessionStart: number, datagramBytes: number, d: Decision, now: number): void {
+  /** One datagram's decision, at the reading `now` the policy was given, and the token rate then in force. */
+  record(key: string, sessionStart: number, datagramBytes: number, d: Decision, now: number, rate: number): void {
     let r = this.current.get(key);
     if (!r || r.start !== sessionStart) r = this.begin(key, sessionStart);
     const at = Math.floor(now) - sessionStart;
     const s = r.summary;
-    const push = (kind: number, bytes: number, value: number) => r.rows.push(at, kind, d.offset, bytes, value);
+    const push = (kind: number, bytes: number, value: number, seq = d.offset) => r.rows.push(at, kind, seq, bytes, value);
+    if (rate !== r.rate) {
+      r.rate = rate;
+      push(K.estimate, 0, rate, ESTIMATE.tokenRate);
+    }
     if (d.outcome === 'served' || d.outcome === 'lost' || d.outcome === 'no-token') {
       s.requests++;
       push(K.send, datagramBytes, 0);
@@ -79,6 +73,7 @@ export class SessionRecords {
     const id = `${key}@${start}`;
     const r: Recorded = {
       start,
+      rate: -1,
       rows: [],
       summary: { id, key, server: this.server, started: new Date(start).toISOString(), requests: 0, replies: 0, penalty: 0, squishes: 0, result: null, time: null },
     };

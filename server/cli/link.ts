@@ -4,6 +4,7 @@ import { TraceError } from '../../shared/trace/mahimahi.ts';
 import { EmulatedLink } from '../link/emulatedLink.ts';
 import { hintFor, linkHelp, linkOptions, readAddress, readLinkFlags } from '../link/flags.ts';
 import { describeLink, formatLinkReport, linkReport } from '../link/summary.ts';
+import { serveWatch } from '../link/watch.ts';
 import { loadTrace } from '../traces.ts';
 import { isEntry, runTool, whole } from './flags.ts';
 
@@ -17,6 +18,7 @@ const options = {
   'csv-rows': { type: 'string', default: String(MAX_ROWS) },
   'max-held': { type: 'string', default: String(64 << 20) },
   json: { type: 'boolean', default: false },
+  watch: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
   ...linkOptions,
 } as const;
@@ -35,6 +37,7 @@ what crossed it and writes the trace CSV.
   --csv-rows N           keep at most N rows for the CSV (default ${MAX_ROWS})
   --max-held BYTES       bytes the link may hold at once; more is refused (default ${64 << 20})
   --json                 print the exit summary as one JSON object
+  --watch HOST:PORT      serve the trace so far at http://HOST:PORT/link.csv, for the page's Sessions view
 
 ${linkHelp()}
 
@@ -50,21 +53,25 @@ async function main(): Promise<number> {
   const listen = readAddress('listen', v.listen, true);
   const to = readAddress('to', v.to, false);
   const link = readLinkFlags(v);
+  const watchAt = v.watch === undefined ? null : readAddress('watch', v.watch, true);
   const proxy = await EmulatedLink.open({
     link,
     seed: whole('seed', v.seed, 0, 2 ** 31 - 1),
     traces: loadTrace,
     listen,
     to,
-    logRows: v.csv ? whole('csv-rows', v['csv-rows'], 0, MAX_ROWS) : 0,
+    logRows: v.csv || v.watch ? whole('csv-rows', v['csv-rows'], 0, MAX_ROWS) : 0,
     maxHeldBytes: whole('max-held', v['max-held'], 1 << 16, 2 ** 32),
   });
   console.log(`link: ${listen.host}:${proxy.port} → ${to.host}:${to.port} · ${describeLink(link)}`);
+  const watch = watchAt && (await serveWatch({ csv: () => proxy.csv(), get rowCount() { return proxy.log.length; } }, watchAt));
+  if (watch) console.log(`watch: open the page's Sessions view with ?view=sessions&watch=http://${watchAt!.host}:${watch.port}`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   proxy.close();
+  watch?.close();
   const report = linkReport(proxy);
   console.log(v.json ? JSON.stringify(report) : formatLinkReport(report));
   if (v.csv) writeFileSync(v.csv, proxy.csv());

@@ -253,7 +253,21 @@ function runMatrix(rowFlag: string | undefined, scheme: string, sets: readonly S
     const verdict = rowVerdict(outs.map((o) => o.summary));
     const r = outs[0].summary.flows[0].reliable!;
     const wallMs = outs.reduce((sum, o) => sum + o.wallMs, 0);
-    return { row: i + 1, group: row.group, name: row.name, pass: verdict.passed === verdict.seeds, passed: verdict.passed, seeds: verdict.seeds, timedOut: verdict.timedOut, spread: verdict.spread, verdicts: verdict.verdicts, seconds: r.seconds, bytesOnWire: Math.round(r.overhead * (outs[0].spec.flows[0].bytes ?? 0)), grade: r.grade?.label ?? null, wallMs };
+    return {
+      row: i + 1,
+      group: row.group,
+      name: row.name,
+      pass: verdict.passed === verdict.seeds,
+      passed: verdict.passed,
+      seeds: verdict.seeds,
+      timedOut: verdict.timedOut,
+      spread: verdict.spread,
+      verdicts: verdict.verdicts,
+      seconds: r.seconds,
+      bytesOnWire: Math.round(r.overhead * (outs[0].spec.flows[0].bytes ?? 0)),
+      grade: r.grade?.label ?? null,
+      wallMs,
+    };
   });
   if (v.json) print(JSON.stringify({ scheme, seeds: seeds.count, rows: table }));
   else {

@@ -8,8 +8,8 @@ const STDERR_TAIL = 2048;
 const live = new Set<Program>();
 
 /** Stops every program still running. */
-export function stopAll(): Promise<void[]> {
-  return Promise.all([...live].map((p) => p.stop()));
+export async function stopAll(): Promise<void> {
+  await Promise.all([...live].map((p) => p.stop()));
 }
 
 /**

@@ -47,7 +47,12 @@ class Bbr extends BaseController {
   private probeRttRound = -1;
   private priorCwnd = 0;
 
-  constructor(initialCwnd: number, private readonly bwRounds: number, private readonly probeBwGain: number, private readonly rng: Rng) {
+  constructor(
+    initialCwnd: number,
+    private readonly bwRounds: number,
+    private readonly probeBwGain: number,
+    private readonly rng: Rng,
+  ) {
     super();
     this.cwnd = initialCwnd;
   }
@@ -190,7 +195,6 @@ class Bbr extends BaseController {
     else if (this.cwnd < target || this.delivered < 10) this.cwnd += 1;
     this.cwnd = Math.max(MIN_CWND, this.cwnd);
   }
-
 
   onTimeout(): void {
     // Everything in flight vanished: start again from a small window and keep the model.

@@ -2,7 +2,10 @@ import { BaseController, defineScheme, num } from './types.ts';
 
 /** For the offset server: the same burst every `gap` milliseconds, whatever comes back. */
 class ConstantBurst extends BaseController {
-  constructor(private readonly size: number, private readonly gap: number) {
+  constructor(
+    private readonly size: number,
+    private readonly gap: number,
+  ) {
     super();
   }
   windowSize(): number {
@@ -25,9 +28,6 @@ export const constantBurst = defineScheme({
   title: 'Constant burst',
   doc: 'A fixed-size burst of requests every fixed gap.',
   mode: 'burst',
-  params: [
-    num('size', 'requests', 1, 200, 1, 10, 'Requests in each burst'),
-    num('gap', 'ms', 1, 2000, 1, 40, 'Time from one burst to the next'),
-  ],
+  params: [num('size', 'requests', 1, 200, 1, 10, 'Requests in each burst'), num('gap', 'ms', 1, 2000, 1, 40, 'Time from one burst to the next')],
   create: (p) => new ConstantBurst(p.size, p.gap),
 });

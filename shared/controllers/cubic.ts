@@ -30,7 +30,12 @@ class Cubic extends BaseController {
   private roundMinRtt = Infinity;
   private lastRoundMinRtt = Infinity;
 
-  constructor(private readonly c: number, private readonly beta: number, minRto: number, private readonly hystart: boolean) {
+  constructor(
+    private readonly c: number,
+    private readonly beta: number,
+    minRto: number,
+    private readonly hystart: boolean,
+  ) {
     super();
     this.rto = new RtoEstimator(minRto);
   }

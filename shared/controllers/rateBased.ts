@@ -8,7 +8,11 @@ class RateBased extends BaseController {
   private readonly rttMin = new MinRtt();
   private rate = 0;
 
-  constructor(private readonly span: number, private readonly k: number, private readonly c: number) {
+  constructor(
+    private readonly span: number,
+    private readonly k: number,
+    private readonly c: number,
+  ) {
     super();
   }
 

@@ -16,23 +16,7 @@ import type { Scheme } from './types.ts';
 import { watermarks } from './watermarks.ts';
 
 /** Every scheme, in the order pickers and --help list them. */
-export const SCHEMES: readonly Scheme[] = [
-  fixed,
-  aimd,
-  delayTrigger,
-  watermarks,
-  deliveryTrend,
-  rateBased,
-  bdpEstimator,
-  reno,
-  cubic,
-  bbr,
-  vegas,
-  copa,
-  burstAimd,
-  constantBurst,
-  tokenPacer,
-];
+export const SCHEMES: readonly Scheme[] = [fixed, aimd, delayTrigger, watermarks, deliveryTrend, rateBased, bdpEstimator, reno, cubic, bbr, vegas, copa, burstAimd, constantBurst, tokenPacer];
 
 export function findScheme(id: string): Scheme | undefined {
   return SCHEMES.find((s) => s.id === id);

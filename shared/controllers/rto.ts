@@ -5,7 +5,11 @@ export class RtoEstimator {
   private base: number;
   private backoff = 1;
 
-  constructor(private readonly minRto: number, initialRto = 1000, private readonly maxRto = 60_000) {
+  constructor(
+    private readonly minRto: number,
+    initialRto = 1000,
+    private readonly maxRto = 60_000,
+  ) {
     this.base = initialRto;
   }
 

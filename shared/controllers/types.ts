@@ -112,9 +112,7 @@ export type ParamsOf<P extends readonly ParamSpec[]> = {
  * Declares a scheme whose `create` receives typed values, so a renamed or mistyped parameter fails to
  * compile. Values reach `create` only after `checkParams` filled and checked them against `params`.
  */
-export function defineScheme<const P extends readonly ParamSpec[]>(
-  s: Omit<Scheme, 'params' | 'create'> & { params: P; create(p: ParamsOf<P>, rng: Rng): Controller },
-): Scheme {
+export function defineScheme<const P extends readonly ParamSpec[]>(s: Omit<Scheme, 'params' | 'create'> & { params: P; create(p: ParamsOf<P>, rng: Rng): Controller }): Scheme {
   return { ...s, create: (values, rng = new Rng(1)) => s.create(values as unknown as ParamsOf<P>, rng) };
 }
 
@@ -123,7 +121,12 @@ export function defineScheme<const P extends readonly ParamSpec[]>(
  * loss from three later packets ACKed (the contest receiver ACKs each packet) or three duplicate
  * cumulative ACKs (reliable transfer). Schemes that react to loss show this choice.
  */
-export const lossParam = choice('loss', ['timer-only', 'detect'], 'timer-only', 'timer-only: only the timer (no ACK for the timeout) is a loss; detect: also three later packets ACKed or three duplicate ACKs');
+export const lossParam = choice(
+  'loss',
+  ['timer-only', 'detect'],
+  'timer-only',
+  'timer-only: only the timer (no ACK for the timeout) is a loss; detect: also three later packets ACKed or three duplicate ACKs',
+);
 
 /** Defaults for every parameter, overridden by `given`. */
 export function withDefaults(params: readonly ParamSpec[], given: ParamValues = {}): ParamValues {

@@ -20,7 +20,12 @@ class Vegas extends BaseController {
   private readonly rto: RtoEstimator;
   private readonly episode = new OncePerWindow();
 
-  constructor(private readonly alpha: number, private readonly beta: number, private readonly gamma: number, minRto: number) {
+  constructor(
+    private readonly alpha: number,
+    private readonly beta: number,
+    private readonly gamma: number,
+    minRto: number,
+  ) {
     super();
     this.rto = new RtoEstimator(minRto);
   }

@@ -41,16 +41,7 @@ export function formatTraceCsv(log: EventLog, spec: ScenarioSpec | LiveRun | nul
   const c = log.columns;
   const rows: string[][] = [[...CSV_COLUMNS]];
   for (let i = 0; i < log.length; i++) {
-    rows.push([
-      String(c.t[i]),
-      String(c.flow[i]),
-      KINDS[c.kind[i]],
-      String(c.seq[i]),
-      String(c.bytes[i]),
-      f32(c.window[i]),
-      f32(c.value[i]),
-      detailOf(c.kind[i], c.seq[i], c.value[i]),
-    ]);
+    rows.push([String(c.t[i]), String(c.flow[i]), KINDS[c.kind[i]], String(c.seq[i]), String(c.bytes[i]), f32(c.window[i]), f32(c.value[i]), detailOf(c.kind[i], c.seq[i], c.value[i])]);
   }
   return `# ${CSV_VERSION}\n# spec ${spec ? JSON.stringify(spec) : 'null'}\n${csvFormatRows(rows)}\n`;
 }

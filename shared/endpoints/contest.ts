@@ -13,7 +13,12 @@ export class ContestSender extends WindowedSender {
   private nextAck = 0;
   private readonly losses = new GapDetector();
 
-  constructor(ep: Endpoint, controller: Controller, private readonly packetBytes: number, private readonly limit = Infinity) {
+  constructor(
+    ep: Endpoint,
+    controller: Controller,
+    private readonly packetBytes: number,
+    private readonly limit = Infinity,
+  ) {
     super(ep, controller);
   }
 

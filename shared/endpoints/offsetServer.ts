@@ -14,7 +14,10 @@ export function datagramPacket(flow: number, payload: Uint8Array, now: number): 
 export class OffsetServerNode implements PacketSink {
   out: PacketSink | null = null;
 
-  constructor(private readonly policy: OffsetPolicy, private readonly log: EventLog) {}
+  constructor(
+    private readonly policy: OffsetPolicy,
+    private readonly log: EventLog,
+  ) {}
 
   receive(packet: Packet, now: number): void {
     const d = this.policy.handle(`flow${packet.flow}`, packet.payload ?? new Uint8Array(0), now);

@@ -20,7 +20,12 @@ export class ReliableSender extends WindowedSender {
   retransmissions = 0;
   bytesOnWire = 0;
 
-  constructor(ep: Endpoint, controller: Controller, private readonly file: Uint8Array, private readonly headerBytes: number) {
+  constructor(
+    ep: Endpoint,
+    controller: Controller,
+    private readonly file: Uint8Array,
+    private readonly headerBytes: number,
+  ) {
     super(ep, controller);
     this.segments = Math.ceil(file.length / MSS);
   }
@@ -102,7 +107,10 @@ export class ReliableReceiver implements PacketSink {
   private expected = 0;
   duplicates = 0;
 
-  constructor(private readonly ep: Endpoint, size: number) {
+  constructor(
+    private readonly ep: Endpoint,
+    size: number,
+  ) {
     this.data = new Uint8Array(size);
     this.have = new Uint8Array(Math.ceil(size / MSS));
   }

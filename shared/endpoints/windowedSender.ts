@@ -17,7 +17,10 @@ export abstract class WindowedSender implements PacketSink {
   finishedAt = -1;
   private readonly ack: Ack = { seq: 0, sentAt: 0, receivedAt: 0, now: 0, cumulative: 0, inFlight: 0 };
 
-  constructor(protected readonly ep: Endpoint, readonly controller: Controller) {
+  constructor(
+    protected readonly ep: Endpoint,
+    readonly controller: Controller,
+  ) {
     this.timer = new Timer(ep.scheduler, (now) => this.onTimer(now));
     this.pacer = new Pacer(new Timer(ep.scheduler, (now) => this.pump(now)));
   }

@@ -2,7 +2,6 @@ import type { Packet } from '../net/packet.ts';
 import { DropTailQueue } from './fifo.ts';
 import { OPPORTUNITY_BYTES as PACKET_SIZE } from '../trace/mahimahi.ts';
 
-
 /**
  * CoDel (RFC 8289) as Mahimahi's codel_packet_queue runs it: drop decisions at dequeue, on the sojourn
  * time of the packet taken out; once it stayed above `target` for an `interval`, drop at intervals of
@@ -16,7 +15,12 @@ export class CodelQueue extends DropTailQueue {
   private lastCount = 0;
   private dropping = false;
 
-  constructor(maxPackets: number, maxBytes: number, private readonly target: number, private readonly interval: number) {
+  constructor(
+    maxPackets: number,
+    maxBytes: number,
+    private readonly target: number,
+    private readonly interval: number,
+  ) {
     super(maxPackets, maxBytes);
   }
 

@@ -10,7 +10,10 @@ export class DropTailQueue implements PacketQueue {
   bytes = 0;
   onDrop: (packet: Packet, now: number) => void = () => {};
 
-  constructor(protected readonly maxPackets: number, protected readonly maxBytes: number) {}
+  constructor(
+    protected readonly maxPackets: number,
+    protected readonly maxBytes: number,
+  ) {}
 
   /** Whether the queue holding `packets` and `bytes` is within its limits. */
   protected fits(packets: number, bytes: number): boolean {

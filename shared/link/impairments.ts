@@ -28,7 +28,12 @@ export class LossStage implements PacketSink {
   private readonly burstRng: Rng;
   private readonly dupRng: Rng;
 
-  constructor(private readonly spec: ImpairmentSpec, rng: Rng, private readonly log: EventLog, private readonly ackDirection: boolean) {
+  constructor(
+    private readonly spec: ImpairmentSpec,
+    rng: Rng,
+    private readonly log: EventLog,
+    private readonly ackDirection: boolean,
+  ) {
     this.lossRng = rng.stream('loss');
     this.burstRng = rng.stream('burst');
     this.dupRng = rng.stream('duplicate');
@@ -95,7 +100,12 @@ export class DelayLine implements PacketSink {
   };
   private scattered = 0;
 
-  constructor(private readonly scheduler: Scheduler, private readonly delayMs: number, private readonly spec: ImpairmentSpec, rng: Rng) {
+  constructor(
+    private readonly scheduler: Scheduler,
+    private readonly delayMs: number,
+    private readonly spec: ImpairmentSpec,
+    rng: Rng,
+  ) {
     this.jitterRng = rng.stream('jitter');
     this.reorderRng = rng.stream('reorder');
     this.fifo = spec.jitter === 0 && spec.reorder === 0;

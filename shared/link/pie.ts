@@ -25,7 +25,13 @@ export class PieQueue extends DropTailQueue {
   private avgDqRate = 0;
   private lastUpdate = 0;
 
-  constructor(maxPackets: number, maxBytes: number, private readonly qdelayRef: number, private readonly maxBurst: number, private readonly rng: Rng) {
+  constructor(
+    maxPackets: number,
+    maxBytes: number,
+    private readonly qdelayRef: number,
+    private readonly maxBurst: number,
+    private readonly rng: Rng,
+  ) {
     super(maxPackets, maxBytes);
   }
 

@@ -26,11 +26,7 @@ export interface PacketQueue {
 export type QueueLimit = { kind: 'infinite' } | { kind: 'packets'; limit: number } | { kind: 'bytes'; limit: number };
 
 /** Mahimahi's disciplines with their arguments (ms). */
-export type Discipline =
-  | { kind: 'drop-tail' }
-  | { kind: 'drop-head' }
-  | { kind: 'codel'; target: number; interval: number }
-  | { kind: 'pie'; qdelayRef: number; maxBurst: number };
+export type Discipline = { kind: 'drop-tail' } | { kind: 'drop-head' } | { kind: 'codel'; target: number; interval: number } | { kind: 'pie'; qdelayRef: number; maxBurst: number };
 
 export type QueueSpec = QueueLimit & { discipline?: Discipline };
 

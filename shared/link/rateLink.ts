@@ -19,7 +19,12 @@ export class RateLink extends Bottleneck {
     }
   };
 
-  constructor(scheduler: Scheduler, readonly mbps: number, queue: PacketQueue, tap: LinkTap) {
+  constructor(
+    scheduler: Scheduler,
+    readonly mbps: number,
+    queue: PacketQueue,
+    tap: LinkTap,
+  ) {
     super(scheduler, queue, tap);
     this.bytesPerMs = (mbps * 1e6) / 8 / 1000;
   }

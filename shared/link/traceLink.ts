@@ -26,7 +26,13 @@ export class TraceLink extends Bottleneck {
     this.wake();
   };
 
-  constructor(scheduler: Scheduler, trace: Trace, queue: PacketQueue, tap: LinkTap, private readonly once = false) {
+  constructor(
+    scheduler: Scheduler,
+    trace: Trace,
+    queue: PacketQueue,
+    tap: LinkTap,
+    private readonly once = false,
+  ) {
     super(scheduler, queue, tap);
     this.times = trace.times;
     this.period = tracePeriod(trace);

@@ -42,6 +42,6 @@ export const DROP_REASONS = ['queue', 'loss', 'burst-loss', 'no-token', 'server-
 export type DropReason = (typeof DROP_REASONS)[number];
 export const DROP = Object.fromEntries(DROP_REASONS.map((k, i) => [k, i])) as { [key in DropReason]: number };
 
-export const ESTIMATES = ['ssthresh', 'rttMin', 'bandwidth', 'pacingRate', 'srtt', 'rto', 'threshold'] as const;
+export const ESTIMATES = ['ssthresh', 'rttMin', 'bandwidth', 'pacingRate', 'srtt', 'rto', 'threshold', 'tokenRate'] as const;
 export type EstimateName = (typeof ESTIMATES)[number];
 export const ESTIMATE = Object.fromEntries(ESTIMATES.map((k, i) => [k, i])) as { [key in EstimateName]: number };

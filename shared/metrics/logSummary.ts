@@ -59,7 +59,18 @@ function readOutcomes(log: EventLog, workload: RunFacts['spec']['workload'], out
     if (c.kind[i] !== K.done) continue;
     o.finishedAt = c.t[i];
     if (workload === 'offset') {
-      o.offset = { size: fileEnd[f], md5: '', result: c.seq[i] === 1, serverTime: c.value[i], penalty: c.window[i], elapsed: NaN, requests: requests[f], duplicates: 0, squishedReplies: 0, errors: [] };
+      o.offset = {
+        size: fileEnd[f],
+        md5: '',
+        result: c.seq[i] === 1,
+        serverTime: c.value[i],
+        penalty: c.window[i],
+        elapsed: NaN,
+        requests: requests[f],
+        duplicates: 0,
+        squishedReplies: 0,
+        errors: [],
+      };
     }
   }
 }

@@ -101,7 +101,15 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
   const binMs = niceBin(endMs);
   const bins = Math.max(1, Math.ceil(endMs / binMs));
   const bits = new Float64Array(bins);
-  let s = 0, r = 0, a = 0, d = 0, w = 0, to = 0, q = 0, occ = 0, qn = 0;
+  let s = 0,
+    r = 0,
+    a = 0,
+    d = 0,
+    w = 0,
+    to = 0,
+    q = 0,
+    occ = 0,
+    qn = 0;
   let squishStart = -1;
   for (let i = 0; i < n; i++) {
     const t = c.t[i];

@@ -74,10 +74,7 @@ export function summarize(run: RunFacts): Summary {
         goodputMbps: (8 * o.fileBytes) / seconds / 1e6,
         overhead: o.bytesOnWire / o.fileBytes,
         retransmissions: o.retransmissions,
-        grade:
-          l.kind === 'rate' && o.finishedAt >= 0
-            ? grade({ bytes: o.fileBytes, seconds, bandwidth: l.mbps * 1e6, latencyMs: l.delayMs, dropPercent: l.forward.loss * 100 })
-            : null,
+        grade: l.kind === 'rate' && o.finishedAt >= 0 ? grade({ bytes: o.fileBytes, seconds, bandwidth: l.mbps * 1e6, latencyMs: l.delayMs, dropPercent: l.forward.loss * 100 }) : null,
       };
     }
     if (spec.workload === 'offset' && o.offset) {

@@ -47,7 +47,10 @@ export function fitLatency(all: { size: number; rttMs: number }[]): Fit {
   for (const { size, rttMs } of all) fastest.set(size, Math.min(rttMs, fastest.get(size) ?? Infinity));
   const samples = [...fastest].map(([size, rttMs]) => ({ size, rttMs }));
   const n = samples.length;
-  let sx = 0, sy = 0, sxx = 0, sxy = 0;
+  let sx = 0,
+    sy = 0,
+    sxx = 0,
+    sxy = 0;
   for (const { size, rttMs } of samples) {
     sx += size;
     sy += rttMs;

@@ -10,7 +10,6 @@ export type Workload = 'contest' | 'reliable' | 'offset';
 
 export type { LinkSpec } from '../link/spec.ts';
 
-
 export interface FlowSpec {
   scheme: string;
   params: ParamValues;

@@ -14,7 +14,6 @@ import type { FlowOutcome } from '../metrics/outcome.ts';
 export type { FlowOutcome } from '../metrics/outcome.ts';
 import type { FlowSpec, ScenarioSpec } from './spec.ts';
 
-
 export class ScenarioError extends Error {
   constructor(message: string) {
     super(message);

@@ -26,7 +26,10 @@ export class Rng {
   private c: number;
   private d: number;
 
-  constructor(readonly seed: number, readonly name = '') {
+  constructor(
+    readonly seed: number,
+    readonly name = '',
+  ) {
     this.a = hash32(`${seed}/${name}/a`);
     this.b = hash32(`${seed}/${name}/b`);
     this.c = hash32(`${seed}/${name}/c`);

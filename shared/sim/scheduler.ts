@@ -117,7 +117,10 @@ export class Timer {
   private deadline = Infinity;
   private entryAt: number | null = null;
 
-  constructor(private readonly scheduler: Clock, private readonly fire: Action) {}
+  constructor(
+    private readonly scheduler: Clock,
+    private readonly fire: Action,
+  ) {}
 
   /** Fires at `at` unless set again or cancelled before. */
   set(at: number): void {

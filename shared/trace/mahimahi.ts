@@ -11,7 +11,10 @@ export interface Trace {
 }
 
 export class TraceError extends Error {
-  constructor(message: string, readonly line?: number) {
+  constructor(
+    message: string,
+    readonly line?: number,
+  ) {
     super(line === undefined ? message : `line ${line}: ${message}`);
     this.name = 'TraceError';
   }

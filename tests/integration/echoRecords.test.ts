@@ -37,18 +37,37 @@ describe('the echo server records each connection', () => {
     await relay.close();
   });
 
-  it('keeps records for this machine unless the operator shares them, and then each client sees its own', () => {
+  it('keeps records for this machine unless the operator shares them, and then each client sees its own unless all are shared', async () => {
     const records = new EchoRecords();
     records.open('10.0.0.5:4000').message(100);
     records.open('10.0.0.6:4001').message(200);
-    const ask = (remoteAddress: string, shareRecords: boolean) => {
+    const summary = (key: string) => ({ id: `${key}@1`, key, server: 'constant' as const, started: '', requests: 0, replies: 0, penalty: 0, squishes: 0, result: null, time: null });
+    const sessions = [summary('10.0.0.5:5000'), summary('10.0.0.6:5001')];
+    const ask = async (url: string, remoteAddress: string, share: 'none' | 'own' | 'all') => {
       const res = { status: 0, body: '', writeHead(code: number) { this.status = code; return this; }, end(b: string) { this.body = b; return this; } };
-      const req = { url: '/api/echo', method: 'GET', socket: { remoteAddress } } as unknown as IncomingMessage;
-      handleApi(req, res as unknown as ServerResponse, { info: {} as never, board: new Leaderboard(null), echo: records, shareRecords, sessions: async () => [], sessionCsv: async () => null });
+      const req = { url, method: 'GET', socket: { remoteAddress } } as unknown as IncomingMessage;
+      handleApi(req, res as unknown as ServerResponse, {
+        info: {} as never,
+        board: new Leaderboard(null),
+        echo: records,
+        shareRecords: share === 'own',
+        shareAllRecords: share === 'all',
+        sessions: async () => sessions,
+        sessionCsv: async (id) => `csv of ${id}`,
+      });
+      await new Promise((r) => setTimeout(r, 0));
       return res;
     };
-    expect(ask('10.0.0.5', false).status).toBe(403);
-    expect(JSON.parse(ask('10.0.0.5', true).body).map((c: { remote: string }) => c.remote)).toEqual(['10.0.0.5:4000']);
-    expect(JSON.parse(ask('127.0.0.1', false).body)).toHaveLength(2);
+    const keys = async (url: string, who: string, share: 'none' | 'own' | 'all') => JSON.parse((await ask(url, who, share)).body).map((c: { remote?: string; key?: string }) => c.remote ?? c.key);
+    expect((await ask('/api/echo', '10.0.0.5', 'none')).status).toBe(403);
+    expect((await ask('/api/sessions', '10.0.0.5', 'none')).status).toBe(403);
+    expect(await keys('/api/echo', '10.0.0.5', 'own')).toEqual(['10.0.0.5:4000']);
+    expect(await keys('/api/sessions', '10.0.0.5', 'own')).toEqual(['10.0.0.5:5000']);
+    expect((await ask('/api/sessions/10.0.0.6%3A5001%401/csv', '10.0.0.5', 'own')).status).toBe(404);
+    expect(await keys('/api/echo', '10.0.0.5', 'all')).toEqual(['10.0.0.5:4000', '10.0.0.6:4001']);
+    expect(await keys('/api/sessions', '10.0.0.5', 'all')).toEqual(['10.0.0.5:5000', '10.0.0.6:5001']);
+    expect((await ask('/api/sessions/10.0.0.6%3A5001%401/csv', '10.0.0.5', 'all')).body).toBe('csv of 10.0.0.6:5001@1');
+    expect(await keys('/api/echo', '127.0.0.1', 'none')).toHaveLength(2);
+    expect(await keys('/api/sessions', '127.0.0.1', 'none')).toHaveLength(2);
   });
 });

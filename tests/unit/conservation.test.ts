@@ -12,7 +12,7 @@ const windowSchemes = SCHEMES.filter((s) => s.mode === 'window').map((s) => s.id
 
 /** A random experiment drawn from `rng`: link kind, queue, impairments, flows, workload. */
 function randomSpec(rng: Rng, seed: number): ScenarioSpec {
-  const pick = <T,>(xs: readonly T[]) => xs[rng.int(xs.length)];
+  const pick = <T>(xs: readonly T[]) => xs[rng.int(xs.length)];
   const impair = () => ({
     loss: rng.chance(0.5) ? rng.uniform(0, 0.1) : 0,
     burst: rng.chance(0.3) ? { p: rng.uniform(0, 0.05), r: rng.uniform(0.2, 0.8), lossBad: rng.uniform(0.3, 1) } : null,
@@ -21,7 +21,12 @@ function randomSpec(rng: Rng, seed: number): ScenarioSpec {
     jitter: rng.chance(0.4) ? rng.uniform(0, 10) : 0,
   });
   const trace = rng.chance(0.5);
-  const link = rateLink(rng.uniform(0.5, 20), rng.uniform(1, 40), impair(), pick([{ kind: 'infinite' }, { kind: 'packets', limit: 1 + rng.int(60) }, { kind: 'bytes', limit: 2000 + rng.int(80_000) }] as const));
+  const link = rateLink(
+    rng.uniform(0.5, 20),
+    rng.uniform(1, 40),
+    impair(),
+    pick([{ kind: 'infinite' }, { kind: 'packets', limit: 1 + rng.int(60) }, { kind: 'bytes', limit: 2000 + rng.int(80_000) }] as const),
+  );
   link.reverse = impair();
   if (trace) Object.assign(link, { kind: 'trace', trace: 'fwd', ackTrace: 'rev', once: rng.chance(0.3) });
   const reliable = rng.chance(0.5);

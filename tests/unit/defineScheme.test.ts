@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { BaseController, choice, defineScheme, num } from '../../shared/controllers/types.ts';
 
 class Probe extends BaseController {
-  constructor(readonly w: number, readonly mode: 'a' | 'b') {
+  constructor(
+    readonly w: number,
+    readonly mode: 'a' | 'b',
+  ) {
     super();
   }
   windowSize(): number {

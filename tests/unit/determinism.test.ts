@@ -6,7 +6,10 @@ import { runScenario } from '../../shared/scenarios/run.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { loadTrace } from '../../server/traces.ts';
 
-const csvHash = (spec: ScenarioSpec) => createHash('sha256').update(formatTraceCsv(runScenario(spec, loadTrace).log, spec)).digest('hex');
+const csvHash = (spec: ScenarioSpec) =>
+  createHash('sha256')
+    .update(formatTraceCsv(runScenario(spec, loadTrace).log, spec))
+    .digest('hex');
 
 describe('determinism', () => {
   it('same seed and settings: byte-identical CSV; another seed: a different one', () => {

@@ -38,9 +38,25 @@ describe('contest sender and receiver', () => {
 
   it('a 3-packet flight: sends, bottleneck departures, deliveries and ACKs at hand-computed times', () => {
     const run = runScenario(spec('fixed', { w: 3 }), noTraces);
-    expect(rows(run, K.send).slice(0, 4).map((r) => r.t)).toEqual([0, 0, 0, 21 + 80 / 1500]);
-    expect(rows(run, K.depart).slice(0, 3).map((r) => [r.t, r.value])).toEqual([[1, 1], [2, 2], [3, 3]]);
-    expect(rows(run, K.deliver).slice(0, 3).map((r) => r.t)).toEqual([11, 12, 13]);
+    expect(
+      rows(run, K.send)
+        .slice(0, 4)
+        .map((r) => r.t),
+    ).toEqual([0, 0, 0, 21 + 80 / 1500]);
+    expect(
+      rows(run, K.depart)
+        .slice(0, 3)
+        .map((r) => [r.t, r.value]),
+    ).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
+    expect(
+      rows(run, K.deliver)
+        .slice(0, 3)
+        .map((r) => r.t),
+    ).toEqual([11, 12, 13]);
     const acks = rows(run, K.ack).slice(0, 3);
     expect(acks.map((r) => r.seq)).toEqual([0, 1, 2]);
     expect(acks[0].t).toBeCloseTo(21 + 80 / 1500, 9);
@@ -85,7 +101,11 @@ describe('reliable transfer', () => {
     expect(run.flows[0].exact).toBe(true);
     expect(rows(run, K.retransmit).length).toBe(run.flows[0].retransmissions);
     // every segment the link dropped was sent again; go-back-N after a timeout may resend more
-    const dropped = new Set(rows(run, K.drop).filter((d) => d.value === DROP.loss).map((d) => d.seq));
+    const dropped = new Set(
+      rows(run, K.drop)
+        .filter((d) => d.value === DROP.loss)
+        .map((d) => d.seq),
+    );
     expect(dropped.size).toBeGreaterThan(0);
     const resent = new Set(rows(run, K.retransmit).map((r) => r.seq));
     for (const seq of dropped) expect(resent.has(seq)).toBe(true);
@@ -111,7 +131,12 @@ class ScriptedPath implements PacketSink {
   next: PacketSink | null = null;
   readonly dropped: number[] = [];
   private free = 0;
-  constructor(private readonly scheduler: Scheduler, private readonly delay: number, private readonly drop: Set<number> = new Set(), private readonly serviceMs = 0) {}
+  constructor(
+    private readonly scheduler: Scheduler,
+    private readonly delay: number,
+    private readonly drop: Set<number> = new Set(),
+    private readonly serviceMs = 0,
+  ) {}
   receive(packet: Packet, now: number): void {
     if (this.drop.delete(packet.seq)) {
       this.dropped.push(packet.seq);

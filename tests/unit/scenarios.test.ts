@@ -92,7 +92,14 @@ describe('the shared bottleneck', () => {
     const run = runScenario(spec, loadTrace);
     expect(run.flows.every((f) => f.exact)).toBe(true);
     const end = Math.min(...run.flows.map((f) => f.finishedAt));
-    const series = flowSeries(run.log, 2, 500, end, run.flows.map((f) => f.startMs), run.flows.map((f) => f.finishedAt));
+    const series = flowSeries(
+      run.log,
+      2,
+      500,
+      end,
+      run.flows.map((f) => f.startMs),
+      run.flows.map((f) => f.finishedAt),
+    );
     const late = Array.from(series.jain).filter((j, i) => series.t[i] > end / 2 && Number.isFinite(j));
     const meanJain = late.reduce((a, b) => a + b, 0) / late.length;
     expect(meanJain).toBeGreaterThanOrEqual(0.95);

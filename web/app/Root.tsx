@@ -4,6 +4,7 @@ import { TransportLab } from '../labs/TransportLab.tsx';
 import { SharedLab } from '../labs/SharedLab.tsx';
 import { MeasurementLab } from '../labs/MeasurementLab.tsx';
 import { Leaderboard } from '../leaderboard/Leaderboard.tsx';
+import { Sessions } from '../sessions/Sessions.tsx';
 
 const VIEWS = [
   { id: '', title: 'Playground', view: App },
@@ -12,6 +13,7 @@ const VIEWS = [
   { id: 'shared-lab', title: 'Shared bottleneck lab', view: SharedLab },
   { id: 'measurement', title: 'Measurement lab', view: MeasurementLab },
   { id: 'leaderboard', title: 'Leaderboard', view: Leaderboard },
+  { id: 'sessions', title: 'Sessions', view: Sessions },
 ];
 
 /** The page's navigation: each view is its own URL (?view=…), carrying its own state. */

@@ -1,67 +1,16 @@
-import { scaleLinear } from 'd3-scale';
 import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_MEASUREMENT, MEASUREMENT_SIZES, type MeasurementResult } from '../../shared/scenarios/measurement.ts';
 
 import type { RelayInfo } from '../../shared/relay/info.ts';
-import { Axes } from '../charts/Axes.tsx';
-import { fixed, num } from '../charts/format.ts';
-import { COLORS } from '../charts/palette.ts';
+import { fixed } from '../charts/format.ts';
+import { Fit, LiveFit } from './measurement/Fit.tsx';
+import { RecordedConnections } from './measurement/RecordedConnections.tsx';
 import { WorkerPool } from '../worker/pool.ts';
 import type { NumberParam } from '../../shared/controllers/types.ts';
 import { useInitialState, useUrlState } from './lab.ts';
 import { MEASUREMENT_LAB } from '../state/labs.ts';
 import { Notices } from '../components/Notices.tsx';
 import { useNotices } from '../components/useNotices.ts';
-
-const W = 640;
-const H = 360;
-const M = { left: 56, right: 16, top: 12, bottom: 40 };
-
-function Fit({ result, truth }: { result: MeasurementResult; truth: { mbps: number; delayMs: number } | null }) {
-  const x = scaleLinear()
-    .domain([0, 66_000])
-    .range([0, W - M.left - M.right]);
-  const maxY = Math.max(...result.samples.map((s) => s.rttMs), result.fit.intercept) * 1.1 || 1;
-  const y = scaleLinear()
-    .domain([0, maxY])
-    .range([H - M.top - M.bottom, 0])
-    .nice();
-  const line = (slope: number, intercept: number) => ({ x1: x(0), y1: y(intercept), x2: x(66_000), y2: y(intercept + slope * 66_000) });
-  const fitLine = line(result.fit.slope, result.fit.intercept);
-  const truthLine = truth ? line(16 / (truth.mbps * 1000), 2 * truth.delayMs) : null;
-  const innerH = H - M.top - M.bottom;
-  return (
-    <figure className="plane" aria-label="Latency against message size">
-      <figcaption>Round-trip latency against message size</figcaption>
-      <svg width={W} height={H}>
-        <g transform={`translate(${M.left},${M.top})`}>
-          <Axes x={x} y={y} xTicks={x.ticks(6)} yTicks={y.ticks(5)} innerW={W - M.left - M.right} innerH={innerH} xLabel="message size (bytes)" yLabel="round trip (ms)" />
-          {truthLine && <line {...truthLine} stroke={COLORS.green} strokeWidth={2} strokeDasharray="6 4" />}
-          <line {...fitLine} stroke={COLORS.vermillion} strokeWidth={1.5} />
-          {result.samples.map((s, i) => (
-            <circle key={i} cx={x(s.size)} cy={y(s.rttMs)} r={3} fill={COLORS.blue} fillOpacity={0.7} />
-          ))}
-        </g>
-      </svg>
-      <p className="legend">
-        <span className="key">
-          <i style={{ background: COLORS.blue }} />
-          ping-pong samples
-        </span>
-        <span className="key">
-          <i style={{ background: COLORS.vermillion }} />
-          least-squares fit
-        </span>
-        {truth && (
-          <span className="key">
-            <i style={{ background: COLORS.green }} />
-            the truth
-          </span>
-        )}
-      </p>
-    </figure>
-  );
-}
 
 const err = (est: number, truth: number) => `${fixed((100 * (est - truth)) / truth, 1)}%`;
 
@@ -161,18 +110,9 @@ export function MeasurementLab() {
           Measure the echo server
         </button>{' '}
         <span role="status">{liveState}</span>
-        {live && (
-          <div className="lab-body">
-            <Fit result={live} truth={null} />
-            <dl className="estimates" data-testid="live-estimates">
-              <dt>bandwidth</dt>
-              <dd>{live.fit.mbps > 0 ? `${num(live.fit.mbps)} Mbit/s` : 'too fast to see: the size makes no difference above the noise'}</dd>
-              <dt>size-independent one-way delay</dt>
-              <dd>{fixed(live.fit.delayMs, 3)} ms</dd>
-            </dl>
-          </div>
-        )}
+        {live && <LiveFit result={live} testId="live-estimates" />}
       </section>
+      <RecordedConnections />
     </div>
   );
 }

@@ -40,7 +40,9 @@ describe('BBR v1', () => {
   };
 
   it('cycles the pacing gain through 1.25, 0.75 and ones in probe-bandwidth', () => {
-    const late = gains(run(8)).filter((g) => g.t > 3000).map((g) => g.gain);
+    const late = gains(run(8))
+      .filter((g) => g.t > 3000)
+      .map((g) => g.gain);
     expect(late).toContain(1.25);
     expect(late).toContain(0.75);
     expect(late).toContain(1);

@@ -50,7 +50,12 @@ describe('delivery-time trend comparisons', () => {
   it('k-average: the mean of k deliveries against the mean of the k before', () => {
     const c = make('delivery-trend', { compare: 'k-average', k: 2 });
     let w = 1;
-    for (const [now, d] of [[10, 10], [20, 30], [30, 50], [40, 50]] as const) {
+    for (const [now, d] of [
+      [10, 10],
+      [20, 30],
+      [30, 50],
+      [40, 50],
+    ] as const) {
       c.onAck(at(now, 0, d));
       w += 1 / (w * w);
     }

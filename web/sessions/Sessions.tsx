@@ -1,0 +1,89 @@
+import { useEffect, useState } from 'react';
+import type { EventLog } from '../../shared/log/eventLog.ts';
+import { sessionSeries } from '../../shared/metrics/sessionSeries.ts';
+import { LinkWatch } from './LinkWatch.tsx';
+import { sessionCharts } from './sessionCharts.ts';
+import { TraceCharts } from './TraceCharts.tsx';
+import { usePolledTrace } from './usePolledTrace.ts';
+import type { SessionSummary } from '../../shared/relay/sessions.ts';
+import { SessionTable } from './SessionTable.tsx';
+import { okText, usePoll } from './usePoll.ts';
+
+async function readSessions(r: Response): Promise<SessionSummary[]> {
+  const text = await okText(r);
+  if (!(r.headers.get('content-type') ?? '').includes('json')) throw new Error('No relay serves this page: start one with `npm start`.');
+  return JSON.parse(text) as SessionSummary[];
+}
+
+/** One parameter of the page's URL (?view=sessions&session=ID or &watch=ADDRESS), so that a link opens the same view. */
+function useParam(name: string): [string | null, (value: string | null) => void] {
+  const [value, set] = useState(() => new URLSearchParams(window.location.search).get(name));
+  useEffect(() => {
+    const q = new URLSearchParams(window.location.search);
+    if (value) q.set(name, value);
+    else q.delete(name);
+    window.history.replaceState(null, '', `?${q}`);
+  }, [name, value]);
+  return [value, set];
+}
+
+const fileName = (id: string) => `pipefill-session-${id.replace(/[^\w.-]+/g, '_')}`;
+
+function sessionView(log: EventLog) {
+  const series = sessionSeries(log);
+  return { series, charts: sessionCharts(series) };
+}
+
+/** One recorded session drawn as it happens: the charts follow the relay's record every poll. */
+function SessionCharts({ id }: { id: string }) {
+  const trace = usePolledTrace(`/api/sessions/${encodeURIComponent(id)}/csv`, sessionView);
+  if (trace.state === 'failed')
+    return (
+      <p className="error">
+        {id}: {trace.message}
+      </p>
+    );
+  if (trace.state === 'waiting') return <p role="status">Loading {id}…</p>;
+  const { series, charts } = trace.view;
+  return (
+    <TraceCharts name={fileName(id)} label={`Session ${id}`} csv={trace.csv} charts={charts} span={[series.startMs, series.endMs]}>
+      <strong>{id}</strong>
+    </TraceCharts>
+  );
+}
+
+/** Every offset-server session the relay records, from any client, listed and drawn live. */
+export function Sessions() {
+  const polled = usePoll('/api/sessions', readSessions);
+  const [selected, select] = useParam('session');
+  const [watched, watch] = useParam('watch');
+  const sessions = polled.state === 'ok' ? polled.value : [];
+  return (
+    <div className="lab">
+      <section className="lab-controls" aria-label="Sessions">
+        <h2>Sessions</h2>
+        <p role="status">
+          {polled.state === 'waiting' && 'Asking the relay…'}
+          {polled.state === 'failed' && polled.message}
+          {polled.state === 'ok' && `Live: every session of the relay's offset servers, from any client (UDP ports 9801 and 9802 unless the relay was told otherwise). ${sessions.length} recorded.`}
+        </p>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            watch(String(new FormData(e.currentTarget).get('watch') ?? '').trim() || null);
+          }}
+        >
+          <label>
+            Watch an emulated link (<code>npm run link -- … --watch 127.0.0.1:PORT</code>) <input name="watch" defaultValue={watched ?? ''} placeholder="http://127.0.0.1:PORT" size={26} />
+          </label>{' '}
+          <button type="submit">Watch</button>
+        </form>
+      </section>
+      {watched && <LinkWatch key={watched} address={watched} />}
+      <div className="lab-body">
+        <SessionTable sessions={sessions} selected={selected} select={select} />
+        {selected && <SessionCharts key={selected} id={selected} />}
+      </div>
+    </div>
+  );
+}

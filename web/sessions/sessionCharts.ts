@@ -1,0 +1,46 @@
+import type { SessionSeries } from '../../shared/metrics/sessionSeries.ts';
+import type { ChartDef } from '../app/layers.ts';
+import { COLORS } from '../charts/palette.ts';
+
+const SQUISHED = 'rgba(204,121,167,0.25)';
+
+/** The offset-server exercise's pictures of one recorded session, each with its squished periods shaded. */
+export function sessionCharts(s: SessionSeries): ChartDef[] {
+  const squished = s.run.squished.length ? [{ kind: 'bands' as const, data: s.run.squished, color: SQUISHED, label: 'squished' }] : [];
+  return [
+    {
+      id: 'offsets',
+      title: 'Offsets requested and replied',
+      yLabel: 'offset (bytes)',
+      fitY: true,
+      layers: [
+        ...squished,
+        { kind: 'dots', data: s.run.sends, color: COLORS.blue, label: 'request', size: 2 },
+        { kind: 'dots', data: s.run.acks, color: COLORS.orange, label: 'reply', size: 2 },
+        { kind: 'dots', data: s.run.drops, color: COLORS.vermillion, label: 'no reply (lost or no token)', size: 3 },
+      ],
+    },
+    {
+      id: 'rounds',
+      title: 'Requests per round (burst size)',
+      yLabel: 'requests',
+      layers: [...squished, { kind: 'dots', data: s.rounds, color: COLORS.blue, label: 'requests in a round', size: 3 }],
+    },
+    {
+      id: 'penalty',
+      title: 'Penalty',
+      yLabel: 'token-less requests',
+      layers: [...squished, { kind: 'step', data: s.penalty, color: COLORS.vermillion, label: 'penalty', size: 1.5 }],
+    },
+    {
+      id: 'rate',
+      title: `Replies per ${s.binMs} ms against the token rate`,
+      yLabel: 'per second',
+      layers: [
+        ...squished,
+        { kind: 'area', data: s.tokenRate, color: 'rgba(153,153,153,0.45)', label: 'token rate (tokens/s)' },
+        { kind: 'step', data: s.replyRate, color: COLORS.blue, label: 'replies/s', size: 1.5 },
+      ],
+    },
+  ];
+}
