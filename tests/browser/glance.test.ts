@@ -23,7 +23,12 @@ describe('one glance at projector sizes, in Chromium', () => {
   ] as const) {
     it(`${width}×${height}: A and B side by side, cards, plane and the first chart row without scrolling`, async () => {
       const page = await openAt(env.browser, env.relay.url, width, height);
-      const box = (selector: string) => page.locator(selector).first().boundingBox().then((b) => b!);
+      const box = (selector: string) =>
+        page
+          .locator(selector)
+          .first()
+          .boundingBox()
+          .then((b) => b!);
       const [cardsA, cardsB, plane] = await Promise.all([box('section.cards[data-side^="A "]'), box('section.cards[data-side^="B "]'), box('figure.plane')]);
       const [chartA, chartB] = await Promise.all([box('.column[data-side="a"] figure.chart'), box('.column[data-side="b"] figure.chart')]);
       for (const b of [cardsA, cardsB, plane, chartA, chartB]) {

@@ -65,7 +65,10 @@ describe('no stale state in Chromium', () => {
     // scheme, and no offset card stays on the screen.
     await page.locator('[data-param="scenario"]').selectOption('contest');
     await page.getByText(/^A · AIMD: /).waitFor();
-    await page.getByText(/^B · BDP/).first().waitFor();
+    await page
+      .getByText(/^B · BDP/)
+      .first()
+      .waitFor();
     expect(await page.locator('section.cards h3').allInnerTexts()).toEqual(['A · AIMD', 'B · BDP estimator']);
     expect(await page.locator('section.cards [data-card]').count()).toBe(0);
     expect(await page.locator('.column h2').allInnerTexts()).toEqual(['A · AIMD', 'B · BDP estimator']);

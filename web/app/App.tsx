@@ -47,6 +47,7 @@ export function App() {
   const [zoom, setZoom] = useState<[number, number] | null>(null);
   // The file whose upload just failed: the runs on the screen are the previous trace's until the settings change.
   const [failedUpload, setFailedUpload] = useState<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: any change of the settings makes the runs current again.
   useEffect(() => setFailedUpload(null), [e]);
   const relay = useRelay();
   const chartsRoot = useRef<HTMLDivElement>(null);

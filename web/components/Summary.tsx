@@ -46,6 +46,7 @@ export function SummaryCards({ summary, side, color, note, stale = false }: { su
       </h3>
       <dl>
         {cardsOf(summary).map((c) => (
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a card takes keyboard focus so its explanation shows without a pointer.
           <div key={c.label} className="card" tabIndex={0} aria-describedby={`${tipId}-${c.key ?? c.label}`} data-card={c.key ?? c.label}>
             <dt>
               {c.label}

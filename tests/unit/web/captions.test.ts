@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { bdpPackets, captions, degenerate, type RunFacts } from '../../../web/teach/captions.ts';
 
-const aimd: RunFacts = { name: 'AIMD', throughputMbps: 4.8, delay95: 979.4, queueDelay95: 900, maxWindow: 120, timeouts: 3, drops: 0, sends: 1000, lastSendMs: 59_000, endMs: 60_000, capacityMbps: 6, bdp: 40 };
+const aimd: RunFacts = {
+  name: 'AIMD',
+  throughputMbps: 4.8,
+  delay95: 979.4,
+  queueDelay95: 900,
+  maxWindow: 120,
+  timeouts: 3,
+  drops: 0,
+  sends: 1000,
+  lastSendMs: 59_000,
+  endMs: 60_000,
+  capacityMbps: 6,
+  bdp: 40,
+};
 const bdp: RunFacts = { ...aimd, name: 'BDP estimator', throughputMbps: 3.936, delay95: 136, queueDelay95: 80, maxWindow: 44, timeouts: 1 };
 
 describe('captions from the runs', () => {
@@ -12,7 +25,7 @@ describe('captions from the runs', () => {
   it('says each run’s point, and which scores higher at what share of the other’s throughput', () => {
     expect(captions(aimd, bdp).plane).toBe(
       'AIMD: 4.80 Mbit/s (80% of the link) at delay95 979 ms. BDP estimator: 3.94 Mbit/s (66% of the link) at delay95 136 ms. ' +
-        'BDP estimator scores higher: 136 ms at 82% of AIMD\'s throughput. Up and to the left is better; the star is the omniscient sender.',
+        "BDP estimator scores higher: 136 ms at 82% of AIMD's throughput. Up and to the left is better; the star is the omniscient sender.",
     );
   });
 
