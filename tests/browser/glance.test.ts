@@ -155,4 +155,22 @@ describe('one glance at projector sizes, in Chromium', () => {
     await page.locator('[data-check="A · AIMD"]').getByText('choose the offset server scenario').waitFor();
     await page.close();
   });
+
+  it('the window chart draws the pipe while the run plays back', async () => {
+    const page = await openAt(env.browser, env.relay.url, 1280, 720);
+    await page.waitForFunction(() => Number(document.querySelector<HTMLInputElement>('.playback input[type=range]')?.value) > 5000);
+    // The dashed pipe is the only dark mark there (an infinite queue drops nothing; the window is blue).
+    const ink = await page
+      .locator('.column[data-side="a"] figure.chart')
+      .nth(1)
+      .locator('canvas')
+      .evaluate((c: HTMLCanvasElement) => {
+        const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (d[i] < 90 && d[i + 1] < 90 && d[i + 2] < 110 && d[i + 3] > 150) n++;
+        return n;
+      });
+    expect(ink).toBeGreaterThan(20);
+    await page.close();
+  });
 });

@@ -30,14 +30,19 @@ const WINDOW_ESTIMATES = new Set(['ssthresh']);
  * window above it shaded, since those packets can only wait in the queue.
  */
 function pipeLayers(window: Float64Array, bdp: number, endMs: number): Layer[] {
+  // Both follow the window's own times, so playback and zoom draw them up to the playhead like the window.
   const above = new Float64Array(window.length);
+  const pipe = new Float64Array(window.length + 2);
   for (let i = 0; i < window.length; i += 2) {
-    above[i] = window[i];
+    above[i] = pipe[i] = window[i];
     above[i + 1] = Math.max(window[i + 1], bdp);
+    pipe[i + 1] = bdp;
   }
+  pipe[window.length] = endMs;
+  pipe[window.length + 1] = bdp;
   return [
     { kind: 'area', data: above, color: 'rgba(230,159,0,0.35)', label: 'queue (window above the pipe)', base: bdp },
-    { kind: 'line', data: Float64Array.of(0, bdp, endMs, bdp), color: COLORS.ink, label: 'pipe: capacity × min RTT', size: 1.2, dash: [5, 4] },
+    { kind: 'line', data: pipe, color: COLORS.ink, label: 'pipe: capacity × min RTT', size: 1.2, dash: [5, 4] },
   ];
 }
 
