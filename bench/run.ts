@@ -3,6 +3,7 @@ import { benchRelay } from './relay.ts';
 import { benchBrowser } from './browser.ts';
 import { benchLabs } from './labs.ts';
 import { benchLink } from './link.ts';
+import { benchUserController } from './userController.ts';
 
 /** Prints every benchmark's figures; nothing passes or fails here. */
 const suites: [string, () => Record<string, string> | Promise<Record<string, string>>][] = [
@@ -11,6 +12,7 @@ const suites: [string, () => Record<string, string> | Promise<Record<string, str
   ['browser', benchBrowser],
   ['labs', benchLabs],
   ['link', benchLink],
+  ['user', benchUserController],
 ];
 
 const only = process.argv[2];

@@ -4,7 +4,7 @@ import { findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
 import { withDefaults } from '../../shared/controllers/types.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { fetchOverUdp } from '../liveFetch.ts';
-import { applySets, type Io, isEntry, parseSets, runTool, schemesHelp, UsageError, whole } from './flags.ts';
+import { applySets, type Io, isEntry, isSchemeFile, loadSchemeFile, parseSets, runTool, schemesHelp, UsageError, whole } from './flags.ts';
 
 const options = {
   server: { type: 'string', default: '127.0.0.1:9801' },
@@ -23,7 +23,7 @@ Fetches the whole file from an offset server over UDP with a controller of the m
 and prints the server's Result, Time and Penalty.
 
   --server HOST:PORT   the offset server (default 127.0.0.1:9801; the variable-rate one is on 9802)
-  --scheme ID          the controller (default token-pacer), one of the schemes below
+  --scheme ID|FILE     the controller (default token-pacer), one of the schemes below or your own module
   --set NAME=VALUE     a parameter of the scheme (repeatable)
   --id NAME@TEAM       the name submitted with the MD5 (default pipefill@fetch)
   --csv FILE           write the trace CSV of the fetch
@@ -44,7 +44,7 @@ export async function fetchMain(argv: string[], io: Io): Promise<number> {
   if (!m || Number(m[2]) > 65_535) throw new UsageError(`--server must be HOST:PORT (got "${v.server}")`);
   const sets = parseSets(v.set);
   const giveUp = whole('give-up', v['give-up'], 100, 3_600_000);
-  const scheme = findScheme(v.scheme);
+  const scheme = findScheme(isSchemeFile(v.scheme) ? await loadSchemeFile(v.scheme) : v.scheme);
   if (!scheme) throw new UsageError(`--scheme: unknown scheme "${v.scheme}" (known: ${SCHEMES.map((s) => s.id).join(', ')})`);
   const params = withDefaults(scheme.params);
   applySets(sets, [{ scheme, params }]);

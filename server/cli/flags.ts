@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import type { ParseArgsConfig } from 'node:util';
+import { installUserScheme, madeForOffsetServer } from '../../shared/controllers/registry.ts';
 import { checkParam, checkValues, type ParamSpec, type ParamValues, type Scheme } from '../../shared/controllers/types.ts';
-import { madeForOffsetServer } from '../../shared/controllers/registry.ts';
+import { UserCodeError } from '../../shared/controllers/userCode.ts';
+import { loadUserScheme } from '../../shared/controllers/userScheme.ts';
 
 /**
  * The flag layer of every command-line tool: flags generated from parameter schemas, their help, the
@@ -123,7 +127,7 @@ export async function runTool(tool: string, main: (argv: string[], io: Io) => nu
     return await main(argv, io);
   } catch (e) {
     const error = e as Error & { code?: string };
-    const byUser = error instanceof UsageError || usage.errors?.some((k) => error instanceof k) || error.code?.startsWith('ERR_PARSE_ARGS') || usage.codes?.includes(error.code ?? '');
+    const byUser = error instanceof UsageError || error instanceof UserCodeError || usage.errors?.some((k) => error instanceof k) || error.code?.startsWith('ERR_PARSE_ARGS') || usage.codes?.includes(error.code ?? '');
     if (byUser) {
       io.err(`${tool}: ${error.message}${usage.hint?.(error.message) ?? ''}\nRun with --help for the options.`);
       return 2;
@@ -135,3 +139,36 @@ export async function runTool(tool: string, main: (argv: string[], io: Io) => nu
 
 /** Whether the module at `url` is the script node was started with (and not imported by a test). */
 export const isEntry = (url: string) => process.argv[1] !== undefined && url === pathToFileURL(process.argv[1]).href;
+
+/** Whether a --scheme value names a file (a path to a JavaScript module) rather than a built-in. */
+export const isSchemeFile = (arg: string) => /\.m?js$/.test(arg) || arg.includes('/');
+
+/**
+ * Loads a user's controller module and installs it as the scheme "user"; an unreadable or bad file is
+ * the command line's fault (exit 2), the message naming the line where the engine or the checks found it.
+ */
+export async function loadSchemeFile(path: string): Promise<string> {
+  let source: string;
+  try {
+    source = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--scheme: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const dataUrl = (code: string) => `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
+  // A data: module that fails to parse has no position in its stack; node's own check of the text says the line.
+  const syntaxLine = () => {
+    const check = spawnSync(process.execPath, ['--input-type=module', '--check'], { input: source, encoding: 'utf8', timeout: 10_000 });
+    const line = /\[stdin\]:(\d+)/.exec(check.stderr ?? '')?.[1];
+    return line ? Number(line) : null;
+  };
+  installUserScheme(await loadUserScheme(source, dataUrl, syntaxLine));
+  return 'user';
+}
+
+/** The --scheme values with each file loaded (at most one: there is one user scheme) and named "user". */
+export async function loadSchemeFiles(args: string[] | undefined): Promise<string[] | undefined> {
+  const files = new Set((args ?? []).flatMap((a) => a.split(',')).filter(isSchemeFile));
+  if (files.size > 1) throw new UsageError('--scheme: give at most one controller file');
+  for (const f of files) await loadSchemeFile(f);
+  return args?.map((a) => a.split(',').map((s) => (isSchemeFile(s) ? 'user' : s)).join(','));
+}

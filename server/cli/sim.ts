@@ -14,8 +14,9 @@ import type { FlowSpec, ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { TraceError } from '../../shared/trace/mahimahi.ts';
 import { loadTrace } from '../traces.ts';
 import { LINK_PARAMS, withLinkValues } from '../../shared/link/params.ts';
-import { applySets, type Io, isEntry, parseSets, readSchemaFlags, runTool, schemaHelp, schemaOptions, schemesHelp, type SetFlag, UsageError, type UsageFaults, whole } from './flags.ts';
+import { applySets, type Io, isEntry, loadSchemeFiles, parseSets, readSchemaFlags, runTool, schemaHelp, schemaOptions, schemesHelp, type SetFlag, UsageError, type UsageFaults, whole } from './flags.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
+import { withUserCode } from '../../shared/controllers/userScheme.ts';
 
 const SCENARIOS = ['contest', 'offset-constant', 'offset-variable', 'matrix', 'shared', 'measurement'] as const;
 
@@ -47,7 +48,8 @@ Runs one Pipefill experiment headless, prints its summary and can write the trac
 Options:
   --scenario NAME     ${SCENARIOS.join(' | ')} (default contest)
   --trace NAME        contest trace: ${BUNDLED_TRACES.map((t) => t.name).join(', ')}, or a path to a Mahimahi file
-  --scheme ID         controller; repeat (or give a comma list) for several flows
+  --scheme ID|FILE    controller (a built-in, or your own module ./my-controller.js); repeat (or give a
+                      comma list) for several flows
   --set NAME=VALUE    controller parameter; FLOW.NAME=VALUE sets it for one flow only (repeatable)
   --flows N           flows on the bottleneck (1–255; schemes repeat to fill)
   --seed N            seed of every random choice (default 1)
@@ -93,6 +95,7 @@ export interface SimOutput {
 }
 
 function run(spec: ScenarioSpec): SimOutput & { csv: () => string; intervals: (ms: number) => string } {
+  spec = withUserCode(spec);
   const t0 = performance.now();
   const result = runScenario(spec, loadTrace);
   const wallMs = performance.now() - t0;
@@ -141,7 +144,7 @@ function printSummary(out: SimOutput): void {
 /** Where this run of the tool prints (the process, or a test's buffer). */
 let print: Io['out'] = () => {};
 
-export function sim(argv: string[], io: Io): number {
+export async function sim(argv: string[], io: Io): Promise<number> {
   print = io.out;
   const { values: v } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
   if (v.help) {
@@ -151,6 +154,7 @@ export function sim(argv: string[], io: Io): number {
   if (!(SCENARIOS as readonly string[]).includes(v.scenario)) {
     throw new UsageError(`--scenario must be one of ${SCENARIOS.join(', ')} (got "${v.scenario}")`);
   }
+  v.scheme = await loadSchemeFiles(v.scheme);
   const seed = whole('seed', v.seed, 0, 2 ** 31 - 1);
   const count = whole('flows', v.flows, 1, 255);
   const sets = parseSets(v.set, 255);

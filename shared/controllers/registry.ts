@@ -18,7 +18,15 @@ import { watermarks } from './watermarks.ts';
 /** Every scheme, in the order pickers and --help list them. */
 export const SCHEMES: readonly Scheme[] = [fixed, aimd, delayTrigger, watermarks, deliveryTrend, rateBased, bdpEstimator, reno, cubic, bbr, vegas, copa, burstAimd, constantBurst, tokenPacer];
 
+/** The user's own controller, once loaded (the worker from the editor, the CLIs from --scheme FILE). */
+let userScheme: Scheme | null = null;
+
+export function installUserScheme(scheme: Scheme | null): void {
+  userScheme = scheme;
+}
+
 export function findScheme(id: string): Scheme | undefined {
+  if (userScheme && id === userScheme.id) return userScheme;
   return SCHEMES.find((s) => s.id === id);
 }
 

@@ -36,4 +36,6 @@ export interface ScenarioSpec {
   /** The run stops here even if flows are unfinished. */
   durationMs: number;
   offset: OffsetSpec | null;
+  /** Source of the user's own controller (scheme "user"), when a flow runs it: the run carries its code. */
+  code?: string;
 }

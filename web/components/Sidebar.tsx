@@ -7,6 +7,10 @@ import { SIDE_STYLE } from '../charts/palette.ts';
 import { schemesFor, type Experiment, type Side } from '../state/experiment.ts';
 import { ParamControl } from './ParamControl.tsx';
 import { SchemeSelect } from './SchemeSelect.tsx';
+import { USER_SCHEME_ID } from '../../shared/controllers/userScheme.ts';
+import { COPIES } from '../editor/copies.ts';
+import { currentText, showEditor } from '../editor/userCode.ts';
+import { UserEditor } from '../editor/UserEditor.tsx';
 
 interface Props {
   e: Experiment;
@@ -62,10 +66,35 @@ function SideControls({ which, e, set }: { which: 'a' | 'b'; e: Experiment; set(
         <SchemeSelect value={side.scheme} schemes={schemesFor(e.scenario)} onChange={(scheme) => update({ scheme, params: {} })} label={`controller ${style.name} scheme`} param={`${which}.scheme`} />
         <small>{scheme.doc}</small>
       </label>
+      <EditEntry scheme={side.scheme} which={which} />
       {scheme.params.map((p) => (
         <ParamControl key={p.name} spec={p} value={values[p.name]} onChange={(v) => update({ scheme: side.scheme, params: { ...side.params, [p.name]: v } })} prefix={`${which}.`} />
       ))}
     </section>
+  );
+}
+
+/**
+ * Opens the editor: on the user's own controller as it is, or on a readable copy of the selected built-in
+ * (which replaces the text in the editor, so it asks first when that text differs).
+ */
+function EditEntry({ scheme, which }: { scheme: string; which: 'a' | 'b' }) {
+  if (scheme === USER_SCHEME_ID) {
+    return (
+      <button type="button" className="edit-copy" onClick={() => showEditor(true, which)}>
+        Edit your controller
+      </button>
+    );
+  }
+  const copy = COPIES[scheme];
+  const open = () => {
+    if (currentText() !== copy && !window.confirm('Replace the text in the editor with a copy of this controller?')) return;
+    showEditor(true, which, copy);
+  };
+  return (
+    <button type="button" className="edit-copy" onClick={open} disabled={!copy} title={copy ? 'Open a JavaScript copy of this controller in the editor' : 'No editable copy of this controller yet'}>
+      Edit a copy
+    </button>
   );
 }
 
@@ -127,6 +156,10 @@ export function Sidebar({ e, set, uploaded, onUpload, linkNow, policyNow }: Prop
       )}
       <SideControls which="a" e={e} set={set} />
       <SideControls which="b" e={e} set={set} />
+      <button type="button" className="edit-copy" onClick={() => showEditor(true)}>
+        Write your own controller…
+      </button>
+      <UserEditor e={e} set={set} />
     </aside>
   );
 }

@@ -1,5 +1,7 @@
-import { contestSchemes, findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
+import { findScheme, madeForOffsetServer, SCHEMES } from '../../shared/controllers/registry.ts';
 import { choice, num, type ParamValues } from '../../shared/controllers/types.ts';
+import { USER_SCHEME_ID, type UserScheme } from '../../shared/controllers/userScheme.ts';
+import LZString from 'lz-string';
 import { LINK_PARAMS } from '../../shared/link/params.ts';
 import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
 import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
@@ -47,8 +49,23 @@ export const SCENARIO_SIDES: Record<Scenario, { a: Side; b: Side }> = {
   offset: { a: { scheme: 'token-pacer', params: {} }, b: { scheme: 'burst-aimd', params: {} } },
 };
 
+/** The pickers' schemes: the built-ins the scenario drives, and the user's own once the editor loaded it. */
 export function schemesFor(scenario: Scenario) {
-  return scenario === 'contest' ? contestSchemes() : SCHEMES;
+  const user = findScheme(USER_SCHEME_ID);
+  const all = user ? [...SCHEMES, user] : SCHEMES;
+  return scenario === 'contest' ? all.filter((s) => !madeForOffsetServer(s)) : all;
+}
+
+/** The longest controller text a link carries (compressed, it stays well under what browsers accept). */
+export const MAX_CODE_CHARS = 20_000;
+
+/** The user's controller text a link carries (lz-string, URI-safe), or null; a damaged one is an error. */
+export function codeFromQuery(search: string): { code: string | null } | { error: string } {
+  const packed = new URLSearchParams(search).get('code');
+  if (packed === null) return { code: null };
+  const code = packed.length <= 4 * MAX_CODE_CHARS ? LZString.decompressFromEncodedURIComponent(packed) : null;
+  if (!code || code.length > MAX_CODE_CHARS) return { error: 'the controller code in this link is damaged or too long: it was left out' };
+  return { code };
 }
 
 /** The fields of the playground's URL for one scenario (the sides' schemes default to the scenario's pair). */
@@ -82,6 +99,8 @@ export function encodeExperiment(e: Experiment): string {
     encodeGroup(e[side].params, `${side}.`, q);
   }
   for (const g of GROUPS) encodeGroup(e[g.key], g.prefix, q);
+  const user = findScheme(USER_SCHEME_ID) as UserScheme | undefined;
+  if (user && SIDES.some((side) => e[side].scheme === USER_SCHEME_ID)) q.set('code', LZString.compressToEncodedURIComponent(user.source));
   return q.toString();
 }
 

@@ -1,23 +1,23 @@
-import { contestSchemes, findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
+import { findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
 import { choice, num } from '../../shared/controllers/types.ts';
 import { DEFAULT_MEASUREMENT } from '../../shared/scenarios/measurement.ts';
 import { BUNDLED_TRACES, MATRIX, SHARED_PRESETS } from '../../shared/scenarios/presets.ts';
 import { sweepValues } from '../../shared/scenarios/sweep.ts';
 import { type Field, flag, type ListField } from './codec.ts';
+import { schemesFor } from './experiment.ts';
 
 /** The URL fields of each lab, from the same schemas as the playground's (web/state/experiment.ts). */
 
 const WINDOW_IDS = SCHEMES.filter((s) => s.mode === 'window').map((s) => s.id);
-const SWEEPABLE_IDS = contestSchemes()
-  .filter((s) => s.params.some((p) => p.kind === 'number'))
-  .map((s) => s.id);
+/** Read when a link is decoded, so the user's own controller (loaded before) is among them. */
+const sweepableIds = () => schemesFor('contest').filter((s) => s.params.some((p) => p.kind === 'number')).map((s) => s.id);
 const numberParamsOf = (scheme: string | number) => (findScheme(String(scheme))?.params ?? []).filter((p) => p.kind === 'number').map((p) => p.name);
 
 const sweeps: ListField = {
   name: 'sw',
   kind: 'list',
   max: 4,
-  parts: ([scheme]) => [choice('scheme', SWEEPABLE_IDS, 'fixed', 'The swept scheme'), choice('param', numberParamsOf(scheme), '', 'The swept parameter'), { name: 'values', kind: 'text' }],
+  parts: ([scheme]) => [choice('scheme', sweepableIds(), 'fixed', 'The swept scheme'), choice('param', numberParamsOf(scheme), '', 'The swept parameter'), { name: 'values', kind: 'text' }],
   check: ([scheme, param, values]) => {
     const r = sweepValues(String(scheme), String(param), String(values));
     return 'error' in r ? r.error : null;

@@ -4,6 +4,7 @@ import { contest, flow, offsetServer, rateLink } from '../../shared/scenarios/pr
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
 import type { Experiment } from './experiment.ts';
+import { withUserCode } from '../../shared/controllers/userScheme.ts';
 
 /** How long a contest run lasts on a constant-rate or uploaded link whose length is not the trace's. */
 export const RATE_LINK_MS = 60_000;
@@ -21,5 +22,5 @@ export function specFor(e: Experiment, side: 'a' | 'b', uploadedMs?: number): Sc
     spec = contestOn(e.trace, [f], e.seed, () => uploadedMs ?? RATE_LINK_MS);
   }
   spec.link = withLinkValues(spec.link, e.link);
-  return spec;
+  return withUserCode(spec);
 }

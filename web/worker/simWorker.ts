@@ -20,6 +20,7 @@ import { bridgeTransport, bridgeUrl, type WebSocketLike } from '../live/bridgeSe
 import type { RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { importRun } from './replay.ts';
 import { deltaBuffers, seriesDelta } from './seriesDelta.ts';
+import { loadUserCode } from './userModule.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -87,6 +88,7 @@ function viewOf(
 }
 
 async function simulate(spec: ScenarioSpec) {
+  if (spec.code !== undefined) await loadUserCode(spec.code);
   if (spec.link.kind === 'trace') await Promise.all([spec.link.trace, spec.link.ackTrace].filter((n) => n !== '').map(loadTrace));
   return runScenario(spec, (name) => {
     const t = traces.get(name);

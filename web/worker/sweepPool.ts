@@ -1,6 +1,7 @@
 import type { Summary } from '../../shared/metrics/summary.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import type { WorkerRequest, WorkerResponse } from './protocol.ts';
+import { withUserCode } from '../../shared/controllers/userScheme.ts';
 
 interface PoolWorker {
   worker: Worker;
@@ -57,7 +58,7 @@ export class SweepPool {
             resolve(true);
           } else feed({ worker, uploads: new Set() });
         };
-        worker.postMessage({ id: index + 1, kind: 'summary', spec: specs[index] } satisfies WorkerRequest);
+        worker.postMessage({ id: index + 1, kind: 'summary', spec: withUserCode(specs[index]) } satisfies WorkerRequest);
       };
       workers.forEach(feed);
       this.stopRunning = () => resolve(false);

@@ -1,7 +1,8 @@
-import { contestSchemes, findScheme } from '../../../shared/controllers/registry.ts';
+import { findScheme } from '../../../shared/controllers/registry.ts';
 import { BUNDLED_TRACES } from '../../../shared/scenarios/presets.ts';
 import { SchemeSelect } from '../../components/SchemeSelect.tsx';
 import { SWEEP_COLORS } from './SweepResults.tsx';
+import { schemesFor } from '../../state/experiment.ts';
 
 export interface SweepDef {
   scheme: string;
@@ -9,7 +10,8 @@ export interface SweepDef {
   values: string;
 }
 
-const WINDOW_SCHEMES = contestSchemes().filter((s) => s.params.some((p) => p.kind === 'number'));
+/** At render time, so the user's own controller, once loaded, can be swept over its parameters. */
+const sweepable = () => schemesFor('contest').filter((s) => s.params.some((p) => p.kind === 'number'));
 
 const PRESET_RANGES: Record<string, string> = { 'fixed.w': '2..512*2', 'bdp.gain': '1..3+0.25', 'aimd.a': '0.25..4*2', 'rate-based.k': '0.5..4+0.5' };
 
@@ -33,7 +35,7 @@ function SweepFieldset({ index, sweep: s, set, remove }: { index: number; sweep:
   return (
     <fieldset style={{ borderColor: SWEEP_COLORS[index] }}>
       <legend>sweep {index + 1}</legend>
-      <SchemeSelect value={s.scheme} schemes={WINDOW_SCHEMES} onChange={(id) => set(defaultSweep(id))} label={`sweep ${index + 1} scheme`} />
+      <SchemeSelect value={s.scheme} schemes={sweepable()} onChange={(id) => set(defaultSweep(id))} label={`sweep ${index + 1} scheme`} />
       <select value={s.param} onChange={(e) => set(defaultSweep(s.scheme, e.target.value))} aria-label={`sweep ${index + 1} parameter`}>
         {scheme.params
           .filter((p) => p.kind === 'number')

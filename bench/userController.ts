@@ -1,0 +1,105 @@
+import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { build } from 'vite';
+import { installUserScheme } from '../shared/controllers/registry.ts';
+import { contest, flow } from '../shared/scenarios/presets.ts';
+import { runScenario } from '../shared/scenarios/run.ts';
+import { loadSchemeFile } from '../server/cli/flags.ts';
+import { ROOT } from '../server/relay.ts';
+import { loadTrace } from '../server/traces.ts';
+import { launchChromium } from '../tests/helpers/browser.ts';
+import { testRelay } from '../tests/helpers/relay.ts';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Wall time of one 140 s contest run of a scheme. */
+function contestMs(scheme: string): number {
+  const spec = contest('Verizon-LTE-short', [flow(scheme)]);
+  const t0 = performance.now();
+  runScenario(spec, loadTrace);
+  return performance.now() - t0;
+}
+
+/**
+ * Each "edit a copy" module against its built-in: the cost of user code (wrapper, loop guards, ACK
+ * copies). The two alternate run by run, so a busy machine slows both alike; the fastest of 15 after
+ * warm-up (on a shared machine the minimum is the least disturbed figure), the median beside it.
+ */
+async function simulationTimes(): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [file, id] of [
+    ['fixed.js', 'fixed'],
+    ['aimd.js', 'aimd'],
+    ['delayTrigger.js', 'delay-trigger'],
+    ['bdp.js', 'bdp'],
+    ['reno.js', 'reno'],
+  ]) {
+    await loadSchemeFile(resolve(ROOT, 'shared/controllers/copies', file));
+    const builtIn: number[] = [];
+    const user: number[] = [];
+    for (let i = 0; i < 18; i++) {
+      const b = contestMs(id);
+      const u = contestMs('user');
+      if (i >= 3) builtIn.push(b), user.push(u);
+    }
+    const [u, b] = [Math.min(...user), Math.min(...builtIn)];
+    out[`contest run, ${id}: user copy vs built-in`] = `fastest ${u.toFixed(1)} ms vs ${b.toFixed(1)} ms (${(u / b).toFixed(2)}×); median ${(median(user) / median(builtIn)).toFixed(2)}×`;
+  }
+  installUserScheme(null);
+  return out;
+}
+
+const controllerWith = (w: number) =>
+  `export default { title: 'Bench', params: [{ name: 'w', unit: 'packets', min: 1, max: 500, step: 1, default: ${w}, doc: 'window' }], create(p) { return { windowSize() { return p.w; }, onAck() {}, onTimeout() {} }; } };`;
+
+const cardOf = (side: 'A' | 'B') => `section.cards[data-side^="${side} "] [data-card="Throughput"] dd`;
+
+/**
+ * Time from an action to side's throughput card showing a new run, polled at each animation frame (so the
+ * frame that shows it is painted); the round trips to the page add a few ms to every figure alike.
+ */
+async function untilRedrawn(page: Page, side: 'A' | 'B', act: () => Promise<void>): Promise<number> {
+  const before = await page.locator(cardOf(side)).innerText();
+  const t0 = performance.now();
+  await act();
+  await page.waitForFunction(([sel, was]) => document.querySelector(sel)?.textContent !== was, [cardOf(side), before] as const, { polling: 'raf', timeout: 30_000 });
+  return performance.now() - t0;
+}
+
+/**
+ * In headless Chromium: the editor's text changed, Run clicked, until side A's card shows the new run
+ * (check in a worker, the run, the redraw); beside it, the same for a built-in's slider.
+ */
+async function editToRedraw(): Promise<Record<string, string>> {
+  await build({ configFile: resolve(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  const relay = await testRelay();
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
+    await page.goto(relay.url);
+    await page.waitForSelector(cardOf('A'));
+    await page.waitForSelector(cardOf('B'));
+    await page.getByRole('button', { name: 'Write your own controller…' }).click();
+    const edits: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      await page.locator('.user-editor .cm-content').click();
+      await page.keyboard.press('Control+a');
+      await page.keyboard.insertText(controllerWith(20 + 7 * i));
+      edits.push(await untilRedrawn(page, 'A', () => page.getByRole('button', { name: 'Run ▶' }).click()));
+    }
+    await page.locator('select[data-param="b.scheme"]').selectOption('fixed');
+    await page.waitForTimeout(2000);
+    const slider: number[] = [];
+    for (let i = 0; i < 9; i++) slider.push(await untilRedrawn(page, 'B', () => page.locator('input[data-param="b.w"]').fill(String(Math.log(20 + 7 * i)))));
+    const show = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (runs ${xs.map((t) => t.toFixed(0)).join(', ')})`;
+    return { 'edit → re-run → redrawn, contest run (Chromium)': show(edits), 'built-in slider → re-run → redrawn, same run': show(slider) };
+  } finally {
+    await browser.close();
+    await relay.close();
+  }
+}
+
+export async function benchUserController(): Promise<Record<string, string>> {
+  const model = await simulationTimes();
+  return process.argv.includes('--no-browser') ? model : { ...model, ...(await editToRedraw()) };
+}

@@ -1,0 +1,113 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { summarize } from '../../shared/metrics/summary.ts';
+import { runScenario } from '../../shared/scenarios/run.ts';
+import { CALLBACK_BUDGET_MS } from '../../shared/controllers/userScheme.ts';
+import { loadTrace } from '../../server/traces.ts';
+import { DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
+import { specFor } from '../../web/state/spec.ts';
+import { card, open, playground } from '../helpers/page.ts';
+
+let env: Awaited<ReturnType<typeof playground>>;
+beforeAll(async () => {
+  env = await playground();
+});
+afterAll(() => env.close());
+
+/** The built-in fixed window's throughput card for window w, as the headless runner computes it. */
+const fixedThroughput = (w: number) => {
+  const e = { ...DEFAULT_EXPERIMENT, a: { scheme: 'fixed', params: { w } } };
+  return `${summarize(runScenario(specFor(e, 'a'), loadTrace)).all.throughputMbps.toFixed(2)} Mbit/s`;
+};
+
+const FIXED = `export default {
+  title: 'Typed fixed window',
+  params: [{ name: 'w', unit: 'packets', min: 1, max: 500, step: 1, default: 30, doc: 'Packets in flight' }],
+  create(p) {
+    return { windowSize() { return p.w; }, onAck(ack) {}, onTimeout(now) {} };
+  },
+};
+`;
+
+/** Replaces the editor's text as typing would (one input event) and runs it. */
+async function typeAndRun(page: Page, text: string): Promise<void> {
+  const content = page.locator('.user-editor .cm-content');
+  await content.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText(text);
+  await page.getByRole('button', { name: 'Run ▶' }).click();
+}
+
+const throughputA = (page: Page) => card(page, 'A', 'Throughput');
+
+/** Waits until side A's throughput card reads `want` (a run finished and was drawn). */
+async function waitForA(page: Page, want: string): Promise<void> {
+  await page.waitForFunction((w) => document.querySelector('section.cards[data-side^="A "] [data-card="Throughput"] dd')?.textContent?.trim() === w, want, { timeout: 20_000 });
+}
+
+describe('the controller editor in Chromium', () => {
+  it('runs a typed controller as A, keeps it across a reload and in the share link', async () => {
+    const { page, problems } = await open(env.browser, env.relay.url);
+    const before = await throughputA(page);
+    await page.getByRole('button', { name: 'Write your own controller…' }).click();
+    await typeAndRun(page, FIXED);
+    const want = fixedThroughput(30);
+    expect(want).not.toBe(before);
+    await waitForA(page, want);
+    expect(await page.locator('select[data-param="a.scheme"]').inputValue()).toBe('user');
+
+    // its own slider, generated from params, re-runs it
+    const slider = page.locator('[data-param="a.w"]').first();
+    await slider.fill('12');
+    await slider.dispatchEvent('change');
+    await waitForA(page, fixedThroughput(12));
+
+    await page.reload();
+    await waitForA(page, fixedThroughput(12));
+    expect(await page.evaluate(() => localStorage.getItem('pipefill.controller'))).toBe(FIXED);
+
+    // a fresh browser context (no storage) opening the share link gets the code from the link
+    const link = page.url();
+    expect(new URL(link).searchParams.get('code')).toBeTruthy();
+    const other = await env.browser.newContext();
+    const shared = await other.newPage();
+    await shared.goto(link);
+    await waitForA(shared, fixedThroughput(12));
+    expect(await shared.evaluate(() => localStorage.getItem('pipefill.controller'))).toBe(FIXED);
+    await other.close();
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it('shows a syntax error with its line, underlined, and keeps the previous run', async () => {
+    const { page } = await open(env.browser, env.relay.url);
+    await page.getByRole('button', { name: 'Write your own controller…' }).click();
+    await typeAndRun(page, FIXED);
+    await waitForA(page, fixedThroughput(30));
+    await typeAndRun(page, FIXED.replace("title: 'Typed fixed window',", "title: 'Typed' 'oops',"));
+    const error = page.getByTestId('editor-error');
+    await error.waitFor();
+    expect(await error.innerText()).toMatch(/^your controller at line 2, column \d+: syntax error/);
+    expect(await page.locator('.user-editor .cm-lintRange-error').count()).toBeGreaterThan(0);
+    await page.waitForTimeout(500);
+    expect(await throughputA(page)).toBe(fixedThroughput(30));
+    await page.close();
+  }, 60_000);
+
+  it('stops an endless loop within the budget and names the callback', async () => {
+    const { page } = await open(env.browser, env.relay.url);
+    await page.getByRole('button', { name: 'Write your own controller…' }).click();
+    const t0 = Date.now();
+    await typeAndRun(page, FIXED.replace('onAck(ack) {}', 'onAck(ack) { while (true) {} }'));
+    const alert = page.getByRole('alert').filter({ hasText: 'ran longer than' });
+    await alert.waitFor({ timeout: 10_000 });
+    const elapsed = Date.now() - t0;
+    expect(await alert.innerText()).toBe(`A · Typed fixed window: your controller in onAck: ran longer than its ${CALLBACK_BUDGET_MS} ms budget (an endless loop?) and was stopped`);
+    expect(elapsed).toBeLessThan(CALLBACK_BUDGET_MS + 3000);
+    // the page keeps working: a good controller runs again
+    await typeAndRun(page, FIXED);
+    await waitForA(page, fixedThroughput(30));
+    await page.screenshot({ path: '/tmp/pipefill-editor.png' });
+    await page.close();
+  }, 60_000);
+});

@@ -1,0 +1,70 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'pipefill-cli-user-'));
+const write = (name: string, text: string) => {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+};
+
+const FIXED = `export default {
+  title: 'My fixed window',
+  params: [{ name: 'w', unit: 'packets', min: 1, max: 1000, step: 1, default: 16, doc: 'Packets in flight' }],
+  create(p) {
+    return { windowSize: () => p.w, onAck() {}, onTimeout() {} };
+  },
+};
+`;
+
+describe('--scheme FILE', () => {
+  it('sim runs a controller file with --set and gives the built-in numbers', () => {
+    const file = write('fixed.js', FIXED);
+    const mine = runCli('server/cli/sim.ts', ['--scheme', file, '--set', 'w=20', '--json']);
+    expect(mine.stderr).toBe('');
+    expect(mine.code).toBe(0);
+    const theirs = runCli('server/cli/sim.ts', ['--scheme', 'fixed', '--set', 'w=20', '--json']);
+    const pick = (out: string) => JSON.parse(out).all;
+    expect(pick(mine.stdout)).toEqual(pick(theirs.stdout));
+    expect(pick(mine.stdout).throughputMbps).toBeGreaterThan(0);
+  });
+
+  it('writes the code-carrying run to the CSV spec line', () => {
+    const file = write('fixed2.js', FIXED);
+    const csv = join(dir, 'run.csv');
+    expect(runCli('server/cli/sim.ts', ['--scheme', file, '--csv', csv]).code).toBe(0);
+    const spec = JSON.parse(readFileSync(csv, 'utf8').split('\n')[1].slice('# spec '.length));
+    expect(spec.flows[0].scheme).toBe('user');
+    expect(spec.code).toBe(FIXED);
+  });
+
+  it('a file with a syntax error exits 2 with the line', () => {
+    const file = write('bad.js', FIXED.replace("title: 'My fixed window',", "title: 'My fixed window' 'oops',"));
+    const r = runCli('server/cli/sim.ts', ['--scheme', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^sim: your controller at line 2, column 28: syntax error/);
+  });
+
+  it('a callback that throws exits 2 with the callback and line', () => {
+    const file = write('throws.js', FIXED.replace('onAck() {}', 'onAck(ack) { if (ack.seq > 5) throw new Error("too far"); }'));
+    const r = runCli('server/cli/sim.ts', ['--scheme', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^sim: your controller in onAck at line 5, column \d+: Error: too far/);
+  });
+
+  it('fetch with a bad file exits 2 with the line, before any network', () => {
+    const file = write('bad2.js', 'export default {\n  title: "x",\n  params: [],\n  create() { return {} }\n};\nlet let = 1;\n');
+    const r = runCli('server/cli/fetch.ts', ['--scheme', file, '--server', '127.0.0.1:9']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^fetch: your controller at line 6/);
+  });
+
+  it('an unreadable file exits 2', () => {
+    const r = runCli('server/cli/sim.ts', ['--scheme', join(dir, 'missing.js')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--scheme: cannot read .*missing\.js \(ENOENT\)/);
+  });
+});

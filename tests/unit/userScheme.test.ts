@@ -1,0 +1,143 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { installUserScheme } from '../../shared/controllers/registry.ts';
+import { prepareUserCode, UserCodeError } from '../../shared/controllers/userCode.ts';
+import { CALLBACK_BUDGET_MS } from '../../shared/controllers/userScheme.ts';
+import { contest, flow } from '../../shared/scenarios/presets.ts';
+import { runScenario } from '../../shared/scenarios/run.ts';
+import { summarize } from '../../shared/metrics/summary.ts';
+import { loadSchemeFile } from '../../server/cli/flags.ts';
+import { loadTrace } from '../../server/traces.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'pipefill-user-'));
+let n = 0;
+/** Writes a controller module and loads it as the user scheme. */
+async function load(source: string): Promise<string> {
+  const file = join(dir, `c${n++}.js`);
+  writeFileSync(file, source);
+  return loadSchemeFile(file);
+}
+
+const run = (scheme: string, params = {}) => {
+  const spec = contest('Verizon-LTE-short', [flow(scheme, params)], 1);
+  spec.durationMs = 5000;
+  return runScenario(spec, loadTrace);
+};
+
+/** What a failure says, or "no error". */
+async function failure(f: () => unknown): Promise<string> {
+  try {
+    await f();
+    return 'no error';
+  } catch (e) {
+    expect(e).toBeInstanceOf(UserCodeError);
+    return (e as Error).message;
+  }
+}
+
+const controller = (body: string, params = '[]') => `export default {
+  title: 'Test',
+  params: ${params},
+  create(p) {
+    let w = 4;
+    return {
+${body}
+    };
+  },
+};
+`;
+const BASE = `      windowSize() { return w; },
+      onAck(ack) {},
+      onTimeout(now) {},`;
+
+afterEach(() => installUserScheme(null));
+
+describe('a user controller', () => {
+  it('written as a fixed window gives the numbers of the built-in fixed window', async () => {
+    const id = await load(
+      controller(`      windowSize() { return p.w; },\n      onAck(ack) {},\n      onTimeout(now) {},`, "[{ name: 'w', unit: 'packets', min: 1, max: 1000, step: 1, default: 16, doc: 'window' }]"),
+    );
+    const mine = summarize(run(id, { w: 24 }));
+    const theirs = summarize(run('fixed', { w: 24 }));
+    expect(mine.all).toEqual(theirs.all);
+    expect(mine.events).toBe(theirs.events);
+    expect(mine.all.throughputMbps).toBeGreaterThan(0);
+  });
+
+  it('reports a thrown error with the callback, line and column', async () => {
+    const id = await load(controller(`      windowSize() { return w; },\n      onAck(ack) {\n        if (ack.seq > 20) ack.missing.field = 1;\n      },\n      onTimeout(now) {},`));
+    expect(await failure(() => run(id))).toBe("your controller in onAck at line 9, column 45: TypeError: Cannot set properties of undefined (setting 'field')");
+  });
+
+  it('keeps columns right on a line whose loop got a guard', async () => {
+    const id = await load(controller(`      windowSize() { return w; },\n      onAck(ack) { for (let i = 0; i < 2; i++) w += 0; null.x; },\n      onTimeout(now) {},`));
+    expect(await failure(() => run(id))).toMatch(/^your controller in onAck at line 8, column 61: TypeError: Cannot read properties of null \(reading 'x'\)$/);
+  });
+
+  it('reports NaN, negative and infinite windows instead of clamping them', async () => {
+    for (const [value, shown] of [
+      ['NaN', 'NaN'],
+      ['-1', '-1'],
+      ['Infinity', 'Infinity'],
+      ["'8'", 'string'],
+    ]) {
+      const id = await load(controller(`      windowSize() { return ${value}; },\n      onAck(ack) {},\n      onTimeout(now) {},`));
+      expect(await failure(() => run(id))).toBe(`your controller in windowSize: returned ${shown}; it must be a finite number ≥ 0`);
+    }
+  });
+
+  it('stops an endless loop in a callback within its budget and names the callback', async () => {
+    const id = await load(controller(`      windowSize() { return w; },\n      onAck(ack) { while (true) {} },\n      onTimeout(now) {},`));
+    const t0 = Date.now();
+    expect(await failure(() => run(id))).toBe(`your controller in onAck: ran longer than its ${CALLBACK_BUDGET_MS} ms budget (an endless loop?) and was stopped`);
+    expect(Date.now() - t0).toBeLessThan(CALLBACK_BUDGET_MS + 1000);
+  });
+
+  it('stops a loop without braces and a do-while too', async () => {
+    for (const loop of ['for (;;) w += 0;', 'do w += 0; while (w > 0);']) {
+      const id = await load(controller(`      windowSize() { return w; },\n      onAck(ack) {},\n      onTimeout(now) {},\n      onSend(seq) { if (seq > 3) ${loop} },`));
+      expect(await failure(() => run(id))).toMatch(/^your controller in onSend: ran longer than its/);
+    }
+  });
+
+  it('stops an endless loop in the module body and reports a throw there with its line', async () => {
+    expect(await failure(() => load('while (1) {}\nexport default {};\n'))).toMatch(/^your controller in the module body: ran longer than its/);
+    expect(await failure(() => load('const x = 1;\nundefinedThing();\nexport default {};\n'))).toBe(
+      'your controller in the module body at line 2, column 1: ReferenceError: undefinedThing is not defined',
+    );
+  });
+
+  it('rejects a malformed export with what is wrong', async () => {
+    expect(await failure(() => load('export default 3;'))).toBe('your controller: the module must `export default { title, params, create(params) }`');
+    expect(await failure(() => load(controller(BASE, "[{ name: 'w', min: 5, max: 1, step: 1, default: 2 }]")))).toBe('your controller: params[0] (w): needs min ≤ max and step > 0');
+    expect(await failure(() => load(controller(BASE, "[{ name: 'w', min: 1, max: 9, step: 1, default: 20 }]")))).toBe('your controller: params[0] (w): default 20 is outside 1…9');
+    expect(await failure(() => load(controller(BASE, "[{ name: 'k', choices: ['x'], default: 'y' }]")))).toBe('your controller: params[0] (k): default must be one of the choices');
+    const noAck = await load(controller(`      windowSize() { return w; },\n      onTimeout(now) {},`));
+    expect(await failure(() => run(noAck))).toBe('your controller in create: the controller create returns has no onAck() method');
+  });
+
+  it('reports a syntax error with its line', async () => {
+    expect(await failure(() => load('export default {\n  title: "x" "y",\n  params: [],\n};\n'))).toBe('your controller at line 2, column 14: syntax error (the code is not valid JavaScript here)');
+    // the parser accepts a redeclaration, the engine does not: its message and line
+    expect(await failure(() => load('let x = 1;\nlet x = 2;\nexport default {};\n'))).toBe("your controller at line 2: SyntaxError: Identifier 'x' has already been declared");
+  });
+
+  it('fills the optional methods with the built-in defaults', async () => {
+    const id = await load(controller(BASE));
+    const { installUserScheme: _i, findScheme } = await import('../../shared/controllers/registry.ts');
+    const c = findScheme(id)!.create({});
+    expect([c.pacingRate(), c.burstSize(), c.timeoutMs(), c.estimates()]).toEqual([Infinity, 4, 1000, {}]);
+  });
+});
+
+describe('the loop guard', () => {
+  it('maps positions in the guarded text back to the user text', () => {
+    const p = prepareUserCode('while (a) b();\nfor (;;) { c(); }\n');
+    expect(p.code).toBe('while (a) {__pipefillTick();b();}\nfor (;;) {__pipefillTick();{ c(); }}\n');
+    expect(p.original({ line: 1, column: 29 })).toEqual({ line: 1, column: 11 });
+    expect(p.original({ line: 2, column: 29 })).toEqual({ line: 2, column: 11 });
+    expect(p.original({ line: 1, column: 3 })).toEqual({ line: 1, column: 3 });
+  });
+});

@@ -1,0 +1,132 @@
+import { javascript } from '@codemirror/lang-javascript';
+import { lintGutter, setDiagnostics } from '@codemirror/lint';
+import { keymap } from '@codemirror/view';
+import { basicSetup, EditorView } from 'codemirror';
+import { useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { findScheme } from '../../shared/controllers/registry.ts';
+import { CALLBACK_BUDGET_MS, USER_SCHEME_ID } from '../../shared/controllers/userScheme.ts';
+import type { Experiment } from '../state/experiment.ts';
+import { EXAMPLE } from './copies.ts';
+import './editor.css';
+import { currentText, install, setText, showEditor, useEditorState } from './userCode.ts';
+
+/** Puts the installed user scheme on the target side, keeping the parameters it still declares. */
+function withUserOnSide(e: Experiment, target: 'a' | 'b'): Experiment {
+  const names = new Set((findScheme(USER_SCHEME_ID)?.params ?? []).map((p) => p.name));
+  const kept = e[target].scheme === USER_SCHEME_ID ? Object.fromEntries(Object.entries(e[target].params).filter(([k]) => names.has(k))) : {};
+  return { ...e, [target]: { scheme: USER_SCHEME_ID, params: kept } };
+}
+
+/** The text as it was when CodeMirror was made; later edits flow from the view to the store. */
+function useCodeMirror(parent: React.RefObject<HTMLDivElement | null>, text: string, run: () => void) {
+  const view = useRef<EditorView | null>(null);
+  const runRef = useRef(run);
+  runRef.current = run;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the view is made once; the store follows its edits.
+  useEffect(() => {
+    const v = new EditorView({
+      doc: text,
+      parent: parent.current!,
+      extensions: [
+        keymap.of([{ key: 'Mod-Enter', run: () => (runRef.current(), true) }]),
+        basicSetup,
+        javascript(),
+        lintGutter(),
+        EditorView.updateListener.of((u) => u.docChanged && setText(u.state.doc.toString())),
+      ],
+    });
+    view.current = v;
+    return () => v.destroy();
+  }, []);
+  return view;
+}
+
+/** The editor panel: CodeMirror with the user's controller, run into a side, errors underlined. */
+export function UserEditor({ e, set }: { e: Experiment; set(e: Experiment): void }) {
+  const st = useEditorState();
+  const host = useRef<HTMLDivElement>(null);
+  const [help, setHelp] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    const ok = await install(currentText());
+    setBusy(false);
+    if (ok) set(withUserOnSide(e, st.target));
+  };
+  const view = useCodeMirror(host, st.text, () => void run());
+
+  // The text changed outside the view ("Edit a copy", a link): the view shows it.
+  useEffect(() => {
+    const v = view.current;
+    if (v && v.state.doc.toString() !== st.text) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: st.text } });
+  }, [st.text, view]);
+
+  // Errors with a position are underlined from there to the end of their line.
+  useEffect(() => {
+    const v = view.current;
+    if (!v) return;
+    const err = st.error;
+    const doc = v.state.doc;
+    const diagnostics =
+      err && err.line !== null && err.line <= doc.lines
+        ? (() => {
+            const line = doc.line(err.line);
+            const from = Math.min(line.to, line.from + Math.max(0, (err.column ?? 1) - 1));
+            return [{ from, to: Math.max(line.to, from + 1 <= doc.length ? from + 1 : from), severity: 'error' as const, message: err.message }];
+          })()
+        : [];
+    v.dispatch(setDiagnostics(v.state, diagnostics));
+  }, [st.error, view]);
+
+  // On the body, so no panel's stacking context puts the charts over it.
+  return createPortal(
+    <section className="user-editor" aria-label="Your controller" hidden={!st.open}>
+      <header>
+        <strong>Your controller</strong>
+        <label>
+          run as
+          <select value={st.target} onChange={(ev) => showEditor(true, ev.target.value as 'a' | 'b')} aria-label="run the controller as">
+            <option value="a">A</option>
+            <option value="b">B</option>
+          </select>
+        </label>
+        <button type="button" onClick={() => void run()} disabled={busy} title="Ctrl+Enter">
+          Run ▶
+        </button>
+        <button type="button" onClick={() => setHelp(!help)} aria-expanded={help}>
+          Help
+        </button>
+        <button type="button" onClick={() => showEditor(false)} aria-label="close the editor">
+          ×
+        </button>
+      </header>
+      {st.error && (
+        <p className="error" role="alert" data-testid="editor-error">
+          {st.error.message}
+        </p>
+      )}
+      {help && <EditorHelp />}
+      <div className="cm-host" ref={host} />
+    </section>,
+    document.body,
+  );
+}
+
+function EditorHelp() {
+  return (
+    <div className="editor-help">
+      <p>
+        A controller is an ES module whose default export is <code>{'{ title, params, create(params) }'}</code>. <code>params</code> declares each parameter as the built-ins do —{' '}
+        <code>{'{ name, unit, min, max, step, default, doc }'}</code> for a number, <code>{'{ name, choices, default, doc }'}</code> for a choice — and the sidebar and the labs' sweeps make their
+        sliders from it. <code>create</code> returns an object with <code>windowSize()</code>, <code>onAck(ack)</code> and <code>onTimeout(now)</code>; optionally <code>pacingRate()</code>,{' '}
+        <code>burstSize()</code>, <code>onSend(seq, now)</code>, <code>onLoss(now, seq)</code>, <code>timeoutMs()</code> (default 1000) and <code>estimates()</code>.
+      </p>
+      <p>
+        It runs in a worker, never on the page. A callback that runs longer than {CALLBACK_BUDGET_MS} ms is stopped and named; a throw shows its line and column; a window that is NaN, negative or
+        infinite is an error. Ctrl+Enter runs it. "Edit a copy" under a controller opens a readable version of that built-in that gives the same numbers.
+      </p>
+      <pre>{EXAMPLE}</pre>
+    </div>
+  );
+}

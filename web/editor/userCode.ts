@@ -1,0 +1,132 @@
+import { useSyncExternalStore } from 'react';
+import { installUserScheme } from '../../shared/controllers/registry.ts';
+import { USER_SCHEME_ID, type UserScheme } from '../../shared/controllers/userScheme.ts';
+import { codeFromQuery, MAX_CODE_CHARS } from '../state/experiment.ts';
+import type { CheckResult } from '../worker/userCheck.ts';
+import { EXAMPLE } from './copies.ts';
+
+/**
+ * The user's controller on the page: its text (kept in localStorage), and, once a worker loaded it
+ * without error, the scheme's declaration (title, params) the pickers and sliders use. The page never
+ * runs the code: the declaration's `create` refuses, the workers load the text the runs carry.
+ */
+
+const STORAGE_KEY = 'pipefill.controller';
+/** Longest the check of a text may take (loading, one create, one windowSize) before its worker is replaced. */
+export const CHECK_BUDGET_MS = 2000;
+
+export interface EditorState {
+  /** The text in the editor (saved as typed). */
+  text: string;
+  /** The text the runs use, once checked. */
+  installed: string | null;
+  error: Extract<CheckResult, { ok: false }> | null;
+  /** Whether the editor panel is shown, and which side "Run" puts the controller on. */
+  open: boolean;
+  target: 'a' | 'b';
+}
+
+let state: EditorState = { text: EXAMPLE, installed: null, error: null, open: false, target: 'a' };
+const listeners = new Set<() => void>();
+
+function update(next: Partial<EditorState>): void {
+  state = { ...state, ...next };
+  for (const l of listeners) l();
+}
+
+export function useEditorState(): EditorState {
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => state,
+  );
+}
+
+/** The text now (a handler's render may be older than the last keystroke). */
+export const currentText = () => state.text;
+
+export function setText(text: string): void {
+  try {
+    localStorage.setItem(STORAGE_KEY, text);
+  } catch {
+    // storage full or disabled: the text lives for this page only
+  }
+  update({ text });
+}
+
+export function showEditor(open: boolean, target = state.target, text?: string): void {
+  if (text !== undefined) setText(text);
+  update({ open, target });
+}
+
+let checker: Worker | null = null;
+
+/** Loads the text in a worker of its own; one that overruns the budget is ended and replaced by the next check. */
+function check(source: string): Promise<CheckResult> {
+  if (source.length > MAX_CODE_CHARS) return Promise.resolve({ ok: false, message: `the controller is longer than ${MAX_CODE_CHARS} characters`, line: null, column: null });
+  checker ??= new Worker(new URL('../worker/userCheck.ts', import.meta.url), { type: 'module' });
+  const worker = checker;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      worker.terminate();
+      checker = null;
+      resolve({ ok: false, message: `your controller did not finish loading within ${CHECK_BUDGET_MS} ms: its worker was stopped and replaced`, line: null, column: null });
+    }, CHECK_BUDGET_MS);
+    worker.onmessage = (e: MessageEvent<CheckResult>) => {
+      clearTimeout(timer);
+      resolve(e.data);
+    };
+    worker.onerror = (e) => {
+      clearTimeout(timer);
+      e.preventDefault();
+      resolve({ ok: false, message: `your controller: ${e.message || 'the module could not be loaded'}`, line: null, column: null });
+    };
+    worker.postMessage({ source });
+  });
+}
+
+/**
+ * Checks a text and, if it loads, makes it the user scheme (the caller then re-runs). A failing text
+ * leaves the installed one, and the runs, as they were.
+ */
+export async function install(source: string): Promise<boolean> {
+  const r = await check(source);
+  if (!r.ok) {
+    update({ error: r });
+    return false;
+  }
+  const declared: UserScheme = {
+    id: USER_SCHEME_ID,
+    title: r.title,
+    doc: 'Your own controller, written in the editor.',
+    mode: r.mode,
+    params: r.params,
+    source,
+    create: () => {
+      throw new Error('the user controller runs in the workers only');
+    },
+  };
+  installUserScheme(declared);
+  update({ installed: source, error: null });
+  return true;
+}
+
+/**
+ * At page load: the text a link carries (else the saved one) is checked and installed before the
+ * experiment is read from the URL, so a link that uses it opens with it. A failure opens the editor on it.
+ */
+export async function restoreUserCode(search: string): Promise<void> {
+  const fromLink = codeFromQuery(search);
+  let saved: string | null = null;
+  try {
+    saved = localStorage.getItem(STORAGE_KEY);
+  } catch {
+    // no storage: start from the example
+  }
+  const text = 'code' in fromLink && fromLink.code !== null ? fromLink.code : saved;
+  if (text !== null) setText(text);
+  if ('error' in fromLink) update({ error: { ok: false, message: fromLink.error, line: null, column: null }, open: true });
+  else if (text !== null && !(await install(text))) update({ open: true });
+}

@@ -1,0 +1,26 @@
+/// <reference lib="webworker" />
+import { installUserScheme } from '../../shared/controllers/registry.ts';
+import { loadUserScheme, type UserScheme } from '../../shared/controllers/userScheme.ts';
+
+/**
+ * The user's controller inside a worker: its module is imported from a Blob URL (never on the page's
+ * thread) and installed as the scheme "user". The same text is loaded once per worker.
+ */
+let loaded: { source: string; scheme: Promise<UserScheme> } | null = null;
+
+export function loadUserCode(source: string): Promise<UserScheme> {
+  if (loaded?.source !== source) {
+    const urls: string[] = [];
+    const toUrl = (code: string) => {
+      urls.push(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })));
+      return urls[0];
+    };
+    const scheme = loadUserScheme(source, toUrl).finally(() => urls.forEach((u) => URL.revokeObjectURL(u)));
+    loaded = { source, scheme };
+    // a failed text stays failed; the next different text loads afresh
+  }
+  return loaded.scheme.then((s) => {
+    installUserScheme(s);
+    return s;
+  });
+}
