@@ -158,7 +158,7 @@ describe('one glance at projector sizes, in Chromium', () => {
 
   it('the window chart draws the pipe while the run plays back', async () => {
     const page = await openAt(env.browser, env.relay.url, 1280, 720);
-    await page.waitForFunction(() => Number(document.querySelector<HTMLInputElement>('.playback input[type=range]')?.value) > 5000);
+    await page.waitForFunction(() => Number(document.querySelector<HTMLInputElement>('.playback input[type=range]')?.value) > 30_000);
     // The dashed pipe is the only dark mark there (an infinite queue drops nothing; the window is blue).
     const ink = await page
       .locator('.column[data-side="a"] figure.chart')
