@@ -1,5 +1,6 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 
 const TYPES: Record<string, string> = {
@@ -58,4 +59,26 @@ export function staticHandler(root: string) {
     if (req.method === 'HEAD') res.end();
     else createReadStream(target).pipe(res);
   };
+}
+
+/**
+ * Request headers up to this size are read: a shared experiment's URL (with a controller's code in it)
+ * runs to tens of kilobytes, past Node's 16 KiB default.
+ */
+export const MAX_HEADER_BYTES = 256 * 1024;
+
+const TOO_LONG_PAGE = `<!doctype html><meta charset="utf-8"><title>Link too long</title>
+<p>This link is longer than the ${MAX_HEADER_BYTES / 1024} KiB this server reads, so the experiment in it cannot be opened.
+Open <a href="/">the playground</a> and paste the controller's code into it instead.</p>\n`;
+
+/** Answers a request the HTTP parser refused (headers too large, malformed) with a page that says why, not an empty 431. */
+export function explainClientErrors(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable) return socket.destroy();
+    const tooLong = err.code === 'HPE_HEADER_OVERFLOW';
+    const body = tooLong ? TOO_LONG_PAGE : 'bad request\n';
+    const head = tooLong ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    const type = tooLong ? 'text/html; charset=utf-8' : 'text/plain';
+    socket.end(`HTTP/1.1 ${head}\r\ncontent-type: ${type}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
 }

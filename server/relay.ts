@@ -9,7 +9,7 @@ import type { RelayInfo } from '../shared/relay/info.ts';
 import { handleApi } from './api.ts';
 import { createBridge, type Bridge } from './bridge.ts';
 import { startEchoServer, type EchoServer } from './echoServer.ts';
-import { staticHandler } from './http.ts';
+import { explainClientErrors, MAX_HEADER_BYTES, staticHandler } from './http.ts';
 import { Leaderboard } from './leaderboard.ts';
 import { startOffsetServerFor, type RunningOffsetServer } from './relayServers.ts';
 import { PortSet } from './portSet.ts';
@@ -122,7 +122,8 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   const variable = await startOffsetServerFor(o, file, bridgedPorts, true, submitted('variable'));
   const echo = await startEchoServer({ host: o.host, port: o.echoPort, idleMs: o.idleMs, maxConnections: o.maxSessions });
 
-  const http = createServer();
+  const http = createServer({ maxHeaderSize: MAX_HEADER_BYTES });
+  explainClientErrors(http);
   await new Promise<void>((res, rej) => {
     http.once('error', rej);
     http.listen(o.httpPort, o.host, () => res());

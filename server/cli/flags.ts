@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import type { ParseArgsConfig } from 'node:util';
-import { installUserScheme } from '../../shared/controllers/registry.ts';
+import { installUserScheme, madeForOffsetServer } from '../../shared/controllers/registry.ts';
 import { checkParam, checkValues, type ParamSpec, type ParamValues, type Scheme } from '../../shared/controllers/types.ts';
 import { UserCodeError } from '../../shared/controllers/userCode.ts';
 import { loadUserScheme } from '../../shared/controllers/userScheme.ts';
@@ -36,7 +36,7 @@ export function schemaHelp(specs: readonly ParamSpec[], title: string): string {
 export function schemesHelp(schemes: readonly Scheme[]): string {
   return schemes
     .flatMap((s) => [
-      `  ${s.id.padEnd(15)} ${s.title} — ${s.doc}${s.mode === 'burst' ? ' [offset server]' : ''}`,
+      `  ${s.id.padEnd(15)} ${s.title} — ${s.doc}${madeForOffsetServer(s) ? ' [offset server]' : ''}`,
       ...s.params.map((p) => `      ${p.name}=${rangeOf(p)}  (default ${p.default})  ${p.doc}`),
     ])
     .join('\n');

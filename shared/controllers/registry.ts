@@ -29,3 +29,12 @@ export function findScheme(id: string): Scheme | undefined {
   if (userScheme && id === userScheme.id) return userScheme;
   return SCHEMES.find((s) => s.id === id);
 }
+
+/** Window schemes built around the offset server's token bucket: their parameters are the server's, not a link's. */
+const OFFSET_SERVER_WINDOWS = new Set(['token-pacer']);
+
+/** Whether a scheme is made for the offset server (bursts of requests, or pacing to its tokens). */
+export const madeForOffsetServer = (s: Scheme): boolean => s.mode === 'burst' || OFFSET_SERVER_WINDOWS.has(s.id);
+
+/** The schemes a contest link runs: every one not made for the offset server. */
+export const contestSchemes = (): Scheme[] => SCHEMES.filter((s) => !madeForOffsetServer(s));

@@ -1,4 +1,4 @@
-import { findScheme, SCHEMES } from '../controllers/registry.ts';
+import { contestSchemes, findScheme } from '../controllers/registry.ts';
 import { checkParam, type ParamValues } from '../controllers/types.ts';
 import type { LinkMetrics } from '../metrics/linkMetrics.ts';
 
@@ -70,5 +70,5 @@ export function bestBy<T extends { power: number; score: number }>(points: T[], 
 
 /** The built-in window schemes at their defaults: the scoreboard's entries. */
 export function scoreboardEntries(): { scheme: string; params: ParamValues }[] {
-  return SCHEMES.filter((s) => s.mode === 'window').map((s) => ({ scheme: s.id, params: {} }));
+  return contestSchemes().map((s) => ({ scheme: s.id, params: {} }));
 }

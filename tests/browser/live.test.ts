@@ -18,7 +18,7 @@ const sideNote = (page: import('playwright-core').Page) => page.locator('section
 describe('live mode in Chromium', () => {
   it('fetches the file through the bridge: Result: true, the server’s Time and Penalty on the cards, every chart drawn', async () => {
     const { page, problems } = await open(env.browser, `${env.relay.url}/?s=offset&live=1&a=token-pacer`);
-    await page.getByText('live: not started (press Start live fetch)').waitFor();
+    await page.getByText('live: no fetch yet (press Start live fetch)').waitFor();
     await page.locator('[data-action="start-live"]').click();
     await page.waitForFunction(resultShown, 'A', { timeout: 40_000 });
     expect(await card(page, 'A', 'Result')).toBe('true');

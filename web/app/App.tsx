@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { findScheme } from '../../shared/controllers/registry.ts';
 import { linkValues } from '../../shared/link/params.ts';
 import { policyValues } from '../../shared/offset/params.ts';
 import { SIDE_STYLE } from '../charts/palette.ts';
@@ -11,6 +10,7 @@ import { decodeExperiment, DEFAULT_EXPERIMENT, encodeExperiment, type Experiment
 import { specFor } from '../state/spec.ts';
 import { Columns, Overview } from './Columns.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
+import { sideLabel, viewsFor } from './freshness.ts';
 import { LivePanel } from './LivePanel.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { usePlayback } from './usePlayback.ts';
@@ -41,10 +41,18 @@ export function App() {
   const [e, setE] = useState<Experiment>(initial.value);
   const { notices, note, dismiss } = useNotices(initial.errors);
   const uploads = useUploads();
-  const runs = useRuns(e, uploads.durations);
+  const allRuns = useRuns(e, uploads.durations);
+  // What the page draws: never a run of the other scenario under this one's headings.
+  const runs: Runs = { ...allRuns, views: viewsFor(allRuns.views, e) };
   const [zoom, setZoom] = useState<[number, number] | null>(null);
+  // The file whose upload just failed: the runs on the screen are the previous trace's until the settings change.
+  const [failedUpload, setFailedUpload] = useState<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: any change of the settings makes the runs current again.
+  useEffect(() => setFailedUpload(null), [e]);
   const relay = useRelay();
   const chartsRoot = useRef<HTMLDivElement>(null);
+  // On a projector-sized screen the settings fold away, so both runs fit side by side.
+  const [settingsOpen, setSettingsOpen] = useState(() => window.innerWidth > 1100);
 
   useEffect(() => {
     window.history.replaceState(null, '', `?${encodeExperiment(e)}`);
@@ -61,7 +69,10 @@ export function App() {
   const onUpload = (file: File) =>
     uploads.upload(file, runs.pool).then(
       (trace) => setE({ ...e, trace }),
-      (err: Error) => note(err.message),
+      (err: Error) => {
+        note(err.message);
+        setFailedUpload(file.name);
+      },
     );
 
   const onImport = async (file: File, slot: Slot) => {
@@ -72,22 +83,22 @@ export function App() {
 
   const info = relayInfo(relay);
   const liveTarget = info && (e.variable ? info.offsetVariable : info.offsetConstant);
-  const label = (slot: Slot) => `${SIDE_STYLE[slot].name} · ${findScheme(e[slot].scheme)?.title}`;
+  const label = (slot: Slot) => sideLabel(SIDE_STYLE[slot].name, runs.views[slot], e[slot].scheme);
 
   return (
     <div className="app">
       <header>
-        <Toolbar e={e} set={setE} setScenario={setScenario} liveTarget={liveTarget} onImport={(f, s) => void onImport(f, s)} note={note}>
+        <Toolbar settingsOpen={settingsOpen} toggleSettings={() => setSettingsOpen(!settingsOpen)} e={e} set={setE} setScenario={setScenario} liveTarget={liveTarget} onImport={(f, s) => void onImport(f, s)} note={note}>
           <ExportMenu e={e} runs={runs} bandwidth={Number(linkNow.bandwidth)} uploadedText={uploads.texts} chartsRoot={() => chartsRoot.current} label={label} note={note} />
         </Toolbar>
       </header>
       <Notices notices={notices} dismiss={dismiss} />
       <LivePanel e={e} runs={runs} target={liveTarget} relay={relay} />
-      <div className="layout">
+      <div className={settingsOpen ? 'layout' : 'layout settings-closed'}>
         <Sidebar e={e} set={setE} uploaded={Object.keys(uploads.durations)} onUpload={(f) => void onUpload(f)} linkNow={linkNow} policyNow={policyNow} />
         <main>
           <Playback state={play} endMs={endMs} onChange={setPlay} zoomed={zoom !== null} onResetZoom={() => setZoom(null)} />
-          <Overview e={e} runs={runs} label={label} />
+          <Overview e={e} runs={runs} label={label} failedUpload={failedUpload} />
           {(['a', 'b'] as const).map((s) => runs.errors[s] && <p key={s} className="error" role="alert">{`${label(s)}: ${runs.errors[s]}`}</p>)}
           <Columns offset={e.scenario === 'offset'} runs={runs} domain={zoom ?? [0, endMs]} playhead={play.t} setZoom={setZoom} label={label} root={chartsRoot} />
         </main>

@@ -1,12 +1,15 @@
-import { type RefObject, useMemo } from 'react';
-import { findScheme } from '../../shared/controllers/registry.ts';
+import { Fragment, type RefObject, useMemo, useState } from 'react';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS, SIDE_STYLE } from '../charts/palette.ts';
-import { RunCharts } from '../charts/RunCharts.tsx';
+import { TimeChart, yExtent } from '../charts/TimeChart.tsx';
 import { SummaryCards } from '../components/Summary.tsx';
 import type { Experiment } from '../state/experiment.ts';
 import type { RunView } from '../worker/protocol.ts';
-import { chartsOf } from './layers.ts';
+import { captions, type CaptionRow } from '../teach/captions.ts';
+import { Exercises } from '../teach/Exercises.tsx';
+import { useFacts } from '../teach/useFacts.ts';
+import { staleReason } from './freshness.ts';
+import { chartsOf, overlayOf } from './layers.ts';
 import type { Runs, Slot } from './useRuns.ts';
 
 function sideNote(view: RunView | undefined, busy: boolean | undefined): string {
@@ -16,35 +19,45 @@ function sideNote(view: RunView | undefined, busy: boolean | undefined): string 
 }
 
 /** Both runs' cards, and for the contest the throughput–delay plane with the omniscient point. */
-export function Overview({ e, runs, label }: { e: Experiment; runs: Runs; label(slot: Slot): string }) {
+export function Overview({ e, runs, label, failedUpload }: { e: Experiment; runs: Runs; label(slot: Slot): string; failedUpload: string | null }) {
   const points: PlanePoint[] = [];
   for (const s of ['a', 'b'] as const) {
     const v = runs.views[s];
     if (v)
       points.push({
-        label: `${SIDE_STYLE[s].name} ${findScheme(e[s].scheme)?.title ?? ''}`,
+        label: label(s).replace(' · ', ' '),
         throughputMbps: v.summary.all.throughputMbps,
         delay95: v.summary.all.delay95,
         color: SIDE_STYLE[s].color,
         marker: SIDE_STYLE[s].marker,
       });
   }
+  const plane = captions(useFacts(runs.views.a), useFacts(runs.views.b)).plane;
   const omni = runs.views.a?.summary.omniscient ?? runs.views.b?.summary.omniscient;
   if (omni) points.push({ label: 'omniscient', throughputMbps: omni.throughputMbps, delay95: omni.delay95, color: COLORS.ink, marker: 'star' });
   return (
     <div className="overview">
       {(['a', 'b'] as const).map((s) => {
         const view = runs.views[s];
+        const stale = view && staleReason(view, e, s, Boolean(runs.busy[s]), failedUpload);
         return view ? (
-          <SummaryCards key={s} summary={view.summary} side={label(s)} color={SIDE_STYLE[s].color} note={sideNote(view, runs.busy[s])} />
+          <SummaryCards key={s} summary={view.summary} side={label(s)} color={SIDE_STYLE[s].color} note={stale ? `previous run: ${stale}` : sideNote(view, runs.busy[s])} stale={Boolean(stale)} />
         ) : (
           <section key={s} className="cards" aria-label={`Summary of run ${SIDE_STYLE[s].name}`}>
             <h3>{label(s)}</h3>
-            <p>{runs.errors[s] ? '' : s === 'a' && e.live && !runs.busy.a ? 'live: not started (press Start live fetch)' : 'running…'}</p>
+            <p>{runs.errors[s] ? '' : s === 'a' && e.live && !runs.busy.a ? 'live: no fetch yet (press Start live fetch)' : 'running…'}</p>
           </section>
         );
       })}
-      {e.scenario === 'contest' && <PlaneChart points={points} />}
+      <div className="plane-side">
+        {e.scenario === 'contest' && <PlaneChart points={points} width={380} height={200} short />}
+        <Exercises e={e} summaries={(['a', 'b'] as const).map((s) => ({ side: label(s), summary: runs.views[s]?.summary }))} />
+      </div>
+      {e.scenario === 'contest' && plane && (
+        <p className="caption" data-caption="plane">
+          {plane}
+        </p>
+      )}
     </div>
   );
 }
@@ -59,20 +72,68 @@ interface ColumnsProps {
   root: RefObject<HTMLDivElement | null>;
 }
 
-/** Each side's charts in its column, on the shared time axis. */
+/** Each side's charts in its column, on the shared time axis, row by row with what each row says under it. */
 export function Columns({ offset, runs, domain, playhead, setZoom, label, root }: ColumnsProps) {
+  const facts = { a: useFacts(runs.views.a), b: useFacts(runs.views.b) };
   // Each side's charts change only with its own run, so a change to A leaves B's canvases as they are.
-  const chartsA = useMemo(() => (runs.views.a ? chartsOf(runs.views.a.series, offset) : []), [runs.views.a, offset]);
-  const chartsB = useMemo(() => (runs.views.b ? chartsOf(runs.views.b.series, offset) : []), [runs.views.b, offset]);
-  const charts = { a: chartsA, b: chartsB };
+  const chartsA = useMemo(() => (runs.views.a ? chartsOf(runs.views.a.series, offset, facts.a?.bdp ?? null) : []), [runs.views.a, offset, facts.a]);
+  const chartsB = useMemo(() => (runs.views.b ? chartsOf(runs.views.b.series, offset, facts.b?.bdp ?? null) : []), [runs.views.b, offset, facts.b]);
+  const rows = [...new Set([...chartsA, ...chartsB].map((c) => c.id))];
+  // A's and B's charts of a kind share their y range, so the eye compares heights across the columns.
+  const sharedY = useMemo(() => {
+    const ranges = new Map<string, [number, number]>();
+    for (const c of [...chartsA, ...chartsB]) {
+      const [lo, hi] = yExtent(c.layers, domain);
+      const was = ranges.get(c.id) ?? [Infinity, -Infinity];
+      ranges.set(c.id, [Math.min(was[0], lo), Math.max(was[1], hi)]);
+    }
+    return ranges;
+  }, [chartsA, chartsB, domain[0], domain[1]]);
+  const said = offset ? null : captions(facts.a, facts.b);
+  const [overlay, setOverlay] = useState(false);
+  // Built once per pair of runs, so playback paints the overlaid charts incrementally too.
+  const overlaid = useMemo(() => {
+    const colors = { a: SIDE_STYLE.a.color, b: SIDE_STYLE.b.color };
+    return new Map([...new Set([...chartsA, ...chartsB].map((c) => c.id))].map((id) => [id, overlayOf({ a: chartsA.find((c) => c.id === id), b: chartsB.find((c) => c.id === id) }, colors)]));
+  }, [chartsA, chartsB]);
+  const tNow = (s: Slot) => (runs.views[s]?.source === 'live' ? Infinity : playhead);
   return (
-    <div className="columns" ref={root}>
+    <div className={overlay ? 'columns overlay' : 'columns'} ref={root}>
       {(['a', 'b'] as const).map((s) => (
-        <div key={s} className="column" data-side={s}>
+        <div key={s} className="column column-head" data-side={s}>
           <h2 style={{ borderColor: SIDE_STYLE[s].color }}>{label(s)}</h2>
-          <RunCharts charts={charts[s]} domain={domain} tNow={runs.views[s]?.source === 'live' ? Infinity : playhead} onZoom={setZoom} />
+          {s === 'b' && (
+            <label className="overlay-switch">
+              <input type="checkbox" checked={overlay} onChange={(e) => setOverlay(e.target.checked)} data-action="overlay" /> overlay A and B
+            </label>
+          )}
         </div>
       ))}
+      {rows.map((id) => {
+        const a = chartsA.find((x) => x.id === id);
+        const b = chartsB.find((x) => x.id === id);
+        const first = a ?? b!;
+        return (
+          <Fragment key={id}>
+            {overlay ? (
+              <div className="overlay-cell" data-overlay={id}>
+                <TimeChart title={first.title} yLabel={first.yLabel} layers={overlaid.get(id)!} fitY={first.fitY} sharedY={sharedY.get(id)} domain={domain} tNow={Math.max(tNow('a'), tNow('b'))} onBrush={setZoom} onReset={() => setZoom(null)} />
+              </div>
+            ) : (
+              ([['a', a], ['b', b]] as const).map(([s, c]) => (
+                <div key={s} className="column" data-side={s}>
+                  {c && <TimeChart title={c.title} yLabel={c.yLabel} layers={c.layers} fitY={c.fitY} sharedY={sharedY.get(id)} domain={domain} tNow={tNow(s)} onBrush={setZoom} onReset={() => setZoom(null)} />}
+                </div>
+              ))
+            )}
+            {said && id in said && (
+              <p className="caption" data-caption={id}>
+                {said[id as CaptionRow]}
+              </p>
+            )}
+          </Fragment>
+        );
+      })}
     </div>
   );
 }

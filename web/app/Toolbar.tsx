@@ -1,9 +1,40 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { SIDE_STYLE } from '../charts/palette.ts';
-import type { Experiment, Scenario } from '../state/experiment.ts';
+import { checkField } from '../state/codec.ts';
+import { type Experiment, experimentSchema, type Scenario } from '../state/experiment.ts';
+import { Guide } from '../teach/Guide.tsx';
 import type { Slot } from './useRuns.ts';
 
+const SEED = experimentSchema('contest').find((f) => f.name === 'seed')!;
+
+/** The seed as typed: a value outside its range is refused with the reason, and the run and URL keep the last good one. */
+function SeedInput({ seed, set }: { seed: number; set(seed: number): void }) {
+  const [text, setText] = useState(String(seed));
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => setText(String(seed)), [seed]);
+  const type = (raw: string) => {
+    setText(raw);
+    const r = SEED.kind === 'list' ? { error: '' } : checkField(SEED, raw.trim());
+    setProblem('error' in r ? `${r.error}; the run keeps seed ${seed}` : null);
+    if ('value' in r) set(Number(r.value));
+  };
+  return (
+    <label>
+      seed
+      <input type="text" inputMode="numeric" value={text} onChange={(ev) => type(ev.target.value)} aria-invalid={problem !== null} data-param="seed" style={{ width: '6em' }} />
+      {problem && (
+        <span className="error" role="alert" data-problem="seed">
+          {problem}
+        </span>
+      )}
+    </label>
+  );
+}
+
 interface Props {
+  /** Whether the settings sidebar shows, and the switch that folds it. */
+  settingsOpen: boolean;
+  toggleSettings(): void;
   e: Experiment;
   set(e: Experiment): void;
   setScenario(s: Scenario): void;
@@ -16,7 +47,7 @@ interface Props {
 }
 
 /** Scenario, live or simulated, seed, reset, the experiment's link, exports and imports. */
-export function Toolbar({ e, set, setScenario, liveTarget, onImport, note, children }: Props) {
+export function Toolbar({ settingsOpen, toggleSettings, e, set, setScenario, liveTarget, onImport, note, children }: Props) {
   const copyLink = () =>
     void navigator.clipboard?.writeText(window.location.href).then(
       () => note('The link to this experiment is on the clipboard.'),
@@ -24,6 +55,9 @@ export function Toolbar({ e, set, setScenario, liveTarget, onImport, note, child
     );
   return (
     <div className="toolbar">
+      <button type="button" onClick={toggleSettings} aria-expanded={settingsOpen} data-action="settings" title="Show or hide the link and controller settings">
+        {settingsOpen ? '◀ Settings' : '▶ Settings'}
+      </button>
       <label>
         scenario
         <select value={e.scenario} onChange={(ev) => setScenario(ev.target.value as Scenario)} data-param="scenario">
@@ -42,17 +76,7 @@ export function Toolbar({ e, set, setScenario, liveTarget, onImport, note, child
           </select>
         </label>
       )}
-      <label>
-        seed
-        <input
-          type="number"
-          min={0}
-          value={e.seed}
-          onChange={(ev) => Number.isInteger(Number(ev.target.value)) && Number(ev.target.value) >= 0 && set({ ...e, seed: Number(ev.target.value) })}
-          data-param="seed"
-          style={{ width: '5em' }}
-        />
-      </label>
+      <SeedInput seed={e.seed} set={(seed) => set({ ...e, seed })} />
       <button type="button" onClick={() => setScenario(e.scenario)}>
         Reset to preset
       </button>
@@ -60,6 +84,7 @@ export function Toolbar({ e, set, setScenario, liveTarget, onImport, note, child
         Copy link
       </button>
       {children}
+      <Guide view={e.scenario} />
       <details className="menu">
         <summary>Import CSV</summary>
         <div>

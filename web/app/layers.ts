@@ -25,8 +25,42 @@ const ESTIMATE_COLORS: Record<string, string> = {
 /** Estimates on the window chart when they are in packets; the rest belong to their own scales. */
 const WINDOW_ESTIMATES = new Set(['ssthresh']);
 
+/**
+ * The pipe on the window chart: the BDP (capacity × minimum RTT) as a dashed line, and the part of the
+ * window above it shaded, since those packets can only wait in the queue.
+ */
+function pipeLayers(window: Float64Array, bdp: number, endMs: number): Layer[] {
+  // Both follow the window's own times, so playback and zoom draw them up to the playhead like the window.
+  const above = new Float64Array(window.length);
+  const pipe = new Float64Array(window.length + 2);
+  for (let i = 0; i < window.length; i += 2) {
+    above[i] = pipe[i] = window[i];
+    above[i + 1] = Math.max(window[i + 1], bdp);
+    pipe[i + 1] = bdp;
+  }
+  pipe[window.length] = endMs;
+  pipe[window.length + 1] = bdp;
+  return [
+    { kind: 'area', data: above, color: 'rgba(230,159,0,0.35)', label: 'queue (window above the pipe)', base: bdp },
+    { kind: 'line', data: pipe, color: COLORS.ink, label: 'pipe: capacity × min RTT', size: 1.2, dash: [5, 4] },
+  ];
+}
+
+/** Timeouts, drops and squish edges as ticks on the window chart's time axis. */
+function eventMarks(s: RunSeries): Layer[] {
+  const marks: Layer[] = [];
+  if (s.drops.length) marks.push({ kind: 'marks', data: s.drops, color: COLORS.ink, label: 'drop tick' });
+  if (s.timeouts.length) marks.push({ kind: 'marks', data: s.timeouts, color: COLORS.vermillion, label: 'timeout tick' });
+  if (s.squished.length) {
+    const edges = new Float64Array(2 * s.squished.length);
+    for (let i = 0; i < s.squished.length; i++) edges[2 * i] = s.squished[i];
+    marks.push({ kind: 'marks', data: edges, color: COLORS.purple, label: 'squish on/off' });
+  }
+  return marks;
+}
+
 /** The charts of one run and what each draws. Built once per run, so playback can paint incrementally. */
-export function chartsOf(s: RunSeries, offset: boolean): ChartDef[] {
+export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = null): ChartDef[] {
   const estimateLayers = (names: (n: string) => boolean): Layer[] =>
     ESTIMATES.filter((n) => s.estimates[n] && names(n)).map((n) => ({ kind: 'step', data: s.estimates[n], color: ESTIMATE_COLORS[n] ?? COLORS.grey, label: n, size: 1.2 }));
   const charts: ChartDef[] = [
@@ -35,11 +69,12 @@ export function chartsOf(s: RunSeries, offset: boolean): ChartDef[] {
       title: offset ? 'Offsets requested and replied' : 'Sequence numbers sent and acknowledged',
       yLabel: offset ? 'offset (bytes)' : 'sequence number',
       fitY: true,
+      // Drops first, so sends and ACKs paint over them; dark, so no colour vision confuses them with ACKs.
       layers: [
+        { kind: 'dots', data: s.drops, color: COLORS.ink, label: 'drop', size: 4 },
         { kind: 'dots', data: s.sends, color: COLORS.blue, label: offset ? 'request' : 'send', size: 2 },
         { kind: 'dots', data: s.acks, color: COLORS.orange, label: offset ? 'reply' : 'ack', size: 2 },
         { kind: 'dots', data: s.retransmits, color: COLORS.purple, label: 'retransmit', size: 3 },
-        { kind: 'dots', data: s.drops, color: COLORS.vermillion, label: 'drop', size: 3 },
       ],
     },
     {
@@ -48,9 +83,11 @@ export function chartsOf(s: RunSeries, offset: boolean): ChartDef[] {
       yLabel: 'packets',
       layers: [
         ...(s.squished.length ? [{ kind: 'bands' as const, data: s.squished, color: 'rgba(204,121,167,0.25)', label: 'squished' }] : []),
+        ...(bdp ? pipeLayers(s.window, bdp, s.endMs) : []),
         { kind: 'step', data: s.window, color: COLORS.blue, label: 'window', size: 1.5 },
         ...estimateLayers((n) => WINDOW_ESTIMATES.has(n)),
         { kind: 'dots', data: s.timeouts, color: COLORS.vermillion, label: 'timeout', size: 4 },
+        ...eventMarks(s),
       ],
     },
     {
@@ -83,4 +120,26 @@ export function chartsOf(s: RunSeries, offset: boolean): ChartDef[] {
   // Last, so that the rows every run has line up across the two columns.
   if (rates.length) charts.push({ id: 'rates', title: 'Rate estimates', yLabel: 'packets/s', layers: rates });
   return charts;
+}
+
+const translucent = (hex: string, alpha: number) => {
+  const v = parseInt(hex.slice(1), 16);
+  return `rgba(${v >> 16},${(v >> 8) & 0xff},${v & 0xff},${alpha})`;
+};
+
+/**
+ * A's and B's charts of one kind drawn as one: every mark in its side's colour (drops, event ticks and
+ * the pipe, the same link for both, as they are), each label prefixed with its side.
+ */
+export function overlayOf(sides: { a?: ChartDef; b?: ChartDef }, colors: { a: string; b: string }): Layer[] {
+  const layers: Layer[] = [];
+  for (const s of ['a', 'b'] as const) {
+    for (const l of sides[s]?.layers ?? []) {
+      if (l.label.startsWith('pipe') && s === 'b' && sides.a) continue;
+      const keep = l.label.startsWith('pipe') || l.label.startsWith('drop') || l.kind === 'marks' || l.kind === 'bands';
+      const color = keep ? l.color : l.kind === 'area' ? translucent(colors[s], 0.2) : colors[s];
+      layers.push({ ...l, color, label: `${s.toUpperCase()} ${l.label}` });
+    }
+  }
+  return layers;
 }

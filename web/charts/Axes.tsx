@@ -1,4 +1,4 @@
-import { num } from './format.ts';
+import { tickFormat } from './format.ts';
 
 type Scale = (v: number) => number;
 
@@ -18,7 +18,7 @@ export interface AxesProps {
 }
 
 /** Ticks, grid and axis labels from d3 scales, rendered by React (d3 computes, React draws). */
-export function Axes({ x, y, xTicks, yTicks, innerW, innerH, formatX = num, formatY = num, xGrid = false, xLabel, yLabel }: AxesProps) {
+export function Axes({ x, y, xTicks, yTicks, innerW, innerH, formatX = tickFormat(xTicks), formatY = tickFormat(yTicks), xGrid = false, xLabel, yLabel }: AxesProps) {
   return (
     <>
       {yTicks.map((t) => (

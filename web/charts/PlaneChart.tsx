@@ -27,7 +27,19 @@ const M = { left: 46, right: 16, top: 14, bottom: 36 };
  * Throughput against 95th-percentile delay, the delay axis logarithmic and reversed so that better is
  * up and to the right, as the field draws it; the trace's omniscient point marks the ideal corner.
  */
-export function PlaneChart({ points, lines = [], width: W = 460, height: H = 250 }: { points: PlanePoint[]; lines?: PlaneLine[]; width?: number; height?: number }) {
+/** A point's label, on whichever side of it stays inside the plot (about 6 px a character at 11 px). */
+function PointLabel({ text, cx, innerW, star }: { text: string; cx: number; innerW: number; star: boolean }) {
+  // The side with more room when the label does not fit to the right.
+  const left = cx + 9 + 6 * text.length > innerW && cx > innerW - cx;
+  return (
+    <text x={left ? -9 : 9} textAnchor={left ? 'end' : 'start'} dy={star ? '-0.8em' : '0.32em'}>
+      {text}
+    </text>
+  );
+}
+
+/** `short` labels points by name only (the numbers stay in each point's tooltip), for a small plane beside the cards. */
+export function PlaneChart({ points, lines = [], width: W = 460, height: H = 250, short = false }: { points: PlanePoint[]; lines?: PlaneLine[]; width?: number; height?: number; short?: boolean }) {
   const ok = points.filter((p) => p.delay95 > 0 && Number.isFinite(p.delay95) && Number.isFinite(p.throughputMbps));
   const delays = ok.map((p) => p.delay95);
   const lo = Math.max(1, Math.min(...delays, 10) / 1.6);
@@ -72,11 +84,7 @@ export function PlaneChart({ points, lines = [], width: W = 460, height: H = 250
                 {p.marker === 'circle' && <circle r={6} fill={p.color} />}
                 {p.marker === 'square' && <rect x={-6} y={-6} width={12} height={12} fill={p.color} />}
                 {p.marker === 'star' && <path d="M0,-8L2.4,-2.5L8,-2.5L3.5,1.2L5,7L0,3.6L-5,7L-3.5,1.2L-8,-2.5L-2.4,-2.5Z" fill={p.color} />}
-                {p.labelled !== false && (
-                  <text x={cx > (W - M.left - M.right) * 0.6 ? -9 : 9} textAnchor={cx > (W - M.left - M.right) * 0.6 ? 'end' : 'start'} dy={p.marker === 'star' ? '-0.8em' : '0.32em'}>
-                    {p.label} ({fixed(p.throughputMbps, 2)} Mbit/s, {fixed(p.delay95, 0)} ms)
-                  </text>
-                )}
+                {p.labelled !== false && <PointLabel text={short ? p.label : `${p.label} (${fixed(p.throughputMbps, 2)} Mbit/s, ${fixed(p.delay95, 0)} ms)`} cx={cx} innerW={W - M.left - M.right} star={p.marker === 'star'} />}
               </g>
             );
           })}

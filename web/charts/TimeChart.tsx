@@ -17,6 +17,8 @@ export interface TimeChartProps {
   yMin?: number;
   /** Fit the y axis to the visible points (sequence numbers) instead of starting it at 0. */
   fitY?: boolean;
+  /** A y range shared with the other side's chart of the same kind, in place of this chart's own. */
+  sharedY?: [number, number];
   onBrush(domain: [number, number]): void;
   onReset(): void;
 }
@@ -24,11 +26,11 @@ export interface TimeChartProps {
 const MARGIN = { left: 48, right: 12, top: 8, bottom: 22 };
 
 /** The y range of the layers' points inside the time domain. */
-function yExtent(layers: Layer[], [t0, t1]: [number, number]): [number, number] {
+export function yExtent(layers: Layer[], [t0, t1]: [number, number]): [number, number] {
   let min = Infinity;
   let max = -Infinity;
   for (const l of layers) {
-    if (l.kind === 'bands') continue;
+    if (l.kind === 'bands' || l.kind === 'marks') continue;
     const d = l.data;
     for (let i = 0; i < d.length; i += 2) {
       if (d[i] < t0 || d[i] > t1 || !Number.isFinite(d[i + 1])) continue;
@@ -40,7 +42,7 @@ function yExtent(layers: Layer[], [t0, t1]: [number, number]): [number, number] 
 }
 
 /** A time-series chart: marks on a canvas, axes and the playhead in SVG, drag to zoom, double-click to reset. */
-export function TimeChart({ title, yLabel, layers, domain, tNow, height = 170, yMin = 1, fitY = false, onBrush, onReset }: TimeChartProps) {
+export function TimeChart({ title, yLabel, layers, domain, tNow, height = 170, yMin = 1, fitY = false, sharedY, onBrush, onReset }: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const painter = useRef<Painter | null>(null);
@@ -56,7 +58,8 @@ export function TimeChart({ title, yLabel, layers, domain, tNow, height = 170, y
   const innerW = Math.max(10, width - MARGIN.left - MARGIN.right);
   const innerH = height - MARGIN.top - MARGIN.bottom;
   const x: ScaleLinear<number, number> = useMemo(() => scaleLinear().domain(domain).range([0, innerW]), [domain[0], domain[1], innerW]);
-  const [lo, hi] = useMemo(() => yExtent(layers, domain), [layers, domain[0], domain[1]]);
+  const own = useMemo(() => (sharedY ? null : yExtent(layers, domain)), [layers, domain[0], domain[1], sharedY]);
+  const [lo, hi] = sharedY ?? own!;
   const y: ScaleLinear<number, number> = useMemo(() => {
     const top = Math.max(yMin, Number.isFinite(hi) ? hi : 0);
     const bottom = fitY && Number.isFinite(lo) ? lo : 0;

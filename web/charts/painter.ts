@@ -1,13 +1,20 @@
 import type { ScaleLinear } from 'd3-scale';
 
-/** One thing a time chart draws; data are (t, y) pairs in time order, bands (start, end) pairs. */
+/**
+ * One thing a time chart draws; data are (t, y) pairs in time order, bands (start, end) pairs. Marks are
+ * events ticked on the time axis (their y is ignored).
+ */
 export interface Layer {
-  kind: 'dots' | 'line' | 'step' | 'area' | 'bands';
+  kind: 'dots' | 'line' | 'step' | 'area' | 'bands' | 'marks';
   data: Float64Array;
   color: string;
   label: string;
   /** Dot size or line width in CSS pixels. */
   size?: number;
+  /** Areas: the y they fill from (the axis when absent). */
+  base?: number;
+  /** Lines: a dash pattern in CSS pixels. */
+  dash?: number[];
 }
 
 /** A user-timing mark at the first chart painted with marks, for measuring time to first chart. */
@@ -105,7 +112,7 @@ export class Painter {
     ctx.globalCompositeOperation = 'destination-over';
     for (const l of layers) if (l.kind === 'bands' || l.kind === 'area') this.paintRange(l, x, y, t0, until);
     ctx.globalCompositeOperation = 'source-over';
-    for (const l of layers) if (l.kind === 'line' || l.kind === 'step') this.paintRange(l, x, y, t0, until);
+    for (const l of layers) if (l.kind === 'line' || l.kind === 'step' || l.kind === 'marks') this.paintRange(l, x, y, t0, until);
   }
 
   private paintSince(layers: Layer[], x: ScaleLinear<number, number>, y: ScaleLinear<number, number>, from: number, tNow: number): void {
@@ -144,11 +151,18 @@ export class Painter {
       }
       return;
     }
+    if (l.kind === 'marks') {
+      // A short tick rising from the time axis at each event, so events read against every row's time.
+      const axis = y.range()[0];
+      ctx.fillStyle = l.color;
+      for (let i = pairsUpTo(d, from - 1e-9); i < pairsUpTo(d, until); i++) ctx.fillRect(Math.round(x(d[2 * i])) - 0.5, axis - 7, 1.5, 7);
+      return;
+    }
     const first = Math.max(0, pairsUpTo(d, from) - 1);
     const end = pairsUpTo(d, until);
     if (end - first < 1) return;
     ctx.beginPath();
-    const y0 = y.range()[0];
+    const y0 = l.base === undefined ? y.range()[0] : y(l.base);
     if (l.kind === 'area') ctx.moveTo(x(d[2 * first]), y0);
     for (let i = first; i < end; i++) {
       const px = x(d[2 * i]);
@@ -170,7 +184,9 @@ export class Painter {
     } else {
       ctx.strokeStyle = l.color;
       ctx.lineWidth = l.size ?? 1.5;
+      ctx.setLineDash(l.dash ?? []);
       ctx.stroke();
+      ctx.setLineDash([]);
     }
   }
 }

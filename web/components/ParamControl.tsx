@@ -1,5 +1,6 @@
-import { useId } from 'react';
-import type { ParamSpec } from '../../shared/controllers/types.ts';
+import { useEffect, useId, useState } from 'react';
+import { checkParam, type NumberParam, type ParamSpec } from '../../shared/controllers/types.ts';
+import { sliderScale } from './sliderScale.ts';
 
 /** One labelled control generated from a parameter's schema: a slider for numbers, a menu for choices. */
 export function ParamControl({ spec, value, onChange, prefix }: { spec: ParamSpec; value: number | string; onChange(v: number | string): void; prefix: string }) {
@@ -17,31 +18,51 @@ export function ParamControl({ spec, value, onChange, prefix }: { spec: ParamSpe
       </div>
     );
   }
-  // Ranges spanning orders of magnitude slide on a log scale, so small values stay reachable.
-  const logScale = spec.min > 0 && spec.max / spec.min >= 1000;
-  const toSlider = (v: number) => (logScale ? Math.log(v) : v);
-  const fromSlider = (s: number) => {
-    const raw = logScale ? Math.exp(s) : s;
-    const stepped = Math.round(raw / spec.step) * spec.step;
-    return Math.min(spec.max, Math.max(spec.min, Number(stepped.toPrecision(10))));
-  };
+  const { toSlider, fromSlider, log } = sliderScale(spec);
   return (
     <div className="param" title={spec.doc}>
       <label htmlFor={id}>
         {spec.name} <output>{String(value)}</output> <span className="unit">{spec.unit}</span>
       </label>
-      <input
-        id={id}
-        type="range"
-        min={toSlider(spec.min)}
-        max={toSlider(spec.max)}
-        step={logScale ? 'any' : spec.step}
-        value={toSlider(Number(value))}
-        onChange={(e) => onChange(fromSlider(Number(e.target.value)))}
-        aria-valuetext={`${value} ${spec.unit}`}
-        data-param={`${prefix}${spec.name}`}
-      />
+      <div className="slider-row">
+        <input
+          id={id}
+          type="range"
+          min={toSlider(spec.min)}
+          max={toSlider(spec.max)}
+          step={log ? 'any' : spec.step}
+          value={toSlider(Number(value))}
+          onChange={(e) => onChange(fromSlider(Number(e.target.value)))}
+          aria-valuetext={`${value} ${spec.unit}`}
+          data-param={`${prefix}${spec.name}`}
+          data-scale={log ? 'log' : 'linear'}
+        />
+        <NumberBox spec={spec} value={Number(value)} onChange={onChange} name={`${prefix}${spec.name}`} />
+      </div>
       <small>{spec.doc}</small>
     </div>
+  );
+}
+
+/** The exact value, typed: a value outside the range or off the step is refused with the reason, and not applied. */
+function NumberBox({ spec, value, onChange, name }: { spec: NumberParam; value: number; onChange(v: number): void; name: string }) {
+  const [text, setText] = useState(String(value));
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => setText(String(value)), [value]);
+  const type = (raw: string) => {
+    setText(raw);
+    const r = checkParam(spec, raw.trim());
+    setProblem('error' in r ? r.error : null);
+    if ('value' in r) onChange(Number(r.value));
+  };
+  return (
+    <>
+      <input className="number" type="text" inputMode="decimal" value={text} onChange={(e) => type(e.target.value)} aria-label={`${spec.name} (${spec.unit || 'value'})`} aria-invalid={problem !== null} data-number={name} />
+      {problem && (
+        <span className="error" role="alert">
+          {problem}
+        </span>
+      )}
+    </>
   );
 }

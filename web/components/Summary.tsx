@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { Summary as RunSummary } from '../../shared/metrics/summary.ts';
 import { fixed } from '../charts/format.ts';
 
@@ -36,16 +37,23 @@ export function cardsOf(s: RunSummary): Card[] {
   ];
 }
 
-export function SummaryCards({ summary, side, color, note }: { summary: RunSummary; side: string; color: string; note: string }) {
+export function SummaryCards({ summary, side, color, note, stale = false }: { summary: RunSummary; side: string; color: string; note: string; stale?: boolean }) {
+  const tipId = useId();
   return (
-    <section className="cards" aria-label={`Summary of run ${side}`} data-side={side}>
+    <section className={stale ? 'cards stale' : 'cards'} data-stale={stale || undefined} aria-label={`Summary of run ${side}`} data-side={side}>
       <h3 style={{ borderColor: color }}>
         {side} <small>{note}</small>
       </h3>
       <dl>
         {cardsOf(summary).map((c) => (
-          <div key={c.label} className="card" title={c.title} data-card={c.key ?? c.label}>
-            <dt>{c.label}</dt>
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a card takes keyboard focus so its explanation shows without a pointer.
+          <div key={c.label} className="card" tabIndex={0} aria-describedby={`${tipId}-${c.key ?? c.label}`} data-card={c.key ?? c.label}>
+            <dt>
+              {c.label}
+              <span role="tooltip" className="tip" id={`${tipId}-${c.key ?? c.label}`}>
+                {c.title}
+              </span>
+            </dt>
             <dd>
               {c.value} <small>{c.unit}</small>
             </dd>

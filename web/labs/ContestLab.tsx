@@ -3,6 +3,7 @@ import { flow } from '../../shared/scenarios/presets.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
 import { scoreboardEntries, sweepValues } from '../../shared/scenarios/sweep.ts';
 import { Notices } from '../components/Notices.tsx';
+import { Guide } from '../teach/Guide.tsx';
 import { useNotices } from '../components/useNotices.ts';
 import type { Item } from '../state/codec.ts';
 import { CONTEST_LAB } from '../state/labs.ts';
@@ -72,6 +73,7 @@ export function ContestLab() {
   return (
     <div className="lab">
       <Notices notices={notices} dismiss={dismiss} />
+      <Guide view="contest-lab" />
       <SweepSettings
         trace={trace}
         setTrace={setTrace}

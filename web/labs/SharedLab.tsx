@@ -9,6 +9,7 @@ import { useInitialState, useUrlState } from './lab.ts';
 import { SHARED_LAB } from '../state/labs.ts';
 import type { Item } from '../state/codec.ts';
 import { Notices } from '../components/Notices.tsx';
+import { Guide } from '../teach/Guide.tsx';
 import { useNotices } from '../components/useNotices.ts';
 import { type FlowDef, FLOW_COLORS, FlowResults, FlowTable, flowLayers, PresetSelect } from './sharedLab/parts.tsx';
 
@@ -21,6 +22,7 @@ function presetFlows(id: string): FlowDef[] {
 function useSharedRun(preset: string, flows: FlowDef[]) {
   const [view, setView] = useState<RunView | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
   const [domain, setDomain] = useState<[number, number] | null>(null);
   const pool = useRef<WorkerPool | null>(null);
   useEffect(() => {
@@ -31,17 +33,23 @@ function useSharedRun(preset: string, flows: FlowDef[]) {
     );
     spec.flows = flows.map((f) => ({ scheme: f.scheme, params: {}, startMs: f.startMs, bytes: f.bytes }));
     setError(null);
+    setBusy(true);
     const t = setTimeout(() => {
       void pool
         .current!.run('a', spec, (v) => {
           setView(v);
           setDomain(null);
         })
-        .then((r) => r.kind === 'error' && setError(r.message));
+        .then((r) => {
+          // A superseded run's successor is still under way, and clears the flag when it ends.
+          if (r.kind === 'superseded') return;
+          setBusy(false);
+          if (r.kind === 'error') setError(r.message);
+        });
     }, 150);
     return () => clearTimeout(t);
   }, [preset, flows]);
-  return { view, error, domain, setDomain };
+  return { view, error, busy, domain, setDomain };
 }
 
 /** Two to eight flows sharing one bottleneck: who gets what, how fast they converge, and how fairly. */
@@ -53,7 +61,7 @@ export function SharedLab() {
     const given = (initial.value.f as Item[]).map(([scheme, startMs, bytes]) => ({ scheme: String(scheme), startMs: Number(startMs), bytes: Number(bytes) }));
     return given.length >= 2 ? given : presetFlows(preset);
   });
-  const { view, error, domain, setDomain } = useSharedRun(preset, flows);
+  const { view, error, busy, domain, setDomain } = useSharedRun(preset, flows);
   useUrlState('shared-lab', SHARED_LAB, { preset, f: flows.map((f) => [f.scheme, f.startMs, f.bytes]) });
 
   const layers = useMemo(() => flowLayers(view), [view]);
@@ -70,6 +78,7 @@ export function SharedLab() {
   return (
     <div className="lab">
       <Notices notices={notices} dismiss={dismiss} />
+      <Guide view="shared-lab" />
       <section className="lab-controls" aria-label="Flows">
         <PresetSelect
           preset={preset}
@@ -85,9 +94,12 @@ export function SharedLab() {
           {error}
         </p>
       )}
+      <p className="lab-status" role="status" data-busy={busy || undefined}>
+        {busy ? `running ${flows.length} flows on the link…${view ? ' (the results below are the previous run’s)' : ''}` : view ? `${flows.length} flows simulated in ${view.wallMs.toFixed(0)} ms` : ''}
+      </p>
       {view && <FlowResults view={view} />}
       {layers && (
-        <div className="lab-body">
+        <div className={busy ? 'lab-body stale' : 'lab-body'}>
           <div className="lab-charts">
             <TimeChart title="Throughput of each flow" yLabel="Mbit/s" layers={layers.tput} domain={d} tNow={Infinity} onBrush={setDomain} onReset={() => setDomain(null)} />
             <TimeChart title="Window of each flow" yLabel="packets" layers={layers.windows} domain={d} tNow={Infinity} onBrush={setDomain} onReset={() => setDomain(null)} />

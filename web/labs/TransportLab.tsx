@@ -13,9 +13,17 @@ import { SchemeSelect } from '../components/SchemeSelect.tsx';
 import { useInitialState, useUrlState } from './lab.ts';
 import { TRANSPORT_LAB } from '../state/labs.ts';
 import { Notices } from '../components/Notices.tsx';
+import { Guide } from '../teach/Guide.tsx';
 import { useNotices } from '../components/useNotices.ts';
+import { Explained } from '../teach/Explained.tsx';
+import { gradeExplanation, verdictExplanation } from '../teach/explanations.ts';
 
 const WINDOW_SCHEMES = SCHEMES.filter((s) => s.mode === 'window');
+
+function Verdict({ passed, seeds, timedOut }: { passed: number; seeds: number; timedOut: number }) {
+  const verdict = passed === seeds ? 'PASS' : timedOut > 0 ? 'TIMEOUT' : 'FAIL';
+  return <Explained text={verdictExplanation(verdict, seeds, passed)}>{verdict}</Explained>;
+}
 
 /**
  * The reliable-transport test matrix: every row run with the chosen controller over MATRIX_SEEDS seeds
@@ -73,6 +81,7 @@ export function TransportLab() {
   return (
     <div className="lab">
       <Notices notices={notices} dismiss={dismiss} />
+      <Guide view="transport-lab" />
       <section className="lab-controls" aria-label="Matrix settings">
         <label className="param">
           controller
@@ -107,11 +116,11 @@ export function TransportLab() {
                 <td>{i + 1}</td>
                 <td>{row.group}</td>
                 <td>{row.name}</td>
-                <td className={v ? (v.passed === v.seeds ? 'pass' : 'fail') : ''}>{v ? (v.passed === v.seeds ? 'PASS' : v.timedOut > 0 ? 'TIMEOUT' : 'FAIL') : '…'}</td>
+                <td className={v ? (v.passed === v.seeds ? 'pass' : 'fail') : ''}>{v ? <Verdict passed={v.passed} seeds={v.seeds} timedOut={v.timedOut} /> : '…'}</td>
                 <td>{r ? fixed(r.seconds, 3) : ''}</td>
                 <td>{r ? Math.round(r.overhead * FILE_SIZES[row.size]) : ''}</td>
                 <td>{r?.retransmissions ?? ''}</td>
-                <td>{r?.grade?.label ?? ''}</td>
+                <td>{r?.grade ? <Explained text={gradeExplanation(r.grade)}>{r.grade.label}</Explained> : ''}</td>
                 <td>{v ? `${v.passed}/${v.seeds}` : ''}</td>
                 <td>{v?.spread ?? ''}</td>
               </tr>

@@ -41,7 +41,7 @@ export interface Decoded<T> {
 }
 
 /** Whole-number parameters (step 1 from a whole minimum) take no fractions from a URL: sliders never make one. */
-function checkField(spec: ParamSpec | TextPart, raw: string): { value: string | number } | { error: string } {
+export function checkField(spec: ParamSpec | TextPart, raw: string): { value: string | number } | { error: string } {
   if (spec.kind === 'text') return raw ? { value: raw } : { error: `${spec.name} is empty` };
   const r = checkParam(spec, raw);
   if (spec.kind !== 'number' || !isWhole(spec) || ('value' in r && Number.isInteger(r.value))) return r;

@@ -1,4 +1,4 @@
-import { findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
+import { findScheme, madeForOffsetServer, SCHEMES } from '../../shared/controllers/registry.ts';
 import { choice, num, type ParamValues } from '../../shared/controllers/types.ts';
 import { USER_SCHEME_ID, type UserScheme } from '../../shared/controllers/userScheme.ts';
 import LZString from 'lz-string';
@@ -53,7 +53,7 @@ export const SCENARIO_SIDES: Record<Scenario, { a: Side; b: Side }> = {
 export function schemesFor(scenario: Scenario) {
   const user = findScheme(USER_SCHEME_ID);
   const all = user ? [...SCHEMES, user] : SCHEMES;
-  return scenario === 'contest' ? all.filter((s) => s.mode === 'window') : all;
+  return scenario === 'contest' ? all.filter((s) => !madeForOffsetServer(s)) : all;
 }
 
 /** The longest controller text a link carries (compressed, it stays well under what browsers accept). */

@@ -1,6 +1,8 @@
 import { csvFormat } from 'd3-dsv';
 import { findScheme } from '../../../shared/controllers/registry.ts';
 import type { Summary } from '../../../shared/metrics/summary.ts';
+import { Explained } from '../../teach/Explained.tsx';
+import { STAR_EXPLANATION } from '../../teach/explanations.ts';
 import { bestBy, frontier } from '../../../shared/scenarios/sweep.ts';
 import { fixed } from '../../charts/format.ts';
 import { PlaneChart, type PlaneLine, type PlanePoint } from '../../charts/PlaneChart.tsx';
@@ -51,7 +53,10 @@ export function SweepResults({ points, sweeps, omni }: { points: SweepResult[]; 
   const lines: PlaneLine[] = scoreboard ? [] : groups.map((g) => ({ color: g.color, points: frontier(g.pts) }));
   return (
     <div className="lab-body">
-      <PlaneChart points={planePoints} lines={lines} width={640} height={380} />
+      <figure className="plane-with-key">
+        <PlaneChart points={planePoints} lines={lines} width={640} height={380} />
+        {!scoreboard && points.length > 0 && <figcaption className="hint">{STAR_EXPLANATION.frontier}.</figcaption>}
+      </figure>
       <table className="results" data-testid="sweep-table">
         <thead>
           <tr>
@@ -70,8 +75,18 @@ export function SweepResults({ points, sweeps, omni }: { points: SweepResult[]; 
                 <td>
                   <i className="swatch" style={{ background: scoreboard ? SWEEP_COLORS[points.indexOf(p) % 4] : SWEEP_COLORS[p.sweep] }} />{' '}
                   {scoreboard ? findScheme(p.scheme)?.title : `${p.scheme} ${p.param}=${p.value}`}
-                  {p === bestPower && ' ★ power'}
-                  {p === bestScore && ' ★ score'}
+                  {p === bestPower && (
+                    <>
+                      {' '}
+                      <Explained text={STAR_EXPLANATION.power}>★ power</Explained>
+                    </>
+                  )}
+                  {p === bestScore && (
+                    <>
+                      {' '}
+                      <Explained text={STAR_EXPLANATION.score}>★ score</Explained>
+                    </>
+                  )}
                 </td>
                 <td>{fixed(p.throughputMbps, 2)}</td>
                 <td>{fixed(p.delay95, 0)}</td>

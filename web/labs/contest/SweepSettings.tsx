@@ -13,12 +13,21 @@ export interface SweepDef {
 /** At render time, so the user's own controller, once loaded, can be swept over its parameters. */
 const sweepable = () => schemesFor('contest').filter((s) => s.params.some((p) => p.kind === 'number'));
 
-/** A scheme's first numeric parameter over a range that shows its trade-off. */
-export function defaultSweep(scheme: string): SweepDef {
+const PRESET_RANGES: Record<string, string> = { 'fixed.w': '2..512*2', 'bdp.gain': '1..3+0.25', 'aimd.a': '0.25..4*2', 'rate-based.k': '0.5..4+0.5' };
+
+/**
+ * A parameter of a scheme (its first numeric one unless named) over a range that shows its trade-off:
+ * a preset where one is known, else the parameter's whole range (doubling from a positive minimum, in
+ * about eight steps from zero).
+ */
+export function defaultSweep(scheme: string, param?: string): SweepDef {
   const s = findScheme(scheme)!;
-  const p = s.params.find((x) => x.kind === 'number')!;
-  const preset: Record<string, string> = { 'fixed.w': '2..512*2', 'bdp.gain': '1..3+0.25', 'aimd.a': '0.25..4*2', 'rate-based.k': '0.5..4+0.5' };
-  return { scheme, param: p.name, values: preset[`${scheme}.${p.name}`] ?? `${p.kind === 'number' ? p.min : 0}..${p.kind === 'number' ? p.max : 1}*2` };
+  const p = s.params.find((x) => x.kind === 'number' && (param === undefined || x.name === param))!;
+  if (p.kind !== 'number') throw new Error('unreachable: a numeric parameter');
+  const preset = PRESET_RANGES[`${scheme}.${p.name}`];
+  const eighth = Math.max(p.step, Math.round((p.max - p.min) / 8 / p.step) * p.step);
+  const whole = p.min > 0 ? `${p.min}..${p.max}*2` : `${p.min}..${p.max}+${Number(eighth.toPrecision(6))}`;
+  return { scheme, param: p.name, values: preset ?? whole };
 }
 
 function SweepFieldset({ index, sweep: s, set, remove }: { index: number; sweep: SweepDef; set(d: Partial<SweepDef>): void; remove: (() => void) | null }) {
@@ -27,7 +36,7 @@ function SweepFieldset({ index, sweep: s, set, remove }: { index: number; sweep:
     <fieldset style={{ borderColor: SWEEP_COLORS[index] }}>
       <legend>sweep {index + 1}</legend>
       <SchemeSelect value={s.scheme} schemes={sweepable()} onChange={(id) => set(defaultSweep(id))} label={`sweep ${index + 1} scheme`} />
-      <select value={s.param} onChange={(e) => set({ param: e.target.value })} aria-label={`sweep ${index + 1} parameter`}>
+      <select value={s.param} onChange={(e) => set(defaultSweep(s.scheme, e.target.value))} aria-label={`sweep ${index + 1} parameter`}>
         {scheme.params
           .filter((p) => p.kind === 'number')
           .map((p) => (

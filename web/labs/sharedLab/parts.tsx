@@ -1,6 +1,6 @@
 import { findScheme, SCHEMES } from '../../../shared/controllers/registry.ts';
 import { SHARED_PRESETS } from '../../../shared/scenarios/presets.ts';
-import { fixed } from '../../charts/format.ts';
+import { bitrate, fixed } from '../../charts/format.ts';
 import type { Layer } from '../../charts/painter.ts';
 import { COLORS } from '../../charts/palette.ts';
 import { SchemeSelect } from '../../components/SchemeSelect.tsx';
@@ -140,7 +140,7 @@ export function PresetSelect({ preset, choose }: { preset: string; choose(id: st
       <select value={preset} onChange={(e) => choose(e.target.value)} data-param="preset">
         {SHARED_PRESETS.map((p) => (
           <option key={p.id} value={p.id}>
-            {p.title} ({p.delayMs} ms, {p.mbps >= 1 ? `${p.mbps} Mbit/s` : `${p.mbps * 1000} kbit/s`}, {p.lossPercent}% loss, {p.queueMbit} Mb queue)
+            {p.title} ({p.delayMs} ms, {bitrate(p.mbps)}, {p.lossPercent}% loss, {p.queueMbit} Mb queue)
           </option>
         ))}
       </select>

@@ -1,0 +1,176 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { card, playground } from '../helpers/page.ts';
+
+let env: Awaited<ReturnType<typeof playground>>;
+beforeAll(async () => {
+  env = await playground();
+});
+afterAll(() => env.close());
+
+async function openAt(browser: Browser, url: string, width: number, height: number) {
+  const page = await browser.newPage({ viewport: { width, height } });
+  await page.goto(url);
+  await card(page, 'B', 'Throughput');
+  await page.waitForSelector('.column[data-side="b"] figure.chart canvas');
+  return page;
+}
+
+describe('one glance at projector sizes, in Chromium', () => {
+  for (const [width, height] of [
+    [1280, 720],
+    [1024, 768],
+  ] as const) {
+    it(`${width}×${height}: A and B side by side, cards, plane and the first chart row without scrolling`, async () => {
+      const page = await openAt(env.browser, env.relay.url, width, height);
+      const box = (selector: string) =>
+        page
+          .locator(selector)
+          .first()
+          .boundingBox()
+          .then((b) => b!);
+      const [cardsA, cardsB, plane] = await Promise.all([box('section.cards[data-side^="A "]'), box('section.cards[data-side^="B "]'), box('figure.plane')]);
+      const [chartA, chartB] = await Promise.all([box('.column[data-side="a"] figure.chart'), box('.column[data-side="b"] figure.chart')]);
+      for (const b of [cardsA, cardsB, plane, chartA, chartB]) {
+        expect(b.y + b.height, JSON.stringify(b)).toBeLessThanOrEqual(height);
+        expect(b.x + b.width, JSON.stringify(b)).toBeLessThanOrEqual(width);
+      }
+      expect(cardsB.x).toBeGreaterThan(cardsA.x + cardsA.width - 1);
+      expect(chartB.x).toBeGreaterThan(chartA.x + chartA.width - 1);
+      expect(Math.abs(chartA.y - chartB.y)).toBeLessThan(2);
+      expect(await page.evaluate(() => document.scrollingElement!.scrollLeft === 0 && document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.close();
+    });
+  }
+
+  it('the settings fold away and come back; folded by default on a narrow screen', async () => {
+    const page = await openAt(env.browser, env.relay.url, 1024, 768);
+    expect(await page.locator('.sidebar').isVisible()).toBe(false);
+    await page.locator('[data-action="settings"]').click();
+    await page.locator('[data-param="a.timeout"]').waitFor({ state: 'visible' });
+    await page.locator('[data-action="settings"]').click();
+    expect(await page.locator('.sidebar').isVisible()).toBe(false);
+    await page.close();
+    const wide = await openAt(env.browser, env.relay.url, 1500, 1000);
+    expect(await wide.locator('.sidebar').isVisible()).toBe(true);
+    await wide.close();
+  });
+
+  it('each card explains itself on keyboard focus, and the guide opens', async () => {
+    const page = await openAt(env.browser, env.relay.url, 1280, 720);
+    const tip = page.locator('section.cards[data-side^="A "] [data-card="Score"] [role="tooltip"]');
+    expect(await tip.isVisible()).toBe(false);
+    await page.locator('section.cards[data-side^="A "] [data-card="Score"]').focus();
+    expect(await tip.isVisible()).toBe(true);
+    expect(await tip.innerText()).toBe('ln(throughput Mbit/s ÷ delay95 ms), the contest score');
+    await page.getByText('What am I looking at?').click();
+    await page.getByText('Two congestion controllers, A and B, send over the same cellular link').waitFor();
+    await page.close();
+  });
+
+  it('captions under the plane and each row follow the runs', async () => {
+    const page = await openAt(env.browser, env.relay.url, 1280, 720);
+    const plane = page.locator('[data-caption="plane"]');
+    await plane.waitFor();
+    const delay = await card(page, 'A', 'Delay95');
+    expect(await plane.innerText()).toContain(`AIMD: ${await card(page, 'A', 'Throughput')}`.replace(' Mbit/s', ''));
+    expect(await plane.innerText()).toContain(`at delay95 ${delay}`);
+    expect(await page.locator('[data-caption="window"]').innerText()).toMatch(/^The dashed line is the pipe, capacity × minimum RTT ≈ \d+ packets/);
+    await page.goto(`${env.relay.url}/?a=fixed&a.w=1`);
+    await page.locator('[data-caption="plane"]').getByText("Look out: Fixed window's window is stuck at 1 packet").waitFor();
+    await page.close();
+  });
+
+  it('number boxes beside sliders take exact values and refuse bad ones; the delay slides on a log scale', async () => {
+    const page = await openAt(env.browser, env.relay.url, 1500, 1000);
+    const box = page.locator('[data-number="link.delay"]');
+    await box.fill('333');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('link.delay') === '333');
+    await box.fill('9000');
+    await page.getByText('delay must be a number from 0 to 5000 ms (got "9000")').waitFor();
+    expect(new URLSearchParams(new URL(page.url()).search).get('link.delay')).toBe('333');
+    const slider = page.locator('[data-param="link.delay"]');
+    expect(await slider.getAttribute('data-scale')).toBe('log');
+    // The middle of the track is about 70 ms (√5001 − 1), not 2,500 ms.
+    await slider.evaluate((el: HTMLInputElement) => {
+      const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+      set.call(el, String(Number(el.max) / 2));
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('link.delay') === '70');
+    expect(await box.inputValue()).toBe('70');
+    await page.close();
+  });
+
+  it('A’s and B’s charts of a kind share their y axis', async () => {
+    const page = await openAt(env.browser, env.relay.url, 1280, 720);
+    await page.getByRole('button', { name: 'Show all' }).click();
+    const yTicks = (side: 'a' | 'b') =>
+      page.locator(`.column[data-side="${side}"] figure.chart`).evaluateAll((figs) => figs.map((f) => [...f.querySelectorAll('g.tick text[x="-6"]')].map((t) => t.textContent).join(' ')));
+    await page.waitForTimeout(300);
+    const [a, b] = [await yTicks('a'), await yTicks('b')];
+    expect(a.length).toBeGreaterThanOrEqual(5);
+    // Every row both sides draw (the rate estimates are B's alone).
+    expect(b.slice(0, a.length)).toEqual(a);
+    await page.close();
+  });
+
+  it('overlay mode draws A and B on one set of charts, in their two colours', async () => {
+    const page = await openAt(env.browser, env.relay.url, 1280, 720);
+    await page.getByRole('button', { name: 'Show all' }).click();
+    await page.locator('[data-action="overlay"]').check();
+    const window = page.locator('[data-overlay="window"] figure.chart');
+    await window.waitFor();
+    expect(await page.locator('.column[data-side="a"] figure.chart').count()).toBe(0);
+    const keys = await window.locator('.legend .key').allInnerTexts();
+    expect(keys).toContain('A window');
+    expect(keys).toContain('B window');
+    await page.waitForTimeout(300);
+    // Both sides' colours are painted on the one canvas.
+    const colours = await window.locator('canvas').evaluate((c: HTMLCanvasElement) => {
+      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let blue = 0;
+      let vermillion = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        if (d[i] === 0x00 && d[i + 1] === 0x72 && d[i + 2] === 0xb2) blue++;
+        if (d[i] === 0xd5 && d[i + 1] === 0x5e && d[i + 2] === 0x00) vermillion++;
+      }
+      return { blue, vermillion };
+    });
+    expect(colours.blue).toBeGreaterThan(50);
+    expect(colours.vermillion).toBeGreaterThan(50);
+    await page.locator('[data-action="overlay"]').uncheck();
+    await page.locator('.column[data-side="a"] figure.chart').first().waitFor();
+    await page.close();
+  });
+
+  it('an exercise is checked on each side’s run, and offers the next challenge once met', async () => {
+    const page = await openAt(env.browser, env.relay.url, 1280, 720);
+    await page.getByText('Exercises', { exact: true }).click();
+    await page.locator('[data-param="exercise"]').selectOption('delay');
+    const b = `✓ B · BDP estimator: ${(await card(page, 'B', 'Throughput')).replace(' Mbit/s', '')} Mbit/s at ${await card(page, 'B', 'Delay95')}`;
+    expect(await page.locator('[data-check="B · BDP estimator"]').innerText()).toBe(b);
+    expect(await page.locator('[data-check="A · AIMD"]').innerText()).toMatch(/^✗ A · AIMD: needs \d+ ms less delay95$/);
+    await page.getByRole('button', { name: 'Next challenge: The offset server' }).click();
+    await page.locator('[data-check="A · AIMD"]').getByText('choose the offset server scenario').waitFor();
+    await page.close();
+  });
+
+  it('the window chart draws the pipe while the run plays back', async () => {
+    const page = await openAt(env.browser, env.relay.url, 1280, 720);
+    await page.waitForFunction(() => Number(document.querySelector<HTMLInputElement>('.playback input[type=range]')?.value) > 30_000);
+    // The dashed pipe is the only dark mark there (an infinite queue drops nothing; the window is blue).
+    const ink = await page
+      .locator('.column[data-side="a"] figure.chart')
+      .nth(1)
+      .locator('canvas')
+      .evaluate((c: HTMLCanvasElement) => {
+        const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (d[i] < 90 && d[i + 1] < 90 && d[i + 2] < 110 && d[i + 3] > 150) n++;
+        return n;
+      });
+    expect(ink).toBeGreaterThan(20);
+    await page.close();
+  });
+});

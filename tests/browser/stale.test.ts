@@ -1,0 +1,167 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { card, open, playground } from '../helpers/page.ts';
+import { testRelay } from '../helpers/relay.ts';
+import { TEST_BUNDLE } from '../helpers/bundle.ts';
+
+let env: Awaited<ReturnType<typeof playground>>;
+beforeAll(async () => {
+  env = await playground();
+});
+afterAll(() => env.close());
+
+const heading = (page: Page, side: 'A' | 'B') => page.locator(`section.cards[data-side^="${side} "] h3`).innerText();
+const sideNote = (page: Page, side: 'A' | 'B') => page.locator(`section.cards[data-side^="${side} "] h3 small`).innerText();
+
+describe('no stale state in Chromium', () => {
+  it('an imported CSV replays under its own scheme’s name, not the selected one', async () => {
+    const { page, problems } = await open(env.browser, `${env.relay.url}/?a=fixed`);
+    await card(page, 'A', 'Throughput');
+    await page.getByText('Export', { exact: true }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="trace-a"]').click()]);
+    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'fixed.csv');
+    await download.saveAs(file);
+    await page.getByText('Import CSV', { exact: true }).click();
+    await page.locator('[data-import="b"]').setInputFiles(file);
+    await page.waitForFunction(() => document.querySelector('section.cards[data-side^="B "] h3 small')?.textContent?.startsWith('imported'));
+    expect(await heading(page, 'B')).toMatch(/^B · Fixed window/);
+    expect(await page.locator('.column[data-side="b"] h2').innerText()).toMatch(/^B · Fixed window/);
+    expect(await page.locator('[data-param="b.scheme"]').inputValue()).toBe('bdp');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('a failed upload marks the runs on the screen as the previous ones, until the settings change', async () => {
+    const { page } = await open(env.browser, env.relay.url);
+    await card(page, 'A', 'Throughput');
+    expect(await page.locator('section.cards.stale').count()).toBe(0);
+    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    writeFileSync(join(dir, 'huge.down'), '1\n5\nnot a time\n');
+    await page.locator('[data-param="upload"]').setInputFiles(join(dir, 'huge.down'));
+    await page.waitForSelector('section.cards.stale[data-side^="A "]');
+    expect(await sideNote(page, 'A')).toBe('previous run: the upload of huge.down failed; this is the run on the trace before it');
+    expect(await page.locator('section.cards.stale').count()).toBe(2);
+    await page.locator('[data-param="seed"]').fill('2');
+    await page.waitForFunction(() => document.querySelectorAll('section.cards.stale').length === 0);
+    await page.close();
+  });
+
+  it('after the relay dies and the settings change, the cards and labels belong to the current settings', async () => {
+    const relay = await testRelay({ fileSize: 30_000, distDir: TEST_BUNDLE });
+    const { page } = await open(env.browser, `${relay.url}/?s=offset&live=1`);
+    await page.locator('[data-action="start-live"]').click();
+    await page.waitForFunction(() => document.querySelector('section.cards[data-side^="A "] [data-card="MD5"] dd')?.textContent?.includes('match'), null, { timeout: 20_000 });
+    expect(await sideNote(page, 'A')).toBe('live, done');
+    await relay.close();
+    // Another controller for A: the live run on the screen is Token pacer's, and says so.
+    await page.locator('[data-param="a.scheme"]').selectOption('burst-aimd');
+    await page.waitForSelector('section.cards.stale[data-side^="A "]');
+    expect(await heading(page, 'A')).toMatch(/^A · Token pacer/);
+    expect(await sideNote(page, 'A')).toMatch(/^previous run: a live run of Token pacer, not of /);
+    // The contest: its trace cannot load from the dead relay, so each side says why under the contest's
+    // scheme, and no offset card stays on the screen.
+    await page.locator('[data-param="scenario"]').selectOption('contest');
+    await page.getByText(/^A · AIMD: /).waitFor();
+    await page
+      .getByText(/^B · BDP/)
+      .first()
+      .waitFor();
+    expect(await page.locator('section.cards h3').allInnerTexts()).toEqual(['A · AIMD', 'B · BDP estimator']);
+    expect(await page.locator('section.cards [data-card]').count()).toBe(0);
+    expect(await page.locator('.column h2').allInnerTexts()).toEqual(['A · AIMD', 'B · BDP estimator']);
+    await page.close();
+  });
+
+  it('a typed seed outside its range is refused with a message, and neither runs nor reaches the URL', async () => {
+    const { page } = await open(env.browser, env.relay.url);
+    const before = await card(page, 'A', 'Delay95');
+    const seed = page.locator('[data-param="seed"]');
+    await seed.fill('-3');
+    await page.getByText('seed must be a whole number from 0 to 2147483647 (got "-3"); the run keeps seed 1').waitFor();
+    await seed.fill('3000000000');
+    await page.locator('[data-problem="seed"]').getByText('(got "3000000000")').waitFor();
+    await seed.fill('1.5');
+    await page.locator('[data-problem="seed"]').getByText('whole number').waitFor();
+    expect(new URL(page.url()).searchParams.get('seed')).toBeNull();
+    expect(await card(page, 'A', 'Delay95')).toBe(before);
+    await seed.fill('7');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('seed') === '7');
+    expect(await page.locator('[data-problem="seed"]').count()).toBe(0);
+    await page.close();
+  });
+
+  it('the contest offers no offset-server scheme, and a URL asking for one is told so', async () => {
+    const { page } = await open(env.browser, `${env.relay.url}/?a=token-pacer`);
+    await page.getByText(/a must be one of .* \(got "token-pacer"\)/).waitFor();
+    const offered = await page.locator('[data-param="a.scheme"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(offered).toContain('aimd');
+    for (const burst of ['token-pacer', 'burst-aimd', 'constant-burst']) expect(offered).not.toContain(burst);
+    await page.close();
+  });
+
+  it('a 20 KB link opens the page; a link past what the server reads gets a page that says so', async () => {
+    const junk = 'x'.repeat(20_000);
+    const { page, problems } = await open(env.browser, `${env.relay.url}/?seed=4&note=${junk}`);
+    expect(await card(page, 'A', 'Throughput')).toMatch(/Mbit\/s$/);
+    expect(problems).toEqual([]);
+    const huge = await fetch(`${env.relay.url}/?note=${'x'.repeat(300_000)}`);
+    expect(huge.status).toBe(431);
+    expect(await huge.text()).toContain('This link is longer than the 256 KiB this server reads');
+    await page.close();
+  });
+
+  it('axis ticks never repeat a label, and link rates read as numbers', async () => {
+    const { page } = await open(env.browser, `${env.relay.url}/?view=shared-lab&preset=90s`);
+    const option = await page.locator('[data-param="preset"] option[value="90s"]').innerText();
+    expect(option).toContain('56.6 kbit/s');
+    await page.waitForSelector('[data-testid="flow-results"]', { timeout: 30_000 });
+    // Each axis on its own: y ticks stand left of the axis (x=-6), x ticks below it (y=15).
+    const axes = await page.evaluate(() =>
+      [...document.querySelectorAll('svg')].flatMap((svg) => ['text[x="-6"]', 'text[y="15"]'].map((which) => [...svg.querySelectorAll(`g.tick ${which}`)].map((t) => t.textContent ?? ''))),
+    );
+    expect(axes.length).toBeGreaterThan(2);
+    for (const labels of axes) expect(new Set(labels).size, labels.join(' ')).toBe(labels.length);
+    await page.close();
+  });
+});
+
+describe('the labs keep their state current in Chromium', () => {
+  it('contest lab: choosing another swept parameter resets the range to that parameter’s', async () => {
+    const { page } = await open(env.browser, `${env.relay.url}/?view=contest-lab&sw=aimd:a:0.25..4*2`);
+    const values = page.locator('[data-param="sweep0"]');
+    expect(await values.inputValue()).toBe('0.25..4*2');
+    await page.getByLabel('sweep 1 parameter').selectOption('timeout');
+    expect(await values.inputValue()).toBe('20..1000*2');
+    await page.getByLabel('sweep 1 parameter').selectOption('b');
+    expect(await values.inputValue()).toBe('0.05..0.95*2');
+    await page.close();
+  });
+
+  it('shared-bottleneck lab: says it is busy while the flows run, and marks the previous results', async () => {
+    const { page } = await open(env.browser, `${env.relay.url}/?view=shared-lab&preset=cdn`);
+    await page.waitForSelector('[data-testid="flow-results"]', { timeout: 30_000 });
+    await page.waitForSelector('.lab-status:not([data-busy])');
+    await page.locator('[data-param="preset"]').selectOption('moon');
+    await page.waitForSelector('.lab-status[data-busy]', { timeout: 2000 });
+    expect(await page.locator('.lab-status').innerText()).toMatch(/^running \d flows on the link… \(the results below are the previous run’s\)$/);
+    expect(await page.locator('.lab-body.stale').count()).toBe(1);
+    await page.waitForSelector('.lab-status:not([data-busy])', { timeout: 30_000 });
+    expect(await page.locator('.lab-status').innerText()).toMatch(/^\d flows simulated in \d+ ms$/);
+    await page.close();
+  });
+
+  it('every lab names a bad URL value, as the playground does', async () => {
+    for (const [query, message] of [
+      ['view=shared-lab&preset=mars', /preset must be one of .* \(got "mars"\)/],
+      ['view=transport-lab&scheme=warp', /scheme must be one of .* \(got "warp"\)/],
+      ['view=contest-lab&trace=Atlantis', /trace must be one of .* \(got "Atlantis"\)/],
+    ] as const) {
+      const { page } = await open(env.browser, `${env.relay.url}/?${query}`);
+      await page.getByText(message).waitFor();
+      await page.close();
+    }
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { bdpPackets, captions, degenerate, type RunFacts } from '../../../web/teach/captions.ts';
+
+const aimd: RunFacts = {
+  name: 'AIMD',
+  throughputMbps: 4.8,
+  delay95: 979.4,
+  queueDelay95: 900,
+  maxWindow: 120,
+  timeouts: 3,
+  drops: 0,
+  sends: 1000,
+  lastSendMs: 59_000,
+  endMs: 60_000,
+  capacityMbps: 6,
+  bdp: 40,
+};
+const bdp: RunFacts = { ...aimd, name: 'BDP estimator', throughputMbps: 3.936, delay95: 136, queueDelay95: 80, maxWindow: 44, timeouts: 1 };
+
+describe('captions from the runs', () => {
+  it('the pipe: 12 Mbit/s × 40 ms in 1500-byte packets is 40 packets', () => {
+    expect(bdpPackets(12, 40, 1500)).toBe(40);
+  });
+
+  it('says each run’s point, and which scores higher at what share of the other’s throughput', () => {
+    expect(captions(aimd, bdp).plane).toBe(
+      'AIMD: 4.80 Mbit/s (80% of the link) at delay95 979 ms. BDP estimator: 3.94 Mbit/s (66% of the link) at delay95 136 ms. ' +
+        "BDP estimator scores higher: 136 ms at 82% of AIMD's throughput. Up and to the left is better; the star is the omniscient sender.",
+    );
+  });
+
+  it('measures the window against the pipe', () => {
+    expect(captions(aimd, bdp).window).toBe(
+      'The dashed line is the pipe, capacity × minimum RTT ≈ 40 packets; window above it waits in the queue as added delay. ' +
+        'AIMD peaks at 120 packets (3.0× the pipe) with 3 timeouts. BDP estimator peaks at 44 packets (1.1× the pipe) with 1 timeout.',
+    );
+    expect(captions(aimd, bdp).delay).toBe('Signal delay p95: AIMD 979 ms; BDP estimator 136 ms; of it, queueing p95: AIMD 900 ms; BDP estimator 80 ms.');
+  });
+
+  it('says when a run is degenerate, and puts it first', () => {
+    expect(degenerate(aimd)).toBeNull();
+    expect(degenerate({ ...aimd, maxWindow: 1 })).toBe("AIMD's window is stuck at 1 packet: it sends one packet per round trip");
+    expect(degenerate({ ...aimd, lastSendMs: 30_000 })).toBe('AIMD stalled: it sent nothing in the last 30.0 s');
+    expect(degenerate({ ...aimd, lastSendMs: 58_500 })).toBeNull();
+    expect(degenerate({ ...aimd, throughputMbps: 0.12 })).toBe('the link sits idle under AIMD: 2% of its capacity used');
+    expect(degenerate({ ...aimd, sends: 0 })).toBe('AIMD sent nothing');
+    expect(captions({ ...aimd, maxWindow: 1 }, null).plane).toBe(
+      "Look out: AIMD's window is stuck at 1 packet: it sends one packet per round trip. AIMD: 4.80 Mbit/s (80% of the link) at delay95 979 ms.",
+    );
+  });
+
+  it('with no run shown yet there is nothing to say', () => {
+    expect(captions(null, null).plane).toBe('');
+  });
+});

@@ -1,0 +1,50 @@
+import { findScheme } from '../../shared/controllers/registry.ts';
+import type { Experiment } from '../state/experiment.ts';
+import type { RunView } from '../worker/protocol.ts';
+
+/** Which scheme a run was made with, read from the run itself (an imported CSV names its own). */
+export function schemeOfView(view: RunView): string | null {
+  const spec = view.spec;
+  if (!spec) return null;
+  return 'live' in spec ? spec.live.scheme : (spec.flows[0]?.scheme ?? null);
+}
+
+/** Whether a run was made in the offset exercise (live runs always are). */
+const isOffsetRun = (view: RunView) => view.source === 'live' || Boolean(view.spec && 'flows' in view.spec && view.spec.offset);
+
+/**
+ * The runs the page may show for the current scenario: a run of the other scenario (left on the screen
+ * when the run that should replace it failed, e.g. with the relay gone) is not shown under the new one's
+ * headings and cards. Imported runs show whatever they are.
+ */
+export function viewsFor<V extends RunView>(views: Partial<Record<'a' | 'b', V>>, e: Experiment): Partial<Record<'a' | 'b', V>> {
+  const fits = (v: V | undefined) => v && (v.source === 'imported' || isOffsetRun(v) === (e.scenario === 'offset'));
+  return { a: fits(views.a) ? views.a : undefined, b: fits(views.b) ? views.b : undefined };
+}
+
+/** A scheme id as a person reads it. */
+export const schemeTitle = (id: string) => findScheme(id)?.title ?? id;
+
+/**
+ * Why a side's shown run is not the run the current settings describe, or null when it is. A run still
+ * being replaced ("updating") is current enough: its successor is under way. Imported runs stand for
+ * themselves and are never stale; a failed upload leaves the runs on the screen as the previous ones.
+ */
+export function staleReason(view: RunView, e: Experiment, slot: 'a' | 'b', busy: boolean, failedUpload: string | null): string | null {
+  if (view.source === 'imported') return null;
+  if (failedUpload) return `the upload of ${failedUpload} failed; this is the run on the trace before it`;
+  if (busy) return null;
+  const scheme = schemeOfView(view);
+  if (view.source === 'live') {
+    if (slot !== 'a' || !e.live) return 'a live run; the side is simulated now';
+    return scheme === e.a.scheme ? null : `a live run of ${schemeTitle(scheme ?? '?')}, not of ${schemeTitle(e.a.scheme)}`;
+  }
+  if (slot === 'a' && e.live) return 'a simulated run; live mode has not fetched yet';
+  return scheme === e[slot].scheme ? null : `a run of ${schemeTitle(scheme ?? '?')}, not of ${schemeTitle(e[slot].scheme)}`;
+}
+
+/** The heading of a side: its letter and the scheme of the run shown (or, with none yet, the one asked for). */
+export function sideLabel(name: string, view: RunView | undefined, wanted: string): string {
+  const scheme = view ? (schemeOfView(view) ?? wanted) : wanted;
+  return `${name} · ${schemeTitle(scheme)}`;
+}

@@ -1,0 +1,58 @@
+/** A short "what am I looking at" for each view, folded away until asked for. */
+
+export type GuideView = 'contest' | 'offset' | 'contest-lab' | 'transport-lab' | 'shared-lab';
+
+const GUIDES: Record<GuideView, { title: string; lines: string[] }> = {
+  contest: {
+    title: 'Two congestion controllers, A and B, send over the same cellular link',
+    lines: [
+      'The cards give each run’s throughput and 95th-percentile signal delay; the plane puts both on one picture — up and to the right is better, the star is a sender that knew the link in advance.',
+      'Window: packets in flight. The dashed line is the pipe (capacity × minimum RTT): window above it can only wait in the queue, so it becomes delay.',
+      'Sequence: sends climb, ACKs follow one RTT later, drops sit underneath. Ticks on the window chart’s time axis mark timeouts, drops and squishes.',
+      'Move a slider: both sides re-run at once. Drag across a chart to zoom, double-click to see the whole run. The URL holds everything: copy it to share the experiment.',
+    ],
+  },
+  offset: {
+    title: 'Fetching a file from the offset server, which hands out tokens at a fixed rate',
+    lines: [
+      'Time is what the server measures: from the session’s start to the Submit. Penalty counts requests that found no token; too many and the server squishes the client (the shaded bands).',
+      'A client that paces just under the token rate finishes near the Bound (chunks ÷ token rate) with no penalty.',
+    ],
+  },
+  'contest-lab': {
+    title: 'Sweeps of a controller’s parameter on a contest trace',
+    lines: [
+      'Each run is one point on the throughput–delay plane; each sweep’s frontier joins the runs no other run of it beats on both axes.',
+      'The ★ marks the best score, ln(throughput ÷ delay95), and the best power. A setting tuned on one trace may not be best on another: try the same sweep on a second trace.',
+    ],
+  },
+  'transport-lab': {
+    title: 'The reliable-transport test matrix, run for the chosen controller',
+    lines: [
+      'Each row is one link (rate, delay, loss, reordering) and file; it passes when the receiver’s bytes equal the file on every seed within the timeout.',
+      'The grade compares goodput with a minimum and a target (half the bandwidth): PERFnn is how far between them, OKAY is at the target. Hover a grade for its numbers.',
+    ],
+  },
+  'shared-lab': {
+    title: 'Several flows share one bottleneck',
+    lines: [
+      'Throughput of each flow shows who gets what and how fast late flows catch up; Jain’s index is 1 when all get the same, 1/n when one takes everything.',
+      'Each flow’s point on the plane shows the delay it saw for the throughput it got.',
+    ],
+  },
+};
+
+export function Guide({ view }: { view: GuideView }) {
+  const g = GUIDES[view];
+  return (
+    <details className="menu guide" data-guide={view}>
+      <summary>What am I looking at?</summary>
+      <div>
+        <strong>{g.title}</strong>
+        {g.lines.map((l) => (
+          <p key={l}>{l}</p>
+        ))}
+      </div>
+    </details>
+  );
+}

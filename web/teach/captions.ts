@@ -1,0 +1,123 @@
+import type { RunView } from '../worker/protocol.ts';
+
+/**
+ * The lesson in words: one caption under the plane and under each chart row, computed from the two runs
+ * shown, so the words change with the runs. Pure: the tests give it hand-made facts.
+ */
+
+/** What a caption needs to know of one run. */
+export interface RunFacts {
+  /** The scheme, as people read it ("AIMD"). */
+  name: string;
+  throughputMbps: number;
+  delay95: number;
+  queueDelay95: number;
+  /** Largest window the controller held, packets. */
+  maxWindow: number;
+  timeouts: number;
+  drops: number;
+  sends: number;
+  /** Time of the last packet sent, and the run's end, ms. */
+  lastSendMs: number;
+  endMs: number;
+  /** The link's own capacity over the run (the omniscient sender's throughput), Mbit/s, if known. */
+  capacityMbps: number | null;
+  /** The bandwidth–delay product: capacity × minimum RTT, packets, if known. */
+  bdp: number | null;
+}
+
+export type CaptionRow = 'plane' | 'sequence' | 'window' | 'throughput' | 'delay' | 'queue';
+
+/** capacity × minimum RTT in packets: what fills the pipe with no queue. */
+export function bdpPackets(capacityMbps: number, minRttMs: number, packetBytes: number): number {
+  return (capacityMbps * 1e6 * (minRttMs / 1000)) / (8 * packetBytes);
+}
+
+/** Why a run shows nothing to learn from, if it does not: a window stuck at 1, a stalled sender, an idle link. */
+export function degenerate(f: RunFacts): string | null {
+  if (f.sends === 0) return `${f.name} sent nothing`;
+  if (f.maxWindow <= 1) return `${f.name}'s window is stuck at 1 packet: it sends one packet per round trip`;
+  const quiet = f.endMs - f.lastSendMs;
+  if (quiet > Math.max(2000, 0.2 * f.endMs)) return `${f.name} stalled: it sent nothing in the last ${(quiet / 1000).toFixed(1)} s`;
+  if (f.capacityMbps !== null && f.capacityMbps > 0 && f.throughputMbps < 0.05 * f.capacityMbps) {
+    return `the link sits idle under ${f.name}: ${share(f.throughputMbps, f.capacityMbps)} of its capacity used`;
+  }
+  return null;
+}
+
+const share = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
+const ms = (v: number) => `${Math.round(v)} ms`;
+const mbps = (v: number) => `${v.toFixed(2)} Mbit/s`;
+
+/** Each run's headline, then how the second compares with the first. */
+function planeCaption(runs: RunFacts[]): string {
+  const lines = runs.map((f) => {
+    const cap = f.capacityMbps ? ` (${share(f.throughputMbps, f.capacityMbps)} of the link)` : '';
+    return `${f.name}: ${mbps(f.throughputMbps)}${cap} at delay95 ${ms(f.delay95)}.`;
+  });
+  if (runs.length === 2) {
+    const [a, b] = runs;
+    const better = Math.log(a.throughputMbps / a.delay95) >= Math.log(b.throughputMbps / b.delay95) ? a : b;
+    const other = better === a ? b : a;
+    lines.push(
+      `${better.name} scores higher: ${ms(better.delay95)} at ${share(better.throughputMbps, other.throughputMbps)} of ${other.name}'s throughput. Up and to the left is better; the star is the omniscient sender.`,
+    );
+  }
+  return lines.join(' ');
+}
+
+function windowCaption(runs: RunFacts[]): string {
+  const bdp = runs.find((f) => f.bdp !== null)?.bdp;
+  const pipe = bdp ? `The dashed line is the pipe, capacity × minimum RTT ≈ ${bdp.toFixed(0)} packets; window above it waits in the queue as added delay. ` : '';
+  const each = runs.map((f) => {
+    const over = bdp ? ` (${(f.maxWindow / bdp).toFixed(1)}× the pipe)` : '';
+    return `${f.name} peaks at ${f.maxWindow.toFixed(0)} packets${over} with ${f.timeouts} timeout${f.timeouts === 1 ? '' : 's'}.`;
+  });
+  return pipe + each.join(' ');
+}
+
+/** The captions of every row, for the runs shown (either may be missing while it runs). */
+export function captions(a: RunFacts | null, b: RunFacts | null): Record<CaptionRow, string> {
+  const runs = [a, b].filter((f): f is RunFacts => f !== null);
+  if (runs.length === 0) return { plane: '', sequence: '', window: '', throughput: '', delay: '', queue: '' };
+  const warnings = runs.map(degenerate).filter((w): w is string => w !== null);
+  const warn = warnings.length ? `Look out: ${warnings.join('; ')}. ` : '';
+  const list = (f: (r: RunFacts) => string) => runs.map(f).join('; ');
+  return {
+    plane: warn + planeCaption(runs),
+    sequence: `Sends climb at the sending rate and ACKs follow one RTT later; a flat stretch is a stall. Drops: ${list((f) => `${f.name} ${f.drops}`)}.`,
+    window: warn + windowCaption(runs),
+    throughput: `Throughput against what the link offered: ${list((f) => (f.capacityMbps ? `${f.name} uses ${share(f.throughputMbps, f.capacityMbps)}` : `${f.name} ${mbps(f.throughputMbps)}`))}.`,
+    delay: `Signal delay p95: ${list((f) => `${f.name} ${ms(f.delay95)}`)}; of it, queueing p95: ${list((f) => `${f.name} ${ms(f.queueDelay95)}`)}.`,
+    queue: `Packets waiting at the bottleneck: a standing queue is delay added to every packet behind it. Queueing p95: ${list((f) => `${f.name} ${ms(f.queueDelay95)}`)}.`,
+  };
+}
+
+/** Largest y of interleaved (t, y) pairs, and the time of the last pair. */
+function pairsMaxAndLast(d: Float64Array): { max: number; lastT: number; count: number } {
+  let max = 0;
+  for (let i = 1; i < d.length; i += 2) if (d[i] > max) max = d[i];
+  return { max, lastT: d.length ? d[d.length - 2] : 0, count: d.length >> 1 };
+}
+
+/** The facts of a run the page holds; the BDP from the link's round trip and the bytes per packet. */
+export function factsOf(view: RunView, name: string, minRttMs: number | null, packetBytes: number): RunFacts {
+  const s = view.series;
+  const all = view.summary.all;
+  const capacityMbps = view.summary.omniscient?.throughputMbps ?? null;
+  const sends = pairsMaxAndLast(s.sends);
+  return {
+    name,
+    throughputMbps: all.throughputMbps,
+    delay95: all.delay95,
+    queueDelay95: all.queueDelay95,
+    maxWindow: pairsMaxAndLast(s.window).max,
+    timeouts: s.timeouts.length >> 1,
+    drops: all.drops,
+    sends: sends.count,
+    lastSendMs: sends.lastT,
+    endMs: s.endMs,
+    capacityMbps,
+    bdp: capacityMbps !== null && minRttMs !== null ? bdpPackets(capacityMbps, minRttMs, packetBytes) : null,
+  };
+}

@@ -1,0 +1,45 @@
+import type { Summary } from '../../shared/metrics/summary.ts';
+import type { Experiment } from '../state/experiment.ts';
+
+/** One course exercise as a goal the page can check on the runs it shows. */
+export interface Exercise {
+  id: string;
+  title: string;
+  goal: string;
+  /** Whether a run of the current experiment meets the goal, and what it lacks; null when the goal is checked elsewhere. */
+  check: ((e: Experiment, s: Summary) => { met: boolean; why: string }) | null;
+  /** Where the exercise is done, when not on the playground. */
+  href?: string;
+}
+
+const contestCheck = (minMbps: number, maxDelay: number) => (e: Experiment, s: Summary) => {
+  const { throughputMbps: t, delay95: d } = s.all;
+  if (e.scenario !== 'contest' || e.trace !== 'Verizon-LTE-short') return { met: false, why: 'choose the contest on the Verizon LTE trace' };
+  const lacks = [t < minMbps ? `${(minMbps - t).toFixed(2)} Mbit/s more throughput` : '', d >= maxDelay ? `${Math.ceil(d - maxDelay + 1)} ms less delay95` : ''].filter(Boolean);
+  return { met: lacks.length === 0, why: lacks.length ? `needs ${lacks.join(' and ')}` : `${t.toFixed(2)} Mbit/s at ${Math.round(d)} ms` };
+};
+
+export const EXERCISES: readonly Exercise[] = [
+  {
+    id: 'window',
+    title: 'A fixed window',
+    goal: 'With the fixed window, find a window that keeps 3 Mbit/s on Verizon LTE with delay95 under 400 ms.',
+    check: (e, s) => (e.a.scheme !== 'fixed' && e.b.scheme !== 'fixed' ? { met: false, why: 'choose the fixed window for A or B' } : contestCheck(3, 400)(e, s)),
+  },
+  { id: 'delay', title: 'Low delay, good throughput', goal: 'Keep delay95 under 200 ms while keeping 4 Mbit/s on Verizon LTE.', check: contestCheck(4, 200) },
+  {
+    id: 'offset',
+    title: 'The offset server',
+    goal: 'Fetch the whole file from the offset server with the right MD5 and a penalty under 10.',
+    check: (e, s) => {
+      const o = s.flows[0]?.offset;
+      if (e.scenario !== 'offset' || !o) return { met: false, why: 'choose the offset server scenario' };
+      if (o.result !== true) return { met: false, why: o.result === null ? 'the fetch has not finished' : 'the MD5 is wrong' };
+      return o.penalty < 10 ? { met: true, why: `penalty ${o.penalty} in ${Math.round(o.timeMs)} ms` } : { met: false, why: `penalty ${o.penalty}: ${o.penalty - 9} too many` };
+    },
+  },
+  { id: 'matrix', title: 'Reliable transport', goal: 'Pass every row of the test matrix on every seed.', check: null, href: '?view=transport-lab' },
+];
+
+/** The exercise after this one, the first again after the last. */
+export const nextExercise = (id: string): Exercise => EXERCISES[(EXERCISES.findIndex((x) => x.id === id) + 1) % EXERCISES.length];

@@ -1,0 +1,17 @@
+import { useMemo } from 'react';
+import { DATA_BYTES } from '../../shared/net/packet.ts';
+import { OPPORTUNITY_BYTES } from '../../shared/trace/mahimahi.ts';
+import { schemeOfView, schemeTitle } from '../app/freshness.ts';
+import type { RunView } from '../worker/protocol.ts';
+import { factsOf, type RunFacts } from './captions.ts';
+
+/** The facts the captions and the pipe line need of a shown run, worked out once per run. */
+export function useFacts(view: RunView | undefined): RunFacts | null {
+  return useMemo(() => {
+    if (!view) return null;
+    const spec = view.spec && 'flows' in view.spec ? view.spec : null;
+    const minRttMs = spec ? 2 * spec.link.delayMs : null;
+    const packetBytes = spec?.link.kind === 'trace' ? OPPORTUNITY_BYTES : DATA_BYTES;
+    return factsOf(view, schemeTitle(schemeOfView(view) ?? '?'), minRttMs, packetBytes);
+  }, [view]);
+}
