@@ -73,7 +73,10 @@ function armBothSides(page: Page, selector: string): Promise<void> {
 /** The armed measurement; a side that never finishes fails the bench after 10 s instead of stalling it. */
 const awaitBothSides = (page: Page) =>
   page.evaluate(() =>
-    Promise.race([(window as unknown as { bothDone: Promise<number> }).bothDone, new Promise<number>((_, reject) => setTimeout(() => reject(new Error('both sides did not finish within 10 s')), 10_000))]),
+    Promise.race([
+      (window as unknown as { bothDone: Promise<number> }).bothDone,
+      new Promise<number>((_, reject) => setTimeout(() => reject(new Error('both sides did not finish within 10 s')), 10_000)),
+    ]),
   );
 
 /** A real pointer drag of the link's delay slider, and trace changes: each re-runs both sides. */

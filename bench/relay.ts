@@ -110,9 +110,26 @@ export async function benchRelay(): Promise<Record<string, string>> {
   const figures: Record<string, string> = {};
   const echo = await script(['bench/udpEcho.ts'], /^\d+\n/);
   const echoPort = Number(echo.out.trim());
-  const relay = await relayProcess(
-    ['--allow', `127.0.0.1:${echoPort}`, '--max-rate', '1000000', '--max-bytes', '1000000000', '--rate', '100000', '--bucket', '100000', '--loss', '0', '--initial-rate', '100000', '--low-rate', '100000', '--high-rate', '100000'],
-  );
+  const relay = await relayProcess([
+    '--allow',
+    `127.0.0.1:${echoPort}`,
+    '--max-rate',
+    '1000000',
+    '--max-bytes',
+    '1000000000',
+    '--rate',
+    '100000',
+    '--bucket',
+    '100000',
+    '--loss',
+    '0',
+    '--initial-rate',
+    '100000',
+    '--low-rate',
+    '100000',
+    '--high-rate',
+    '100000',
+  ]);
   const { url, constant } = relay;
   try {
     const ws = await openWs(`${url.replace('http', 'ws')}/bridge?target=127.0.0.1:${echoPort}`);
@@ -140,7 +157,10 @@ export async function benchRelay(): Promise<Record<string, string>> {
   try {
     const port = (kind: 'constant' | 'variable') => servers[kind];
     const scheme = findScheme('token-pacer')!;
-    for (const [kind, meanRate] of [['constant', 250], ['variable', 562.5]] as const) {
+    for (const [kind, meanRate] of [
+      ['constant', 250],
+      ['variable', 562.5],
+    ] as const) {
       const runs: { time: number; penalty: number }[] = [];
       for (let i = 0; i < 5; i++) {
         const r = await fetchOverUdp('127.0.0.1', port(kind), { scheme, params: withDefaults(scheme.params), id: 'bench@pipefill', giveUpMs: 60_000 });

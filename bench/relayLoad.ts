@@ -78,7 +78,10 @@ async function fetches(relay: RelayProcess, n: number): Promise<{ done: number; 
 export async function bridgeLoad(): Promise<Record<string, string>> {
   const figures: Record<string, string> = {};
   const open = ['--rate', '100000', '--bucket', '100000', '--loss', '0'];
-  for (const [label, extra] of [['single thread', ['--single-thread']], ['threads', []]] as const) {
+  for (const [label, extra] of [
+    ['single thread', ['--single-thread']],
+    ['threads', []],
+  ] as const) {
     const relay = await relayProcess([...MANY, ...open, ...extra]);
     try {
       await bridgedLatency(relay, 200, 1500); // warm-up: compiled code and grown buffers on both sides

@@ -67,9 +67,7 @@ export function handleApi(req: IncomingMessage, res: ServerResponse, context: Ap
       json(board.all);
       break;
     case '/api/leaderboard.csv':
-      res
-        .writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="leaderboard.csv"', 'cache-control': 'no-store' })
-        .end(board.csv());
+      res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="leaderboard.csv"', 'cache-control': 'no-store' }).end(board.csv());
       break;
     case '/api/leaderboard/events':
       board.watch(res);
@@ -78,7 +76,11 @@ export function handleApi(req: IncomingMessage, res: ServerResponse, context: Ap
       if (mayView()) json(echo.all.filter((c) => mine(hostOf(c.remote))));
       break;
     case '/api/sessions':
-      if (mayView()) void context.sessions().then((all) => json(all.filter((s) => mine(addressOfKey(s.key)))), () => failed());
+      if (mayView())
+        void context.sessions().then(
+          (all) => json(all.filter((s) => mine(addressOfKey(s.key)))),
+          () => failed(),
+        );
       break;
     default: {
       const csv = /^\/api\/sessions\/([^/]+)\/csv$/.exec(path);

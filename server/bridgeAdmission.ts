@@ -27,11 +27,7 @@ export function normalizeTarget(raw: string): string | null {
 }
 
 /** Whether a new bridge session may open, and to what: the origin, the session caps, the transport and the target. */
-export function admit(
-  req: IncomingMessage,
-  rules: AdmissionRules,
-  counts: { total: number; perClient: ReadonlyMap<string, number> },
-): Admitted | { refusal: string; code: number } {
+export function admit(req: IncomingMessage, rules: AdmissionRules, counts: { total: number; perClient: ReadonlyMap<string, number> }): Admitted | { refusal: string; code: number } {
   const url = new URL(req.url ?? '/', 'http://relay');
   const requestOrigin = req.headers.origin;
   if (requestOrigin !== undefined && !rules.origins.includes(requestOrigin)) {

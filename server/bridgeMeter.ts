@@ -3,7 +3,11 @@ class Bucket {
   private tokens: number;
   private at: number;
 
-  constructor(private readonly rate: number, private readonly burst: number, now: number) {
+  constructor(
+    private readonly rate: number,
+    private readonly burst: number,
+    now: number,
+  ) {
     this.tokens = burst;
     this.at = now;
   }
@@ -33,7 +37,10 @@ export class Meter {
   private readonly messages: Bucket;
   private readonly bytes: Bucket;
 
-  constructor(private readonly l: MeterLimits, now: number) {
+  constructor(
+    private readonly l: MeterLimits,
+    now: number,
+  ) {
     this.messages = new Bucket(l.maxDatagramsPerSecond, l.burst, now);
     // A second's worth: a measurement's series of 64 KB ping-pongs goes through whole, a flood does not.
     this.bytes = new Bucket(l.maxBytesPerSecond, Math.max(l.maxMessageBytes, l.maxBytesPerSecond), now);

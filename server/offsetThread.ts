@@ -36,8 +36,7 @@ export function startOffsetThread(o: OffsetServerOptions): Promise<OffsetThread>
       else if (m.type === 'answer') {
         answers.get(m.n)?.(m.body);
         answers.delete(m.n);
-      }
-      else if (m.type === 'ready') {
+      } else if (m.type === 'ready') {
         resolve({
           port: m.port,
           stats: () => new Promise((r) => (waiting.push(r), worker.postMessage({ type: 'stats' }))),

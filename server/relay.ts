@@ -192,8 +192,7 @@ async function viteMiddleware(http: Server) {
     server: { middlewareMode: true, hmr: { server: http } },
   });
   http.on('close', () => void vite.close());
-  return (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) =>
-    vite.middlewares(req, res, () => res.writeHead(404).end('not found\n'));
+  return (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => vite.middlewares(req, res, () => res.writeHead(404).end('not found\n'));
 }
 
 function bridgeFor(o: RelayOptions, info: RelayInfo, httpPort: number, bridgedPorts: PortSet): Bridge {

@@ -83,9 +83,7 @@ type Option = NonNullable<ParseArgsConfig['options']>[string];
 
 /** node:util parseArgs options for the table. */
 export function relayOptions(): Record<string, Option> {
-  return Object.fromEntries(
-    RELAY_FLAGS.map(({ param: p }) => [flagOf(p.name), p.kind === 'switch' ? { type: 'boolean' } : { type: 'string', multiple: p.kind === 'list' }]),
-  );
+  return Object.fromEntries(RELAY_FLAGS.map(({ param: p }) => [flagOf(p.name), p.kind === 'switch' ? { type: 'boolean' } : { type: 'string', multiple: p.kind === 'list' }]));
 }
 
 export function relayHelp(): string {

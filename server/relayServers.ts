@@ -18,13 +18,7 @@ async function inThisThread(options: OffsetServerOptions): Promise<RunningOffset
 }
 
 /** One of the relay's offset servers, in a thread of its own unless `singleThread`. */
-export function startOffsetServerFor(
-  o: RelayOptions,
-  file: Uint8Array,
-  bridgedPorts: PortSet,
-  variable: boolean,
-  onSubmit: (s: Submission) => void,
-): Promise<RunningOffsetServer> {
+export function startOffsetServerFor(o: RelayOptions, file: Uint8Array, bridgedPorts: PortSet, variable: boolean, onSubmit: (s: Submission) => void): Promise<RunningOffsetServer> {
   const policy: OffsetPolicyConfig = { ...o.policy, variable };
   const options: OffsetServerOptions = {
     host: o.host,

@@ -30,7 +30,10 @@ export class SessionRecords {
   private readonly byId = new Map<string, Recorded>();
   private readonly current = new Map<string, Recorded>();
 
-  constructor(private readonly server: 'constant' | 'variable', private readonly limits: RecordLimits) {}
+  constructor(
+    private readonly server: 'constant' | 'variable',
+    private readonly limits: RecordLimits,
+  ) {}
 
   /** One datagram's decision, at the reading `now` the policy was given, and the token rate then in force. */
   record(key: string, sessionStart: number, datagramBytes: number, d: Decision, now: number, rate: number): void {

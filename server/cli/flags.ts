@@ -127,7 +127,12 @@ export async function runTool(tool: string, main: (argv: string[], io: Io) => nu
     return await main(argv, io);
   } catch (e) {
     const error = e as Error & { code?: string };
-    const byUser = error instanceof UsageError || error instanceof UserCodeError || usage.errors?.some((k) => error instanceof k) || error.code?.startsWith('ERR_PARSE_ARGS') || usage.codes?.includes(error.code ?? '');
+    const byUser =
+      error instanceof UsageError ||
+      error instanceof UserCodeError ||
+      usage.errors?.some((k) => error instanceof k) ||
+      error.code?.startsWith('ERR_PARSE_ARGS') ||
+      usage.codes?.includes(error.code ?? '');
     if (byUser) {
       io.err(`${tool}: ${error.message}${usage.hint?.(error.message) ?? ''}\nRun with --help for the options.`);
       return 2;
@@ -170,5 +175,10 @@ export async function loadSchemeFiles(args: string[] | undefined): Promise<strin
   const files = new Set((args ?? []).flatMap((a) => a.split(',')).filter(isSchemeFile));
   if (files.size > 1) throw new UsageError('--scheme: give at most one controller file');
   for (const f of files) await loadSchemeFile(f);
-  return args?.map((a) => a.split(',').map((s) => (isSchemeFile(s) ? 'user' : s)).join(','));
+  return args?.map((a) =>
+    a
+      .split(',')
+      .map((s) => (isSchemeFile(s) ? 'user' : s))
+      .join(','),
+  );
 }

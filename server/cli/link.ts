@@ -64,7 +64,17 @@ async function main(): Promise<number> {
     maxHeldBytes: whole('max-held', v['max-held'], 1 << 16, 2 ** 32),
   });
   console.log(`link: ${listen.host}:${proxy.port} → ${to.host}:${to.port} · ${describeLink(link)}`);
-  const watch = watchAt && (await serveWatch({ csv: () => proxy.csv(), get rowCount() { return proxy.log.length; } }, watchAt));
+  const watch =
+    watchAt &&
+    (await serveWatch(
+      {
+        csv: () => proxy.csv(),
+        get rowCount() {
+          return proxy.log.length;
+        },
+      },
+      watchAt,
+    ));
   if (watch) console.log(`watch: open the page's Sessions view with ?view=sessions&watch=http://${watchAt!.host}:${watch.port}`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

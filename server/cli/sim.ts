@@ -14,7 +14,22 @@ import type { FlowSpec, ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { TraceError } from '../../shared/trace/mahimahi.ts';
 import { loadTrace } from '../traces.ts';
 import { LINK_PARAMS, withLinkValues } from '../../shared/link/params.ts';
-import { applySets, type Io, isEntry, loadSchemeFiles, parseSets, readSchemaFlags, runTool, schemaHelp, schemaOptions, schemesHelp, type SetFlag, UsageError, type UsageFaults, whole } from './flags.ts';
+import {
+  applySets,
+  type Io,
+  isEntry,
+  loadSchemeFiles,
+  parseSets,
+  readSchemaFlags,
+  runTool,
+  schemaHelp,
+  schemaOptions,
+  schemesHelp,
+  type SetFlag,
+  UsageError,
+  type UsageFaults,
+  whole,
+} from './flags.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
 import { withUserCode } from '../../shared/controllers/userScheme.ts';
 

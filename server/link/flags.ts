@@ -39,7 +39,7 @@ export function readLinkFlags(given: Record<string, unknown>): LinkSpec {
   let link = withLinkValues(rateLink(0, 0), { ...Object.fromEntries(LINK_PARAMS.map((p) => [p.name, p.default])), ...values });
   const trace = given.trace;
   if (typeof trace === 'string') {
-    if (given.bandwidth !== undefined) throw new UsageError('--bandwidth and --trace both set the link\'s rate: give one');
+    if (given.bandwidth !== undefined) throw new UsageError("--bandwidth and --trace both set the link's rate: give one");
     const ackTrace = typeof given['ack-trace'] === 'string' ? given['ack-trace'] : trace;
     loadTrace(trace);
     loadTrace(ackTrace);

@@ -29,7 +29,11 @@ export class Program {
   exitSignal: string | null = null;
   readonly exited: Promise<void>;
 
-  constructor(command: string, private readonly keep: number, stdin: Uint8Array | null = null) {
+  constructor(
+    command: string,
+    private readonly keep: number,
+    stdin: Uint8Array | null = null,
+  ) {
     this.child = spawn('sh', ['-c', command], { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     live.add(this);
     this.exited = new Promise((resolve) =>

@@ -18,7 +18,7 @@ export const OFFSET_PARAMS: readonly ParamSpec[] = [
   num('lowRate', 'tokens/s', 1, 100_000, 1, DEFAULT_POLICY.rates[0], 'Variable mode: the slow phase'),
   num('highRate', 'tokens/s', 1, 100_000, 1, DEFAULT_POLICY.rates[1], 'Variable mode: the fast phase'),
   choice('variableModel', ['course', 'schedule'], DEFAULT_POLICY.variableModel, 'Variable mode: lazy phase flips as the course server does them, or the exact schedule'),
-  choice('bucketModel', ['course', 'ideal'], 'course', "Whole-token refill as the course server does it, or a continuous bucket"),
+  choice('bucketModel', ['course', 'ideal'], 'course', 'Whole-token refill as the course server does it, or a continuous bucket'),
 ];
 
 export function policyValues(c: OffsetPolicyConfig): Record<string, number | string> {

@@ -8,11 +8,7 @@ export const ERROR_REQUIRED = 'ERROR: Required header info not received';
 export const ERROR_SUBMIT = 'ERROR: Team name or MD5 not received';
 export const ERROR_INVALID = 'ERROR: Invalid characters in header';
 
-export type Request =
-  | { kind: 'size'; reset: boolean }
-  | { kind: 'data'; offset: number; numBytes: number }
-  | { kind: 'submit'; id: string; md5: string }
-  | { kind: 'error'; message: string };
+export type Request = { kind: 'size'; reset: boolean } | { kind: 'data'; offset: number; numBytes: number } | { kind: 'submit'; id: string; md5: string } | { kind: 'error'; message: string };
 
 export type Reply =
   | { kind: 'size'; size: number }
@@ -121,8 +117,7 @@ export const encodeSizeRequest = (reset = false): Uint8Array => text(reset ? 'Se
 export const encodeDataRequest = (offset: number, numBytes: number): Uint8Array => text(`Offset: ${offset}\nNumBytes: ${numBytes}\n\n`);
 export const encodeSubmit = (id: string, md5: string): Uint8Array => text(`Submit: ${id}\nMD5: ${md5}\n\n`);
 export const encodeSizeReply = (size: number): Uint8Array => text(`Size: ${size}\n\n`);
-export const encodeResult = (result: boolean, time: number, penalty: number): Uint8Array =>
-  text(`Result: ${result}\nTime: ${time}\nPenalty: ${penalty}\n\n`);
+export const encodeResult = (result: boolean, time: number, penalty: number): Uint8Array => text(`Result: ${result}\nTime: ${time}\nPenalty: ${penalty}\n\n`);
 export const encodeError = (message: string): Uint8Array => text(`${message}\n\n`);
 
 export function encodeDataReply(offset: number, body: Uint8Array, squished: boolean): Uint8Array {

@@ -15,7 +15,10 @@ export interface LeaderboardEntry {
 const COLUMNS = ['at', 'server', 'id', 'result', 'time', 'penalty'] as const;
 
 export function leaderboardCsv(entries: readonly LeaderboardEntry[]): string {
-  return `${csvFormat(entries.map((e) => ({ ...e, result: String(e.result) })), [...COLUMNS])}\n`;
+  return `${csvFormat(
+    entries.map((e) => ({ ...e, result: String(e.result) })),
+    [...COLUMNS],
+  )}\n`;
 }
 
 /** Reads a leaderboard CSV; rows that are not entries are counted, not kept. */

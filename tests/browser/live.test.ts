@@ -28,7 +28,10 @@ describe('live mode in Chromium', () => {
     await page.waitForTimeout(300);
     const pixels = await paintedPixels(page, 'a');
     // Offsets, window, throughput and delay from the replies; the queue chart has only its axes (no simulated bottleneck).
-    expect(pixels.slice(0, 4).every((n) => n > 0), String(pixels)).toBe(true);
+    expect(
+      pixels.slice(0, 4).every((n) => n > 0),
+      String(pixels),
+    ).toBe(true);
     expect(await card(page, 'B', 'Result')).toBe('true'); // the simulated comparison alongside
     expect(problems).toEqual([]);
     await page.close();

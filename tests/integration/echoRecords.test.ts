@@ -23,9 +23,7 @@ describe('the echo server records each connection', () => {
   it("a Python ping-pong client's message sizes and round trips appear at /api/echo", async () => {
     const relay = await testRelay();
     const port = relay.info.echo.split(':')[1];
-    const out = await new Promise<string>((resolve, reject) =>
-      execFile('python3', ['-c', PING_PONG, port], (e, stdout) => (e ? reject(e) : resolve(stdout))),
-    );
+    const out = await new Promise<string>((resolve, reject) => execFile('python3', ['-c', PING_PONG, port], (e, stdout) => (e ? reject(e) : resolve(stdout))));
     expect(out.trim()).toBe('done');
     const [conn] = await (await fetch(`${relay.url}/api/echo`)).json();
     expect(conn).toMatchObject({ remote: expect.stringMatching(/^127\.0\.0\.1:\d+$/), messages: 5 });
@@ -44,7 +42,18 @@ describe('the echo server records each connection', () => {
     const summary = (key: string) => ({ id: `${key}@1`, key, server: 'constant' as const, started: '', requests: 0, replies: 0, penalty: 0, squishes: 0, result: null, time: null });
     const sessions = [summary('10.0.0.5:5000'), summary('10.0.0.6:5001')];
     const ask = async (url: string, remoteAddress: string, share: 'none' | 'own' | 'all') => {
-      const res = { status: 0, body: '', writeHead(code: number) { this.status = code; return this; }, end(b: string) { this.body = b; return this; } };
+      const res = {
+        status: 0,
+        body: '',
+        writeHead(code: number) {
+          this.status = code;
+          return this;
+        },
+        end(b: string) {
+          this.body = b;
+          return this;
+        },
+      };
       const req = { url, method: 'GET', socket: { remoteAddress } } as unknown as IncomingMessage;
       handleApi(req, res as unknown as ServerResponse, {
         info: {} as never,

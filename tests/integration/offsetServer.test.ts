@@ -42,10 +42,11 @@ async function paced(server: OffsetServer, n: number, gapMs: number) {
   const clock = nodeClock();
   const t0 = clock.now;
   await new Promise<void>((done) => {
-    for (let i = 0; i < n; i++) clock.at(t0 + gapMs * (i + 1), () => {
-      p.send(`Offset: ${(i % 30) * 1448}\nNumBytes: 1448\n\n`);
-      if (i === n - 1) done();
-    });
+    for (let i = 0; i < n; i++)
+      clock.at(t0 + gapMs * (i + 1), () => {
+        p.send(`Offset: ${(i % 30) * 1448}\nNumBytes: 1448\n\n`);
+        if (i === n - 1) done();
+      });
   });
   const replies = await p.drain(200);
   clock.stop();

@@ -78,7 +78,7 @@ describe('relay faults: hostile control messages and datagrams', () => {
     await limited.close();
   });
 
-  it("refuses a UDP message larger than UDP carries, and a session over its byte rate", async () => {
+  it('refuses a UDP message larger than UDP carries, and a session over its byte rate', async () => {
     const limited = await testRelay({ maxBytesPerSecond: 100_000 });
     const huge = openBridge(limited.url, `target=${limited.info.offsetConstant}`);
     await huge.got.ready;

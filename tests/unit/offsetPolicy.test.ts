@@ -175,7 +175,7 @@ describe('offset policy: loss streams, tournament, session table', () => {
   };
   const lossy = () => new OffsetPolicy({ ...DEFAULT_POLICY, loss: 0.5 }, FILE, new Rng(7, 'policy'));
 
-  it('draws each session\'s losses from its own stream: reproducible, independent of other clients', () => {
+  it("draws each session's losses from its own stream: reproducible, independent of other clients", () => {
     const alone = pattern(lossy(), 'a');
     const shared = lossy();
     const b = pattern(shared, 'b');
@@ -195,7 +195,14 @@ describe('offset policy: loss streams, tournament, session table', () => {
 
   it('keeps at most maxSessions, forgetting the one heard from least recently', () => {
     const p = new OffsetPolicy(DEFAULT_POLICY, FILE, new Rng(1), { maxSessions: 3, tournament: false });
-    for (const [k, t] of [['a', 0], ['b', 1], ['c', 2], ['a', 3], ['d', 4]] as const) p.handle(k, encodeSizeRequest(), t);
+    for (const [k, t] of [
+      ['a', 0],
+      ['b', 1],
+      ['c', 2],
+      ['a', 3],
+      ['d', 4],
+    ] as const)
+      p.handle(k, encodeSizeRequest(), t);
     expect(p.sessionCount).toBe(3);
     expect(p.session('b')).toBeUndefined();
     expect(p.session('a')).toBeDefined();

@@ -29,7 +29,17 @@ describe('offset protocol: requests', () => {
   });
 
   it('answers a missing, negative or non-numeric field, n > 1448 or o ≥ N with the required-info error', () => {
-    for (const bad of ['Offset: 0\n\n', 'NumBytes: 5\n\n', 'Offset: -1\nNumBytes: 5\n\n', 'Offset: x\nNumBytes: 5\n\n', 'Offset: 0\nNumBytes: 1449\n\n', `Offset: ${N}\nNumBytes: 1\n\n`, 'offset: 0\nnumbytes: 5\n\n', 'Offset:0\nNumBytes: 5\n\n', '\n']) {
+    for (const bad of [
+      'Offset: 0\n\n',
+      'NumBytes: 5\n\n',
+      'Offset: -1\nNumBytes: 5\n\n',
+      'Offset: x\nNumBytes: 5\n\n',
+      'Offset: 0\nNumBytes: 1449\n\n',
+      `Offset: ${N}\nNumBytes: 1\n\n`,
+      'offset: 0\nnumbytes: 5\n\n',
+      'Offset:0\nNumBytes: 5\n\n',
+      '\n',
+    ]) {
       expect(parseRequest(b(bad), N), JSON.stringify(bad)).toEqual({ kind: 'error', message: ERROR_REQUIRED });
     }
   });

@@ -5,7 +5,7 @@ import { FlagError, readRelayFlags, relayOptions } from '../../server/relayFlags
 const read = (args: string[]) => readRelayFlags(parseArgs({ args, options: relayOptions(), strict: true }).values);
 
 describe('relay flags from the table', () => {
-  it('sets each option the flags name, in the option\'s unit', () => {
+  it("sets each option the flags name, in the option's unit", () => {
     expect(read(['--udp-port', '0', '--reorder', '12.5', '--key', 'ip', '--tournament', '--allow', '10.0.0.1:9', '--allow', 'h:1', '--leaderboard', '/tmp/b.csv', '--single-thread'])).toEqual({
       constantPort: 0,
       reorder: 0.125,

@@ -9,7 +9,6 @@ describe('the link watch address', () => {
   });
 
   it('refuses other machines and other schemes, so a shared URL cannot make a page poll them', () => {
-    for (const raw of ['http://10.0.0.1:9000', 'https://example.org', 'file:///etc/passwd', 'javascript:alert(1)', '127.0.0.1:9000', ''])
-      expect(watchUrl(raw)).toHaveProperty('error');
+    for (const raw of ['http://10.0.0.1:9000', 'https://example.org', 'file:///etc/passwd', 'javascript:alert(1)', '127.0.0.1:9000', '']) expect(watchUrl(raw)).toHaveProperty('error');
   });
 });

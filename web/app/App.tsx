@@ -88,7 +88,16 @@ export function App() {
   return (
     <div className="app">
       <header>
-        <Toolbar settingsOpen={settingsOpen} toggleSettings={() => setSettingsOpen(!settingsOpen)} e={e} set={setE} setScenario={setScenario} liveTarget={liveTarget} onImport={(f, s) => void onImport(f, s)} note={note}>
+        <Toolbar
+          settingsOpen={settingsOpen}
+          toggleSettings={() => setSettingsOpen(!settingsOpen)}
+          e={e}
+          set={setE}
+          setScenario={setScenario}
+          liveTarget={liveTarget}
+          onImport={(f, s) => void onImport(f, s)}
+          note={note}
+        >
           <ExportMenu e={e} runs={runs} bandwidth={Number(linkNow.bandwidth)} uploadedText={uploads.texts} chartsRoot={() => chartsRoot.current} label={label} note={note} />
         </Toolbar>
       </header>

@@ -117,12 +117,39 @@ export function Columns({ offset, runs, domain, playhead, setZoom, label, root }
           <Fragment key={id}>
             {overlay ? (
               <div className="overlay-cell" data-overlay={id}>
-                <TimeChart title={first.title} yLabel={first.yLabel} layers={overlaid.get(id)!} fitY={first.fitY} sharedY={sharedY.get(id)} domain={domain} tNow={Math.max(tNow('a'), tNow('b'))} onBrush={setZoom} onReset={() => setZoom(null)} />
+                <TimeChart
+                  title={first.title}
+                  yLabel={first.yLabel}
+                  layers={overlaid.get(id)!}
+                  fitY={first.fitY}
+                  sharedY={sharedY.get(id)}
+                  domain={domain}
+                  tNow={Math.max(tNow('a'), tNow('b'))}
+                  onBrush={setZoom}
+                  onReset={() => setZoom(null)}
+                />
               </div>
             ) : (
-              ([['a', a], ['b', b]] as const).map(([s, c]) => (
+              (
+                [
+                  ['a', a],
+                  ['b', b],
+                ] as const
+              ).map(([s, c]) => (
                 <div key={s} className="column" data-side={s}>
-                  {c && <TimeChart title={c.title} yLabel={c.yLabel} layers={c.layers} fitY={c.fitY} sharedY={sharedY.get(id)} domain={domain} tNow={tNow(s)} onBrush={setZoom} onReset={() => setZoom(null)} />}
+                  {c && (
+                    <TimeChart
+                      title={c.title}
+                      yLabel={c.yLabel}
+                      layers={c.layers}
+                      fitY={c.fitY}
+                      sharedY={sharedY.get(id)}
+                      domain={domain}
+                      tNow={tNow(s)}
+                      onBrush={setZoom}
+                      onReset={() => setZoom(null)}
+                    />
+                  )}
                 </div>
               ))
             )}

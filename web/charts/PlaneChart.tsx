@@ -84,7 +84,14 @@ export function PlaneChart({ points, lines = [], width: W = 460, height: H = 250
                 {p.marker === 'circle' && <circle r={6} fill={p.color} />}
                 {p.marker === 'square' && <rect x={-6} y={-6} width={12} height={12} fill={p.color} />}
                 {p.marker === 'star' && <path d="M0,-8L2.4,-2.5L8,-2.5L3.5,1.2L5,7L0,3.6L-5,7L-3.5,1.2L-8,-2.5L-2.4,-2.5Z" fill={p.color} />}
-                {p.labelled !== false && <PointLabel text={short ? p.label : `${p.label} (${fixed(p.throughputMbps, 2)} Mbit/s, ${fixed(p.delay95, 0)} ms)`} cx={cx} innerW={W - M.left - M.right} star={p.marker === 'star'} />}
+                {p.labelled !== false && (
+                  <PointLabel
+                    text={short ? p.label : `${p.label} (${fixed(p.throughputMbps, 2)} Mbit/s, ${fixed(p.delay95, 0)} ms)`}
+                    cx={cx}
+                    innerW={W - M.left - M.right}
+                    star={p.marker === 'star'}
+                  />
+                )}
               </g>
             );
           })}

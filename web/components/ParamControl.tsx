@@ -57,7 +57,16 @@ function NumberBox({ spec, value, onChange, name }: { spec: NumberParam; value: 
   };
   return (
     <>
-      <input className="number" type="text" inputMode="decimal" value={text} onChange={(e) => type(e.target.value)} aria-label={`${spec.name} (${spec.unit || 'value'})`} aria-invalid={problem !== null} data-number={name} />
+      <input
+        className="number"
+        type="text"
+        inputMode="decimal"
+        value={text}
+        onChange={(e) => type(e.target.value)}
+        aria-label={`${spec.name} (${spec.unit || 'value'})`}
+        aria-invalid={problem !== null}
+        data-number={name}
+      />
       {problem && (
         <span className="error" role="alert">
           {problem}

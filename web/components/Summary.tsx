@@ -33,7 +33,16 @@ export function cardsOf(s: RunSummary): Card[] {
     { label: 'Score', value: fixed(a.score, 3), unit: '', title: 'ln(throughput Mbit/s ÷ delay95 ms), the contest score' },
     { label: 'Queueing p95', value: fixed(a.queueDelay95, 0), unit: 'ms', title: '95th percentile of per-packet queueing delay' },
     { label: 'Per-packet one-way p95', key: 'One-way p95', value: fixed(a.oneWay95, 0), unit: 'ms', title: 'Per-packet end-to-end one-way delay, 95th percentile (propagation included)' },
-    ...(s.delays.selfInflicted95 === null ? [] : [{ label: 'Self-inflicted p95', value: fixed(s.delays.selfInflicted95, 0), unit: 'ms', title: 'Sprout’s self-inflicted delay: end-to-end delay p95 minus the omniscient sender’s on the same trace' }]),
+    ...(s.delays.selfInflicted95 === null
+      ? []
+      : [
+          {
+            label: 'Self-inflicted p95',
+            value: fixed(s.delays.selfInflicted95, 0),
+            unit: 'ms',
+            title: 'Sprout’s self-inflicted delay: end-to-end delay p95 minus the omniscient sender’s on the same trace',
+          },
+        ]),
   ];
 }
 

@@ -95,7 +95,11 @@ export function SharedLab() {
         </p>
       )}
       <p className="lab-status" role="status" data-busy={busy || undefined}>
-        {busy ? `running ${flows.length} flows on the link…${view ? ' (the results below are the previous run’s)' : ''}` : view ? `${flows.length} flows simulated in ${view.wallMs.toFixed(0)} ms` : ''}
+        {busy
+          ? `running ${flows.length} flows on the link…${view ? ' (the results below are the previous run’s)' : ''}`
+          : view
+            ? `${flows.length} flows simulated in ${view.wallMs.toFixed(0)} ms`
+            : ''}
       </p>
       {view && <FlowResults view={view} />}
       {layers && (

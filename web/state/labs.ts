@@ -10,7 +10,10 @@ import { schemesFor } from './experiment.ts';
 
 const WINDOW_IDS = SCHEMES.filter((s) => s.mode === 'window').map((s) => s.id);
 /** Read when a link is decoded, so the user's own controller (loaded before) is among them. */
-const sweepableIds = () => schemesFor('contest').filter((s) => s.params.some((p) => p.kind === 'number')).map((s) => s.id);
+const sweepableIds = () =>
+  schemesFor('contest')
+    .filter((s) => s.params.some((p) => p.kind === 'number'))
+    .map((s) => s.id);
 const numberParamsOf = (scheme: string | number) => (findScheme(String(scheme))?.params ?? []).filter((p) => p.kind === 'number').map((p) => p.name);
 
 const sweeps: ListField = {
