@@ -105,12 +105,16 @@ describe('the Sessions view in Chromium', () => {
       await expect.poll(() => painted(page, 'Offsets requested and replied', 0.7), { timeout: 5000 }).toBeGreaterThan(20);
       await page.screenshot({ path: join(tmpdir(), 'pipefill-sessions-done.png') });
 
-      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="session-csv"]').click()]);
-      const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'session.csv');
-      await download.saveAs(file);
-      const { log } = parseTraceCsv(readFileSync(file, 'utf8'));
-      expect(rowsOf(log, K.send).length).toBe(Number(await row.locator('td').nth(3).innerText()));
-      expect(rowsOf(log, K.reply).length).toBe(Number(await row.locator('td').nth(4).innerText()));
+      // The table and the trace are polled apart, so the export may lag the table by a poll: it must catch up.
+      const exported = async () => {
+        const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="session-csv"]').click()]);
+        const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'session.csv');
+        await download.saveAs(file);
+        const { log } = parseTraceCsv(readFileSync(file, 'utf8'));
+        return [rowsOf(log, K.send).length, rowsOf(log, K.reply).length];
+      };
+      const listed = [Number(await row.locator('td').nth(3).innerText()), Number(await row.locator('td').nth(4).innerText())];
+      await expect.poll(exported, { timeout: 10_000, interval: 600 }).toEqual(listed);
       expect(problems).toEqual([]);
     } finally {
       client.kill();

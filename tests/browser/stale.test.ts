@@ -53,7 +53,7 @@ describe('no stale state in Chromium', () => {
     const relay = await testRelay({ fileSize: 30_000, distDir: TEST_BUNDLE });
     const { page } = await open(env.browser, `${relay.url}/?s=offset&live=1`);
     await page.locator('[data-action="start-live"]').click();
-    await page.waitForFunction(() => document.querySelector('section.cards[data-side^="A "] [data-card="MD5"] dd')?.textContent?.includes('match'), null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelector('section.cards[data-side^="A "] [data-card="Result"] dd')?.textContent?.includes('true'), null, { timeout: 20_000 });
     expect(await sideNote(page, 'A')).toBe('live, done');
     await relay.close();
     // Another controller for A: the live run on the screen is Token pacer's, and says so.

@@ -108,7 +108,7 @@ export function App() {
         <main>
           <Playback state={play} endMs={endMs} onChange={setPlay} zoomed={zoom !== null} onResetZoom={() => setZoom(null)} />
           <Overview e={e} runs={runs} label={label} failedUpload={failedUpload} />
-          {(['a', 'b'] as const).map((s) => runs.errors[s] && <p key={s} className="error" role="alert">{`${label(s)}: ${runs.errors[s]}`}</p>)}
+          {(['a', 'b'] as const).map((s) => runs.errors[s] && <p key={s} className="error" role="alert">{`${sideLabel(SIDE_STYLE[s].name, undefined, e[s].scheme)}: ${runs.errors[s]}`}</p>)}
           <Columns offset={e.scenario === 'offset'} runs={runs} domain={zoom ?? [0, endMs]} playhead={play.t} setZoom={setZoom} label={label} root={chartsRoot} />
         </main>
       </div>
