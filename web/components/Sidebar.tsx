@@ -9,8 +9,8 @@ import { ParamControl } from './ParamControl.tsx';
 import { SchemeSelect } from './SchemeSelect.tsx';
 import { USER_SCHEME_ID } from '../../shared/controllers/userScheme.ts';
 import { COPIES } from '../editor/copies.ts';
+import { LazyEditor } from '../editor/LazyEditor.tsx';
 import { currentText, showEditor } from '../editor/userCode.ts';
-import { UserEditor } from '../editor/UserEditor.tsx';
 
 interface Props {
   e: Experiment;
@@ -159,7 +159,7 @@ export function Sidebar({ e, set, uploaded, onUpload, linkNow, policyNow }: Prop
       <button type="button" className="edit-copy" onClick={() => showEditor(true)}>
         Write your own controller…
       </button>
-      <UserEditor e={e} set={set} />
+      <LazyEditor e={e} set={set} />
     </aside>
   );
 }

@@ -60,7 +60,7 @@ function planeCaption(runs: RunFacts[]): string {
     const better = Math.log(a.throughputMbps / a.delay95) >= Math.log(b.throughputMbps / b.delay95) ? a : b;
     const other = better === a ? b : a;
     lines.push(
-      `${better.name} scores higher: ${ms(better.delay95)} at ${share(better.throughputMbps, other.throughputMbps)} of ${other.name}'s throughput. Up and to the left is better; the star is the omniscient sender.`,
+      `${better.name} scores higher: ${ms(better.delay95)} at ${share(better.throughputMbps, other.throughputMbps)} of ${other.name}'s throughput. Up and to the right is better (delay falls to the right); the star is the omniscient sender.`,
     );
   }
   return lines.join(' ');

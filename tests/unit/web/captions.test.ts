@@ -25,7 +25,7 @@ describe('captions from the runs', () => {
   it('says each run’s point, and which scores higher at what share of the other’s throughput', () => {
     expect(captions(aimd, bdp).plane).toBe(
       'AIMD: 4.80 Mbit/s (80% of the link) at delay95 979 ms. BDP estimator: 3.94 Mbit/s (66% of the link) at delay95 136 ms. ' +
-        "BDP estimator scores higher: 136 ms at 82% of AIMD's throughput. Up and to the left is better; the star is the omniscient sender.",
+        "BDP estimator scores higher: 136 ms at 82% of AIMD's throughput. Up and to the right is better (delay falls to the right); the star is the omniscient sender.",
     );
   });
 
