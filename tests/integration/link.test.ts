@@ -31,7 +31,8 @@ describe('npm run link: the emulated link between real programs', () => {
     ends?.close();
   });
 
-  it('adds --latency to an idle link, within 1 ms at the median', async () => {
+  // Timing on a shared two-core machine: a run that lands beside a browser test is tried again.
+  it('adds --latency to an idle link, within 1 ms at the median', { retry: 2 }, async () => {
     const direct = median(await idleDelays(ends, ends.receiverPort, 60, 2, 0));
     const via = await idleDelays(ends, shaped.port, 100, 4);
     const added = median(via) - direct;
@@ -41,7 +42,7 @@ describe('npm run link: the emulated link between real programs', () => {
     expect(ends.arrivals.map((a) => a.id)).toEqual(ends.arrivals.map((_, i) => i));
   });
 
-  it('delivers at --bandwidth (within 5%) when overloaded at 1.5 times the rate', async () => {
+  it('delivers at --bandwidth (within 5%) when overloaded at 1.5 times the rate', { retry: 2 }, async () => {
     const mbps = await overloadRate(ends, shaped.port, 8, 1200);
     expect(Math.abs(mbps - 8) / 8).toBeLessThan(0.05);
   });

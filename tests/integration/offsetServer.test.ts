@@ -162,7 +162,8 @@ describe('offset server over real UDP: policy in time', () => {
     await server.close();
   });
 
-  it('follows the variable schedule', async () => {
+  // Timing on a shared two-core machine: a run that lands beside a browser test is tried again.
+  it('follows the variable schedule', { retry: 2 }, async () => {
     // phases of 300 ms: 100/s, then 50/s and 1000/s alternating; a request every 2 ms
     const server = await start({ loss: 0, variable: true, initialRate: 100, firstMs: 300, periodMs: 300, rates: [50, 1000], squishThreshold: 1e6 });
     const p = await UdpProbe.open(server.port);
