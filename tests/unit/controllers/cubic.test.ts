@@ -73,12 +73,18 @@ describe('CUBIC', () => {
     expect(c.windowSize()).toBeCloseTo(4.9 + (C * Math.pow(0.1 - K, 3) + 5.95 - 4.9) / 4.9, 12);
   });
 
+  /** Slow start's first round of 16 ACKs at an RTT of 100 ms (w 17), and the second round's packets sent. */
+  const intoRoundTwo = () => {
+    const c = make('cubic');
+    for (let s = 0; s < 200; s++) c.onSend(s, 0);
+    for (let i = 0; i < 16; i++) c.onAck(ack(i, 0, 100, { cumulative: i + 1 }));
+    for (let s = 200; s < 300; s++) c.onSend(s, 100);
+    return c;
+  };
+
   it('HyStart delay: after eight RTTs of a round, their least above the minimum by an eighth of it', () => {
     const rising = (rtt: number) => {
-      const c = make('cubic');
-      for (let s = 0; s < 200; s++) c.onSend(s, 0);
-      for (let i = 0; i < 16; i++) c.onAck(ack(i, 0, 100, { cumulative: i + 1 })); // round 1: RTT 100, w 17
-      for (let s = 200; s < 300; s++) c.onSend(s, 100);
+      const c = intoRoundTwo();
       // round 2, ACKs 10 ms apart (no ACK train): eight samples, then the ninth ACK checks them
       for (let i = 200; i < 209; i++) c.onAck(ack(i, 100 + (i - 200) * 10 - rtt + 100, 100 + (i - 200) * 10 + 100, { cumulative: i + 1 }));
       return c;
@@ -91,10 +97,7 @@ describe('CUBIC', () => {
 
   it('HyStart ACK train: ACKs at most 2 ms apart spanning more than half the minimum RTT', () => {
     const train = (gap: number) => {
-      const c = make('cubic');
-      for (let s = 0; s < 200; s++) c.onSend(s, 0);
-      for (let i = 0; i < 16; i++) c.onAck(ack(i, 0, 100, { cumulative: i + 1 })); // round 1: RTT 100, w 17
-      for (let s = 200; s < 300; s++) c.onSend(s, 100);
+      const c = intoRoundTwo();
       // round 2 starts at t = 200; with 2 ms gaps the 27th ACK, at 252 ms, is past 200 + 50
       for (let i = 200; i < 240; i++) c.onAck(ack(i, 100, 200 + (i - 200) * gap, { cumulative: i + 1 }));
       return c.estimates().ssthresh;
@@ -104,10 +107,7 @@ describe('CUBIC', () => {
   });
 
   it('with no loss yet, grows at least 5% per RTT: one packet per 20 ACKs', () => {
-    const c = make('cubic');
-    for (let s = 0; s < 200; s++) c.onSend(s, 0);
-    for (let i = 0; i < 16; i++) c.onAck(ack(i, 0, 100, { cumulative: i + 1 }));
-    for (let s = 200; s < 300; s++) c.onSend(s, 100);
+    const c = intoRoundTwo();
     for (let i = 200; i < 209; i++) c.onAck(ack(i, 100 + (i - 200) * 10, 220 + (i - 200) * 10, { cumulative: i + 1 })); // HyStart: ssthresh 25
     c.onAck(ack(209, 190, 310, { cumulative: 210 }));
     // the ACK that ended slow start and the next one: the cubic curve from 25 is flat one RTT ahead
