@@ -167,7 +167,7 @@ export const cubic = defineScheme({
     num('c', '', 0.1, 2, 0.05, 0.4, 'Cubic scaling constant C'),
     num('beta', '', 0.5, 0.9, 0.05, 0.7, 'Window kept after a loss'),
     num('minRto', 'ms', 10, 1000, 10, 200, 'Lower bound of the retransmission timeout (Linux: 200 ms)'),
-    choice('hystart', ['on', 'off'], 'on', 'HyStart ends slow start when the RTT of a round rises'),
+    choice('hystart', ['on', 'off'], 'on', 'HyStart ends slow start when a round’s ACK train spans half the minimum RTT or its RTT rises'),
   ],
   create: (p) => new Cubic(p.c, p.beta, p.minRto, p.hystart === 'on'),
 });
