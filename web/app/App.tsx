@@ -98,7 +98,7 @@ export function App() {
           onImport={(f, s) => void onImport(f, s)}
           note={note}
         >
-          <ExportMenu e={e} runs={runs} bandwidth={Number(linkNow.bandwidth)} uploadedText={uploads.texts} chartsRoot={() => chartsRoot.current} label={label} note={note} />
+          <ExportMenu e={e} runs={runs} link={linkNow} uploadedText={uploads.texts} chartsRoot={() => chartsRoot.current} label={label} note={note} />
         </Toolbar>
       </header>
       <Notices notices={notices} dismiss={dismiss} />

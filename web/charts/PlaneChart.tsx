@@ -23,6 +23,16 @@ export interface PlaneLine {
 
 const M = { left: 46, right: 16, top: 14, bottom: 36 };
 
+/** A log axis's ticks at 1, 2, 5 × a power of ten, or fewer (1, 3; then 1) when they would crowd the axis. */
+function logTicks(ticks: number[]): number[] {
+  const mantissa = (t: number) => Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9));
+  for (const keep of [[1, 2, 5], [1, 3], [1]]) {
+    const kept = ticks.filter((t) => keep.includes(mantissa(t)));
+    if (kept.length <= 8 || keep.length === 1) return kept;
+  }
+  return ticks;
+}
+
 /**
  * Throughput against 95th-percentile delay, the delay axis logarithmic and reversed so that better is
  * up and to the right, as the field draws it; the trace's omniscient point marks the ideal corner.
@@ -62,7 +72,7 @@ export function PlaneChart({ points, lines = [], width: W = 460, height: H = 250
           <Axes
             x={x}
             y={y}
-            xTicks={x.ticks().filter((t) => [1, 2, 5].includes(Math.round(t / Math.pow(10, Math.floor(Math.log10(t) + 1e-9)))))}
+            xTicks={logTicks(x.ticks())}
             yTicks={y.ticks(4)}
             innerW={W - M.left - M.right}
             innerH={innerH}
