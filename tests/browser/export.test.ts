@@ -32,7 +32,7 @@ async function ready(url: string): Promise<Page> {
   return page;
 }
 
-const unescape = (s: string) => s.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)));
+const unescapeXml = (s: string) => s.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)));
 
 describe('the figure an instructor puts on a slide', () => {
   it('SVG: headings, cards, captions, legends and the settings as text; every mark a vector path, no bitmaps', { timeout: 90_000 }, async () => {
@@ -41,7 +41,7 @@ describe('the figure an instructor puts on a slide', () => {
     const values = [await card(page, 'A', 'Throughput'), await card(page, 'A', 'Delay95'), await card(page, 'B', 'Score')];
     const caption = await page.locator('[data-caption="window"]').innerText();
     const svg = (await exportFigure(page, 'svg')).toString('utf8');
-    const text = unescape(svg);
+    const text = unescapeXml(svg);
     for (const h of headings) expect(text).toContain(h);
     for (const v of values) expect(text).toContain(v.split(' ')[0]);
     // Captions wrap: each of their words is in the figure, in order, one text per line.
