@@ -51,8 +51,8 @@ export function App() {
   useEffect(() => setFailedUpload(null), [e]);
   const relay = useRelay();
   const chartsRoot = useRef<HTMLDivElement>(null);
-  // On a projector-sized screen the settings fold away, so both runs fit side by side.
-  const [settingsOpen, setSettingsOpen] = useState(() => window.innerWidth > 1100);
+  // On a projector-sized screen (1280 px and less) the settings fold away, so both runs fit side by side.
+  const [settingsOpen, setSettingsOpen] = useState(() => window.innerWidth > 1300);
 
   useEffect(() => {
     window.history.replaceState(null, '', `?${encodeExperiment(e)}`);
