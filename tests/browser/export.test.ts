@@ -74,7 +74,7 @@ describe('the figure an instructor puts on a slide', () => {
     await page.close();
   });
 
-  it('PNG: twice the figure’s size, and holds both sides’ colours', { timeout: 90_000 }, async () => {
+  it('PNG: twice the figure’s size, with both sides’ colours and the charts’ marks', { timeout: 90_000 }, async () => {
     const page = await ready(env.relay.url);
     const width = await page.locator('main').evaluate((m) => Math.ceil(m.getBoundingClientRect().width));
     const png = await exportFigure(page, 'png');
@@ -96,16 +96,20 @@ describe('the figure an instructor puts on a slide', () => {
       let inked = 0;
       let blue = 0;
       let vermillion = 0;
+      let orange = 0;
       for (let i = 0; i < d.length; i += 4) {
         if (d[i] < 240 || d[i + 1] < 240 || d[i + 2] < 240) inked++;
         if (d[i] === 0x00 && d[i + 1] === 0x72 && d[i + 2] === 0xb2) blue++;
         if (d[i] === 0xd5 && d[i + 1] === 0x5e && d[i + 2] === 0x00) vermillion++;
+        if (d[i] === 0xe6 && d[i + 1] === 0x9f && d[i + 2] === 0x00) orange++;
       }
-      return { inked: inked / (d.length / 4), blue, vermillion };
+      return { inked: inked / (d.length / 4), blue, vermillion, orange };
     }, png.toString('base64'));
     expect(pixels.inked).toBeGreaterThan(0.03);
     expect(pixels.blue).toBeGreaterThan(1000);
     expect(pixels.vermillion).toBeGreaterThan(1000);
+    // the ACK dots of both sequence charts (a legend's swatches alone are a few hundred pixels)
+    expect(pixels.orange, JSON.stringify(pixels)).toBeGreaterThan(4000);
     await page.close();
   });
 });

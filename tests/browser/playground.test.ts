@@ -92,19 +92,6 @@ describe('the playground in Chromium', () => {
     await page.close();
   });
 
-  it('exports the charts as a PNG image', async () => {
-    const { page } = await open(env.browser, env.relay.url);
-    await card(page, 'B', 'Throughput');
-    await page.getByText('Export', { exact: true }).click();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="png"]').click()]);
-    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'c.png');
-    await download.saveAs(file);
-    const png = readFileSync(file);
-    expect(png.subarray(1, 4).toString()).toBe('PNG');
-    expect(png.length).toBeGreaterThan(20_000);
-    await page.close();
-  });
-
   it('an invalid trace upload and a broken CSV say what is wrong, and the page keeps working', async () => {
     const { page } = await open(env.browser, env.relay.url);
     await card(page, 'A', 'Throughput');
