@@ -41,8 +41,9 @@ export function ExportMenu({ e, runs, link, uploadedText, chartsRoot, label, not
     if (!root) return;
     const { svg, width, height } = chartsSvg(root, settingsLine(e, link));
     try {
-      if (kind === 'svg') download('pipefill-figure.svg', svg, 'image/svg+xml');
-      else download('pipefill-figure.png', await svgToPng(svg, width, height));
+      const name = `pipefill-${e.a.scheme}-vs-${e.b.scheme}`;
+      if (kind === 'svg') download(`${name}.svg`, svg, 'image/svg+xml');
+      else download(`${name}.png`, await svgToPng(svg, width, height));
     } catch (err) {
       note(`The figure could not be made: ${(err as Error).message}`);
     }

@@ -6,7 +6,8 @@ import type { Experiment } from '../state/experiment.ts';
 
 /** "name value unit" for each parameter of a schema, at the given values or the defaults. */
 function paramsText(schema: readonly ParamSpec[], values: ParamValues): string {
-  return schema.map((p) => `${p.name} ${values[p.name] ?? p.default}${p.kind === 'number' && p.unit ? ` ${p.unit}` : ''}`).join(', ');
+  const unit = (p: ParamSpec) => (p.kind !== 'number' || !p.unit ? '' : p.unit === '%' ? '%' : ` ${p.unit}`);
+  return schema.map((p) => `${p.name} ${values[p.name] ?? p.default}${unit(p)}`).join(', ');
 }
 
 function linkText(e: Experiment, delayMs: number | string): string {
