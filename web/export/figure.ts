@@ -63,6 +63,9 @@ function clipRight(el: Element): number {
   return Infinity;
 }
 
+/** About how wide an ellipsis is at the page's small sizes. */
+const ELLIPSIS_PX = 9;
+
 /** A text node as one SVG text per line it wraps onto, each starting where its first word stands. */
 function textSvg(node: Text, style: CSSStyleDeclaration, place: Place, opacity: number): string {
   const text = node.data;
@@ -73,10 +76,20 @@ function textSvg(node: Text, style: CSSStyleDeclaration, place: Place, opacity: 
     range.setStart(node, m.index);
     range.setEnd(node, m.index + m[0].length);
     const r = range.getBoundingClientRect();
-    if (r.width === 0 || r.left >= right) continue;
+    if (r.width === 0) continue;
+    // cut by its box (a card's label): keep what fits before an ellipsis, as the page shows it
+    const cut = r.right > right + 0.5;
+    let word = m[0];
+    if (cut) {
+      let k = word.length;
+      do range.setEnd(node, m.index + --k);
+      while (k > 0 && range.getBoundingClientRect().right > right - ELLIPSIS_PX);
+      word = `${word.slice(0, k)}…`;
+    }
     const line = lines.at(-1);
-    if (line && Math.abs(line.top - r.top) < 2) line.words.push(m[0]);
-    else lines.push({ left: r.left, top: r.top, bottom: r.bottom, words: [m[0]] });
+    if (line && Math.abs(line.top - r.top) < 2) line.words.push(word);
+    else lines.push({ left: r.left, top: r.top, bottom: r.bottom, words: [word] });
+    if (cut) break;
   }
   const font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
   const ascent = ascentOf(font);
