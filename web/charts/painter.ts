@@ -1,5 +1,5 @@
 import type { ScaleLinear } from 'd3-scale';
-import { dotsBetween, isFilled, pairsUpTo, traceDots, traceLayer } from './geometry.ts';
+import { dotsBetween, isFilled, type PathSink, pairsUpTo, traceDots, traceLayer } from './geometry.ts';
 
 /**
  * One thing a time chart draws; data are (t, y) pairs in time order, bands (start, end) pairs. Marks are
@@ -39,6 +39,13 @@ export class Painter {
   private height = 0;
   private painted: { layers: Layer[]; x: ScaleLinear<number, number>; y: ScaleLinear<number, number>; tNow: number } | null = null;
   private readonly drawn = new Map<Layer, number>();
+  /** Dots straight onto the canvas, one fillRect each: the canvas's fast path, no path to build and fill. */
+  private readonly dotSink: PathSink = {
+    rect: (x, y, w, h) => this.ctx.fillRect(x, y, w, h),
+    moveTo: () => {},
+    lineTo: () => {},
+    closePath: () => {},
+  };
 
   constructor(private readonly canvas: HTMLCanvasElement) {
     this.ctx = canvas.getContext('2d', { alpha: true })!;
@@ -113,10 +120,8 @@ export class Painter {
     for (const l of layers) {
       if (l.kind === 'dots') {
         const [first, end] = dotsBetween(l, t0, until);
-        ctx.beginPath();
-        traceDots(ctx, l, x, y, Math.max(this.drawn.get(l) ?? 0, first), end);
         ctx.fillStyle = l.color;
-        ctx.fill();
+        traceDots(this.dotSink, l, x, y, Math.max(this.drawn.get(l) ?? 0, first), end);
         this.drawn.set(l, end);
       } else {
         if (l.kind === 'bands' || l.kind === 'area') ctx.globalCompositeOperation = 'destination-over';
