@@ -40,7 +40,7 @@ describe('the playground in Chromium', () => {
     await page.close();
   });
 
-  it('a slider move re-runs and changes the numbers; the URL carries it and reopens the same run', async () => {
+  it('a slider move re-runs and changes the numbers; the URL carries it and reopens the same run', { timeout: 60_000 }, async () => {
     const { page, problems } = await open(env.browser, env.relay.url);
     const before = await card(page, 'A', 'Delay95');
     const slider = page.locator('[data-param="a.timeout"]');
