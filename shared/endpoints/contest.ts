@@ -40,7 +40,7 @@ export class ContestSender extends WindowedSender {
   receive(ack: Packet, now: number): void {
     if (this.nextAck <= ack.seq) this.nextAck = ack.seq + 1;
     this.acked(ack, now, this.nextAck);
-    for (let lost = this.losses.acked(ack.seq); lost >= 0; lost = this.losses.nextLoss()) this.controller.onLoss(now, lost);
+    for (let lost = this.losses.acked(ack.seq); lost >= 0; lost = this.losses.nextLoss()) this.lossDetected(now, lost);
     this.logAck(K.ack, ack.seq, now - ack.sentAt, ack.bytes, now);
     if (this.nextAck >= this.limit) return this.finish(now);
     this.timer.set(now + this.controller.timeoutMs());

@@ -83,7 +83,7 @@ export class ReliableSender extends WindowedSender {
     this.logAck(K.ack, cumulative, now - ack.sentAt, ack.bytes, now);
     if (this.una >= this.segments) return this.finish(now);
     if (this.dupAcks === 3) {
-      this.controller.onLoss(now, this.una);
+      this.lossDetected(now, this.una);
       this.transmit(this.una, now);
     }
     if (progress || this.dupAcks === 3) this.timer.set(now + this.controller.timeoutMs());

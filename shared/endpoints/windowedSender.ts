@@ -70,6 +70,12 @@ export abstract class WindowedSender implements PacketSink {
     this.controller.onAck(a);
   }
 
+  /** Tells the controller of a loss inferred from ACKs, and records it so the charts can mark it. */
+  protected lossDetected(now: number, seq: number): void {
+    this.controller.onLoss(now, seq);
+    this.ep.log.push(now, K.loss, this.ep.flow, seq, 0, this.inFlight(), this.controller.windowSize());
+  }
+
   protected logSend(packet: Packet, now: number): void {
     this.ep.log.push(now, packet.retransmit ? K.retransmit : K.send, this.ep.flow, packet.seq, packet.bytes, this.inFlight(), this.controller.windowSize());
   }

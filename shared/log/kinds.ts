@@ -17,6 +17,7 @@ export const KINDS = [
   'penalty', // offset request found no token: value = total penalty
   'duplicate', // link duplicated a packet
   'done', // flow finished its transfer: value = elapsed ms
+  'loss', // sender inferred a loss without its timer (three later packets ACKed, three duplicate ACKs): seq = the packet
 ] as const;
 
 export type Kind = (typeof KINDS)[number];
@@ -36,6 +37,7 @@ export const K = {
   penalty: 11,
   duplicate: 12,
   done: 13,
+  loss: 14,
 } as const satisfies { [key in Kind]: number };
 
 export const DROP_REASONS = ['queue', 'loss', 'burst-loss', 'no-token', 'server-loss', 'ack-queue', 'ack-loss', 'aqm'] as const;

@@ -19,6 +19,8 @@ export interface RunSeries {
   /** The controller's window (or burst) after each event (t, packets). */
   window: Float64Array;
   timeouts: Float64Array;
+  /** Losses the sender inferred from ACKs, before any timer (t, seq). */
+  losses: Float64Array;
   /** Controller estimates by name (t, value). */
   estimates: Record<string, Float64Array>;
   /** Bottleneck throughput per bin (bin start, Mbit/s), and the link's capacity when it is a trace. */
@@ -91,6 +93,7 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
   const windowN = count[K.ack] + count[K.reply] + count[K.timeout] + count[K.send];
   const window = pairs(windowN);
   const timeouts = pairs(count[K.timeout]);
+  const losses = pairs(count[K.loss]);
   // A live fetch has no simulated bottleneck: its replies are what got through, their RTTs the delay.
   const fromReplies = count[K.depart] === 0 && count[K.reply] > 0;
   const passed = fromReplies ? count[K.reply] : count[K.depart];
@@ -111,6 +114,7 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
     d = 0,
     w = 0,
     to = 0,
+    lo = 0,
     q = 0,
     occ = 0,
     qn = 0;
@@ -146,6 +150,10 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
         timeouts[to++] = c.window[i];
         window[w++] = t;
         window[w++] = c.window[i];
+        break;
+      case K.loss:
+        losses[lo++] = t;
+        losses[lo++] = y;
         break;
       case K.drop:
         drops[d++] = t;
@@ -201,6 +209,7 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
     drops,
     window,
     timeouts,
+    losses,
     estimates,
     binMs,
     throughput,
@@ -235,7 +244,7 @@ export function capacitySeries(trace: Trace, binMs: number, bins: number, once: 
 
 /** Every typed array of the series, for handing over as transferables. */
 export function seriesBuffers(s: RunSeries): ArrayBuffer[] {
-  const arrays = [s.sends, s.retransmits, s.acks, s.drops, s.window, s.timeouts, s.throughput, s.queueDelay, s.signalDelay, s.queue, s.squished, ...Object.values(s.estimates)];
+  const arrays = [s.sends, s.retransmits, s.acks, s.drops, s.window, s.timeouts, s.losses, s.throughput, s.queueDelay, s.signalDelay, s.queue, s.squished, ...Object.values(s.estimates)];
   if (s.capacity) arrays.push(s.capacity);
   return arrays.map((x) => x.buffer as ArrayBuffer);
 }

@@ -39,6 +39,12 @@ describe('one glance at projector sizes, in Chromium', () => {
       expect(chartB.x).toBeGreaterThan(chartA.x + chartA.width - 1);
       expect(Math.abs(chartA.y - chartB.y)).toBeLessThan(2);
       expect(await page.evaluate(() => document.scrollingElement!.scrollLeft === 0 && document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true);
+      // the settings are folded away, and the sliders' number boxes stand beside them when opened
+      expect(await page.locator('.sidebar').isVisible()).toBe(false);
+      await page.locator('[data-action="settings"]').click();
+      const [slider, number] = await Promise.all([box('[data-param="link.delay"]'), box('[data-number="link.delay"]')]);
+      expect(Math.abs(slider.y + slider.height / 2 - (number.y + number.height / 2))).toBeLessThan(4);
+      expect(number.x).toBeGreaterThan(slider.x + slider.width - 1);
       await page.close();
     });
   }

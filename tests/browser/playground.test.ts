@@ -40,7 +40,7 @@ describe('the playground in Chromium', () => {
     await page.close();
   });
 
-  it('a slider move re-runs and changes the numbers; the URL carries it and reopens the same run', async () => {
+  it('a slider move re-runs and changes the numbers; the URL carries it and reopens the same run', { timeout: 60_000 }, async () => {
     const { page, problems } = await open(env.browser, env.relay.url);
     const before = await card(page, 'A', 'Delay95');
     const slider = page.locator('[data-param="a.timeout"]');
@@ -89,19 +89,6 @@ describe('the playground in Chromium', () => {
     await download.saveAs(file);
     const trace = parseTrace(readFileSync(file, 'utf8'));
     expect(traceMbps(trace)).toBeCloseTo(6, 1);
-    await page.close();
-  });
-
-  it('exports the charts as a PNG image', async () => {
-    const { page } = await open(env.browser, env.relay.url);
-    await card(page, 'B', 'Throughput');
-    await page.getByText('Export', { exact: true }).click();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="png"]').click()]);
-    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'c.png');
-    await download.saveAs(file);
-    const png = readFileSync(file);
-    expect(png.subarray(1, 4).toString()).toBe('PNG');
-    expect(png.length).toBeGreaterThan(20_000);
     await page.close();
   });
 

@@ -44,6 +44,10 @@ describe('no stale state in Chromium', () => {
     await page.waitForSelector('section.cards.stale[data-side^="A "]');
     expect(await sideNote(page, 'A')).toBe('previous run: the upload of huge.down failed; this is the run on the trace before it');
     expect(await page.locator('section.cards.stale').count()).toBe(2);
+    // the long note wraps under its heading: the plane stays on the page
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true);
+    const plane = (await page.locator('figure.plane').boundingBox())!;
+    expect(plane.x + plane.width).toBeLessThanOrEqual(1500);
     await page.locator('[data-param="seed"]').fill('2');
     await page.waitForFunction(() => document.querySelectorAll('section.cards.stale').length === 0);
     await page.close();

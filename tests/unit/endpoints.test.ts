@@ -189,6 +189,13 @@ describe('the skeleton sender', () => {
     scheduler.run(5000);
     expect(there.dropped).toEqual([1, 2, 7]);
     expect(controller.losses).toEqual([1, 2, 7]);
+    // and records each, so the charts can tick it: packet 1 is declared once packet 4's ACK is back
+    // (sends at 0, 20 ms round trip, the window of 6 refilled at each ACK: 4 goes out at 0)
+    const c = log.columns;
+    const losses = Array.from({ length: log.length }, (_, i) => i).filter((i) => c.kind[i] === K.loss);
+    expect(losses.map((i) => c.seq[i])).toEqual([1, 2, 7]);
+    expect(c.t[losses[0]]).toBe(20);
+    expect(c.t[losses[1]]).toBe(20);
   });
 });
 
@@ -234,6 +241,9 @@ describe('fast retransmit', () => {
     const dupOf2 = r.acks.filter((a) => a.cumulative === 2);
     expect(dupOf2.map((a) => a.t).slice(0, 4)).toEqual([22, 23, 24, 25]);
     expect(r.resends).toEqual([{ t: 25, seq: 2 }]);
+    const c = r.log.columns;
+    const losses = Array.from({ length: r.log.length }, (_, i) => i).filter((i) => c.kind[i] === K.loss);
+    expect(losses.map((i) => [c.t[i], c.seq[i]])).toEqual([[25, 2]]);
     expect(r.sender.retransmissions).toBe(1);
     expect(r.receiver.complete).toBe(true);
   });

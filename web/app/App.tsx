@@ -51,8 +51,8 @@ export function App() {
   useEffect(() => setFailedUpload(null), [e]);
   const relay = useRelay();
   const chartsRoot = useRef<HTMLDivElement>(null);
-  // On a projector-sized screen the settings fold away, so both runs fit side by side.
-  const [settingsOpen, setSettingsOpen] = useState(() => window.innerWidth > 1100);
+  // On a projector-sized screen (1280 px and less) the settings fold away, so both runs fit side by side.
+  const [settingsOpen, setSettingsOpen] = useState(() => window.innerWidth > 1300);
 
   useEffect(() => {
     window.history.replaceState(null, '', `?${encodeExperiment(e)}`);
@@ -98,7 +98,7 @@ export function App() {
           onImport={(f, s) => void onImport(f, s)}
           note={note}
         >
-          <ExportMenu e={e} runs={runs} bandwidth={Number(linkNow.bandwidth)} uploadedText={uploads.texts} chartsRoot={() => chartsRoot.current} label={label} note={note} />
+          <ExportMenu e={e} runs={runs} link={linkNow} uploadedText={uploads.texts} chartsRoot={() => chartsRoot.current} label={label} note={note} />
         </Toolbar>
       </header>
       <Notices notices={notices} dismiss={dismiss} />

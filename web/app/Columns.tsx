@@ -51,7 +51,7 @@ export function Overview({ e, runs, label, failedUpload }: { e: Experiment; runs
       })}
       <div className="plane-side">
         {e.scenario === 'contest' && <PlaneChart points={points} width={380} height={200} short />}
-        <Exercises e={e} summaries={(['a', 'b'] as const).map((s) => ({ side: label(s), summary: runs.views[s]?.summary }))} />
+        <Exercises e={e} runs={(['a', 'b'] as const).map((s) => ({ slot: s, side: label(s), summary: runs.views[s]?.summary }))} />
       </div>
       {e.scenario === 'contest' && plane && (
         <p className="caption" data-caption="plane">

@@ -1,6 +1,7 @@
 import { ESTIMATES } from '../../shared/log/kinds.ts';
 import type { RunSeries } from '../../shared/metrics/series.ts';
 import { COLORS } from '../charts/palette.ts';
+import { eventMarks } from '../charts/events.ts';
 import type { Layer } from '../charts/painter.ts';
 
 export interface ChartDef {
@@ -46,19 +47,6 @@ function pipeLayers(window: Float64Array, bdp: number, endMs: number): Layer[] {
   ];
 }
 
-/** Timeouts, drops and squish edges as ticks on the window chart's time axis. */
-function eventMarks(s: RunSeries): Layer[] {
-  const marks: Layer[] = [];
-  if (s.drops.length) marks.push({ kind: 'marks', data: s.drops, color: COLORS.ink, label: 'drop tick' });
-  if (s.timeouts.length) marks.push({ kind: 'marks', data: s.timeouts, color: COLORS.vermillion, label: 'timeout tick' });
-  if (s.squished.length) {
-    const edges = new Float64Array(2 * s.squished.length);
-    for (let i = 0; i < s.squished.length; i++) edges[2 * i] = s.squished[i];
-    marks.push({ kind: 'marks', data: edges, color: COLORS.purple, label: 'squish on/off' });
-  }
-  return marks;
-}
-
 /** The charts of one run and what each draws. Built once per run, so playback can paint incrementally. */
 export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = null): ChartDef[] {
   const estimateLayers = (names: (n: string) => boolean): Layer[] =>
@@ -86,8 +74,6 @@ export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = nul
         ...(bdp ? pipeLayers(s.window, bdp, s.endMs) : []),
         { kind: 'step', data: s.window, color: COLORS.blue, label: 'window', size: 1.5 },
         ...estimateLayers((n) => WINDOW_ESTIMATES.has(n)),
-        { kind: 'dots', data: s.timeouts, color: COLORS.vermillion, label: 'timeout', size: 4 },
-        ...eventMarks(s),
       ],
     },
     {
@@ -119,7 +105,8 @@ export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = nul
   const rates = estimateLayers((n) => n === 'bandwidth' || n === 'pacingRate');
   // Last, so that the rows every run has line up across the two columns.
   if (rates.length) charts.push({ id: 'rates', title: 'Rate estimates', yLabel: 'packets/s', layers: rates });
-  return charts;
+  const events = eventMarks(s);
+  return charts.map((c) => ({ ...c, layers: [...c.layers, ...events] }));
 }
 
 const translucent = (hex: string, alpha: number) => {

@@ -23,22 +23,57 @@ export interface PlaneLine {
 
 const M = { left: 46, right: 16, top: 14, bottom: 36 };
 
+/** A log axis's ticks at 1, 2, 5 × a power of ten, or fewer (1, 3; then 1) when they would crowd the axis. */
+function logTicks(ticks: number[]): number[] {
+  const mantissa = (t: number) => Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9));
+  for (const keep of [[1, 2, 5], [1, 3], [1]]) {
+    const kept = ticks.filter((t) => keep.includes(mantissa(t)));
+    if (kept.length <= 8 || keep.length === 1) return kept;
+  }
+  return ticks;
+}
+
+/** About how wide a character of an 11 px label is, and how tall a label line. */
+const CHAR_PX = 6;
+const LINE_PX = 12;
+
+/** Where a point's label goes: on whichever side of it stays inside the plot, and how far it moves off its point's line. */
+interface LabelPlace {
+  left: boolean;
+  /** Vertical shift, px, so that labels of nearby points do not print over each other. */
+  shift: number;
+}
+
 /**
- * Throughput against 95th-percentile delay, the delay axis logarithmic and reversed so that better is
- * up and to the right, as the field draws it; the trace's omniscient point marks the ideal corner.
+ * Places labels in order: each on the side with room, then moved up or down by whole lines, nearest
+ * first, until it overlaps no label placed before it.
  */
-/** A point's label, on whichever side of it stays inside the plot (about 6 px a character at 11 px). */
-function PointLabel({ text, cx, innerW, star }: { text: string; cx: number; innerW: number; star: boolean }) {
-  // The side with more room when the label does not fit to the right.
-  const left = cx + 9 + 6 * text.length > innerW && cx > innerW - cx;
+export function placeLabels(labels: { cx: number; cy: number; text: string }[], innerW: number): LabelPlace[] {
+  const placed: { x0: number; x1: number; y: number }[] = [];
+  return labels.map(({ cx, cy, text }) => {
+    const w = 9 + CHAR_PX * text.length;
+    const left = cx + w > innerW && cx > innerW - cx;
+    const [x0, x1] = left ? [cx - w, cx] : [cx, cx + w];
+    const clear = (y: number) => placed.every((p) => p.x1 <= x0 || p.x0 >= x1 || Math.abs(p.y - y) >= LINE_PX);
+    const shift = [0, 1, -1, 2, -2, 3, -3].map((k) => k * LINE_PX).find((d) => clear(cy + d)) ?? 0;
+    placed.push({ x0, x1, y: cy + shift });
+    return { left, shift };
+  });
+}
+
+function PointLabel({ text, place, star }: { text: string; place: LabelPlace; star: boolean }) {
   return (
-    <text x={left ? -9 : 9} textAnchor={left ? 'end' : 'start'} dy={star ? '-0.8em' : '0.32em'}>
+    <text x={place.left ? -9 : 9} y={place.shift} textAnchor={place.left ? 'end' : 'start'} dy={star ? '-0.8em' : '0.32em'}>
       {text}
     </text>
   );
 }
 
-/** `short` labels points by name only (the numbers stay in each point's tooltip), for a small plane beside the cards. */
+/**
+ * Throughput against 95th-percentile delay, the delay axis logarithmic and reversed so that better is
+ * up and to the right, as the field draws it; the trace's omniscient point marks the ideal corner.
+ * `short` labels points by name only (the numbers stay in each point's tooltip), for a small plane beside the cards.
+ */
 export function PlaneChart({ points, lines = [], width: W = 460, height: H = 250, short = false }: { points: PlanePoint[]; lines?: PlaneLine[]; width?: number; height?: number; short?: boolean }) {
   const ok = points.filter((p) => p.delay95 > 0 && Number.isFinite(p.delay95) && Number.isFinite(p.throughputMbps));
   const delays = ok.map((p) => p.delay95);
@@ -53,23 +88,22 @@ export function PlaneChart({ points, lines = [], width: W = 460, height: H = 250
     .range([H - M.top - M.bottom, 0])
     .nice();
   const innerH = H - M.top - M.bottom;
+  const innerW = W - M.left - M.right;
+  const labelText = (p: PlanePoint) => (short ? p.label : `${p.label} (${fixed(p.throughputMbps, 2)} Mbit/s, ${fixed(p.delay95, 0)} ms)`);
+  const labelled = ok.filter((p) => p.labelled !== false);
+  const places = new Map(
+    placeLabels(
+      labelled.map((p) => ({ cx: x(p.delay95), cy: y(p.throughputMbps), text: labelText(p) })),
+      innerW,
+    ).map((place, i) => [labelled[i], place]),
+  );
 
   return (
     <figure className="plane" aria-label="Throughput–delay plane">
       <figcaption>Throughput vs delay (better: up and right)</figcaption>
       <svg width={W} height={H} role="img">
         <g transform={`translate(${M.left},${M.top})`}>
-          <Axes
-            x={x}
-            y={y}
-            xTicks={x.ticks().filter((t) => [1, 2, 5].includes(Math.round(t / Math.pow(10, Math.floor(Math.log10(t) + 1e-9)))))}
-            yTicks={y.ticks(4)}
-            innerW={W - M.left - M.right}
-            innerH={innerH}
-            xGrid
-            xLabel="95th-percentile signal delay (ms, log)"
-            yLabel="throughput (Mbit/s)"
-          />
+          <Axes x={x} y={y} xTicks={logTicks(x.ticks())} yTicks={y.ticks(4)} innerW={innerW} innerH={innerH} xGrid xLabel="95th-percentile signal delay (ms, log)" yLabel="throughput (Mbit/s)" />
           {lines.map((l, i) => (
             <polyline key={i} points={l.points.map((p) => `${x(p.delay95)},${y(p.throughputMbps)}`).join(' ')} fill="none" stroke={l.color} strokeWidth={1.5} strokeDasharray="4 3" />
           ))}
@@ -84,14 +118,7 @@ export function PlaneChart({ points, lines = [], width: W = 460, height: H = 250
                 {p.marker === 'circle' && <circle r={6} fill={p.color} />}
                 {p.marker === 'square' && <rect x={-6} y={-6} width={12} height={12} fill={p.color} />}
                 {p.marker === 'star' && <path d="M0,-8L2.4,-2.5L8,-2.5L3.5,1.2L5,7L0,3.6L-5,7L-3.5,1.2L-8,-2.5L-2.4,-2.5Z" fill={p.color} />}
-                {p.labelled !== false && (
-                  <PointLabel
-                    text={short ? p.label : `${p.label} (${fixed(p.throughputMbps, 2)} Mbit/s, ${fixed(p.delay95, 0)} ms)`}
-                    cx={cx}
-                    innerW={W - M.left - M.right}
-                    star={p.marker === 'star'}
-                  />
-                )}
+                {places.has(p) && <PointLabel text={labelText(p)} place={places.get(p)!} star={p.marker === 'star'} />}
               </g>
             );
           })}

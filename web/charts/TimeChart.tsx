@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Axes } from './Axes.tsx';
 import { seconds } from './format.ts';
 import { Painter, type Layer } from './painter.ts';
+import { recordPicture } from './picture.ts';
 
 export interface TimeChartProps {
   title: string;
@@ -75,6 +76,7 @@ export function TimeChart({ title, yLabel, layers, domain, tNow, height = 170, y
     painter.current ??= new Painter(canvas.current);
     painter.current.resize(innerW, innerH, window.devicePixelRatio || 1);
     painter.current.paint(layers, x, y, tNow);
+    recordPicture(box.current!, { layers, x, y, tNow, innerH });
   }, [layers, x, y, tNow, width, innerW, innerH]);
 
   const local = (e: React.PointerEvent) => Math.min(innerW, Math.max(0, e.clientX - (e.currentTarget as Element).getBoundingClientRect().left - MARGIN.left));
@@ -87,7 +89,7 @@ export function TimeChart({ title, yLabel, layers, domain, tNow, height = 170, y
         <span className="legend">
           {layers.map((l) => (
             <span key={l.label} className="key">
-              <i style={{ background: l.color }} />
+              <i style={{ background: l.color }} className={l.kind === 'marks' ? 'tick-key' : undefined} />
               {l.label}
             </span>
           ))}

@@ -1,4 +1,5 @@
 import type { ScaleLinear } from 'd3-scale';
+import { dotsBetween, isFilled, type PathSink, pairsUpTo, traceDots, traceLayer } from './geometry.ts';
 
 /**
  * One thing a time chart draws; data are (t, y) pairs in time order, bands (start, end) pairs. Marks are
@@ -9,7 +10,7 @@ export interface Layer {
   data: Float64Array;
   color: string;
   label: string;
-  /** Dot size or line width in CSS pixels. */
+  /** Dot size, line width or an event tick's height, in CSS pixels. */
   size?: number;
   /** Areas: the y they fill from (the axis when absent). */
   base?: number;
@@ -20,18 +21,6 @@ export interface Layer {
 /** A user-timing mark at the first chart painted with marks, for measuring time to first chart. */
 export const FIRST_CHART_MARK = 'pipefill:first-chart';
 let firstMarked = false;
-
-/** Index of the first pair whose t is above `t` (binary search over interleaved pairs). */
-export function pairsUpTo(data: Float64Array, t: number): number {
-  let lo = 0;
-  let hi = data.length >> 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (data[2 * mid] <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 function rgba(hex: string): number {
   const v = parseInt(hex.slice(1), 16);
@@ -50,6 +39,13 @@ export class Painter {
   private height = 0;
   private painted: { layers: Layer[]; x: ScaleLinear<number, number>; y: ScaleLinear<number, number>; tNow: number } | null = null;
   private readonly drawn = new Map<Layer, number>();
+  /** Dots straight onto the canvas, one fillRect each: the canvas's fast path, no path to build and fill. */
+  private readonly dotSink: PathSink = {
+    rect: (x, y, w, h) => this.ctx.fillRect(x, y, w, h),
+    moveTo: () => {},
+    lineTo: () => {},
+    closePath: () => {},
+  };
 
   constructor(private readonly canvas: HTMLCanvasElement) {
     this.ctx = canvas.getContext('2d', { alpha: true })!;
@@ -123,12 +119,9 @@ export class Painter {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     for (const l of layers) {
       if (l.kind === 'dots') {
-        const d = l.data;
-        const s = l.size ?? 2;
-        const start = Math.max(this.drawn.get(l) ?? 0, pairsUpTo(d, t0 - 1e-9));
-        const end = pairsUpTo(d, until);
+        const [first, end] = dotsBetween(l, t0, until);
         ctx.fillStyle = l.color;
-        for (let i = start; i < end; i++) ctx.fillRect(Math.round(x(d[2 * i])), Math.round(y(d[2 * i + 1])) - s / 2, s, s);
+        traceDots(this.dotSink, l, x, y, Math.max(this.drawn.get(l) ?? 0, first), end);
         this.drawn.set(l, end);
       } else {
         if (l.kind === 'bands' || l.kind === 'area') ctx.globalCompositeOperation = 'destination-over';
@@ -138,55 +131,20 @@ export class Painter {
     }
   }
 
-  /** Lines, steps, areas and bands between two times (lines start from the point before `from`). */
+  /** Lines, steps, areas, bands and event ticks between two times (lines start from the point before `from`). */
   private paintRange(l: Layer, x: ScaleLinear<number, number>, y: ScaleLinear<number, number>, from: number, until: number): void {
     const ctx = this.ctx;
-    const d = l.data;
-    if (l.kind === 'bands') {
-      ctx.fillStyle = l.color;
-      for (let i = 0; i + 1 < d.length; i += 2) {
-        const a = Math.max(d[i], from);
-        const b = Math.min(d[i + 1], until);
-        if (b > a) ctx.fillRect(x(a), 0, x(b) - x(a), this.height);
-      }
-      return;
-    }
-    if (l.kind === 'marks') {
-      // A short tick rising from the time axis at each event, so events read against every row's time.
-      const axis = y.range()[0];
-      ctx.fillStyle = l.color;
-      for (let i = pairsUpTo(d, from - 1e-9); i < pairsUpTo(d, until); i++) ctx.fillRect(Math.round(x(d[2 * i])) - 0.5, axis - 7, 1.5, 7);
-      return;
-    }
-    const first = Math.max(0, pairsUpTo(d, from) - 1);
-    const end = pairsUpTo(d, until);
-    if (end - first < 1) return;
     ctx.beginPath();
-    const y0 = l.base === undefined ? y.range()[0] : y(l.base);
-    if (l.kind === 'area') ctx.moveTo(x(d[2 * first]), y0);
-    for (let i = first; i < end; i++) {
-      const px = x(d[2 * i]);
-      const py = y(d[2 * i + 1]);
-      if (l.kind === 'step' || l.kind === 'area') {
-        if (i > first) ctx.lineTo(px, y(d[2 * i - 1]));
-        else if (l.kind === 'step') ctx.moveTo(px, py);
-        ctx.lineTo(px, py);
-      } else if (i === first) ctx.moveTo(px, py);
-      else ctx.lineTo(px, py);
-    }
-    if (l.kind === 'area') {
-      const lastX = x(Math.min(until, d[2 * (end - 1)] + (d.length > 2 ? d[2] - d[0] : 0)));
-      ctx.lineTo(lastX, y(d[2 * end - 1]));
-      ctx.lineTo(lastX, y0);
-      ctx.closePath();
+    if (!traceLayer(ctx, l, x, y, this.height, from, until)) return;
+    if (isFilled(l)) {
       ctx.fillStyle = l.color;
       ctx.fill();
-    } else {
-      ctx.strokeStyle = l.color;
-      ctx.lineWidth = l.size ?? 1.5;
-      ctx.setLineDash(l.dash ?? []);
-      ctx.stroke();
-      ctx.setLineDash([]);
+      return;
     }
+    ctx.strokeStyle = l.color;
+    ctx.lineWidth = l.size ?? 1.5;
+    ctx.setLineDash(l.dash ?? []);
+    ctx.stroke();
+    ctx.setLineDash([]);
   }
 }

@@ -1,14 +1,41 @@
 import { useState } from 'react';
 import type { Summary } from '../../shared/metrics/summary.ts';
 import type { Experiment } from '../state/experiment.ts';
-import { EXERCISES, nextExercise } from './exercises.ts';
+import { EXERCISES, type Exercise, nextExercise, type Verdict } from './exercises.ts';
+import { type HeldOutRuns, useHeldOut } from './useHeldOut.ts';
+
+interface SideRun {
+  slot: 'a' | 'b';
+  side: string;
+  summary: Summary | undefined;
+}
+
+/** One side's verdict on the trace being tuned, and beside it on the held-out trace with whether the goal holds on both. */
+function SideCheck({ x, e, run, heldOut }: { x: Exercise; e: Experiment; run: SideRun & { summary: Summary }; heldOut: HeldOutRuns | null }) {
+  const tuned = x.check!(e, run.summary);
+  const held = x.heldOut;
+  const other: Verdict | null | undefined = held && heldOut && (heldOut.summaries[run.slot] ? held.score(heldOut.summaries[run.slot]!) : { met: false, why: heldOut.errors[run.slot] ?? 'no run' });
+  return (
+    <>
+      <p className={tuned.met ? 'met' : 'unmet'} data-check={run.side}>
+        {tuned.met ? '✓' : '✗'} {run.side}: {tuned.why}
+      </p>
+      {held && e.scenario === 'contest' && (
+        <p className={other?.met ? 'met held-out' : 'unmet held-out'} data-held-out={run.side}>
+          {other ? `${other.met ? '✓' : '✗'} held out, ${held.title}: ${other.why} · ${tuned.met && other.met ? 'the goal holds on both' : 'not on both'}` : `scoring on ${held.title}…`}
+        </p>
+      )}
+    </>
+  );
+}
 
 /** The course's exercises as goals: the chosen one is checked on each side's run as the runs change. */
-export function Exercises({ e, summaries }: { e: Experiment; summaries: { side: string; summary: Summary | undefined }[] }) {
+export function Exercises({ e, runs }: { e: Experiment; runs: SideRun[] }) {
   const [id, setId] = useState<string | null>(null);
   const x = EXERCISES.find((ex) => ex.id === id);
-  const results = x?.check ? summaries.filter((s) => s.summary).map((s) => ({ side: s.side, ...x.check!(e, s.summary!) })) : [];
-  const met = results.some((r) => r.met);
+  const heldOut = useHeldOut(x, e);
+  const shown = x?.check ? runs.filter((r): r is SideRun & { summary: Summary } => Boolean(r.summary)) : [];
+  const met = shown.some((r) => x!.check!(e, r.summary).met);
   return (
     <details className="menu exercises" data-exercise={id ?? ''}>
       <summary>{x ? `Exercise: ${x.title}${met ? ' ✓' : ''}` : 'Exercises'}</summary>
@@ -26,10 +53,8 @@ export function Exercises({ e, summaries }: { e: Experiment; summaries: { side: 
         </label>
         {x && <p>{x.goal}</p>}
         {x?.href && <a href={x.href}>Open it</a>}
-        {results.map((r) => (
-          <p key={r.side} className={r.met ? 'met' : 'unmet'} data-check={r.side}>
-            {r.met ? '✓' : '✗'} {r.side}: {r.why}
-          </p>
+        {shown.map((r) => (
+          <SideCheck key={r.side} x={x!} e={e} run={r} heldOut={heldOut} />
         ))}
         {met && x && (
           <button type="button" onClick={() => setId(nextExercise(x.id).id)}>

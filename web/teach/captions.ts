@@ -15,6 +15,8 @@ export interface RunFacts {
   /** Largest window the controller held, packets. */
   maxWindow: number;
   timeouts: number;
+  /** Losses the sender detected from ACKs before its timer (three later packets ACKed, three duplicate ACKs). */
+  losses: number;
   drops: number;
   sends: number;
   /** Time of the last packet sent, and the run's end, ms. */
@@ -71,7 +73,8 @@ function windowCaption(runs: RunFacts[]): string {
   const pipe = bdp ? `The dashed line is the pipe, capacity × minimum RTT ≈ ${bdp.toFixed(0)} packets; window above it waits in the queue as added delay. ` : '';
   const each = runs.map((f) => {
     const over = bdp ? ` (${(f.maxWindow / bdp).toFixed(1)}× the pipe)` : '';
-    return `${f.name} peaks at ${f.maxWindow.toFixed(0)} packets${over} with ${f.timeouts} timeout${f.timeouts === 1 ? '' : 's'}.`;
+    const detected = f.losses ? ` and ${f.losses} loss${f.losses === 1 ? '' : 'es'} detected from ACKs` : '';
+    return `${f.name} peaks at ${f.maxWindow.toFixed(0)} packets${over} with ${f.timeouts} timeout${f.timeouts === 1 ? '' : 's'}${detected}.`;
   });
   return pipe + each.join(' ');
 }
@@ -113,6 +116,7 @@ export function factsOf(view: RunView, name: string, minRttMs: number | null, pa
     queueDelay95: all.queueDelay95,
     maxWindow: pairsMaxAndLast(s.window).max,
     timeouts: s.timeouts.length >> 1,
+    losses: s.losses.length >> 1,
     drops: all.drops,
     sends: sends.count,
     lastSendMs: sends.lastT,

@@ -1,23 +1,42 @@
 import type { Summary } from '../../shared/metrics/summary.ts';
 import type { Experiment } from '../state/experiment.ts';
 
+/** Whether a run meets a goal, and what it lacks or how it did. */
+export interface Verdict {
+  met: boolean;
+  why: string;
+}
+
 /** One course exercise as a goal the page can check on the runs it shows. */
 export interface Exercise {
   id: string;
   title: string;
   goal: string;
   /** Whether a run of the current experiment meets the goal, and what it lacks; null when the goal is checked elsewhere. */
-  check: ((e: Experiment, s: Summary) => { met: boolean; why: string }) | null;
+  check: ((e: Experiment, s: Summary) => Verdict) | null;
+  /**
+   * The overfitting lesson: a trace the settings were not tuned on, where the same controllers run again
+   * and the same goal is scored, beside the one being tuned.
+   */
+  heldOut?: { trace: string; title: string; score(s: Summary): Verdict };
   /** Where the exercise is done, when not on the playground. */
   href?: string;
 }
 
-const contestCheck = (minMbps: number, maxDelay: number) => (e: Experiment, s: Summary) => {
-  const { throughputMbps: t, delay95: d } = s.all;
-  if (e.scenario !== 'contest' || e.trace !== 'Verizon-LTE-short') return { met: false, why: 'choose the contest on the Verizon LTE trace' };
-  const lacks = [t < minMbps ? `${(minMbps - t).toFixed(2)} Mbit/s more throughput` : '', d >= maxDelay ? `${Math.ceil(d - maxDelay + 1)} ms less delay95` : ''].filter(Boolean);
-  return { met: lacks.length === 0, why: lacks.length ? `needs ${lacks.join(' and ')}` : `${t.toFixed(2)} Mbit/s at ${Math.round(d)} ms` };
-};
+/** The contest's goal on a run's numbers alone, whatever the trace. */
+const contestGoal =
+  (minMbps: number, maxDelay: number) =>
+  (s: Summary): Verdict => {
+    const { throughputMbps: t, delay95: d } = s.all;
+    const lacks = [t < minMbps ? `${(minMbps - t).toFixed(2)} Mbit/s more throughput` : '', d >= maxDelay ? `${Math.ceil(d - maxDelay + 1)} ms less delay95` : ''].filter(Boolean);
+    return { met: lacks.length === 0, why: lacks.length ? `needs ${lacks.join(' and ')}` : `${t.toFixed(2)} Mbit/s at ${Math.round(d)} ms` };
+  };
+
+const contestCheck = (minMbps: number, maxDelay: number) => (e: Experiment, s: Summary) =>
+  e.scenario !== 'contest' || e.trace !== 'Verizon-LTE-short' ? { met: false, why: 'choose the contest on the Verizon LTE trace' } : contestGoal(minMbps, maxDelay)(s);
+
+/** Tuned on Verizon LTE, scored on T-Mobile LTE too: settings that only fit one trace show it here. */
+const heldOutOn = (minMbps: number, maxDelay: number) => ({ trace: 'TMobile-LTE-short', title: 'T-Mobile LTE', score: contestGoal(minMbps, maxDelay) });
 
 export const EXERCISES: readonly Exercise[] = [
   {
@@ -25,8 +44,15 @@ export const EXERCISES: readonly Exercise[] = [
     title: 'A fixed window',
     goal: 'With the fixed window, find a window that keeps 3 Mbit/s on Verizon LTE with delay95 under 400 ms.',
     check: (e, s) => (e.a.scheme !== 'fixed' && e.b.scheme !== 'fixed' ? { met: false, why: 'choose the fixed window for A or B' } : contestCheck(3, 400)(e, s)),
+    heldOut: heldOutOn(3, 400),
   },
-  { id: 'delay', title: 'Low delay, good throughput', goal: 'Keep delay95 under 200 ms while keeping 4 Mbit/s on Verizon LTE.', check: contestCheck(4, 200) },
+  {
+    id: 'delay',
+    title: 'Low delay, good throughput',
+    goal: 'Keep delay95 under 200 ms while keeping 4 Mbit/s on Verizon LTE. Then see whether your settings still meet it on T-Mobile LTE, a trace you did not tune on.',
+    check: contestCheck(4, 200),
+    heldOut: heldOutOn(4, 200),
+  },
   {
     id: 'offset',
     title: 'The offset server',

@@ -8,6 +8,7 @@ const aimd: RunFacts = {
   queueDelay95: 900,
   maxWindow: 120,
   timeouts: 3,
+  losses: 0,
   drops: 0,
   sends: 1000,
   lastSendMs: 59_000,
@@ -34,6 +35,7 @@ describe('captions from the runs', () => {
       'The dashed line is the pipe, capacity × minimum RTT ≈ 40 packets; window above it waits in the queue as added delay. ' +
         'AIMD peaks at 120 packets (3.0× the pipe) with 3 timeouts. BDP estimator peaks at 44 packets (1.1× the pipe) with 1 timeout.',
     );
+    expect(captions({ ...aimd, losses: 12 }, { ...bdp, losses: 1 }).window).toMatch(/with 3 timeouts and 12 losses detected from ACKs\. .* with 1 timeout and 1 loss detected from ACKs\.$/);
     expect(captions(aimd, bdp).delay).toBe('Signal delay p95: AIMD 979 ms; BDP estimator 136 ms; of it, queueing p95: AIMD 900 ms; BDP estimator 80 ms.');
   });
 

@@ -27,3 +27,12 @@ describe('guided exercises', () => {
     expect(nextExercise('matrix').id).toBe(EXERCISES[0].id);
   });
 });
+
+describe('the held-out trace', () => {
+  it('the contest exercises score the same goal on T-Mobile LTE, whatever trace is being tuned', () => {
+    for (const id of ['window', 'delay']) expect(EXERCISES.find((x) => x.id === id)!.heldOut?.trace).toBe('TMobile-LTE-short');
+    expect(delay.heldOut!.score(run(4.34, 128))).toEqual({ met: true, why: '4.34 Mbit/s at 128 ms' });
+    expect(delay.heldOut!.score(run(5.5, 310))).toEqual({ met: false, why: 'needs 111 ms less delay95' });
+    expect(EXERCISES.find((x) => x.id === 'offset')!.heldOut).toBeUndefined();
+  });
+});

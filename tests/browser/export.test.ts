@@ -1,0 +1,117 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { card, open, playground } from '../helpers/page.ts';
+
+let env: Awaited<ReturnType<typeof playground>>;
+beforeAll(async () => {
+  env = await playground();
+});
+afterAll(() => env.close());
+
+/** Where the exported files are kept, so they can be looked at after the run. */
+const OUT = join(tmpdir(), 'pipefill-export-test');
+mkdirSync(OUT, { recursive: true });
+
+async function exportFigure(page: Page, kind: 'svg' | 'png'): Promise<Buffer> {
+  await page.getByText('Export', { exact: true }).click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-export="${kind}"]`).click()]);
+  const file = join(OUT, `figure.${kind}`);
+  await download.saveAs(file);
+  return readFileSync(file);
+}
+
+/** The page once both runs are in and played to the end, so every chart holds the whole run. */
+async function ready(url: string): Promise<Page> {
+  const { page } = await open(env.browser, url);
+  await card(page, 'B', 'Throughput');
+  await page.getByRole('button', { name: 'Show all' }).click();
+  await page.waitForTimeout(300);
+  return page;
+}
+
+const unescapeXml = (s: string) => s.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)));
+
+describe('the figure an instructor puts on a slide', () => {
+  it('SVG: headings, cards, captions, legends and the settings as text; every mark a vector path, no bitmaps', { timeout: 90_000 }, async () => {
+    const page = await ready(`${env.relay.url}/?a=aimd&b=bdp&seed=7&link.delay=30`);
+    const headings = await page.locator('.column-head h2').allInnerTexts();
+    const values = [await card(page, 'A', 'Throughput'), await card(page, 'A', 'Delay95'), await card(page, 'B', 'Score')];
+    const caption = await page.locator('[data-caption="window"]').innerText();
+    // both runs time out at this seed: every chart carries their ticks
+    const charts = await page.locator('figure.chart').count();
+    const svg = (await exportFigure(page, 'svg')).toString('utf8');
+    const text = unescapeXml(svg);
+    for (const h of headings) expect(text).toContain(h);
+    for (const v of values) expect(text).toContain(v.split(' ')[0]);
+    // Captions wrap: each of their words is in the figure, in order, one text per line.
+    expect(text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')).toContain(caption.split(' ').slice(0, 6).join(' '));
+    expect(text).toContain('Throughput vs delay');
+    // The settings line: both schemes with their parameters, the trace, the delay and the seed.
+    const settings = [...text.matchAll(/<text[^>]*data-settings[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]).join(' · ');
+    expect(settings).toMatch(/^A: AIMD \(.*\) · B: BDP estimator \(.*\) · trace Verizon LTE .* · delay 30 ms each way · seed 7$/);
+    // No bitmaps of any kind.
+    expect(svg).not.toMatch(/<image|foreignObject|data:image/);
+    // The canvas marks came back as paths: sends and ACKs on both sides, the window lines, the pipe.
+    const layers = [...svg.matchAll(/<path data-layer="([^"]+)" d="([^"]*)"/g)].map((m) => ({ label: m[1], length: m[2].length }));
+    for (const label of ['send', 'ack', 'window', 'pipe: capacity × min RTT', 'throughput', 'queued', 'timeout']) {
+      const of = layers.filter((l) => l.label === label);
+      expect(of.length, label).toBe(label === 'timeout' ? charts : 2);
+      // the pipe is one straight segment, AIMD's two timeouts two ticks; the rest follow the run
+      for (const l of of) expect(l.length, label).toBeGreaterThan(label.startsWith('pipe') || label === 'timeout' ? 10 : 200);
+    }
+    // Thinned to about the pixels they cover, not one point per event.
+    expect(svg.length).toBeLessThan(2_000_000);
+    // Well-formed, and the browser draws it.
+    const drawn = await page.evaluate(async (s) => {
+      if (new DOMParser().parseFromString(s, 'image/svg+xml').querySelector('parsererror')) return 'parse error';
+      const img = new Image();
+      img.src = URL.createObjectURL(new Blob([s], { type: 'image/svg+xml' }));
+      await img.decode();
+      return `${img.naturalWidth}×${img.naturalHeight}`;
+    }, svg);
+    expect(drawn).toMatch(/^\d+×\d+$/);
+    await page.close();
+  });
+
+  it('PNG: twice the figure’s size, with both sides’ colours and the charts’ marks', { timeout: 90_000 }, async () => {
+    const page = await ready(env.relay.url);
+    const width = await page.locator('main').evaluate((m) => Math.ceil(m.getBoundingClientRect().width));
+    const png = await exportFigure(page, 'png');
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    // IHDR: width and height, big-endian, at bytes 16 and 20
+    expect(png.readUInt32BE(16)).toBe(2 * width);
+    const height = png.readUInt32BE(20);
+    expect(height).toBeGreaterThan(2 * 600);
+    const pixels = await page.evaluate(async (b64) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.naturalWidth;
+      c.height = img.naturalHeight;
+      const ctx = c.getContext('2d')!;
+      ctx.drawImage(img, 0, 0);
+      const d = ctx.getImageData(0, 0, c.width, c.height).data;
+      let inked = 0;
+      let blue = 0;
+      let vermillion = 0;
+      let orange = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        if (d[i] < 240 || d[i + 1] < 240 || d[i + 2] < 240) inked++;
+        if (d[i] === 0x00 && d[i + 1] === 0x72 && d[i + 2] === 0xb2) blue++;
+        if (d[i] === 0xd5 && d[i + 1] === 0x5e && d[i + 2] === 0x00) vermillion++;
+        if (d[i] === 0xe6 && d[i + 1] === 0x9f && d[i + 2] === 0x00) orange++;
+      }
+      return { inked: inked / (d.length / 4), blue, vermillion, orange };
+    }, png.toString('base64'));
+    expect(pixels.inked).toBeGreaterThan(0.03);
+    expect(pixels.blue).toBeGreaterThan(1000);
+    expect(pixels.vermillion).toBeGreaterThan(1000);
+    // the ACK dots of both sequence charts (a legend's swatches alone are a few hundred pixels)
+    expect(pixels.orange, JSON.stringify(pixels)).toBeGreaterThan(4000);
+    await page.close();
+  });
+});

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { summarize } from '../../shared/metrics/summary.ts';
+import { runScenario } from '../../shared/scenarios/run.ts';
+import { loadTrace } from '../../server/traces.ts';
+import { DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
+import { specFor } from '../../web/state/spec.ts';
+import { EXERCISES } from '../../web/teach/exercises.ts';
+import { card, open, playground } from '../helpers/page.ts';
+
+let env: Awaited<ReturnType<typeof playground>>;
+beforeAll(async () => {
+  env = await playground();
+});
+afterAll(() => env.close());
+
+const delay = EXERCISES.find((x) => x.id === 'delay')!;
+/** What the held-out line says of a side, from the headless runner on T-Mobile LTE. */
+function expected(side: 'a' | 'b', seed: number, tuned: boolean): string {
+  const s = summarize(runScenario(specFor({ ...DEFAULT_EXPERIMENT, seed, trace: 'TMobile-LTE-short' }, side), loadTrace));
+  const v = delay.heldOut!.score(s);
+  return `${v.met ? '✓' : '✗'} held out, T-Mobile LTE: ${v.why} · ${tuned && v.met ? 'the goal holds on both' : 'not on both'}`;
+}
+
+describe('the overfitting lesson, in Chromium', () => {
+  it('the exercise scores each side on the held-out trace beside the tuned one, and follows the settings', { timeout: 120_000 }, async () => {
+    const { page, problems } = await open(env.browser, env.relay.url);
+    await card(page, 'B', 'Throughput');
+    await page.getByText('Exercises', { exact: true }).click();
+    await page.locator('[data-param="exercise"]').selectOption('delay');
+    const tunedB = (await page.locator('[data-check="B · BDP estimator"]').innerText()).startsWith('✓');
+    const tunedA = (await page.locator('[data-check="A · AIMD"]').innerText()).startsWith('✓');
+    const line = (side: string) => page.locator(`[data-held-out="${side}"]`);
+    await line('B · BDP estimator').getByText('held out, T-Mobile LTE:').waitFor({ timeout: 60_000 });
+    expect(await line('B · BDP estimator').innerText()).toBe(expected('b', 1, tunedB));
+    expect(await line('A · AIMD').innerText()).toBe(expected('a', 1, tunedA));
+    // Another seed: the lines say they are scoring until the new runs are in, never the old numbers.
+    await page.locator('[data-param="seed"]').fill('5');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('seed') === '5');
+    await line('B · BDP estimator').getByText('held out, T-Mobile LTE:').waitFor({ timeout: 60_000 });
+    await card(page, 'B', 'Throughput');
+    await page.waitForFunction(() => !document.querySelector('section.cards[data-side^="B "] h3 small')?.textContent?.includes('updating'));
+    const b5 = (await page.locator('[data-check="B · BDP estimator"]').innerText()).startsWith('✓');
+    expect(await line('B · BDP estimator').innerText()).toBe(expected('b', 5, b5));
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
