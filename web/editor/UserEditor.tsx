@@ -123,8 +123,10 @@ function EditorHelp() {
         <code>burstSize()</code>, <code>onSend(seq, now)</code>, <code>onLoss(now, seq)</code>, <code>timeoutMs()</code> (default 1000) and <code>estimates()</code>.
       </p>
       <p>
-        It runs in a worker, never on the page. A callback that runs longer than {CALLBACK_BUDGET_MS} ms is stopped and named; a throw shows its line and column; a window that is NaN, negative or
-        infinite is an error. Ctrl+Enter runs it. "Edit a copy" under a controller opens a readable version of that built-in that gives the same numbers.
+        It runs in a worker, never on the page, and with no network: <code>fetch</code>, <code>XMLHttpRequest</code>, <code>WebSocket</code>, <code>EventSource</code>, <code>importScripts</code>,
+        other workers, <code>eval</code>, <code>new Function</code> and <code>import</code> of other modules are blocked, so keep the whole controller in this one module. A callback that runs longer
+        than {CALLBACK_BUDGET_MS} ms is stopped and named; a throw shows its line and column; a window that is NaN, negative or infinite is an error. Ctrl+Enter runs it. "Edit a copy" under a
+        controller opens a readable version of that built-in that gives the same numbers.
       </p>
       <pre>{EXAMPLE}</pre>
     </div>

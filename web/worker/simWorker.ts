@@ -17,6 +17,7 @@ import type { RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { importRun } from './replay.ts';
 import { deltaBuffers, seriesDelta } from './seriesDelta.ts';
 import { loadUserCode } from './userModule.ts';
+import { network } from './sandbox.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -29,7 +30,7 @@ function loadTrace(name: string): Promise<Trace> {
   if (have) return Promise.resolve(have);
   let p = pending.get(name);
   if (!p) {
-    p = fetch(new URL(`/traces/${encodeURIComponent(name)}`, self.location.origin)).then(async (r) => {
+    p = network.fetch(new URL(`/traces/${encodeURIComponent(name)}`, self.location.origin)).then(async (r) => {
       if (!r.ok) throw new Error(`the trace ${name} could not be loaded (${r.status})`);
       const t = parseTrace(await r.text(), name);
       traces.set(name, t);

@@ -2,6 +2,7 @@
 import { UserCodeError } from '../../shared/controllers/userCode.ts';
 import { withDefaults } from '../../shared/controllers/types.ts';
 import { loadUserCode } from './userModule.ts';
+import './sandbox.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
