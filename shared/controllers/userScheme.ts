@@ -3,6 +3,7 @@ import { findScheme } from './registry.ts';
 import { ESTIMATES, type EstimateName } from '../log/kinds.ts';
 import { checkParam, type Ack, type Controller, type ParamSpec, type ParamValues, type Scheme, type SchemeMode } from './types.ts';
 import { locate, prepareUserCode, TICK, UserCodeError, type PreparedCode } from './userCode.ts';
+import { watch, watched } from './userWatch.ts';
 
 /**
  * A user-written controller: the default export of an ES module, `{ title, params, create(params) }`,
@@ -111,6 +112,7 @@ class Guard {
     this.callback = name;
     this.ticks = 0;
     running = this;
+    if (++watch.entered >= watch.next) watched(name);
   }
 
   fail(name: string, e: unknown): UserCodeError {

@@ -130,3 +130,18 @@ export async function restoreUserCode(search: string): Promise<void> {
   if ('error' in fromLink) update({ error: { ok: false, message: fromLink.error, line: null, column: null }, open: true });
   else if (text !== null && !(await install(text))) update({ open: true });
 }
+
+/**
+ * An imported run's controller (the CSV's spec line carries the code of a run that used one) goes into
+ * the editor and is installed, so the run can be made again; the user confirms before their own text is
+ * replaced. The code runs only in the workers, as any other.
+ */
+export async function restoreImportedCode(spec: unknown): Promise<void> {
+  const code = typeof spec === 'object' && spec !== null && 'code' in spec ? spec.code : undefined;
+  if (typeof code !== 'string') return;
+  if (code !== state.text) {
+    if (state.text !== EXAMPLE && !window.confirm('The imported run carries the code of its controller: replace the text in the editor with it?')) return;
+    showEditor(true, state.target, code);
+  }
+  if (state.installed !== code && !(await install(code))) update({ open: true });
+}
