@@ -36,6 +36,8 @@ const COPIES: [file: string, builtIn: string, variants: ParamValues[], run?: typ
   ['watermarks.js', 'watermarks', [{}, { low: 80, high: 100 }]],
   ['deliveryTrend.js', 'delivery-trend', [{}, { compare: 'per-packet', factor: 1.5 }, { compare: 'k-average', k: 6, timeout: 300 }]],
   ['rateBased.js', 'rate-based', [{}, { span: 40, k: 1.2, c: 3 }]],
+  ['cubic.js', 'cubic', [{}, { hystart: 'off', c: 0.8, beta: 0.5 }, { minRto: 50 }]],
+  ['bbr.js', 'bbr', [{}, { bwRounds: 4, probeGain: 1.5, initialCwnd: 3 }]],
   ['vegas.js', 'vegas', [{}, { alpha: 1, beta: 2, gamma: 3, minRto: 50 }]],
   ['copa.js', 'copa', [{}, { delta: 0.1 }]],
   ['burstAimd.js', 'burst-aimd', [{}, { increase: 'per-reply', k: 1.5, initial: 10 }], offsetRun],

@@ -11,6 +11,8 @@ import copa from '../../shared/controllers/copies/copa.js?raw';
 import burstAimd from '../../shared/controllers/copies/burstAimd.js?raw';
 import constantBurst from '../../shared/controllers/copies/constantBurst.js?raw';
 import tokenPacer from '../../shared/controllers/copies/tokenPacer.js?raw';
+import cubic from '../../shared/controllers/copies/cubic.js?raw';
+import bbr from '../../shared/controllers/copies/bbr.js?raw';
 
 /**
  * Readable JavaScript versions of built-ins, by scheme id, that a student edits ("Edit a copy"). Each
@@ -25,6 +27,8 @@ export const COPIES: Readonly<Record<string, string>> = {
   'rate-based': rateBased,
   bdp,
   reno,
+  cubic,
+  bbr,
   vegas,
   copa,
   'burst-aimd': burstAimd,
