@@ -88,6 +88,19 @@ async function untilRedrawn(page: Page, side: 'A' | 'B', act: () => Promise<void
   return performance.now() - t0;
 }
 
+/** In the page: the time from the Run click until the button is enabled again (the check is done), as `checkedMs`. */
+function watchCheck(): void {
+  const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.includes('Run ▶'))!;
+  const w = window as unknown as Record<string, number>;
+  let clicked = 0;
+  button.addEventListener('click', () => (clicked = performance.now()), { once: true, capture: true });
+  new MutationObserver((_, o) => {
+    if (button.disabled) return;
+    w.checkedMs = performance.now() - clicked;
+    o.disconnect();
+  }).observe(button, { attributes: true });
+}
+
 /**
  * In headless Chromium: the editor's text changed, Run clicked, until side A's card shows the new run
  * (check in a worker, the run, the redraw); beside it, the same for a built-in's slider.
@@ -103,18 +116,25 @@ async function editToRedraw(): Promise<Record<string, string>> {
     await page.waitForSelector(cardOf('B'));
     await page.getByRole('button', { name: 'Write your own controller…' }).click();
     const edits: number[] = [];
+    const checks: number[] = [];
     for (let i = 0; i < 9; i++) {
       await page.locator('.user-editor .cm-content').click();
       await page.keyboard.press('Control+a');
       await page.keyboard.insertText(controllerWith(20 + 7 * i));
+      await page.evaluate(watchCheck);
       edits.push(await untilRedrawn(page, 'A', () => page.getByRole('button', { name: 'Run ▶' }).click()));
+      checks.push(await page.evaluate(() => (window as unknown as Record<string, number>).checkedMs));
     }
     await page.locator('select[data-param="b.scheme"]').selectOption('fixed');
     await page.waitForTimeout(2000);
     const slider: number[] = [];
     for (let i = 0; i < 9; i++) slider.push(await untilRedrawn(page, 'B', () => page.locator('input[data-param="b.w"]').fill(String(Math.log(20 + 7 * i)))));
     const show = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (runs ${xs.map((t) => t.toFixed(0)).join(', ')})`;
-    return { 'edit → re-run → redrawn, contest run (Chromium)': show(edits), 'built-in slider → re-run → redrawn, same run': show(slider) };
+    return {
+      'edit → re-run → redrawn, contest run (Chromium)': show(edits),
+      '  of which the check (Run clicked → enabled again)': show(checks),
+      'built-in slider → re-run → redrawn, same run': show(slider),
+    };
   } finally {
     await browser.close();
     await relay.close();
