@@ -59,6 +59,17 @@ describe("the user's controller in the labs", () => {
     expect(new URL(page.url()).searchParams.get('scheme')).toBe('user');
     await page.locator('tr[data-row="1"]').click();
     await page.getByRole('heading', { name: /Row 1: .* · Six in flight/ }).waitFor();
+    // its run, made in a worker that was handed the code, is drawn
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll<HTMLCanvasElement>('section.row-run canvas')].some((c) => {
+          const d = c.getContext('2d')?.getImageData(0, 0, c.width, c.height).data ?? [];
+          for (let i = 3; i < d.length; i += 4) if (d[i] !== 0) return true;
+          return false;
+        }),
+      undefined,
+      { timeout: 60_000 },
+    );
     // a reload keeps the user's controller chosen (the saved code is installed before the link is read)
     await page.reload();
     expect(await page.locator('select[aria-label="controller"]').inputValue()).toBe('user');
