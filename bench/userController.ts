@@ -13,12 +13,13 @@ import { testRelay } from '../tests/helpers/relay.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Wall time of one run of a scheme: the 140 s contest run, or the offset server's fetch for its schemes. */
+/** CPU time of one run of a scheme (on a shared machine, steadier than wall time): the 140 s contest run, or the offset server's fetch for its schemes. */
 function runMs(scheme: string, offset: boolean): number {
   const spec = offset ? offsetServer(true, [flow(scheme, {}, 0, 1_000_000)]) : contest('Verizon-LTE-short', [flow(scheme)]);
-  const t0 = performance.now();
+  const c0 = process.cpuUsage();
   runScenario(spec, loadTrace);
-  return performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
 }
 
 /** Each copy (shared/controllers/copies) and the built-in it copies; offset-server schemes run the offset fetch. */

@@ -50,19 +50,17 @@ type Compiler = (...args: unknown[]) => unknown;
 
 /** A constructor of functions that refuses the user's module and is otherwise the original. */
 function guardedConstructor(original: Compiler, name: string): Compiler {
-  const guarded = (...args: unknown[]) => {
+  // a function declaration, not an arrow: libraries call `new Function(…)`, and an arrow cannot be constructed
+  function guarded(...args: unknown[]) {
     refuseUserCode(name);
     return Reflect.construct(original, args);
-  };
+  }
   guarded.prototype = original.prototype; // `instanceof` keeps working
   return guarded;
 }
 
-const originalEval = globalThis.eval;
-replace('eval', (code: unknown) => {
-  refuseUserCode('eval');
-  return originalEval(code as string);
-});
+// No code of the worker's own evaluates text, so eval refuses every caller.
+replace('eval', () => refuseUserCode('eval') ?? refuse('eval')());
 replace('Function', guardedConstructor(Function as unknown as Compiler, 'the Function constructor'));
 // The constructors of the other kinds of function are reachable only from their prototypes.
 for (const f of [() => {}, async () => {}, function* () {}, async function* () {}]) {
