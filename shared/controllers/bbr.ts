@@ -21,6 +21,12 @@ interface SendState {
  * BBR v1: estimates the bottleneck bandwidth (windowed max of delivery rate over ten rounds) and the
  * round-trip propagation time (windowed min over ten seconds), paces at gain × bandwidth and caps the
  * window at gain × their product, cycling through startup, drain, bandwidth probing and RTT probing.
+ *
+ * Rounds are packet-timed, as Linux counts them, so they stretch with the queue: on Verizon LTE at 200 ms
+ * each way startup's three flat rounds take four seconds, and when the rate falls from 10 to 2 Mbit/s the
+ * old maximum holds two of its bandwidth-delay products in flight for ten seconds more. Counting the window
+ * in propagation RTTs instead (the paper's "six to ten RTTs") wins at 100 ms but loses on AT&T 2016 at
+ * 20 ms and still at 200 ms, so this keeps Linux's rounds and its help says where it loses.
  */
 class Bbr extends BaseController {
   private mode: Mode = 'startup';
@@ -46,6 +52,8 @@ class Bbr extends BaseController {
   private probeRttDone = -1;
   private probeRttRound = -1;
   private priorCwnd = 0;
+  /** A timeout fired and no ACK has come since. */
+  private afterTimeout = false;
 
   constructor(
     initialCwnd: number,
@@ -91,6 +99,13 @@ class Bbr extends BaseController {
       this.rtProp = rtt;
       this.rtPropStamp = now;
     }
+    if (this.afterTimeout) {
+      // The next ACK ends the timeout's episode: of a packet sent before it, it shows the timeout spurious
+      // (Linux's F-RTO undoes it); of one sent after, everything outstanding is past. Either way Linux
+      // leaves its loss state and restores the window it saved.
+      this.afterTimeout = false;
+      this.cwnd = Math.max(this.cwnd, this.priorCwnd);
+    }
     if (state) this.updateBandwidth(state, now);
     this.updateMode(ack, roundStart, rtPropExpired);
     this.updateCwnd();
@@ -134,8 +149,8 @@ class Bbr extends BaseController {
       this.pacingGain = this.gainOfPhase();
     }
     if (rtPropExpired && this.mode !== 'probe-rtt') {
-      this.priorCwnd = this.cwnd;
       this.setMode('probe-rtt', now);
+      this.saveCwnd();
       this.probeRttDone = -1;
     }
     if (this.mode === 'probe-rtt') {
@@ -196,9 +211,18 @@ class Bbr extends BaseController {
     this.cwnd = Math.max(MIN_CWND, this.cwnd);
   }
 
+  /**
+   * Linux's bbr_save_cwnd: the window to go back to after probing the RTT or a timeout; while one of those
+   * already holds a saved window, the larger of the two.
+   */
+  private saveCwnd(): void {
+    this.priorCwnd = this.mode === 'probe-rtt' || this.afterTimeout ? Math.max(this.priorCwnd, this.cwnd) : this.cwnd;
+  }
+
   onTimeout(): void {
-    // Everything in flight vanished: start again from a small window and keep the model.
-    this.priorCwnd = this.cwnd;
+    // Everything in flight is presumed lost: start again from a small window and keep the model.
+    this.saveCwnd();
+    this.afterTimeout = true;
     this.cwnd = MIN_CWND;
   }
 
@@ -214,7 +238,7 @@ class Bbr extends BaseController {
 export const bbr = defineScheme({
   id: 'bbr',
   title: 'BBR v1',
-  doc: 'Paces at the estimated bottleneck bandwidth and keeps about two bandwidth-delay products in flight.',
+  doc: 'Paces at the estimated bottleneck bandwidth and keeps about two bandwidth-delay products in flight (Linux’s BBR v1). Its bandwidth is a maximum over ten rounds, and a round lasts as long as the queue it builds: when the LTE rate falls at 100 ms or more each way, the stale maximum keeps seconds of queue and AIMD beats it on power.',
   mode: 'window',
   params: [
     num('initialCwnd', 'packets', 1, 100, 1, 10, 'Window before the first estimate'),

@@ -1,18 +1,21 @@
 import { BaseController, choice, defineScheme, MinRtt, num, OncePerWindow, Rounds, type Ack } from './types.ts';
 import { RtoEstimator } from './rto.ts';
 
-/** HyStart (Linux tcp_cubic.c): RTT samples taken at the start of each round, and the window it starts at. */
+/** HyStart as tcp_cubic.c runs it: the samples a round's delay check takes, and the window it starts at. */
 const HYSTART_MIN_SAMPLES = 8;
 const HYSTART_LOW_WINDOW = 16;
 const HYSTART_DELAY_MIN = 4;
 const HYSTART_DELAY_MAX = 16;
+/** ACKs this close together (ms) continue an ACK train. */
+const HYSTART_ACK_DELTA = 2;
 
 /**
- * CUBIC as Linux runs it (RFC 8312, tcp_cubic.c): slow start that HyStart ends when the RTT of a round
- * rises by an eighth of the last round's (clamped to 4–16 ms); after a loss the window heads for
- * W(t + RTTmin) = C(t + RTTmin − K)³ + Wmax, never below the window Reno would have reached (the
- * TCP-friendly region), at most one packet per two ACKs, with fast convergence; one reduction per
- * window of packets.
+ * CUBIC as Linux runs it (tcp_cubic.c, RFC 8312): slow start that HyStart ends when a round's ACK train
+ * spans half the minimum RTT or the round's RTT rises above the minimum by an eighth of it (clamped to
+ * 4–16 ms); after a loss the window heads for W(t + RTTmin) = C(t + RTTmin − K)³ + Wmax, never slower than
+ * the window Reno would have reached counting the same ACKs (the TCP-friendly region), at most one packet
+ * per two ACKs, with fast convergence; one reduction per window of packets. With no loss (an infinite
+ * queue) nothing bounds the curve: the window grows without end, as Linux's would without a receive window.
  */
 class Cubic extends BaseController {
   private w = 1;
@@ -28,7 +31,11 @@ class Cubic extends BaseController {
   private readonly rounds = new Rounds();
   private roundSamples = 0;
   private roundMinRtt = Infinity;
-  private lastRoundMinRtt = Infinity;
+  private roundStart = -1;
+  private lastTrainAck = -1;
+  /** Reno's window counted over the same ACKs since the epoch began (tcp_cubic.c's tcp_cwnd and ack_cnt). */
+  private renoW = 0;
+  private renoAcks = 0;
 
   constructor(
     private readonly c: number,
@@ -54,27 +61,40 @@ class Cubic extends BaseController {
     this.rto.sample(rtt);
     if (ack.cumulative <= this.lastCumulative) return; // a duplicate ACK grows nothing
     this.lastCumulative = ack.cumulative;
-    if (this.w < this.ssthresh) {
-      this.w += 1;
-      if (this.hystart) this.hystartSample(ack.seq, rtt);
-      return;
-    }
-    this.congestionAvoidance(ack.now);
+    // as in Linux, HyStart sees the ACK before slow start counts it: the ACK that ends slow start grows as
+    // congestion avoidance does
+    if (this.hystart && this.w < this.ssthresh) this.hystartSample(ack, rtt);
+    if (this.w < this.ssthresh) this.w += 1;
+    else this.congestionAvoidance(ack.now);
   }
 
-  /** HyStart's delay increase: leave slow start when this round's early RTTs rose clearly above the last round's. */
-  private hystartSample(seq: number, rtt: number): void {
-    if (this.rounds.ended(seq)) {
-      this.lastRoundMinRtt = this.roundMinRtt;
+  /**
+   * HyStart (tcp_cubic.c's hystart_update): a new round starts its ACK train and its RTT samples; slow
+   * start ends when the train (ACKs at most 2 ms apart) spans more than half the minimum RTT, or when the
+   * least of the round's first eight RTTs exceeds the minimum by an eighth of it (4–16 ms).
+   */
+  private hystartSample(ack: Ack, rtt: number): void {
+    if (this.rounds.ended(ack.seq)) {
+      this.roundStart = this.lastTrainAck = ack.now;
       this.roundMinRtt = Infinity;
       this.roundSamples = 0;
     }
-    if (this.roundSamples >= HYSTART_MIN_SAMPLES) return;
-    this.roundSamples++;
-    if (rtt < this.roundMinRtt) this.roundMinRtt = rtt;
-    if (this.roundSamples < HYSTART_MIN_SAMPLES || this.w < HYSTART_LOW_WINDOW || this.lastRoundMinRtt === Infinity) return;
-    const threshold = Math.min(HYSTART_DELAY_MAX, Math.max(HYSTART_DELAY_MIN, this.lastRoundMinRtt / 8));
-    if (this.roundMinRtt >= this.lastRoundMinRtt + threshold) this.ssthresh = this.w;
+    if (this.w < HYSTART_LOW_WINDOW) return;
+    const delayMin = this.rttMin.value;
+    if (ack.now - this.lastTrainAck <= HYSTART_ACK_DELTA) {
+      this.lastTrainAck = ack.now;
+      if (ack.now - this.roundStart > delayMin / 2) return this.leaveSlowStart();
+    }
+    if (this.roundSamples < HYSTART_MIN_SAMPLES) {
+      this.roundSamples++;
+      if (rtt < this.roundMinRtt) this.roundMinRtt = rtt;
+    } else if (this.roundMinRtt > delayMin + Math.min(HYSTART_DELAY_MAX, Math.max(HYSTART_DELAY_MIN, delayMin / 8))) {
+      this.leaveSlowStart();
+    }
+  }
+
+  private leaveSlowStart(): void {
+    this.ssthresh = this.w;
   }
 
   private congestionAvoidance(now: number): void {
@@ -87,6 +107,8 @@ class Cubic extends BaseController {
         this.k = 0;
         this.originPoint = this.w;
       }
+      this.renoW = this.w;
+      this.renoAcks = 0;
     }
     // Linux aims one minimum RTT ahead: the window to be at when this ACK's successor returns
     const t = (now - this.epochStart + this.rttMin.value) / 1000;
@@ -95,9 +117,15 @@ class Cubic extends BaseController {
     let cnt = target > this.w ? this.w / (target - this.w) : 100 * this.w;
     // with no loss yet the curve starts flat: grow at least 5% per RTT
     if (this.wMax === 0 && cnt > 20) cnt = 20;
-    const elapsed = (now - this.epochStart) / 1000;
-    const reno = this.wMax * this.beta + ((3 * (1 - this.beta)) / (1 + this.beta)) * (elapsed / (this.rttMin.value / 1000));
-    if (reno > this.w) cnt = Math.min(cnt, this.w / (reno - this.w));
+    // Reno grows 3(1 − β)/(1 + β) packets per window of ACKs: counted in ACKs, not in minimum RTTs, so a
+    // deep queue does not make it race ahead
+    this.renoAcks++;
+    const acksPerPacket = (this.w * (1 + this.beta)) / (3 * (1 - this.beta));
+    while (this.renoAcks > acksPerPacket) {
+      this.renoAcks -= acksPerPacket;
+      this.renoW++;
+    }
+    if (this.renoW > this.w) cnt = Math.min(cnt, this.w / (this.renoW - this.w));
     // never more than one packet per two ACKs (1.5× per RTT)
     this.w += 1 / Math.max(cnt, 2);
   }
@@ -112,8 +140,9 @@ class Cubic extends BaseController {
   }
 
   onTimeout(): void {
-    this.wMax = this.w;
+    // Linux: ssthresh from the same β, then the Loss state resets CUBIC (no Wmax) and re-arms HyStart
     this.ssthresh = Math.max(2, this.w * this.beta);
+    this.wMax = 0;
     this.w = 1;
     this.epochStart = -1;
     this.episode.reset();
@@ -132,13 +161,13 @@ class Cubic extends BaseController {
 export const cubic = defineScheme({
   id: 'cubic',
   title: 'CUBIC',
-  doc: 'Cubic window growth around the window of the last loss, HyStart slow start (RFC 8312, Linux).',
+  doc: 'Cubic window growth around the window of the last loss, HyStart slow start (RFC 8312, Linux). Only a loss bounds it: on the contest’s infinite queue the window grows all run (delay95 35.7 s on Verizon LTE), as Linux’s would.',
   mode: 'window',
   params: [
     num('c', '', 0.1, 2, 0.05, 0.4, 'Cubic scaling constant C'),
     num('beta', '', 0.5, 0.9, 0.05, 0.7, 'Window kept after a loss'),
     num('minRto', 'ms', 10, 1000, 10, 200, 'Lower bound of the retransmission timeout (Linux: 200 ms)'),
-    choice('hystart', ['on', 'off'], 'on', 'HyStart ends slow start when the RTT of a round rises'),
+    choice('hystart', ['on', 'off'], 'on', 'HyStart ends slow start when a round’s ACK train spans half the minimum RTT or its RTT rises'),
   ],
   create: (p) => new Cubic(p.c, p.beta, p.minRto, p.hystart === 'on'),
 });

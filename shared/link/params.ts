@@ -32,6 +32,14 @@ export const LINK_PARAMS: readonly ParamSpec[] = [
   ...IMPAIRMENT_PARAMS.map((p) => ({ ...p, name: key('ack', p.name), doc: `ACK direction: ${p.doc}` })),
 ];
 
+/** The parameters each queue discipline takes, by their LINK_PARAMS names (the sidebar shows the chosen one's). */
+export const DISCIPLINE_PARAMS: Record<Discipline['kind'], readonly string[]> = {
+  'drop-tail': [],
+  'drop-head': [],
+  codel: ['codelTarget', 'codelInterval'],
+  pie: ['pieTarget', 'pieMaxBurst'],
+};
+
 /** "loss" for the data direction, "ackLoss" for the ACK direction. */
 function key(prefix: '' | 'ack', name: string): string {
   return prefix ? `${prefix}${name[0].toUpperCase()}${name.slice(1)}` : name;
@@ -88,7 +96,12 @@ export function withLinkValues(link: LinkSpec, values: Record<string, number | s
   };
 }
 
-const DISCIPLINE_DEFAULTS = { codelTarget: 5, codelInterval: 100, pieTarget: 15, pieMaxBurst: 150 };
+/** Every discipline parameter at its schema default, so the values of a link without that discipline are whole. */
+const DISCIPLINE_DEFAULTS = Object.fromEntries(
+  Object.values(DISCIPLINE_PARAMS)
+    .flat()
+    .map((name) => [name, LINK_PARAMS.find((p) => p.name === name)!.default]),
+);
 
 function disciplineValues(d: Discipline | undefined): Record<string, number | string> {
   const v: Record<string, number | string> = { discipline: d?.kind ?? 'drop-tail', ...DISCIPLINE_DEFAULTS };

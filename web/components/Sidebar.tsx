@@ -1,6 +1,6 @@
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { withDefaults, type ParamSpec, type ParamValues } from '../../shared/controllers/types.ts';
-import { LINK_PARAMS } from '../../shared/link/params.ts';
+import { DISCIPLINE_PARAMS, LINK_PARAMS } from '../../shared/link/params.ts';
 import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
 import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
 import { SIDE_STYLE } from '../charts/palette.ts';
@@ -103,7 +103,8 @@ export function Sidebar({ e, set, uploaded, onUpload, linkNow, policyNow }: Prop
   const setLink = (name: string, v: number | string) => set({ ...e, link: { ...e.link, [name]: v } });
   const setPolicy = (name: string, v: number | string) => set({ ...e, offset: { ...e.offset, [name]: v } });
   const isRate = e.trace === 'rate';
-  const queueParams = linkNow.queue === 'infinite' ? ['queue'] : ['queue', 'queueLimit'];
+  const discipline = String(linkNow.discipline) as keyof typeof DISCIPLINE_PARAMS;
+  const queueParams = [...(linkNow.queue === 'infinite' ? ['queue'] : ['queue', 'queueLimit']), 'discipline', ...DISCIPLINE_PARAMS[discipline]];
   return (
     <aside className="sidebar">
       {e.scenario === 'contest' ? (

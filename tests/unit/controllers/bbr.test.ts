@@ -17,6 +17,38 @@ describe('BBR v1', () => {
     expect(c.estimates().rttMin).toBe(40);
   });
 
+  it('drops to four packets on a timeout and gets its window back with the next ACK, as Linux leaving its loss state', () => {
+    const c = make('bbr');
+    for (let s = 0; s < 20; s++) c.onSend(s, 0);
+    for (let i = 0; i < 5; i++) c.onAck(ack(i, 0, 40, { inFlight: 19 - i })); // startup: 10 → 15
+    expect(c.windowSize()).toBe(15);
+    c.onTimeout(1040);
+    expect(c.windowSize()).toBe(4);
+    c.onTimeout(2040); // a second timeout keeps the window saved before the first
+    c.onAck(ack(5, 0, 2100, { inFlight: 14 }));
+    expect(c.windowSize()).toBe(16); // the saved 15, then this ACK's startup growth
+  });
+
+  it('a timeout while probing the RTT keeps the window saved before the probe', () => {
+    const c = make('bbr');
+    let seq = 0;
+    for (; seq < 30; seq++) c.onSend(seq, 0);
+    for (let i = 0; i < 20; i++) c.onAck(ack(i, 0, 40, { inFlight: 29 - i })); // startup: 10 → 30
+    c.onSend(seq++, 10_100);
+    c.onAck(ack(20, 10_050, 10_100, { inFlight: 9 })); // the RTT filter expired: probe the RTT at 4 packets
+    expect((c as unknown as { state: string }).state).toBe('probe-rtt');
+    expect(c.windowSize()).toBe(4);
+    c.onTimeout(11_100);
+    c.onAck(ack(21, 10_100, 11_200, { inFlight: 8 }));
+    expect(c.windowSize()).toBe(4); // still probing
+    // inflight at 4 starts the 200 ms, then a round and the 200 ms end the probe: the window before it returns
+    for (; seq < 40; seq++) c.onSend(seq, 11_200);
+    c.onAck(ack(22, 10_100, 11_300, { inFlight: 4 }));
+    c.onAck(ack(30, 11_200, 11_600, { inFlight: 3 }));
+    expect((c as unknown as { state: string }).state).not.toBe('probe-rtt');
+    expect(c.windowSize()).toBe(31);
+  });
+
   // 12 Mbit/s serves one 1500-byte packet per ms; 20 ms each way.
   const run = (seconds: number, seed = 1) =>
     runScenario({ workload: 'contest', link: rateLink(12, 20), flows: [flow('bbr')], seed, durationMs: seconds * 1000, offset: null }, () => {

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { DISCIPLINE_PARAMS, LINK_PARAMS, linkValues, withLinkValues } from '../../shared/link/params.ts';
+import { DISCIPLINES } from '../../shared/link/queue.ts';
+import { contest } from '../../shared/scenarios/presets.ts';
+import { decodeExperiment } from '../../web/state/experiment.ts';
+import { specFor } from '../../web/state/spec.ts';
+
+describe('queue disciplines as link parameters', () => {
+  it('every discipline lists parameters the link schema has', () => {
+    expect(Object.keys(DISCIPLINE_PARAMS).sort()).toEqual([...DISCIPLINES].sort());
+    for (const names of Object.values(DISCIPLINE_PARAMS)) for (const n of names) expect(LINK_PARAMS.some((p) => p.name === n)).toBe(true);
+  });
+
+  it('a page link with CoDel or PIE runs that discipline with its parameters', () => {
+    const codel = decodeExperiment('?link.discipline=codel&link.codelTarget=20');
+    expect(codel.errors).toEqual([]);
+    expect(specFor(codel.value, 'a').link.queue).toEqual({ kind: 'infinite', discipline: { kind: 'codel', target: 20, interval: 100 } });
+    const pie = decodeExperiment('?link.discipline=pie&link.queue=packets&link.queueLimit=50&link.pieMaxBurst=0');
+    expect(specFor(pie.value, 'b').link.queue).toEqual({ kind: 'packets', limit: 50, discipline: { kind: 'pie', qdelayRef: 15, maxBurst: 0 } });
+  });
+
+  it('reads back what it wrote, the other disciplines’ parameters at their defaults', () => {
+    const link = withLinkValues(contest().link, { discipline: 'pie', pieTarget: 30 });
+    expect(linkValues(link)).toMatchObject({ discipline: 'pie', pieTarget: 30, pieMaxBurst: 150, codelTarget: 5, codelInterval: 100 });
+    expect(withLinkValues(link, { discipline: 'drop-head' }).queue).toEqual({ kind: 'infinite', discipline: { kind: 'drop-head' } });
+  });
+});
