@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { installUserScheme } from '../../shared/controllers/registry.ts';
 import type { ParamValues } from '../../shared/controllers/types.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
-import { contest, flow, offsetServer } from '../../shared/scenarios/presets.ts';
+import { contest, flow, offsetServer, rateLink } from '../../shared/scenarios/presets.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { loadSchemeFile } from '../../server/cli/flags.ts';
@@ -24,6 +24,21 @@ function contestRun(scheme: string, params: ParamValues): ScenarioSpec {
 /** The offset server's fetch of its file, on the variable-rate server (its slow phases make the schemes back off). */
 const offsetRun = (scheme: string, params: ParamValues): ScenarioSpec => offsetServer(true, [flow(scheme, params, 0, 1_000_000)], 3);
 
+/** 30 s of the AT&T 2016 trace, whose outages fire the timer of schemes that set none of their own (BBR). */
+function outagesRun(scheme: string, params: ParamValues): ScenarioSpec {
+  const spec = contest('ATT-LTE-driving-2016', [flow(scheme, params)], 3);
+  spec.durationMs = 30_000;
+  return spec;
+}
+
+/** A steady 50 Mbit/s link, 20 ms each way, 200 packets of queue: ACK trains dense enough for HyStart's train exit, and drops. */
+function fastLinkRun(scheme: string, params: ParamValues): ScenarioSpec {
+  const spec = contest('Verizon-LTE-short', [flow(scheme, params)], 3);
+  spec.link = rateLink(50, 20, undefined, { kind: 'packets', limit: 200 });
+  spec.durationMs = 20_000;
+  return spec;
+}
+
 afterEach(() => installUserScheme(null));
 
 /** Each "edit a copy" module, the built-in it copies, and parameter sets beside the defaults. */
@@ -37,7 +52,9 @@ const COPIES: [file: string, builtIn: string, variants: ParamValues[], run?: typ
   ['deliveryTrend.js', 'delivery-trend', [{}, { compare: 'per-packet', factor: 1.5 }, { compare: 'k-average', k: 6, timeout: 300 }]],
   ['rateBased.js', 'rate-based', [{}, { span: 40, k: 1.2, c: 3 }]],
   ['cubic.js', 'cubic', [{}, { hystart: 'off', c: 0.8, beta: 0.5 }, { minRto: 50 }]],
+  ['cubic.js', 'cubic', [{}, { beta: 0.8 }], fastLinkRun],
   ['bbr.js', 'bbr', [{}, { bwRounds: 4, probeGain: 1.5, initialCwnd: 3 }]],
+  ['bbr.js', 'bbr', [{}], outagesRun],
   ['vegas.js', 'vegas', [{}, { alpha: 1, beta: 2, gamma: 3, minRto: 50 }]],
   ['copa.js', 'copa', [{}, { delta: 0.1 }]],
   ['burstAimd.js', 'burst-aimd', [{}, { increase: 'per-reply', k: 1.5, initial: 10 }], offsetRun],
@@ -47,7 +64,7 @@ const COPIES: [file: string, builtIn: string, variants: ParamValues[], run?: typ
 
 describe('edit-a-copy controllers give the built-in numbers on the contest run (the offset run for offset schemes)', () => {
   for (const [file, builtIn, variants, run = contestRun] of COPIES) {
-    it(`${file} = ${builtIn}`, async () => {
+    it(`${file} = ${builtIn}${run === contestRun ? '' : ` (${run.name})`}`, async () => {
       const id = await loadSchemeFile(`shared/controllers/copies/${file}`);
       for (const params of variants) {
         const mine = rows(run(id, params));

@@ -48,7 +48,8 @@ export default {
     let cycleStamp = 0;
     let probeRttDone = -1;
     let probeRttRound = -1;
-    let priorCwnd = 0;
+    let priorCwnd = 0; // the window to go back to after probing the RTT or a timeout
+    let afterTimeout = false; // a timeout fired and no ACK has come since
 
     const bdp = () => (rtProp === Infinity || btlBw === 0 ? cwnd : btlBw * rtProp);
     const pacingRate = () => (btlBw > 0 ? pacingGain * btlBw * 1000 : Infinity);
@@ -114,8 +115,8 @@ export default {
         pacingGain = gainOfPhase();
       }
       if (rtPropExpired && mode !== 'probe-rtt') {
-        priorCwnd = cwnd;
         setMode('probe-rtt', now);
+        saveCwnd();
         probeRttDone = -1;
       }
       if (mode === 'probe-rtt') {
@@ -128,6 +129,11 @@ export default {
           setMode(filledPipe ? 'probe-bw' : 'startup', now);
         }
       }
+    }
+
+    // Linux's bbr_save_cwnd: while probing the RTT or after a timeout a window is saved already, keep the larger
+    function saveCwnd() {
+      priorCwnd = mode === 'probe-rtt' || afterTimeout ? Math.max(priorCwnd, cwnd) : cwnd;
     }
 
     function updateCwnd() {
@@ -171,13 +177,21 @@ export default {
           rtProp = rtt;
           rtPropStamp = now;
         }
+        if (afterTimeout) {
+          // The next ACK ends the timeout's episode: of a packet sent before it, it shows the timeout was
+          // spurious (Linux's F-RTO undoes it); of one sent after, everything outstanding is past. Either
+          // way Linux leaves its loss state and restores the window it saved.
+          afterTimeout = false;
+          cwnd = Math.max(cwnd, priorCwnd);
+        }
         if (state) updateBandwidth(state, now);
         updateMode(ack, roundStart, rtPropExpired);
         updateCwnd();
       },
-      // everything in flight vanished: start again from a small window and keep the model
+      // everything in flight is presumed lost: start again from a small window and keep the model
       onTimeout(now) {
-        priorCwnd = cwnd;
+        saveCwnd();
+        afterTimeout = true;
         cwnd = MIN_CWND;
       },
       estimates() {

@@ -1,15 +1,18 @@
-// CUBIC as Linux runs it (RFC 8312, tcp_cubic.c). After a loss the window follows a cubic curve in the
-// time since the loss, W(t) = C(t − K)³ + Wmax: fast while far below the window where the loss came
-// (Wmax), flat around it, then probing faster above it. The curve's pace depends on time, not on
-// ACKs, so flows with different RTTs grow alike. It never grows slower than Reno would (the
-// TCP-friendly region). Slow start ends by HyStart when the RTT of a round rises: the queue is filling.
-// One reduction per window of packets; the timer follows RFC 6298.
+// CUBIC as Linux runs it (tcp_cubic.c, RFC 8312). After a loss the window follows a cubic curve in
+// the time since the loss, W(t) = C(t − K)³ + Wmax: fast while far below the window where the loss came
+// (Wmax), flat around it, then probing faster above it. The curve's pace depends on time, not on ACKs,
+// so flows with different RTTs grow alike. It never grows slower than Reno would over the same ACKs
+// (the TCP-friendly region). HyStart ends slow start before the first loss: when a round's ACK train
+// spans half the minimum RTT (the pipe is full) or the round's RTT rises (a queue is building). Only a
+// loss bounds the window: with no loss it grows without end, as Linux's would. One reduction per
+// window of packets; the timer follows RFC 6298.
 
-// HyStart: RTT samples taken at the start of each round, and the window from which it watches
+// HyStart: the samples a round's delay check takes, and the window from which it watches
 const HYSTART_MIN_SAMPLES = 8;
 const HYSTART_LOW_WINDOW = 16;
 const HYSTART_DELAY_MIN = 4; // ms, bounds of the RTT rise that ends slow start
 const HYSTART_DELAY_MAX = 16;
+const HYSTART_ACK_DELTA = 2; // ms: ACKs this close together continue an ACK train
 
 export default {
   title: 'CUBIC (my copy)',
@@ -35,7 +38,11 @@ export default {
     let roundEnd = -1;
     let roundSamples = 0;
     let roundMinRtt = Infinity;
-    let lastRoundMinRtt = Infinity;
+    let roundStart = -1;
+    let lastTrainAck = -1;
+    // Reno's window counted over the same ACKs since the curve began (tcp_cubic.c's tcp_cwnd and ack_cnt)
+    let renoW = 0;
+    let renoAcks = 0;
     // RFC 6298: smoothed RTT, its variation, and the timeout with exponential backoff
     let srtt = NaN;
     let rttvar = NaN;
@@ -55,20 +62,30 @@ export default {
       backoff = 1;
     }
 
-    // HyStart: leave slow start when this round's first RTTs rose clearly above the last round's.
-    function hystartSample(seq, rtt) {
-      if (seq >= roundEnd) {
+    // HyStart: a new round starts its ACK train and its RTT samples. Slow start ends when the train (ACKs
+    // at most 2 ms apart) spans more than half the minimum RTT, or when the least of the round's first
+    // eight RTTs exceeds the minimum by an eighth of it (4–16 ms).
+    function hystartSample(ack, rtt) {
+      if (ack.seq >= roundEnd) {
         roundEnd = highestSent + 1;
-        lastRoundMinRtt = roundMinRtt;
+        roundStart = lastTrainAck = ack.now;
         roundMinRtt = Infinity;
         roundSamples = 0;
       }
-      if (roundSamples >= HYSTART_MIN_SAMPLES) return;
-      roundSamples++;
-      if (rtt < roundMinRtt) roundMinRtt = rtt;
-      if (roundSamples < HYSTART_MIN_SAMPLES || w < HYSTART_LOW_WINDOW || lastRoundMinRtt === Infinity) return;
-      const threshold = Math.min(HYSTART_DELAY_MAX, Math.max(HYSTART_DELAY_MIN, lastRoundMinRtt / 8));
-      if (roundMinRtt >= lastRoundMinRtt + threshold) ssthresh = w;
+      if (w < HYSTART_LOW_WINDOW) return;
+      if (ack.now - lastTrainAck <= HYSTART_ACK_DELTA) {
+        lastTrainAck = ack.now;
+        if (ack.now - roundStart > rttMin / 2) {
+          ssthresh = w;
+          return;
+        }
+      }
+      if (roundSamples < HYSTART_MIN_SAMPLES) {
+        roundSamples++;
+        if (rtt < roundMinRtt) roundMinRtt = rtt;
+      } else if (roundMinRtt > rttMin + Math.min(HYSTART_DELAY_MAX, Math.max(HYSTART_DELAY_MIN, rttMin / 8))) {
+        ssthresh = w;
+      }
     }
 
     function congestionAvoidance(now) {
@@ -81,6 +98,8 @@ export default {
           k = 0;
           originPoint = w;
         }
+        renoW = w;
+        renoAcks = 0;
       }
       // Linux aims one minimum RTT ahead: the window to be at when this ACK's successor returns
       const t = (now - epochStart + rttMin) / 1000;
@@ -89,10 +108,15 @@ export default {
       let cnt = target > w ? w / (target - w) : 100 * w;
       // with no loss yet the curve starts flat: grow at least 5% per RTT
       if (wMax === 0 && cnt > 20) cnt = 20;
-      // the window Reno would have reached since the loss: never grow slower than that
-      const elapsed = (now - epochStart) / 1000;
-      const reno = wMax * p.beta + ((3 * (1 - p.beta)) / (1 + p.beta)) * (elapsed / (rttMin / 1000));
-      if (reno > w) cnt = Math.min(cnt, w / (reno - w));
+      // Reno grows 3(1 − β)/(1 + β) packets per window of ACKs: counted in ACKs, not in minimum RTTs, so
+      // a deep queue does not make it race ahead
+      renoAcks++;
+      const acksPerPacket = (w * (1 + p.beta)) / (3 * (1 - p.beta));
+      while (renoAcks > acksPerPacket) {
+        renoAcks -= acksPerPacket;
+        renoW++;
+      }
+      if (renoW > w) cnt = Math.min(cnt, w / (renoW - w));
       // never more than one packet per two ACKs (1.5× per RTT)
       w += 1 / Math.max(cnt, 2);
     }
@@ -110,12 +134,11 @@ export default {
         sampleRtt(rtt);
         if (ack.cumulative <= lastCumulative) return; // a duplicate ACK grows nothing
         lastCumulative = ack.cumulative;
-        if (w < ssthresh) {
-          w += 1;
-          if (p.hystart === 'on') hystartSample(ack.seq, rtt);
-          return;
-        }
-        congestionAvoidance(ack.now);
+        // as in Linux, HyStart sees the ACK before slow start counts it: the ACK that ends slow start
+        // grows as congestion avoidance does
+        if (p.hystart === 'on' && w < ssthresh) hystartSample(ack, rtt);
+        if (w < ssthresh) w += 1;
+        else congestionAvoidance(ack.now);
       },
       onLoss(now, seq) {
         if (seq <= cutAfter) return;
@@ -127,8 +150,9 @@ export default {
         epochStart = -1;
       },
       onTimeout(now) {
-        wMax = w;
+        // Linux: ssthresh from the same β, then the loss state resets CUBIC (no Wmax) and re-arms HyStart
         ssthresh = Math.max(2, w * p.beta);
+        wMax = 0;
         w = 1;
         epochStart = -1;
         cutAfter = highestSent;
