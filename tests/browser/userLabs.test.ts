@@ -54,6 +54,8 @@ describe("the user's controller in the labs", () => {
     const want = await headless(() => fixed(summarize(runScenario(withUserCode(matrixRuns(MATRIX[0], 'user')[0]), loadTrace)).flows[0].reliable!.seconds, 3));
     const { page, problems } = await withSavedController('?view=transport-lab');
     await page.locator('select[aria-label="controller"]').selectOption('user');
+    // the matrix of the scheme shown first finishes too: wait for the user's row, then for the whole matrix
+    await page.waitForFunction((w) => document.querySelector('tr[data-row="1"] td:nth-child(5)')?.textContent === w, want, { timeout: 120_000 });
     await page.waitForFunction(() => /rows pass/.test(document.querySelector('[data-testid="matrix-status"]')?.textContent ?? ''), undefined, { timeout: 120_000 });
     expect(await page.locator('tr[data-row="1"] td').nth(4).innerText()).toBe(want);
     expect(new URL(page.url()).searchParams.get('scheme')).toBe('user');
