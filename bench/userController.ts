@@ -1,8 +1,9 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import { installUserScheme } from '../shared/controllers/registry.ts';
-import { contest, flow } from '../shared/scenarios/presets.ts';
+import { contest, flow, offsetServer } from '../shared/scenarios/presets.ts';
 import { runScenario } from '../shared/scenarios/run.ts';
 import { loadSchemeFile } from '../server/cli/flags.ts';
 import { ROOT } from '../server/relay.ts';
@@ -12,38 +13,60 @@ import { testRelay } from '../tests/helpers/relay.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Wall time of one 140 s contest run of a scheme. */
-function contestMs(scheme: string): number {
-  const spec = contest('Verizon-LTE-short', [flow(scheme)]);
-  const t0 = performance.now();
+/** CPU time of one run of a scheme (on a shared machine, steadier than wall time): the 140 s contest run, or the offset server's fetch for its schemes. */
+function runMs(scheme: string, offset: boolean): number {
+  const spec = offset ? offsetServer(true, [flow(scheme, {}, 0, 1_000_000)]) : contest('Verizon-LTE-short', [flow(scheme)]);
+  const c0 = process.cpuUsage();
   runScenario(spec, loadTrace);
-  return performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
 }
+
+/** Each copy (shared/controllers/copies) and the built-in it copies; offset-server schemes run the offset fetch. */
+const COPIES: [file: string, id: string, offset?: boolean][] = [
+  ['fixed.js', 'fixed'],
+  ['aimd.js', 'aimd'],
+  ['delayTrigger.js', 'delay-trigger'],
+  ['watermarks.js', 'watermarks'],
+  ['deliveryTrend.js', 'delivery-trend'],
+  ['rateBased.js', 'rate-based'],
+  ['bdp.js', 'bdp'],
+  ['reno.js', 'reno'],
+  ['cubic.js', 'cubic'],
+  ['bbr.js', 'bbr'],
+  ['vegas.js', 'vegas'],
+  ['copa.js', 'copa'],
+  ['burstAimd.js', 'burst-aimd', true],
+  ['constantBurst.js', 'constant-burst', true],
+  ['tokenPacer.js', 'token-pacer', true],
+];
 
 /**
  * Each "edit a copy" module against its built-in: the cost of user code (wrapper, loop guards, ACK
- * copies). The two alternate run by run, so a busy machine slows both alike; the fastest of 15 after
+ * copies). The two alternate run by run, so a busy machine slows both alike; the fastest of 12 after
  * warm-up (on a shared machine the minimum is the least disturbed figure), the median beside it.
+ * `--only aimd,reno` measures those schemes alone.
  */
 async function simulationTimes(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const [file, id] of [
-    ['fixed.js', 'fixed'],
-    ['aimd.js', 'aimd'],
-    ['delayTrigger.js', 'delay-trigger'],
-    ['bdp.js', 'bdp'],
-    ['reno.js', 'reno'],
-  ]) {
+  const only = process.argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice(7)
+    .split(',');
+  for (const [file, id, offset = false] of COPIES) {
+    if (only && !only.includes(id)) continue;
+    if (!existsSync(resolve(ROOT, 'shared/controllers/copies', file))) continue;
     await loadSchemeFile(resolve(ROOT, 'shared/controllers/copies', file));
     const builtIn: number[] = [];
     const user: number[] = [];
-    for (let i = 0; i < 18; i++) {
-      const b = contestMs(id);
-      const u = contestMs('user');
+    for (let i = 0; i < 15; i++) {
+      const b = runMs(id, offset);
+      const u = runMs('user', offset);
       if (i >= 3) builtIn.push(b), user.push(u);
     }
     const [u, b] = [Math.min(...user), Math.min(...builtIn)];
-    out[`contest run, ${id}: user copy vs built-in`] = `fastest ${u.toFixed(1)} ms vs ${b.toFixed(1)} ms (${(u / b).toFixed(2)}×); median ${(median(user) / median(builtIn)).toFixed(2)}×`;
+    out[`${offset ? 'offset' : 'contest'} run, ${id}: user copy vs built-in`] =
+      `fastest ${u.toFixed(1)} ms vs ${b.toFixed(1)} ms (${(u / b).toFixed(2)}×); median ${(median(user) / median(builtIn)).toFixed(2)}×`;
   }
   installUserScheme(null);
   return out;
@@ -66,6 +89,19 @@ async function untilRedrawn(page: Page, side: 'A' | 'B', act: () => Promise<void
   return performance.now() - t0;
 }
 
+/** In the page: the time from the Run click until the button is enabled again (the check is done), as `checkedMs`. */
+function watchCheck(): void {
+  const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.includes('Run ▶'))!;
+  const w = window as unknown as Record<string, number>;
+  let clicked = 0;
+  button.addEventListener('click', () => (clicked = performance.now()), { once: true, capture: true });
+  new MutationObserver((_, o) => {
+    if (button.disabled) return;
+    w.checkedMs = performance.now() - clicked;
+    o.disconnect();
+  }).observe(button, { attributes: true });
+}
+
 /**
  * In headless Chromium: the editor's text changed, Run clicked, until side A's card shows the new run
  * (check in a worker, the run, the redraw); beside it, the same for a built-in's slider.
@@ -81,18 +117,25 @@ async function editToRedraw(): Promise<Record<string, string>> {
     await page.waitForSelector(cardOf('B'));
     await page.getByRole('button', { name: 'Write your own controller…' }).click();
     const edits: number[] = [];
+    const checks: number[] = [];
     for (let i = 0; i < 9; i++) {
       await page.locator('.user-editor .cm-content').click();
       await page.keyboard.press('Control+a');
       await page.keyboard.insertText(controllerWith(20 + 7 * i));
+      await page.evaluate(watchCheck);
       edits.push(await untilRedrawn(page, 'A', () => page.getByRole('button', { name: 'Run ▶' }).click()));
+      checks.push(await page.evaluate(() => (window as unknown as Record<string, number>).checkedMs));
     }
     await page.locator('select[data-param="b.scheme"]').selectOption('fixed');
     await page.waitForTimeout(2000);
     const slider: number[] = [];
     for (let i = 0; i < 9; i++) slider.push(await untilRedrawn(page, 'B', () => page.locator('input[data-param="b.w"]').fill(String(Math.log(20 + 7 * i)))));
     const show = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (runs ${xs.map((t) => t.toFixed(0)).join(', ')})`;
-    return { 'edit → re-run → redrawn, contest run (Chromium)': show(edits), 'built-in slider → re-run → redrawn, same run': show(slider) };
+    return {
+      'edit → re-run → redrawn, contest run (Chromium)': show(edits),
+      '  of which the check (Run clicked → enabled again)': show(checks),
+      'built-in slider → re-run → redrawn, same run': show(slider),
+    };
   } finally {
     await browser.close();
     await relay.close();

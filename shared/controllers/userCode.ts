@@ -36,6 +36,13 @@ export interface PreparedCode {
 
 const LOOPS = new Set(['ForStatement', 'WhileStatement', 'DoStatement']);
 
+/**
+ * A controller is one self-contained module: loading another (`import … from`, `import()`, `export … from`)
+ * would fetch it from the network, which the worker gives user code none of.
+ */
+const importsModule = (n: { name: string; node: { getChild(name: string): unknown } }) =>
+  n.name === 'ImportDeclaration' || n.name === 'DynamicImport' || (n.name === 'ExportDeclaration' && n.node.getChild('from') !== null);
+
 const lineStarts = (text: string) => {
   const starts = [0];
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
@@ -56,9 +63,11 @@ export function prepareUserCode(source: string): PreparedCode {
   const tree = parser.parse(source);
   const inserts: { at: number; text: string }[] = [];
   let error = -1;
+  let imports = -1;
   tree.iterate({
     enter(n) {
       if (n.type.isError && error < 0) error = n.from;
+      if (imports < 0 && importsModule(n)) imports = n.from;
       if (!LOOPS.has(n.name)) return;
       const body = n.name === 'DoStatement' ? n.node.firstChild?.nextSibling : n.node.lastChild;
       if (!body || body.type.isError) return;
@@ -69,6 +78,10 @@ export function prepareUserCode(source: string): PreparedCode {
   if (error >= 0) {
     const p = positionAt(starts, error);
     throw new UserCodeError('syntax error (the code is not valid JavaScript here)', null, p.line, p.column);
+  }
+  if (imports >= 0) {
+    const p = positionAt(starts, imports);
+    throw new UserCodeError('a controller cannot load other modules (it runs with no network): keep all its code in this one', null, p.line, p.column);
   }
   inserts.sort((a, b) => a.at - b.at);
   let code = '';

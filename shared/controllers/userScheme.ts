@@ -1,8 +1,10 @@
 import type { ScenarioSpec } from '../scenarios/spec.ts';
 import { findScheme } from './registry.ts';
-import { ESTIMATES, type EstimateName } from '../log/kinds.ts';
-import { checkParam, type Ack, type Controller, type ParamSpec, type ParamValues, type Scheme, type SchemeMode } from './types.ts';
+import { Rng } from '../sim/rng.ts';
+import { checkParam, type ParamSpec, type ParamValues, type Scheme, type SchemeMode } from './types.ts';
+import { isObject, wrapController } from './userController.ts';
 import { locate, prepareUserCode, TICK, UserCodeError, type PreparedCode } from './userCode.ts';
+import { watch, watched } from './userWatch.ts';
 
 /**
  * A user-written controller: the default export of an ES module, `{ title, params, create(params) }`,
@@ -36,7 +38,6 @@ export function withUserCode(spec: ScenarioSpec): ScenarioSpec {
   return { ...spec, code: s.source };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** One declared parameter, checked: a number (min ≤ default ≤ max, step > 0) or a choice. */
@@ -70,7 +71,7 @@ export function userScheme(m: LoadedModule): UserScheme {
   if (e.mode !== undefined && e.mode !== 'window' && e.mode !== 'burst') throw new UserCodeError('mode, if given, must be "window" or "burst"');
   const seen = new Set<string>();
   const params = e.params.map((p, i) => checkSpec(p, i, seen));
-  const create = e.create as (p: ParamValues) => unknown;
+  const create = e.create as (p: ParamValues, random: () => number) => unknown;
   return {
     id: USER_SCHEME_ID,
     source: m.source,
@@ -78,11 +79,13 @@ export function userScheme(m: LoadedModule): UserScheme {
     doc: 'Your own controller, written in the editor.',
     mode: (e.mode ?? 'window') as SchemeMode,
     params,
-    create: (values) => {
+    // `random` draws from the flow's seeded stream, as the built-ins do, so a run can be made again
+    create: (values, rng = new Rng(1)) => {
       for (const p of params) if ('error' in checkParam(p, values[p.name])) throw new UserCodeError(`parameter ${p.name}: ${String(values[p.name])} does not fit its schema`);
       const guard = new Guard(m);
+      const random = () => rng.next();
       return wrapController(
-        guard.call('create', () => create.call(e, { ...values })),
+        guard.call('create', () => create.call(e, { ...values }, random)),
         guard,
       );
     },
@@ -93,7 +96,7 @@ export function userScheme(m: LoadedModule): UserScheme {
  * Runs user callbacks: names the one running for the loop guard, turns a throw into a UserCodeError
  * with the user's line and column. The loop guard reads the clock once every 1024 iterations.
  */
-class Guard {
+export class Guard {
   callback = '';
   ticks = 0;
   started = 0;
@@ -111,6 +114,7 @@ class Guard {
     this.callback = name;
     this.ticks = 0;
     running = this;
+    if (++watch.entered >= watch.next) watched(name);
   }
 
   fail(name: string, e: unknown): UserCodeError {
@@ -161,96 +165,4 @@ class Overrun extends Error {
   constructor(readonly callback: string) {
     super(`${callback} overran`);
   }
-}
-
-const REQUIRED = ['windowSize', 'onAck', 'onTimeout'] as const;
-const OPTIONAL = ['pacingRate', 'burstSize', 'onSend', 'onLoss', 'timeoutMs', 'estimates'] as const;
-type Method = (...a: unknown[]) => unknown;
-
-function wrapController(made: unknown, guard: Guard): Controller {
-  if (!isObject(made)) throw new UserCodeError('create must return an object with windowSize(), onAck(ack) and onTimeout(now)', 'create');
-  for (const k of REQUIRED) if (typeof made[k] !== 'function') throw new UserCodeError(`the controller create returns has no ${k}() method`, 'create');
-  for (const k of OPTIONAL) if (made[k] !== undefined && typeof made[k] !== 'function') throw new UserCodeError(`${k}, if given, must be a method`, 'create');
-  return new UserController(made as Record<string, Method>, guard);
-}
-
-/** A count the sender uses: a number ≥ 0 (Infinity only where `infinite` allows it), or an error. */
-function count(name: string, v: unknown, infinite: boolean): number {
-  if (typeof v === 'number' && v >= 0 && (infinite || v !== Infinity)) return v;
-  throw new UserCodeError(`returned ${typeof v === 'number' ? String(v) : typeof v}; it must be a ${infinite ? '' : 'finite '}number ≥ 0`, name);
-}
-
-/**
- * The Controller the senders drive. Missing optional methods behave as BaseController's defaults. Each
- * ACK reaches the user as a fresh object: senders reuse theirs, and a user may keep the one they got.
- */
-class UserController implements Controller {
-  constructor(
-    private readonly o: Record<string, Method>,
-    private readonly guard: Guard,
-  ) {}
-
-  // One method per arity: a rest parameter would allocate an array on every call.
-  private invoke0(name: string, f: Method): unknown {
-    this.guard.enter(name);
-    try {
-      return f.call(this.o);
-    } catch (e) {
-      throw this.guard.fail(name, e);
-    }
-  }
-
-  private invoke2(name: string, f: Method, a: unknown, b?: unknown): void {
-    this.guard.enter(name);
-    try {
-      f.call(this.o, a, b);
-    } catch (e) {
-      throw this.guard.fail(name, e);
-    }
-  }
-
-  windowSize(): number {
-    return count('windowSize', this.invoke0('windowSize', this.o.windowSize), false);
-  }
-  pacingRate(): number {
-    return this.o.pacingRate ? count('pacingRate', this.invoke0('pacingRate', this.o.pacingRate), true) : Infinity;
-  }
-  burstSize(): number {
-    return this.o.burstSize ? count('burstSize', this.invoke0('burstSize', this.o.burstSize), false) : Math.max(1, Math.floor(this.windowSize()));
-  }
-  onSend(seq: number, now: number): void {
-    if (this.o.onSend) this.invoke2('onSend', this.o.onSend, seq, now);
-  }
-  onAck(a: Ack): void {
-    this.invoke2('onAck', this.o.onAck, { seq: a.seq, sentAt: a.sentAt, receivedAt: a.receivedAt, now: a.now, cumulative: a.cumulative, inFlight: a.inFlight });
-  }
-  onLoss(now: number, seq: number): void {
-    if (this.o.onLoss) this.invoke2('onLoss', this.o.onLoss, now, seq);
-  }
-  onTimeout(now: number): void {
-    this.invoke2('onTimeout', this.o.onTimeout, now);
-  }
-  timeoutMs(): number {
-    if (!this.o.timeoutMs) return 1000;
-    const v = count('timeoutMs', this.invoke0('timeoutMs', this.o.timeoutMs), false);
-    if (v > 0) return v;
-    throw new UserCodeError('returned 0; the timer needs a wait above 0 ms', 'timeoutMs');
-  }
-  estimates(): Partial<Record<EstimateName, number>> {
-    if (!this.o.estimates) return NONE;
-    const e = this.invoke0('estimates', this.o.estimates);
-    if (!isObject(e)) throw new UserCodeError('must return an object of numbers by name', 'estimates');
-    // the usual case, only known names with numbers, passes as it is; anything else is filtered
-    for (const k in e) if (!KNOWN.has(k) || typeof e[k] !== 'number') return known(e);
-    return e as Partial<Record<EstimateName, number>>;
-  }
-}
-
-const NONE = Object.freeze({});
-const KNOWN: ReadonlySet<string> = new Set(ESTIMATES);
-
-function known(e: Record<string, unknown>): Partial<Record<EstimateName, number>> {
-  const out: Partial<Record<EstimateName, number>> = {};
-  for (const k in e) if (KNOWN.has(k) && typeof e[k] === 'number') out[k as EstimateName] = e[k];
-  return out;
 }

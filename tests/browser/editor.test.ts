@@ -1,9 +1,16 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarize } from '../../shared/metrics/summary.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { CALLBACK_BUDGET_MS } from '../../shared/controllers/userScheme.ts';
+import { HANG_MS } from '../../web/worker/watchdog.ts';
 import { loadTrace } from '../../server/traces.ts';
+import { loadSchemeFile } from '../../server/cli/flags.ts';
+import { installUserScheme } from '../../shared/controllers/registry.ts';
+import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
 import { specFor } from '../../web/state/spec.ts';
 import { card, open, playground } from '../helpers/page.ts';
@@ -96,9 +103,16 @@ describe('the controller editor in Chromium', () => {
 
   it('stops an endless loop within the budget and names the callback', async () => {
     const { page } = await open(env.browser, env.relay.url);
+    // the page's first runs and the editor's loading are not part of the time taken
+    await card(page, 'A', 'Throughput');
+    await card(page, 'B', 'Throughput');
     await page.getByRole('button', { name: 'Write your own controller…' }).click();
+    const content = page.locator('.user-editor .cm-content');
+    await content.click();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.insertText(FIXED.replace('onAck(ack) {}', 'onAck(ack) { while (true) {} }'));
     const t0 = Date.now();
-    await typeAndRun(page, FIXED.replace('onAck(ack) {}', 'onAck(ack) { while (true) {} }'));
+    await page.getByRole('button', { name: 'Run ▶' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'ran longer than' });
     await alert.waitFor({ timeout: 10_000 });
     const elapsed = Date.now() - t0;
@@ -110,4 +124,84 @@ describe('the controller editor in Chromium', () => {
     await page.screenshot({ path: '/tmp/pipefill-editor.png' });
     await page.close();
   }, 60_000);
+
+  it('ends a worker hung where the loop guard cannot reach, names the callback, and keeps working', async () => {
+    const { page, problems } = await open(env.browser, env.relay.url);
+    const b = await card(page, 'B', 'Throughput');
+    await page.getByRole('button', { name: 'Write your own controller…' }).click();
+    // two calls per level, 2⁶⁰ calls in all: no loop for the guard, no stack deep enough to overflow
+    const hang = FIXED.replace('onAck(ack) {}', 'onAck(ack) { if (ack.seq === 100) twice(60); }').replace(
+      'export default',
+      'function twice(n) { if (n > 0) { twice(n - 1); twice(n - 1); } }\nexport default',
+    );
+    const t0 = Date.now();
+    await typeAndRun(page, hang);
+    const alert = page.getByRole('alert').filter({ hasText: 'did not return' });
+    await alert.waitFor({ timeout: 30_000 });
+    expect(await alert.innerText()).toBe(
+      `A · Typed fixed window: your controller in onAck: did not return for ${HANG_MS} ms (a hang the loop guard cannot stop, such as a regular expression that backtracks for ever): its worker was stopped and replaced`,
+    );
+    // one hang to notice, a second one in the run that names the callback
+    expect(Date.now() - t0).toBeGreaterThan(2 * HANG_MS);
+    expect(await card(page, 'B', 'Throughput')).toBe(b);
+    // the replaced worker runs the next controller
+    await typeAndRun(page, FIXED);
+    await waitForA(page, fixedThroughput(30));
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it('gives a controller no network: fetch throws a clear error', async () => {
+    const { page } = await open(env.browser, env.relay.url);
+    await page.getByRole('button', { name: 'Write your own controller…' }).click();
+    await typeAndRun(page, FIXED.replace('onAck(ack) {}', `onAck(ack) { fetch('${env.relay.url}/api/relay'); }`));
+    const alert = page.getByRole('alert').filter({ hasText: 'blocked' });
+    await alert.waitFor({ timeout: 20_000 });
+    expect(await alert.innerText()).toMatch(/^A · Typed fixed window: your controller in onAck at line 5, column \d+: Error: fetch is blocked: a controller runs with no network$/);
+    const refused: [call: string, message: string][] = [
+      ['new WebSocket("ws://127.0.0.1:9")', 'WebSocket is blocked: a controller runs with no network'],
+      ['new XMLHttpRequest()', 'XMLHttpRequest is blocked'],
+      ['new EventSource("/x")', 'EventSource is blocked'],
+      ['importScripts("/x.js")', 'importScripts is blocked'],
+      ['self.fetch("/x")', 'fetch is blocked'],
+      ['eval("1")', 'eval is blocked in a controller: code compiled at run time would escape its checks'],
+      ['(() => 0).constructor("return 1")', 'the Function constructor is blocked in a controller'],
+      ['setTimeout("1")', 'setTimeout with text is blocked'],
+    ];
+    for (const [call, message] of refused) {
+      await typeAndRun(page, FIXED.replace('onAck(ack) {}', `onAck(ack) { ${call}; }`));
+      await page.getByRole('alert').filter({ hasText: message }).waitFor({ timeout: 20_000 });
+    }
+    await page.close();
+  }, 90_000);
+
+  it('restores the code of an imported run of a user controller into the editor', async () => {
+    // the run as `npm run sim -- --scheme FILE` makes it: its CSV's spec line carries the code
+    const dir = mkdtempSync(join(tmpdir(), 'pipefill-import-'));
+    writeFileSync(join(dir, 'fixed.js'), FIXED);
+    await loadSchemeFile(join(dir, 'fixed.js'));
+    const spec = specFor({ ...DEFAULT_EXPERIMENT, a: { scheme: 'user', params: { w: 12 } } }, 'a');
+    writeFileSync(join(dir, 'run.csv'), formatTraceCsv(runScenario(spec, loadTrace).log, spec));
+    installUserScheme(null);
+    expect(spec.code).toBe(FIXED);
+
+    const { page, problems } = await open(env.browser, env.relay.url);
+    await card(page, 'A', 'Throughput');
+    await page.getByText('Import CSV', { exact: true }).click();
+    await page.locator('[data-import="b"]').setInputFiles(join(dir, 'run.csv'));
+    await page.waitForFunction(() => document.querySelector('section.cards[data-side^="B "] h3 small')?.textContent?.startsWith('imported'));
+    await page.locator('.user-editor .cm-content').waitFor();
+    await page.waitForFunction(() => localStorage.getItem('pipefill.controller')?.includes('Typed fixed window'));
+    expect(await page.evaluate(() => localStorage.getItem('pipefill.controller'))).toBe(FIXED);
+    expect(await page.locator('.user-editor .cm-content').innerText()).toContain("title: 'Typed fixed window'");
+    // installed: the pickers offer it, and it runs as A with the imported parameters' numbers
+    await page.locator('select[data-param="a.scheme"] option[value="user"]').waitFor({ state: 'attached' });
+    expect(await page.locator('select[data-param="a.scheme"] option[value="user"]').innerText()).toBe('Typed fixed window');
+    await page.locator('select[data-param="a.scheme"]').selectOption('user');
+    await page.locator('[data-param="a.w"]').first().fill('12');
+    await page.locator('[data-param="a.w"]').first().dispatchEvent('change');
+    await waitForA(page, fixedThroughput(12));
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
 });

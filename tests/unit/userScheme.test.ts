@@ -124,6 +124,17 @@ describe('a user controller', () => {
     expect(await failure(() => load('let x = 1;\nlet x = 2;\nexport default {};\n'))).toBe("your controller at line 2: SyntaxError: Identifier 'x' has already been declared");
   });
 
+  it('refuses to load other modules, which would reach the network', async () => {
+    const refused = 'a controller cannot load other modules (it runs with no network): keep all its code in this one';
+    expect(await failure(() => load("const a = 1;\nimport x from 'http://127.0.0.1:9/x.js';\nexport default {};\n"))).toBe(`your controller at line 2, column 1: ${refused}`);
+    expect(await failure(() => load("export default {\n  title: 't', params: [], create() { return import('data:text/javascript,1'); },\n};\n"))).toBe(
+      `your controller at line 2, column 45: ${refused}`,
+    );
+    expect(await failure(() => load("export * from 'http://127.0.0.1:9/x.js';\n"))).toBe(`your controller at line 1, column 1: ${refused}`);
+    // import.meta is no module load
+    expect(await failure(() => load(controller(`      windowSize() { return import.meta ? 2 : 1; },\n      onAck(ack) {},\n      onTimeout(now) {},`)))).toBe('no error');
+  });
+
   it('fills the optional methods with the built-in defaults', async () => {
     const id = await load(controller(BASE));
     const { installUserScheme: _i, findScheme } = await import('../../shared/controllers/registry.ts');

@@ -13,6 +13,7 @@ import { ExportMenu } from './ExportMenu.tsx';
 import { sideLabel, viewsFor } from './freshness.ts';
 import { LivePanel } from './LivePanel.tsx';
 import { Toolbar } from './Toolbar.tsx';
+import { restoreImportedCode } from '../editor/userCode.ts';
 import { usePlayback } from './usePlayback.ts';
 import { relayInfo, useRelay } from './useRelay.ts';
 import { type Runs, type Slot, useRuns } from './useRuns.ts';
@@ -77,8 +78,9 @@ export function App() {
 
   const onImport = async (file: File, slot: Slot) => {
     const r = await runs.pool.request(slot, { kind: 'replay', csv: await file.text() }, (view) => runs.show(slot, view));
-    if (r.kind === 'error') note(`${file.name} could not be replayed: ${r.message}`);
-    else setPlay({ playing: true, speed: play.speed, t: 0 });
+    if (r.kind === 'error') return note(`${file.name} could not be replayed: ${r.message}`);
+    setPlay({ playing: true, speed: play.speed, t: 0 });
+    await restoreImportedCode(r.view.spec);
   };
 
   const info = relayInfo(relay);

@@ -120,11 +120,15 @@ function EditorHelp() {
         A controller is an ES module whose default export is <code>{'{ title, params, create(params) }'}</code>. <code>params</code> declares each parameter as the built-ins do —{' '}
         <code>{'{ name, unit, min, max, step, default, doc }'}</code> for a number, <code>{'{ name, choices, default, doc }'}</code> for a choice — and the sidebar and the labs' sweeps make their
         sliders from it. <code>create</code> returns an object with <code>windowSize()</code>, <code>onAck(ack)</code> and <code>onTimeout(now)</code>; optionally <code>pacingRate()</code>,{' '}
-        <code>burstSize()</code>, <code>onSend(seq, now)</code>, <code>onLoss(now, seq)</code>, <code>timeoutMs()</code> (default 1000) and <code>estimates()</code>.
+        <code>burstSize()</code>, <code>onSend(seq, now)</code>, <code>onLoss(now, seq)</code>, <code>timeoutMs()</code> (default 1000) and <code>estimates()</code>.{' '}
+        <code>create(params, random)</code> also gets <code>random()</code>, numbers in [0, 1) from the run's seeded stream: use it rather than <code>Math.random</code>, so the same seed makes the
+        same run.
       </p>
       <p>
-        It runs in a worker, never on the page. A callback that runs longer than {CALLBACK_BUDGET_MS} ms is stopped and named; a throw shows its line and column; a window that is NaN, negative or
-        infinite is an error. Ctrl+Enter runs it. "Edit a copy" under a controller opens a readable version of that built-in that gives the same numbers.
+        It runs in a worker, never on the page, and with no network: <code>fetch</code>, <code>XMLHttpRequest</code>, <code>WebSocket</code>, <code>EventSource</code>, <code>importScripts</code>,
+        other workers, <code>eval</code>, <code>new Function</code> and <code>import</code> of other modules are blocked, so keep the whole controller in this one module. A callback that runs longer
+        than {CALLBACK_BUDGET_MS} ms is stopped and named; a throw shows its line and column; a window that is NaN, negative or infinite is an error. Ctrl+Enter runs it. "Edit a copy" under a
+        controller opens a readable version of that built-in that gives the same numbers.
       </p>
       <pre>{EXAMPLE}</pre>
     </div>

@@ -62,28 +62,47 @@ export function showEditor(open: boolean, target = state.target, text?: string):
 }
 
 let checker: Worker | null = null;
+let lastCheck = 0;
+/** Checks under way, by id; a newer check answers the older ones with null (their text is no longer wanted). */
+const checking = new Map<number, (r: CheckResult | null) => void>();
 
-/** Loads the text in a worker of its own; one that overruns the budget is ended and replaced by the next check. */
-function check(source: string): Promise<CheckResult> {
+function answer(id: number, r: CheckResult | null): void {
+  checking.get(id)?.(r);
+  checking.delete(id);
+}
+
+function checkWorker(): Worker {
+  const w = new Worker(new URL('../worker/userCheck.ts', import.meta.url), { type: 'module' });
+  w.onmessage = (e: MessageEvent<CheckResult & { id: number }>) => answer(e.data.id, e.data);
+  w.onerror = (e) => {
+    e.preventDefault();
+    for (const id of [...checking.keys()]) answer(id, { ok: false, message: `your controller: ${e.message || 'the module could not be loaded'}`, line: null, column: null });
+  };
+  return w;
+}
+
+/**
+ * Loads the text in a worker of its own (kept from one check to the next); one that overruns the budget
+ * is ended and replaced by the next check. Resolves null when a newer check replaced this one.
+ */
+function check(source: string): Promise<CheckResult | null> {
   if (source.length > MAX_CODE_CHARS) return Promise.resolve({ ok: false, message: `the controller is longer than ${MAX_CODE_CHARS} characters`, line: null, column: null });
-  checker ??= new Worker(new URL('../worker/userCheck.ts', import.meta.url), { type: 'module' });
+  for (const id of [...checking.keys()]) answer(id, null);
+  const id = ++lastCheck;
+  checker ??= checkWorker();
   const worker = checker;
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
+      if (!checking.has(id)) return;
       worker.terminate();
-      checker = null;
-      resolve({ ok: false, message: `your controller did not finish loading within ${CHECK_BUDGET_MS} ms: its worker was stopped and replaced`, line: null, column: null });
+      if (checker === worker) checker = null;
+      answer(id, { ok: false, message: `your controller did not finish loading within ${CHECK_BUDGET_MS} ms: its worker was stopped and replaced`, line: null, column: null });
     }, CHECK_BUDGET_MS);
-    worker.onmessage = (e: MessageEvent<CheckResult>) => {
+    checking.set(id, (r) => {
       clearTimeout(timer);
-      resolve(e.data);
-    };
-    worker.onerror = (e) => {
-      clearTimeout(timer);
-      e.preventDefault();
-      resolve({ ok: false, message: `your controller: ${e.message || 'the module could not be loaded'}`, line: null, column: null });
-    };
-    worker.postMessage({ source });
+      resolve(r);
+    });
+    worker.postMessage({ id, source });
   });
 }
 
@@ -92,7 +111,10 @@ function check(source: string): Promise<CheckResult> {
  * leaves the installed one, and the runs, as they were.
  */
 export async function install(source: string): Promise<boolean> {
+  // the installed text was checked already: Run again only puts it on a side
+  if (source === state.installed && state.error === null) return true;
   const r = await check(source);
+  if (r === null) return false;
   if (!r.ok) {
     update({ error: r });
     return false;
@@ -129,4 +151,19 @@ export async function restoreUserCode(search: string): Promise<void> {
   if (text !== null) setText(text);
   if ('error' in fromLink) update({ error: { ok: false, message: fromLink.error, line: null, column: null }, open: true });
   else if (text !== null && !(await install(text))) update({ open: true });
+}
+
+/**
+ * An imported run's controller (the CSV's spec line carries the code of a run that used one) goes into
+ * the editor and is installed, so the run can be made again; the user confirms before their own text is
+ * replaced. The code runs only in the workers, as any other.
+ */
+export async function restoreImportedCode(spec: unknown): Promise<void> {
+  const code = typeof spec === 'object' && spec !== null && 'code' in spec ? spec.code : undefined;
+  if (typeof code !== 'string') return;
+  if (code !== state.text) {
+    if (state.text !== EXAMPLE && !window.confirm('The imported run carries the code of its controller: replace the text in the editor with it?')) return;
+    showEditor(true, state.target, code);
+  }
+  if (state.installed !== code && !(await install(code))) update({ open: true });
 }

@@ -1,5 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { findScheme } from '../../shared/controllers/registry.ts';
+import { USER_SCHEME_ID } from '../../shared/controllers/userScheme.ts';
+import { useEditorState } from '../editor/userCode.ts';
 import { SHARED_PRESETS, sharedBottleneck } from '../../shared/scenarios/presets.ts';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { TimeChart } from '../charts/TimeChart.tsx';
@@ -25,6 +27,10 @@ function useSharedRun(preset: string, flows: FlowDef[]) {
   const [busy, setBusy] = useState(false);
   const [domain, setDomain] = useState<[number, number] | null>(null);
   const pool = useRef<WorkerPool | null>(null);
+  // the user's controller runs again once its code changed
+  const code = useEditorState().installed;
+  const version = flows.some((f) => f.scheme === USER_SCHEME_ID) ? code : null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the flows run again when the user's code changes.
   useEffect(() => {
     pool.current ??= new WorkerPool();
     const spec = sharedBottleneck(
@@ -48,7 +54,7 @@ function useSharedRun(preset: string, flows: FlowDef[]) {
         });
     }, 150);
     return () => clearTimeout(t);
-  }, [preset, flows]);
+  }, [preset, flows, version]);
   return { view, error, busy, domain, setDomain };
 }
 

@@ -1,5 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
+import { findScheme } from '../../shared/controllers/registry.ts';
+import { USER_SCHEME_ID } from '../../shared/controllers/userScheme.ts';
+import { useEditorState } from '../editor/userCode.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
 import { MATRIX_SEEDS, matrixRuns, rowVerdict } from '../../shared/scenarios/matrix.ts';
 import { FILE_SIZES, MATRIX, matrixRun } from '../../shared/scenarios/presets.ts';
@@ -11,14 +13,12 @@ import { WorkerPool } from '../worker/pool.ts';
 import { SweepPool } from '../worker/sweepPool.ts';
 import { SchemeSelect } from '../components/SchemeSelect.tsx';
 import { useInitialState, useUrlState } from './lab.ts';
-import { TRANSPORT_LAB } from '../state/labs.ts';
+import { TRANSPORT_LAB, windowSchemes } from '../state/labs.ts';
 import { Notices } from '../components/Notices.tsx';
 import { Guide } from '../teach/Guide.tsx';
 import { useNotices } from '../components/useNotices.ts';
 import { Explained } from '../teach/Explained.tsx';
 import { gradeExplanation, verdictExplanation } from '../teach/explanations.ts';
-
-const WINDOW_SCHEMES = SCHEMES.filter((s) => s.mode === 'window');
 
 function Verdict({ passed, seeds, timedOut }: { passed: number; seeds: number; timedOut: number }) {
   const verdict = passed === seeds ? 'PASS' : timedOut > 0 ? 'TIMEOUT' : 'FAIL';
@@ -43,6 +43,9 @@ export function TransportLab() {
   const runner = useRef<WorkerPool | null>(null);
 
   useUrlState('transport-lab', TRANSPORT_LAB, { scheme, row: selected === null ? 0 : selected + 1 });
+  // the user's controller runs again once its code changed
+  const code = useEditorState().installed;
+  const version = scheme === USER_SCHEME_ID ? code : null;
 
   const runAll = async () => {
     pool.current ??= new SweepPool();
@@ -58,20 +61,21 @@ export function TransportLab() {
     setRunning(false);
   };
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the matrix runs again when the scheme changes, and only then.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the matrix runs again when the scheme (or the user's code) changes, and only then.
   useEffect(() => {
     void runAll();
     return () => pool.current?.cancel();
-  }, [scheme]);
+  }, [scheme, version]);
   useEffect(() => () => pool.current?.close(), []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the row runs again when the user's code changes.
   useEffect(() => {
     if (selected === null) return;
     runner.current ??= new WorkerPool();
     setView(null);
     setDomain(null);
     void runner.current.run('a', matrixRun(MATRIX[selected], scheme), setView);
-  }, [selected, scheme]);
+  }, [selected, scheme, version]);
 
   const charts = useMemo(() => (view ? chartsOf(view.series, false).filter((c) => c.id === 'sequence' || c.id === 'window') : []), [view]);
   const seedsOf = (i: number) => results.slice(i * MATRIX_SEEDS, (i + 1) * MATRIX_SEEDS);
@@ -85,7 +89,7 @@ export function TransportLab() {
       <section className="lab-controls" aria-label="Matrix settings">
         <label className="param">
           controller
-          <SchemeSelect value={scheme} schemes={WINDOW_SCHEMES} onChange={setScheme} label="controller" param="scheme" />
+          <SchemeSelect value={scheme} schemes={windowSchemes()} onChange={setScheme} label="controller" param="scheme" />
         </label>
         <span data-testid="matrix-status">
           {running ? `running… ${results.filter(Boolean).length} / ${results.length}` : `${passed} / ${MATRIX.length} rows pass · ${MATRIX_SEEDS} seeds · ${(ms / 1000).toFixed(2)} s`}

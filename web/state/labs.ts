@@ -1,4 +1,4 @@
-import { findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
+import { findScheme } from '../../shared/controllers/registry.ts';
 import { choice, num } from '../../shared/controllers/types.ts';
 import { DEFAULT_MEASUREMENT } from '../../shared/scenarios/measurement.ts';
 import { BUNDLED_TRACES, MATRIX, SHARED_PRESETS } from '../../shared/scenarios/presets.ts';
@@ -8,7 +8,9 @@ import { schemesFor } from './experiment.ts';
 
 /** The URL fields of each lab, from the same schemas as the playground's (web/state/experiment.ts). */
 
-const WINDOW_IDS = SCHEMES.filter((s) => s.mode === 'window').map((s) => s.id);
+/** The window schemes, the user's own among them once the page loaded it (read at render and when a link is decoded). */
+export const windowSchemes = () => schemesFor('offset').filter((s) => s.mode === 'window');
+const windowIds = () => windowSchemes().map((s) => s.id);
 /** Read when a link is decoded, so the user's own controller (loaded before) is among them. */
 const sweepableIds = () =>
   schemesFor('contest')
@@ -49,12 +51,23 @@ export const SHARED_LAB: readonly Field[] = [
     name: 'f',
     kind: 'list',
     max: 8,
-    parts: () => [choice('scheme', WINDOW_IDS, 'reno', 'The flow’s scheme'), num('start', 'ms', 0, 3_600_000, 1, 0, 'When it starts'), num('bytes', 'bytes', 1, 1e9, 1, 1, 'How much it sends')],
+    parts: () => [choice('scheme', windowIds(), 'reno', 'The flow’s scheme'), num('start', 'ms', 0, 3_600_000, 1, 0, 'When it starts'), num('bytes', 'bytes', 1, 1e9, 1, 1, 'How much it sends')],
     doc: 'A flow: scheme:start:bytes',
   },
 ];
 
-export const TRANSPORT_LAB: readonly Field[] = [choice('scheme', WINDOW_IDS, 'reno', 'The controller every row runs'), num('row', '', 0, MATRIX.length, 1, 0, 'The row whose run is open (0: none)')];
+export const TRANSPORT_LAB: readonly Field[] = [
+  {
+    name: 'scheme',
+    kind: 'choice',
+    get choices() {
+      return windowIds();
+    },
+    default: 'reno',
+    doc: 'The controller every row runs',
+  },
+  num('row', '', 0, MATRIX.length, 1, 0, 'The row whose run is open (0: none)'),
+];
 
 export const MEASUREMENT_LAB: readonly Field[] = [
   num('bw', 'Mbit/s', 0.1, 100, 0.1, DEFAULT_MEASUREMENT.mbps, 'bandwidth'),

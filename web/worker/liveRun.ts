@@ -1,4 +1,5 @@
 import { findScheme } from '../../shared/controllers/registry.ts';
+import { network } from './sandbox.ts';
 import { checkParams } from '../../shared/controllers/types.ts';
 import { FetchStopped, liveFetch } from '../../live/liveFetch.ts';
 import type { OffsetPolicyConfig } from '../../shared/offset/policy.ts';
@@ -36,7 +37,7 @@ export function startLive(m: LiveStart, log: EventLog, policy: OffsetPolicyConfi
   if (!scheme) throw new Error(`unknown scheme ${m.scheme}`);
   const checked = checkParams(scheme, m.params);
   if ('error' in checked) throw new Error(checked.error);
-  const ws = new WebSocket(bridgeUrl(m.relay.replace(/^http/, 'ws'), m.target, 'udp', m.timed ? 'timed' : null));
+  const ws = new network.WebSocket(bridgeUrl(m.relay.replace(/^http/, 'ws'), m.target, 'udp', m.timed ? 'timed' : null));
   const wall = browserClock();
   const spec: LiveRun = { live: { server: m.target, scheme: m.scheme, params: checked.values, via: 'bridge', variable: m.variable, policy } };
   // Datagrams are plain ArrayBuffer-backed bytes; the DOM's send type is only stricter on paper.
@@ -56,7 +57,7 @@ const plain = (message: string) => (message === 'cancelled' ? 'stopped' : messag
 
 /** The policy the relay's servers enforce, as it reports it (a relay that does not say: the course's). */
 export async function relayPolicy(relay: string): Promise<OffsetPolicyConfig | undefined> {
-  const r = await fetch(new URL('/api/relay', relay));
+  const r = await network.fetch(new URL('/api/relay', relay));
   if (!r.ok) throw new Error(`the relay did not describe itself (${r.status})`);
   return ((await r.json()) as Partial<RelayInfo>).policy;
 }

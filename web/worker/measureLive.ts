@@ -1,4 +1,5 @@
 import { fitLatency, type MeasurementResult } from '../../shared/scenarios/measurement.ts';
+import { network } from './sandbox.ts';
 import { BridgeSession, bridgeUrl, type WebSocketLike } from '../live/bridgeSession.ts';
 
 /**
@@ -6,7 +7,7 @@ import { BridgeSession, bridgeUrl, type WebSocketLike } from '../live/bridgeSess
  * relay's clock from when it went out to when its last byte came back, so the WebSocket hop drops out.
  */
 export async function measureLive(relay: string, target: string, sizes: number[], repeats: number): Promise<MeasurementResult> {
-  const ws = new WebSocket(bridgeUrl(relay.replace(/^http/, 'ws'), target, 'tcp', 'receipts'));
+  const ws = new network.WebSocket(bridgeUrl(relay.replace(/^http/, 'ws'), target, 'tcp', 'receipts'));
   const samples: { size: number; rttMs: number }[] = [];
   let sentAt = Number.NaN;
   let expect = 0;

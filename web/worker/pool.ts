@@ -1,33 +1,54 @@
+import { withUserCode } from '../../shared/controllers/userScheme.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { applyDelta } from './seriesDelta.ts';
 import type { AnswerTo, RequestKind, RequestOf, RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
+import { HANG_MS, Watchdog } from './watchdog.ts';
 
 type Slot = 'a' | 'b';
+
+interface Waiting {
+  slot: Slot;
+  req: WorkerRequest;
+  onView: (v: RunView, final: boolean) => void;
+  resolve: (r: WorkerResponse) => void;
+  shown?: RunView;
+}
 
 /**
  * Two module workers, one per side of the comparison, so A and B compute in parallel and the page's
  * thread only draws. A newer request for a side makes the answer to an older one stale: it is dropped.
+ * A worker whose user code hangs where its loop guard cannot reach is ended and replaced (see
+ * watchdog.ts); the page learns which callback hung.
  */
 export class WorkerPool {
-  private readonly workers: Record<Slot, Worker>;
+  private readonly workers = {} as Record<Slot, Worker>;
   private nextId = 1;
   private readonly latest: Record<Slot, number> = { a: 0, b: 0 };
-  private readonly waiting = new Map<number, { slot: Slot; onView: (v: RunView, final: boolean) => void; resolve: (r: WorkerResponse) => void; shown?: RunView }>();
+  private readonly waiting = new Map<number, Waiting>();
+  /** Uploaded traces, handed again to a worker that replaces a hung one. */
+  private readonly uploads: RequestOf<'upload'>[] = [];
+  private readonly dogs: Record<Slot, Watchdog>;
 
   constructor() {
-    const make = () => new Worker(new URL('./simWorker.ts', import.meta.url), { type: 'module' });
-    this.workers = { a: make(), b: make() };
-    for (const slot of ['a', 'b'] as const) {
-      this.workers[slot].onmessage = (e: MessageEvent<WorkerResponse>) => this.receive(e.data);
-      this.workers[slot].onerror = (e) => {
-        for (const [id, w] of this.waiting) if (w.slot === slot) w.resolve({ id, kind: 'error', message: e.message || 'the worker failed' });
-      };
-    }
+    this.dogs = { a: new Watchdog(() => this.hung('a')), b: new Watchdog(() => this.hung('b')) };
+    this.start('a');
+    this.start('b');
+  }
+
+  private start(slot: Slot): void {
+    const w = new Worker(new URL('./simWorker.ts', import.meta.url), { type: 'module' });
+    w.onmessage = (e: MessageEvent<WorkerResponse>) => this.receive(e.data);
+    w.onerror = (e) => {
+      for (const [id, x] of this.waiting) if (x.slot === slot) this.settle(id, { id, kind: 'error', message: e.message || 'the worker failed' });
+    };
+    this.workers[slot] = w;
+    for (const u of this.uploads) w.postMessage({ ...u, id: 0, kind: 'upload' } satisfies WorkerRequest);
   }
 
   private receive(m: WorkerResponse): void {
     const w = this.waiting.get(m.id);
     if (!w) return;
+    if (m.kind === 'beat') return this.dogs[w.slot].beat(m.id, m.callback, m.entered);
     if (m.kind === 'delta') {
       if (w.shown && m.id === this.latest[w.slot]) this.show(w, { ...w.shown, series: applyDelta(w.shown.series, m.delta), summary: m.summary, wallMs: m.wallMs }, false);
       return;
@@ -36,7 +57,14 @@ export class WorkerPool {
       if (m.id === this.latest[w.slot]) this.show(w, m.view, m.final);
       if (!m.final) return;
     }
-    this.waiting.delete(m.id);
+    this.settle(m.id, m);
+  }
+
+  private settle(id: number, m: WorkerResponse): void {
+    const w = this.waiting.get(id);
+    if (!w) return;
+    this.waiting.delete(id);
+    this.dogs[w.slot].done(id);
     w.resolve(m);
   }
 
@@ -46,24 +74,55 @@ export class WorkerPool {
   }
 
   /**
+   * The slot's worker stopped answering inside user code: it is ended, a fresh one takes its place and
+   * every request it still owed. The hung run, if still wanted, runs again probing (to name the callback
+   * that hangs); hung again while probing, it is answered with that callback's name.
+   */
+  private hung(slot: Slot): void {
+    const dog = this.dogs[slot];
+    const stuck = dog.watched!;
+    this.workers[slot].terminate();
+    this.start(slot);
+    const owed = [...this.waiting].filter(([, w]) => w.slot === slot).sort(([a], [b]) => a - b);
+    for (const [id, w] of owed) {
+      if (id !== stuck.id) this.workers[slot].postMessage(w.req);
+      else if (id !== this.latest[slot]) this.settle(id, { id, kind: 'superseded' });
+      else if (!stuck.probing) {
+        dog.probe(id);
+        this.workers[slot].postMessage({ ...w.req, probeFrom: stuck.entered } as WorkerRequest);
+      } else {
+        const where = stuck.callback ? ` in ${stuck.callback}` : '';
+        this.settle(id, {
+          id,
+          kind: 'error',
+          message: `your controller${where}: did not return for ${HANG_MS} ms (a hang the loop guard cannot stop, such as a regular expression that backtracks for ever): its worker was stopped and replaced`,
+        });
+      }
+    }
+  }
+
+  /**
    * Sends a request to a side's worker; views for it arrive through onView while it is the latest. Uploads
    * and exports leave the run in progress the latest.
    */
   request<K extends RequestKind>(slot: Slot, req: RequestOf<K> & { kind: K }, onView: (v: RunView, final: boolean) => void = () => {}): Promise<AnswerTo<K>> {
     const id = this.nextId++;
     if (req.kind !== 'upload' && req.kind !== 'export') this.latest[slot] = id;
+    const message = { ...req, id } as WorkerRequest;
     return new Promise((resolve) => {
-      this.waiting.set(id, { slot, onView, resolve: resolve as (r: WorkerResponse) => void });
-      this.workers[slot].postMessage({ ...req, id } as WorkerRequest);
+      this.waiting.set(id, { slot, req: message, onView, resolve: resolve as (r: WorkerResponse) => void });
+      this.workers[slot].postMessage(message);
     });
   }
 
+  /** A run of the spec, carrying the user's code when one of its flows runs it. */
   run(slot: Slot, spec: ScenarioSpec, onView: (v: RunView) => void): Promise<AnswerTo<'run'>> {
-    return this.request(slot, { kind: 'run', spec }, onView);
+    return this.request(slot, { kind: 'run', spec: withUserCode(spec) }, onView);
   }
 
   /** Hands an uploaded trace to both workers; resolves with the first answer (both parse the same text). */
   async upload(name: string, text: string): Promise<AnswerTo<'upload'>> {
+    this.uploads.push({ kind: 'upload', name, text });
     const [a] = await Promise.all([this.request('a', { kind: 'upload', name, text }), this.request('b', { kind: 'upload', name, text })]);
     return a;
   }

@@ -25,7 +25,8 @@ export interface RunView {
 }
 
 export type WorkerRequest =
-  | { id: number; kind: 'run'; spec: ScenarioSpec }
+  /** `probeFrom`: the run hung before; report every user callback from that count on (web/worker/watchdog.ts). */
+  | { id: number; kind: 'run'; spec: ScenarioSpec; probeFrom?: number }
   | { id: number; kind: 'upload'; name: string; text: string }
   | { id: number; kind: 'replay'; csv: string }
   | { id: number; kind: 'live'; relay: string; target: string; variable: boolean; scheme: string; params: ParamValues; timed?: boolean }
@@ -45,6 +46,8 @@ export type WorkerResponse =
   | { id: number; kind: 'exported'; text: string }
   /** A run a newer one replaced before it started. */
   | { id: number; kind: 'superseded' }
+  /** The run's user code still moves (callbacks entered so far, the one now), or is done (callback null). */
+  | { id: number; kind: 'beat'; callback: string | null; entered: number }
   | { id: number; kind: 'error'; message: string };
 
 /** The one table of what each request is answered with (runs stream views before their last one). */

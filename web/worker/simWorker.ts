@@ -16,7 +16,8 @@ import { type LiveStart, relayPolicy, startLive } from './liveRun.ts';
 import type { RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { importRun } from './replay.ts';
 import { deltaBuffers, seriesDelta } from './seriesDelta.ts';
-import { loadUserCode } from './userModule.ts';
+import { loadUserCode, watchRun } from './userModule.ts';
+import { network } from './sandbox.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -29,7 +30,7 @@ function loadTrace(name: string): Promise<Trace> {
   if (have) return Promise.resolve(have);
   let p = pending.get(name);
   if (!p) {
-    p = fetch(new URL(`/traces/${encodeURIComponent(name)}`, self.location.origin)).then(async (r) => {
+    p = network.fetch(new URL(`/traces/${encodeURIComponent(name)}`, self.location.origin)).then(async (r) => {
       if (!r.ok) throw new Error(`the trace ${name} could not be loaded (${r.status})`);
       const t = parseTrace(await r.text(), name);
       traces.set(name, t);
@@ -84,8 +85,9 @@ function viewOf(
 }
 
 async function simulate(spec: ScenarioSpec) {
-  if (spec.code !== undefined) await loadUserCode(spec.code);
   if (spec.link.kind === 'trace') await Promise.all([spec.link.trace, spec.link.ackTrace].filter((n) => n !== '').map(loadTrace));
+  // the user's code last: from its first line to the run's end nothing waits, so its beats keep coming
+  if (spec.code !== undefined) await loadUserCode(spec.code);
   return runScenario(spec, (name) => {
     const t = traces.get(name);
     if (!t) throw new Error(`no trace named ${name}`);
@@ -99,11 +101,11 @@ async function simulate(spec: ScenarioSpec) {
  */
 let newestRun = 0;
 
-async function run(id: number, spec: ScenarioSpec): Promise<void> {
+async function run(id: number, spec: ScenarioSpec, probeFrom?: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 0));
   if (id !== newestRun) return post({ id, kind: 'superseded' });
   const t0 = performance.now();
-  const result = await simulate(spec);
+  const result = await watchRun(id, spec, probeFrom, () => simulate(spec));
   const summary = summarize(result);
   const spans = { from: result.flows.map((f) => f.startMs), until: result.flows.map((f) => (f.finishedAt >= 0 ? f.finishedAt : Infinity)) };
   const [view, transfer] = viewOf(spec, result.log, result.endMs, result.trace, summary, 'simulated', null, performance.now() - t0, spans);
@@ -169,7 +171,7 @@ self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
   try {
     switch (m.kind) {
       case 'run':
-        return await run(m.id, m.spec);
+        return await run(m.id, m.spec, m.probeFrom);
       case 'replay':
         return await replay(m.id, m.csv);
       case 'summary':

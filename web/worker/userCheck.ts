@@ -2,6 +2,7 @@
 import { UserCodeError } from '../../shared/controllers/userCode.ts';
 import { withDefaults } from '../../shared/controllers/types.ts';
 import { loadUserCode } from './userModule.ts';
+import './sandbox.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -14,7 +15,7 @@ export type CheckResult =
  * Loads a controller's text and makes one controller at the defaults, asking it for its window once:
  * the page installs the text only when this passes.
  */
-self.onmessage = async (e: MessageEvent<{ source: string }>) => {
+self.onmessage = async (e: MessageEvent<{ id: number; source: string }>) => {
   let result: CheckResult;
   try {
     const s = await loadUserCode(e.data.source);
@@ -24,5 +25,5 @@ self.onmessage = async (e: MessageEvent<{ source: string }>) => {
     const u = err instanceof UserCodeError ? err : null;
     result = { ok: false, message: (err as Error).message, line: u?.line ?? null, column: u?.column ?? null };
   }
-  self.postMessage(result);
+  self.postMessage({ ...result, id: e.data.id });
 };

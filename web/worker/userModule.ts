@@ -1,6 +1,11 @@
 /// <reference lib="webworker" />
 import { installUserScheme } from '../../shared/controllers/registry.ts';
 import { loadUserScheme, type UserScheme } from '../../shared/controllers/userScheme.ts';
+import { watchCallbacks } from '../../shared/controllers/userWatch.ts';
+import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
+import type { WorkerResponse } from './protocol.ts';
+
+declare const self: DedicatedWorkerGlobalScope;
 
 /**
  * The user's controller inside a worker: its module is imported from a Blob URL (never on the page's
@@ -23,4 +28,20 @@ export function loadUserCode(source: string): Promise<UserScheme> {
     installUserScheme(s);
     return s;
   });
+}
+
+/**
+ * Runs `run` (the simulation of `spec`) with beats of its user code posted to the page, which ends this
+ * worker if they stop (web/worker/watchdog.ts); the last beat says the user code is done.
+ */
+export async function watchRun<T>(id: number, spec: ScenarioSpec, probeFrom: number | undefined, run: () => Promise<T>): Promise<T> {
+  if (spec.code === undefined) return run();
+  const post = (callback: string | null, entered: number) => self.postMessage({ id, kind: 'beat', callback, entered } satisfies WorkerResponse);
+  watchCallbacks(post, probeFrom);
+  try {
+    return await run();
+  } finally {
+    watchCallbacks(null);
+    post(null, 0);
+  }
 }

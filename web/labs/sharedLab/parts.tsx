@@ -1,9 +1,10 @@
-import { findScheme, SCHEMES } from '../../../shared/controllers/registry.ts';
+import { findScheme } from '../../../shared/controllers/registry.ts';
 import { SHARED_PRESETS } from '../../../shared/scenarios/presets.ts';
 import { bitrate, fixed } from '../../charts/format.ts';
 import type { Layer } from '../../charts/painter.ts';
 import { COLORS } from '../../charts/palette.ts';
 import { SchemeSelect } from '../../components/SchemeSelect.tsx';
+import { windowSchemes } from '../../state/labs.ts';
 import type { RunView } from '../../worker/protocol.ts';
 
 export interface FlowDef {
@@ -13,7 +14,6 @@ export interface FlowDef {
 }
 
 export const FLOW_COLORS = [COLORS.blue, COLORS.vermillion, COLORS.green, COLORS.purple, COLORS.orange, COLORS.sky, COLORS.ink, COLORS.yellow];
-const WINDOW_SCHEMES = SCHEMES.filter((s) => s.mode === 'window');
 
 /** Chart layers of a shared-bottleneck run: each flow's throughput and window, and Jain's index. */
 export function flowLayers(view: RunView | null): { tput: Layer[]; windows: Layer[]; jain: Layer[] } | null {
@@ -59,7 +59,7 @@ export function FlowTable({ flows, setFlows }: { flows: FlowDef[]; setFlows(f: F
                 <i className="swatch" style={{ background: FLOW_COLORS[i] }} /> {i + 1}
               </td>
               <td>
-                <SchemeSelect value={f.scheme} schemes={WINDOW_SCHEMES} onChange={(scheme) => set(i, { scheme })} label={`flow ${i + 1} scheme`} />
+                <SchemeSelect value={f.scheme} schemes={windowSchemes()} onChange={(scheme) => set(i, { scheme })} label={`flow ${i + 1} scheme`} />
               </td>
               <td>
                 <input

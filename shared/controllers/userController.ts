@@ -1,0 +1,143 @@
+import { ESTIMATES, type EstimateName } from '../log/kinds.ts';
+import type { Ack, Controller } from './types.ts';
+import { UserCodeError } from './userCode.ts';
+import type { Guard } from './userScheme.ts';
+
+/**
+ * The Controller the senders drive, made of the object a user's `create` returned. Every call enters
+ * the guard (naming the callback for the loop guard and the beats) and turns a throw into the user's
+ * message. Each method calls its user method from a call site of its own: the engine then sees one
+ * target there and can inline it, which a shared `f.call(o, …)` helper would prevent.
+ */
+
+const REQUIRED = ['windowSize', 'onAck', 'onTimeout'] as const;
+const OPTIONAL = ['pacingRate', 'burstSize', 'onSend', 'onLoss', 'timeoutMs', 'estimates'] as const;
+type Made = Record<(typeof REQUIRED)[number] | (typeof OPTIONAL)[number], (...a: unknown[]) => unknown>;
+
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+export function wrapController(made: unknown, guard: Guard): Controller {
+  if (!isObject(made)) throw new UserCodeError('create must return an object with windowSize(), onAck(ack) and onTimeout(now)', 'create');
+  for (const k of REQUIRED) if (typeof made[k] !== 'function') throw new UserCodeError(`the controller create returns has no ${k}() method`, 'create');
+  for (const k of OPTIONAL) if (made[k] !== undefined && typeof made[k] !== 'function') throw new UserCodeError(`${k}, if given, must be a method`, 'create');
+  return new UserController(made as Made, guard);
+}
+
+/** A count the sender uses: a number ≥ 0 (Infinity only where `infinite` allows it), or an error. */
+function count(name: string, v: unknown, infinite: boolean): number {
+  if (typeof v === 'number' && v >= 0 && (infinite || v !== Infinity)) return v;
+  throw new UserCodeError(`returned ${typeof v === 'number' ? String(v) : typeof v}; it must be a ${infinite ? '' : 'finite '}number ≥ 0`, name);
+}
+
+/**
+ * Missing optional methods behave as BaseController's defaults. Each ACK reaches the user as a fresh
+ * object: senders reuse theirs, and a user may keep the one they got.
+ */
+class UserController implements Controller {
+  constructor(
+    private readonly o: Made,
+    private readonly g: Guard,
+  ) {}
+
+  windowSize(): number {
+    this.g.enter('windowSize');
+    let v: unknown;
+    try {
+      v = this.o.windowSize();
+    } catch (e) {
+      throw this.g.fail('windowSize', e);
+    }
+    return count('windowSize', v, false);
+  }
+  pacingRate(): number {
+    if (!this.o.pacingRate) return Infinity;
+    this.g.enter('pacingRate');
+    let v: unknown;
+    try {
+      v = this.o.pacingRate();
+    } catch (e) {
+      throw this.g.fail('pacingRate', e);
+    }
+    return count('pacingRate', v, true);
+  }
+  burstSize(): number {
+    if (!this.o.burstSize) return Math.max(1, Math.floor(this.windowSize()));
+    this.g.enter('burstSize');
+    let v: unknown;
+    try {
+      v = this.o.burstSize();
+    } catch (e) {
+      throw this.g.fail('burstSize', e);
+    }
+    return count('burstSize', v, false);
+  }
+  onSend(seq: number, now: number): void {
+    if (!this.o.onSend) return;
+    this.g.enter('onSend');
+    try {
+      this.o.onSend(seq, now);
+    } catch (e) {
+      throw this.g.fail('onSend', e);
+    }
+  }
+  onAck(a: Ack): void {
+    this.g.enter('onAck');
+    try {
+      this.o.onAck({ seq: a.seq, sentAt: a.sentAt, receivedAt: a.receivedAt, now: a.now, cumulative: a.cumulative, inFlight: a.inFlight });
+    } catch (e) {
+      throw this.g.fail('onAck', e);
+    }
+  }
+  onLoss(now: number, seq: number): void {
+    if (!this.o.onLoss) return;
+    this.g.enter('onLoss');
+    try {
+      this.o.onLoss(now, seq);
+    } catch (e) {
+      throw this.g.fail('onLoss', e);
+    }
+  }
+  onTimeout(now: number): void {
+    this.g.enter('onTimeout');
+    try {
+      this.o.onTimeout(now);
+    } catch (e) {
+      throw this.g.fail('onTimeout', e);
+    }
+  }
+  timeoutMs(): number {
+    if (!this.o.timeoutMs) return 1000;
+    this.g.enter('timeoutMs');
+    let v: unknown;
+    try {
+      v = this.o.timeoutMs();
+    } catch (e) {
+      throw this.g.fail('timeoutMs', e);
+    }
+    if (count('timeoutMs', v, false) > 0) return v as number;
+    throw new UserCodeError('returned 0; the timer needs a wait above 0 ms', 'timeoutMs');
+  }
+  estimates(): Partial<Record<EstimateName, number>> {
+    if (!this.o.estimates) return NONE;
+    this.g.enter('estimates');
+    let e: unknown;
+    try {
+      e = this.o.estimates();
+    } catch (err) {
+      throw this.g.fail('estimates', err);
+    }
+    if (!isObject(e)) throw new UserCodeError('must return an object of numbers by name', 'estimates');
+    // the usual case, only known names with numbers, passes as it is; anything else is filtered
+    for (const k in e) if (!KNOWN.has(k) || typeof e[k] !== 'number') return known(e);
+    return e as Partial<Record<EstimateName, number>>;
+  }
+}
+
+const NONE = Object.freeze({});
+const KNOWN: ReadonlySet<string> = new Set(ESTIMATES);
+
+function known(e: Record<string, unknown>): Partial<Record<EstimateName, number>> {
+  const out: Partial<Record<EstimateName, number>> = {};
+  for (const k in e) if (KNOWN.has(k) && typeof e[k] === 'number') out[k as EstimateName] = e[k];
+  return out;
+}

@@ -1,0 +1,98 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installUserScheme } from '../../shared/controllers/registry.ts';
+import { summarize } from '../../shared/metrics/summary.ts';
+import { MATRIX, SHARED_PRESETS, sharedBottleneck } from '../../shared/scenarios/presets.ts';
+import { matrixRuns } from '../../shared/scenarios/matrix.ts';
+import { runScenario } from '../../shared/scenarios/run.ts';
+import { withUserCode } from '../../shared/controllers/userScheme.ts';
+import { loadSchemeFile } from '../../server/cli/flags.ts';
+import { loadTrace } from '../../server/traces.ts';
+import { fixed } from '../../web/charts/format.ts';
+import { open, playground } from '../helpers/page.ts';
+
+let env: Awaited<ReturnType<typeof playground>>;
+beforeAll(async () => {
+  env = await playground();
+});
+afterAll(() => env.close());
+
+/** A fixed window of 6 packets, unlike every built-in's numbers. */
+const SIX = `export default {
+  title: 'Six in flight',
+  params: [],
+  create() {
+    return { windowSize() { return 6; }, onAck(ack) {}, onTimeout(now) {}, timeoutMs() { return 300; } };
+  },
+};
+`;
+
+/** Runs a spec headless with SIX installed as the user scheme, as the labs' workers do. */
+async function headless<T>(f: () => T): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'pipefill-labs-'));
+  writeFileSync(join(dir, 'six.js'), SIX);
+  await loadSchemeFile(join(dir, 'six.js'));
+  try {
+    return f();
+  } finally {
+    installUserScheme(null);
+  }
+}
+
+/** A page whose saved controller is SIX, opened on `query`. */
+async function withSavedController(query: string) {
+  const { page, problems } = await open(env.browser, env.relay.url);
+  await page.evaluate((code) => localStorage.setItem('pipefill.controller', code), SIX);
+  await page.goto(`${env.relay.url}/${query}`);
+  return { page, problems };
+}
+
+describe("the user's controller in the labs", () => {
+  it('runs the transport matrix, every row on every seed, and opens a row', async () => {
+    const want = await headless(() => fixed(summarize(runScenario(withUserCode(matrixRuns(MATRIX[0], 'user')[0]), loadTrace)).flows[0].reliable!.seconds, 3));
+    const { page, problems } = await withSavedController('?view=transport-lab');
+    await page.locator('select[aria-label="controller"]').selectOption('user');
+    // the matrix of the scheme shown first finishes too: wait for the user's row, then for the whole matrix
+    await page.waitForFunction((w) => document.querySelector('tr[data-row="1"] td:nth-child(5)')?.textContent === w, want, { timeout: 120_000 });
+    await page.waitForFunction(() => /rows pass/.test(document.querySelector('[data-testid="matrix-status"]')?.textContent ?? ''), undefined, { timeout: 120_000 });
+    expect(await page.locator('tr[data-row="1"] td').nth(4).innerText()).toBe(want);
+    expect(new URL(page.url()).searchParams.get('scheme')).toBe('user');
+    await page.locator('tr[data-row="1"]').click();
+    await page.getByRole('heading', { name: /Row 1: .* · Six in flight/ }).waitFor();
+    // its run, made in a worker that was handed the code, is drawn
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll<HTMLCanvasElement>('section.row-run canvas')].some((c) => {
+          const d = c.getContext('2d')?.getImageData(0, 0, c.width, c.height).data ?? [];
+          for (let i = 3; i < d.length; i += 4) if (d[i] !== 0) return true;
+          return false;
+        }),
+      undefined,
+      { timeout: 60_000 },
+    );
+    // a reload keeps the user's controller chosen (the saved code is installed before the link is read)
+    await page.reload();
+    expect(await page.locator('select[aria-label="controller"]').inputValue()).toBe('user');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  it('runs as one of the flows on a shared bottleneck', async () => {
+    const preset = SHARED_PRESETS.find((p) => p.id === 'cdn')!;
+    const want = await headless(() => {
+      const spec = sharedBottleneck(preset);
+      spec.flows = spec.flows.map((f, i) => ({ ...f, scheme: i === 0 ? 'user' : f.scheme, params: {} }));
+      return fixed(summarize(runScenario(withUserCode(spec), loadTrace)).flows[0].reliable!.goodputMbps, 3);
+    });
+    const { page, problems } = await withSavedController('?view=shared-lab&preset=cdn');
+    await page.locator('[data-testid="flow-results"]').waitFor();
+    await page.locator('select[aria-label="flow 1 scheme"]').selectOption('user');
+    const row = page.locator('[data-testid="flow-results"] tbody tr').first();
+    await page.waitForFunction(() => document.querySelector('[data-testid="flow-results"] tbody tr')?.textContent?.includes('Six in flight'), undefined, { timeout: 60_000 });
+    expect(await row.locator('td').nth(2).innerText()).toBe(want);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
+});

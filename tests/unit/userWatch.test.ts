@@ -1,0 +1,73 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { installUserScheme } from '../../shared/controllers/registry.ts';
+import { watchCallbacks } from '../../shared/controllers/userWatch.ts';
+import { contest, flow } from '../../shared/scenarios/presets.ts';
+import { runScenario } from '../../shared/scenarios/run.ts';
+import { loadSchemeFile } from '../../server/cli/flags.ts';
+import { loadTrace } from '../../server/traces.ts';
+
+const SOURCE = `export default {
+  title: 'Watched',
+  params: [],
+  create() {
+    return { windowSize() { return 8; }, onAck(ack) {}, onTimeout(now) {}, onSend(seq, now) {} };
+  },
+};
+`;
+
+const dir = mkdtempSync(join(tmpdir(), 'pipefill-watch-'));
+let n = 0;
+async function load(): Promise<string> {
+  const file = join(dir, `c${n++}.js`);
+  writeFileSync(file, SOURCE);
+  return loadSchemeFile(file);
+}
+
+function run(scheme: string): void {
+  const spec = contest('Verizon-LTE-short', [flow(scheme)], 1);
+  spec.durationMs = 2000;
+  runScenario(spec, loadTrace);
+}
+
+afterEach(() => {
+  watchCallbacks(null);
+  installUserScheme(null);
+});
+
+describe('the beats of user code', () => {
+  it('beat at the first callback, then at most once per 100 ms', async () => {
+    const beats: [string, number][] = [];
+    watchCallbacks((callback, entered) => beats.push([callback, entered]));
+    const id = await load();
+    expect(beats).toEqual([['the module body', 1]]);
+    const t0 = Date.now();
+    run(id);
+    const ms = Date.now() - t0;
+    expect(beats.length).toBeLessThanOrEqual(2 + ms / 100);
+  });
+
+  it('probing, name every callback from the given count on, in order', async () => {
+    const id = await load();
+    const beats: [string, number][] = [];
+    watchCallbacks((callback, entered) => beats.push([callback, entered]), 5);
+    run(id);
+    // the first callback beats at once; then nothing until the fifth, then every one
+    expect(beats[0]).toEqual(['create', 1]);
+    expect(beats[1]).toEqual([beats[1][0], 5]);
+    expect(beats.slice(1).every(([, e], i) => e === 5 + i)).toBe(true);
+    expect(beats.length).toBeGreaterThan(1000);
+    expect(beats.filter(([c]) => !['create', 'windowSize', 'onSend', 'onAck'].includes(c))).toEqual([]);
+  });
+
+  it('stay silent when nobody watches', async () => {
+    const id = await load();
+    const beats: unknown[] = [];
+    watchCallbacks((c, e) => beats.push([c, e]));
+    watchCallbacks(null);
+    run(id);
+    expect(beats).toEqual([]);
+  });
+});

@@ -1,0 +1,51 @@
+import { BEAT_MS } from '../../shared/controllers/userWatch.ts';
+
+/**
+ * How long user code may go without a beat before its worker counts as hung: well past the callbacks'
+ * own budget (the loop guard stops guarded loops first) and many beats long, so a busy machine's pauses
+ * do not end a healthy run.
+ */
+export const HANG_MS = 20 * BEAT_MS;
+
+/** The request whose user code a worker runs now, as its last beat told. */
+export interface Watched {
+  id: number;
+  callback: string | null;
+  /** Callbacks entered by the last beat (the probe's starting count). */
+  entered: number;
+  probing: boolean;
+}
+
+/** Waits on one worker's beats: HANG_MS without one while user code runs calls `onHang`. */
+export class Watchdog {
+  watched: Watched | null = null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private probing = -1;
+
+  constructor(private readonly onHang: () => void) {}
+
+  /** A beat of request `id`; a null callback: its user code is done. */
+  beat(id: number, callback: string | null, entered: number): void {
+    clearTimeout(this.timer);
+    if (callback === null) {
+      this.watched = null;
+      return;
+    }
+    this.watched = { id, callback, entered, probing: id === this.probing };
+    this.timer = setTimeout(() => this.onHang(), HANG_MS);
+  }
+
+  /** The request `id` runs again to find its hang: its beats name each callback. */
+  probe(id: number): void {
+    this.probing = id;
+    this.watched = null;
+    clearTimeout(this.timer);
+  }
+
+  /** Request `id` was answered. */
+  done(id: number): void {
+    if (this.watched?.id !== id) return;
+    clearTimeout(this.timer);
+    this.watched = null;
+  }
+}
