@@ -1,7 +1,7 @@
 import type { EventLog } from '../log/eventLog.ts';
 import { ESTIMATES, K } from '../log/kinds.ts';
 import { OPPORTUNITY_BYTES, tracePeriod, type Trace } from '../trace/mahimahi.ts';
-import { signalDelays } from './signalDelay.ts';
+import { runSignalDelays } from './signalDelay.ts';
 
 /**
  * What the charts draw, derived from a run's log. Point series are interleaved (t, y) pairs in time
@@ -49,58 +49,69 @@ export function niceBin(span: number, target = 300): number {
   return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
 }
 
-/** Keeps the maximum of each of about MAX_LINE_POINTS buckets of a (t, y) series. */
-function decimateMax(ts: ArrayLike<number>, ys: ArrayLike<number>, start: number, end: number): Float64Array {
-  const n = ts.length;
+/**
+ * Keeps the maximum of each of about MAX_LINE_POINTS buckets of a (t, y) series; `tAt(i)` is the i-th
+ * time (a function, so a regular grid needs no array of its times).
+ */
+function decimateMax(n: number, tAt: (i: number) => number, ys: ArrayLike<number>, start: number, end: number): Float64Array {
   if (n <= MAX_LINE_POINTS) {
     const out = pairs(n);
     for (let i = 0; i < n; i++) {
-      out[2 * i] = ts[i];
+      out[2 * i] = tAt(i);
       out[2 * i + 1] = ys[i];
     }
     return out;
   }
   const bucket = (end - start) / MAX_LINE_POINTS;
-  const out: number[] = [];
+  // times are in order: at most one pair per bucket from the first time's to the last's
+  const buckets = Math.floor((tAt(n - 1) - start) / bucket) - Math.floor((tAt(0) - start) / bucket) + 1;
+  const out = new Float64Array(2 * Math.min(n, buckets));
+  let o = 0;
   let b = -1;
   let bt = 0;
   let by = -Infinity;
   for (let i = 0; i < n; i++) {
-    const k = Math.floor((ts[i] - start) / bucket);
+    const t = tAt(i);
+    const k = Math.floor((t - start) / bucket);
     if (k !== b) {
-      if (b >= 0) out.push(bt, by);
+      if (b >= 0) {
+        out[o++] = bt;
+        out[o++] = by;
+      }
       b = k;
-      bt = ts[i];
+      bt = t;
       by = -Infinity;
     }
     if (ys[i] > by) by = ys[i];
   }
-  if (b >= 0) out.push(bt, by);
-  return Float64Array.from(out);
+  if (b >= 0) {
+    out[o++] = bt;
+    out[o++] = by;
+  }
+  return out.slice(0, o);
 }
 
 export function runSeries(log: EventLog, endMs: number, trace: Trace | null, once = false): RunSeries {
   const c = log.columns;
   const n = log.length;
-  const count = new Uint32Array(32);
-  for (let i = 0; i < n; i++) count[c.kind[i]]++;
-  const sends = pairs(count[K.send]);
-  const retransmits = pairs(count[K.retransmit]);
-  const acks = pairs(count[K.ack] + count[K.reply]);
-  const drops = pairs(count[K.drop]);
-  const windowN = count[K.ack] + count[K.reply] + count[K.timeout] + count[K.send];
+  const count = (kind: number) => log.count(kind);
+  const sends = pairs(count(K.send));
+  const retransmits = pairs(count(K.retransmit));
+  const acks = pairs(count(K.ack) + count(K.reply));
+  const drops = pairs(count(K.drop));
+  const windowN = count(K.ack) + count(K.reply) + count(K.timeout) + count(K.send);
   const window = pairs(windowN);
-  const timeouts = pairs(count[K.timeout]);
+  const timeouts = pairs(count(K.timeout));
   // A live fetch has no simulated bottleneck: its replies are what got through, their RTTs the delay.
-  const fromReplies = count[K.depart] === 0 && count[K.reply] > 0;
-  const passed = fromReplies ? count[K.reply] : count[K.depart];
+  const fromReplies = count(K.depart) === 0 && count(K.reply) > 0;
+  const passed = fromReplies ? count(K.reply) : count(K.depart);
   const queueDelay = pairs(passed);
   // Signal delay needs the bottleneck's arrivals and departures; a live fetch has none to tell.
   const arrivals = new Float64Array(fromReplies ? 0 : passed);
   const departures = new Float64Array(fromReplies ? 0 : passed);
   const estimateLists: number[][] = ESTIMATES.map(() => []);
-  const queueT = new Float64Array(count[K.enqueue] + count[K.depart]);
-  const queueY = new Float64Array(count[K.enqueue] + count[K.depart]);
+  const queueT = new Float64Array(count(K.enqueue) + count(K.depart));
+  const queueY = new Float64Array(count(K.enqueue) + count(K.depart));
   const squished: number[] = [];
   const binMs = niceBin(endMs);
   const bins = Math.max(1, Math.ceil(endMs / binMs));
@@ -185,10 +196,8 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
     throughput[2 * b] = b * binMs;
     throughput[2 * b + 1] = bits[b] / binMs / 1000;
   }
-  const sd = signalDelays(arrivals, departures);
+  const sd = runSignalDelays(log, arrivals, departures);
   const first = arrivals.length ? Math.floor(arrivals[0]) : 0;
-  const sdT = new Float64Array(sd.length);
-  for (let k = 0; k < sd.length; k++) sdT[k] = first + k;
   const estimates: Record<string, Float64Array> = {};
   ESTIMATES.forEach((name, k) => {
     if (estimateLists[k].length) estimates[name] = Float64Array.from(estimateLists[k]);
@@ -206,8 +215,8 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
     throughput,
     capacity: trace ? capacitySeries(trace, binMs, bins, once) : null,
     queueDelay,
-    signalDelay: decimateMax(sdT, sd, first, first + sd.length),
-    queue: decimateMax(queueT.subarray(0, qn), queueY.subarray(0, qn), 0, endMs),
+    signalDelay: decimateMax(sd.length, (k) => first + k, sd, first, first + sd.length),
+    queue: decimateMax(qn, (k) => queueT[k], queueY, 0, endMs),
     squished: Float64Array.from(squished),
   };
 }

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { formatTraceCsv } from '../../shared/csv/trace.ts';
+import { EventLog, K } from '../../shared/log/eventLog.ts';
+import { runSignalDelays } from '../../shared/metrics/signalDelay.ts';
+import { contest, flow, matrixRun, MATRIX } from '../../shared/scenarios/presets.ts';
+import { runScenario, startScenario } from '../../shared/scenarios/run.ts';
+import { loadTrace } from '../../server/traces.ts';
+
+describe('a run in steps', () => {
+  it('gives the contest run byte for byte, however many steps it is taken in', () => {
+    const spec = { ...contest('Verizon-LTE-short', [flow('aimd')]), durationMs: 5_500 };
+    const whole = runScenario(spec, loadTrace);
+    const run = startScenario(spec, loadTrace);
+    let steps = 1;
+    while (!run.advance()) steps++;
+    const stepped = run.result();
+    expect(steps).toBe(6); // 1 s a step, the last one half a second
+    expect(stepped.endMs).toBe(5_500);
+    expect(formatTraceCsv(stepped.log, spec)).toBe(formatTraceCsv(whole.log, spec));
+  });
+
+  it('ends a finite transfer at the step its flow finished, as the whole run does', () => {
+    const spec = matrixRun(MATRIX[0]);
+    const whole = runScenario(spec, loadTrace);
+    const run = startScenario(spec, loadTrace);
+    while (!run.advance());
+    const stepped = run.result();
+    expect(stepped.flows[0].finishedAt).toBeGreaterThan(0);
+    expect(stepped.flows).toEqual(whole.flows);
+    expect(stepped.endMs).toBe(whole.endMs);
+    expect(formatTraceCsv(stepped.log, spec)).toBe(formatTraceCsv(whole.log, spec));
+  });
+});
+
+describe('signal delays shared by the summary and the charts', () => {
+  it('are computed again once the log has grown', () => {
+    const log = new EventLog(8);
+    log.push(3, K.depart, 0, 0, 1500, 2, 0);
+    const first = runSignalDelays(log, [1], [3]);
+    expect(Array.from(first)).toEqual([2]);
+    expect(runSignalDelays(log, [1], [3])).toBe(first);
+    log.push(6, K.depart, 0, 1, 1500, 2, 0);
+    // arrivals at 1 and 4, departures at 3 and 6: t = 1 → 2; t = 2, 3, 4 → 6 − t
+    expect(Array.from(runSignalDelays(log, [1, 4], [3, 6]))).toEqual([2, 4, 3, 2]);
+  });
+});
