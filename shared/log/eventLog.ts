@@ -94,10 +94,15 @@ export class EventLog {
   }
 
   count(kind: number): number {
+    return this.kindCounts()[kind];
+  }
+
+  /** Rows of each kind, indexed by kind code (the log's own tally: read it, do not change it). */
+  kindCounts(): Int32Array {
     const k = this.cols.kind;
     for (let i = this.counted; i < this.length; i++) this.kinds[k[i]]++;
     this.counted = this.length;
-    return this.kinds[kind];
+    return this.kinds;
   }
 
   private grow(): void {

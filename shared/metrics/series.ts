@@ -94,24 +94,24 @@ function decimateMax(n: number, tAt: (i: number) => number, ys: ArrayLike<number
 export function runSeries(log: EventLog, endMs: number, trace: Trace | null, once = false): RunSeries {
   const c = log.columns;
   const n = log.length;
-  const count = (kind: number) => log.count(kind);
-  const sends = pairs(count(K.send));
-  const retransmits = pairs(count(K.retransmit));
-  const acks = pairs(count(K.ack) + count(K.reply));
-  const drops = pairs(count(K.drop));
-  const windowN = count(K.ack) + count(K.reply) + count(K.timeout) + count(K.send);
+  const count = log.kindCounts();
+  const sends = pairs(count[K.send]);
+  const retransmits = pairs(count[K.retransmit]);
+  const acks = pairs(count[K.ack] + count[K.reply]);
+  const drops = pairs(count[K.drop]);
+  const windowN = count[K.ack] + count[K.reply] + count[K.timeout] + count[K.send];
   const window = pairs(windowN);
-  const timeouts = pairs(count(K.timeout));
+  const timeouts = pairs(count[K.timeout]);
   // A live fetch has no simulated bottleneck: its replies are what got through, their RTTs the delay.
-  const fromReplies = count(K.depart) === 0 && count(K.reply) > 0;
-  const passed = fromReplies ? count(K.reply) : count(K.depart);
+  const fromReplies = count[K.depart] === 0 && count[K.reply] > 0;
+  const passed = fromReplies ? count[K.reply] : count[K.depart];
   const queueDelay = pairs(passed);
   // Signal delay needs the bottleneck's arrivals and departures; a live fetch has none to tell.
   const arrivals = new Float64Array(fromReplies ? 0 : passed);
   const departures = new Float64Array(fromReplies ? 0 : passed);
   const estimateLists: number[][] = ESTIMATES.map(() => []);
-  const queueT = new Float64Array(count(K.enqueue) + count(K.depart));
-  const queueY = new Float64Array(count(K.enqueue) + count(K.depart));
+  const queueT = new Float64Array(count[K.enqueue] + count[K.depart]);
+  const queueY = new Float64Array(count[K.enqueue] + count[K.depart]);
   const squished: number[] = [];
   const binMs = niceBin(endMs);
   const bins = Math.max(1, Math.ceil(endMs / binMs));
@@ -247,4 +247,47 @@ export function seriesBuffers(s: RunSeries): ArrayBuffer[] {
   const arrays = [s.sends, s.retransmits, s.acks, s.drops, s.window, s.timeouts, s.throughput, s.queueDelay, s.signalDelay, s.queue, s.squished, ...Object.values(s.estimates)];
   if (s.capacity) arrays.push(s.capacity);
   return arrays.map((x) => x.buffer as ArrayBuffer);
+}
+
+/**
+ * Thins a step series (t, y) pairs for drawing: of each of `buckets` equal spans of time it keeps the
+ * first, lowest, highest and last points, in time order. At a span per pixel or finer the line draws the
+ * same, with a fraction of the points; a series short enough already comes back as it is.
+ */
+export function thinSteps(d: Float64Array, start: number, end: number, buckets: number): Float64Array {
+  const n = d.length >> 1;
+  if (n <= 4 * buckets) return d;
+  const span = (end - start) / buckets;
+  const bucketOf = (i: number) => Math.floor((d[2 * i] - start) / span);
+  const out = new Float64Array(2 * Math.min(n, 4 * (bucketOf(n - 1) - bucketOf(0) + 1)));
+  let o = 0;
+  const keep = new Int32Array(4);
+  const flush = (first: number, low: number, high: number, last: number) => {
+    keep[0] = first;
+    keep[1] = Math.min(low, high);
+    keep[2] = Math.max(low, high);
+    keep[3] = last;
+    for (let k = 0; k < 4; k++) {
+      if (k > 0 && keep[k] === keep[k - 1]) continue;
+      out[o++] = d[2 * keep[k]];
+      out[o++] = d[2 * keep[k] + 1];
+    }
+  };
+  let bucket = bucketOf(0);
+  let first = 0;
+  let low = 0;
+  let high = 0;
+  for (let i = 1; i < n; i++) {
+    const b = bucketOf(i);
+    if (b !== bucket) {
+      flush(first, low, high, i - 1);
+      bucket = b;
+      first = low = high = i;
+    } else {
+      if (d[2 * i + 1] < d[2 * low + 1]) low = i;
+      if (d[2 * i + 1] > d[2 * high + 1]) high = i;
+    }
+  }
+  flush(first, low, high, n - 1);
+  return out.slice(0, o);
 }

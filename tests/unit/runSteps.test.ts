@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { EventLog, K } from '../../shared/log/eventLog.ts';
+import { thinSteps } from '../../shared/metrics/series.ts';
 import { runSignalDelays } from '../../shared/metrics/signalDelay.ts';
 import { contest, flow, matrixRun, MATRIX } from '../../shared/scenarios/presets.ts';
 import { runScenario, startScenario } from '../../shared/scenarios/run.ts';
@@ -42,5 +43,18 @@ describe('signal delays shared by the summary and the charts', () => {
     log.push(6, K.depart, 0, 1, 1500, 2, 0);
     // arrivals at 1 and 4, departures at 3 and 6: t = 1 → 2; t = 2, 3, 4 → 6 − t
     expect(Array.from(runSignalDelays(log, [1, 4], [3, 6]))).toEqual([2, 4, 3, 2]);
+  });
+});
+
+describe('a step series thinned for drawing', () => {
+  it('keeps the first, lowest, highest and last point of each span, in time order', () => {
+    // two spans of 10 ms: [0, 10) holds t = 0..4, [10, 20) holds t = 10..13
+    const d = Float64Array.from([0, 5, 1, 7, 2, 3, 3, 6, 4, 6, 10, 1, 11, 1, 12, 9, 13, 4]);
+    expect(Array.from(thinSteps(d, 0, 20, 2))).toEqual([0, 5, 1, 7, 2, 3, 4, 6, 10, 1, 12, 9, 13, 4]);
+  });
+
+  it('gives back a series of at most four points a span as it is', () => {
+    const d = Float64Array.from([0, 1, 1, 2, 2, 3, 3, 4]);
+    expect(thinSteps(d, 0, 10, 1)).toBe(d);
   });
 });

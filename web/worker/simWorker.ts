@@ -3,7 +3,7 @@ import { formatIntervalCsv } from '../../shared/csv/intervals.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
 import { summarizeLog } from '../../shared/metrics/logSummary.ts';
-import { niceBin, runSeries, seriesBuffers } from '../../shared/metrics/series.ts';
+import { niceBin, runSeries, seriesBuffers, thinSteps } from '../../shared/metrics/series.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
 import { flowSeries } from '../../shared/metrics/fairness.ts';
 import { runMeasurement } from '../../shared/scenarios/measurement.ts';
@@ -58,6 +58,9 @@ function windowsByFlow(log: EventLog, flows: number): Float64Array[] {
   return lists.map((l) => Float64Array.from(l));
 }
 
+/** Time buckets the window line keeps four points of: several per pixel of the widest chart, zoomed a few times. */
+const WINDOW_BUCKETS = 4000;
+
 function viewOf(
   spec: RunView['spec'],
   log: EventLog,
@@ -71,6 +74,9 @@ function viewOf(
 ): [RunView, Transferable[]] {
   const once = spec && 'workload' in spec ? spec.link.once : false;
   const series = runSeries(log, endMs, trace, once);
+  // The window has a point per send and per ACK; a few per pixel draw the same line (a live run's
+  // window grows by deltas, so it is left whole).
+  if (source !== 'live') series.window = thinSteps(series.window, 0, endMs, WINDOW_BUCKETS);
   kept = { log, spec, endMs, binMs: series.binMs };
   let flows: RunView['flows'] = null;
   const buffers: ArrayBuffer[] = seriesBuffers(series);
