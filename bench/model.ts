@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { BYTES_PER_EVENT } from '../shared/log/eventLog.ts';
 import { contest, flow } from '../shared/scenarios/presets.ts';
 import { runScenario, type RunResult } from '../shared/scenarios/run.ts';
@@ -9,8 +10,11 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-/** Wall time of one run once warm: the median of `runs` after `warmup` untimed runs. */
-function time(make: () => RunResult, warmup = 8, runs = 31): { ms: number; result: RunResult } {
+/**
+ * Wall time of one run once warm: the median of `runs` after `warmup` untimed runs, and the fastest run
+ * (on a shared machine the median moves with the load; the minimum much less).
+ */
+function time(make: () => RunResult, warmup = 12, runs = 41): { ms: number; min: number; result: RunResult } {
   let result = make();
   for (let i = 1; i < warmup; i++) make();
   const times: number[] = [];
@@ -19,10 +23,10 @@ function time(make: () => RunResult, warmup = 8, runs = 31): { ms: number; resul
     result = make();
     times.push(performance.now() - t0);
   }
-  return { ms: median(times), result };
+  return { ms: median(times), min: Math.min(...times), result };
 }
 
-export function benchModel(): Record<string, string> {
+export async function benchModel(): Promise<Record<string, string>> {
   const one = contest('Verizon-LTE-short', [flow('fixed', { w: 50 })]);
   const eight = contest(
     'Verizon-LTE-short',
@@ -37,11 +41,44 @@ export function benchModel(): Record<string, string> {
   });
   const b = time(() => runScenario(eight, loadTrace), 4, 15);
   const events = a.result.log.length;
+  const base = process.env.BENCH_BASE;
   return {
-    'contest, 1 flow (fixed w=50), simulate': `${a.ms.toFixed(1)} ms (${(140_000 / a.ms).toFixed(0)}× real time)`,
-    'contest, 1 flow, simulate + all metrics': `${withMetrics.ms.toFixed(1)} ms`,
+    ...(base ? await againstBase(base) : {}),
+    'contest, 1 flow (fixed w=50), simulate': `${a.ms.toFixed(1)} ms (${(140_000 / a.ms).toFixed(0)}× real time; fastest ${a.min.toFixed(1)} ms)`,
+    'contest, 1 flow, simulate + all metrics': `${withMetrics.ms.toFixed(1)} ms (fastest ${withMetrics.min.toFixed(1)} ms)`,
     'contest, 1 flow, events': `${events} (${(((events / a.ms) * 1000) / 1e6).toFixed(1)} M events/s)`,
     'contest, 8 flows on one bottleneck': `${b.ms.toFixed(1)} ms (${(b.ms / a.ms).toFixed(2)}× the one-flow time, ${b.result.log.length} events)`,
     'event log, bytes per event': `${BYTES_PER_EVENT} stored; ${(a.result.log.allocatedBytes / events).toFixed(1)} allocated with growth slack`,
+  };
+}
+
+/** One contest run with every metric, from the tree at `root` (its own modules, loaded beside these). */
+async function contestRunner(root: string): Promise<() => void> {
+  const presets = await import(`${root}/shared/scenarios/presets.ts`);
+  const { runScenario: run } = await import(`${root}/shared/scenarios/run.ts`);
+  const { summarize: sum } = await import(`${root}/shared/metrics/summary.ts`);
+  const { loadTrace: load } = await import(`${root}/server/traces.ts`);
+  const spec = presets.contest('Verizon-LTE-short', [presets.flow('fixed', { w: 50 })]);
+  return () => sum(run(spec, load));
+}
+
+/**
+ * With BENCH_BASE=<another checkout>, that tree's contest run with every metric and this one's, taken in
+ * turns in one process so that both meet the same load on a shared machine.
+ */
+async function againstBase(root: string): Promise<Record<string, string>> {
+  const here = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+  const runners = [await contestRunner(root.replace(/\/$/, '')), await contestRunner(here)];
+  const times: number[][] = [[], []];
+  for (let i = 0; i < 72; i++) {
+    runners.forEach((r, k) => {
+      const t0 = performance.now();
+      r();
+      if (i >= 12) times[k].push(performance.now() - t0);
+    });
+  }
+  const ratios = times[1].map((t, i) => t / times[0][i]);
+  return {
+    [`contest + all metrics, ${root} vs this tree, in turns`]: `${median(times[0]).toFixed(1)} ms vs ${median(times[1]).toFixed(1)} ms (fastest ${Math.min(...times[0]).toFixed(1)} vs ${Math.min(...times[1]).toFixed(1)}); this ÷ that, median of pairs ${median(ratios).toFixed(2)}`,
   };
 }

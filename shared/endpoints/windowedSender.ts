@@ -13,6 +13,7 @@ export abstract class WindowedSender implements PacketSink {
   protected readonly timer: Timer;
   private readonly pacer: Pacer;
   private readonly lastEstimates = new Float64Array(ESTIMATES.length).fill(NaN);
+  private noEstimates: object | null = null;
   protected startedAt = -1;
   finishedAt = -1;
   private readonly ack: Ack = { seq: 0, sentAt: 0, receivedAt: 0, now: 0, cumulative: 0, inFlight: 0 };
@@ -92,7 +93,10 @@ export abstract class WindowedSender implements PacketSink {
   /** Records an estimate when it moved by more than 1%, so charts get lines without a row per ACK. */
   private logEstimates(now: number): void {
     const e = this.controller.estimates();
+    if (e === this.noEstimates) return;
+    let any = false;
     for (const name in e) {
+      any = true;
       const v = e[name as keyof typeof e]!;
       const id = ESTIMATE[name as keyof typeof ESTIMATE];
       const prev = this.lastEstimates[id];
@@ -101,6 +105,8 @@ export abstract class WindowedSender implements PacketSink {
         this.ep.log.push(now, K.estimate, this.ep.flow, id, 0, v, this.controller.windowSize());
       }
     }
+    // A scheme with nothing to draw hands back the same frozen empty object: skip it from then on.
+    if (!any && Object.isFrozen(e)) this.noEstimates = e;
   }
 
   protected finish(now: number): void {

@@ -20,8 +20,9 @@ export const BYTES_PER_EVENT = 8 + 1 + 1 + 4 + 4 + 4 + 4;
 export class EventLog {
   length = 0;
   private cols: EventColumns;
-  /** Rows of each kind, kept as they are pushed so that metrics need not count them. */
+  /** Rows of each kind among the first `counted` rows: counted when asked, not on every push. */
   private readonly kinds = new Int32Array(256);
+  private counted = 0;
 
   constructor(capacity = 4096) {
     this.cols = allocate(capacity);
@@ -31,19 +32,14 @@ export class EventLog {
     const log = new EventLog(0);
     log.cols = columns;
     log.length = length;
-    for (let i = 0; i < length; i++) log.kinds[columns.kind[i]]++;
     return log;
   }
 
   push(t: number, kind: number, flow: number, seq: number, bytes: number, value: number, window: number): void {
-    const c = this.cols;
     const i = this.length;
-    if (i === c.t.length) {
-      this.grow();
-      return this.push(t, kind, flow, seq, bytes, value, window);
-    }
+    if (i === this.cols.t.length) this.grow();
+    const c = this.cols;
     this.length = i + 1;
-    this.kinds[kind]++;
     c.t[i] = t;
     c.kind[i] = kind;
     c.flow[i] = flow;
@@ -98,7 +94,15 @@ export class EventLog {
   }
 
   count(kind: number): number {
-    return this.kinds[kind];
+    return this.kindCounts()[kind];
+  }
+
+  /** Rows of each kind, indexed by kind code (the log's own tally: read it, do not change it). */
+  kindCounts(): Int32Array {
+    const k = this.cols.kind;
+    for (let i = this.counted; i < this.length; i++) this.kinds[k[i]]++;
+    this.counted = this.length;
+    return this.kinds;
   }
 
   private grow(): void {

@@ -1,7 +1,7 @@
 import type { EventLog } from '../log/eventLog.ts';
 import { K } from '../log/kinds.ts';
-import { mean, percentileInPlace } from './percentile.ts';
-import { signalDelays } from './signalDelay.ts';
+import { mean, percentile, percentileInPlace } from './percentile.ts';
+import { runSignalDelays, signalDelays } from './signalDelay.ts';
 
 export interface LinkMetrics {
   /** Bits that left the bottleneck ÷ (last − first departure), Mbit/s. */
@@ -59,7 +59,7 @@ export function linkMetrics(log: EventLog, flow = -1): LinkMetrics {
   }
   const span = n > 1 ? departures[n - 1] - departures[0] : 0;
   const throughputMbps = span > 0 ? bits / span / 1000 : 0;
-  const delay95 = percentileInPlace(signalDelays(arrivals, departures));
+  const delay95 = flow < 0 ? percentile(runSignalDelays(log, arrivals, departures)) : percentileInPlace(signalDelays(arrivals, departures));
   const queueDelayMean = mean(queueDelays);
   return {
     throughputMbps,

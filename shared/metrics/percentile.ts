@@ -3,7 +3,11 @@
  * sorted samples. Found by selection in linear time rather than by sorting. NaN for no samples.
  */
 export function percentile(values: ArrayLike<number>, p = 0.95): number {
-  return percentileInPlace(Float64Array.from(values), p);
+  const n = values.length;
+  if (n === 0) return NaN;
+  const k = Math.min(n - 1, Math.floor(p * n));
+  // counting leaves the values as they are: copy them only for selection
+  return byCounting(values, k) ?? select(Float64Array.from(values), k);
 }
 
 /** The same, reordering a scratch array instead of copying it. */
@@ -18,7 +22,7 @@ export function percentileInPlace(values: Float64Array, p = 0.95): number {
  * The k-th smallest of whole numbers in a modest range, by counting (a trace link's delays are whole
  * milliseconds); null when the values are not such, so selection takes over.
  */
-function byCounting(values: Float64Array, k: number): number | null {
+function byCounting(values: ArrayLike<number>, k: number): number | null {
   let min = Infinity;
   let max = -Infinity;
   for (let i = 0; i < values.length; i++) {

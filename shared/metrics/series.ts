@@ -1,7 +1,7 @@
 import type { EventLog } from '../log/eventLog.ts';
 import { ESTIMATES, K } from '../log/kinds.ts';
 import { OPPORTUNITY_BYTES, tracePeriod, type Trace } from '../trace/mahimahi.ts';
-import { signalDelays } from './signalDelay.ts';
+import { runSignalDelays } from './signalDelay.ts';
 
 /**
  * What the charts draw, derived from a run's log. Point series are interleaved (t, y) pairs in time
@@ -51,41 +51,52 @@ export function niceBin(span: number, target = 300): number {
   return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
 }
 
-/** Keeps the maximum of each of about MAX_LINE_POINTS buckets of a (t, y) series. */
-function decimateMax(ts: ArrayLike<number>, ys: ArrayLike<number>, start: number, end: number): Float64Array {
-  const n = ts.length;
+/**
+ * Keeps the maximum of each of about MAX_LINE_POINTS buckets of a (t, y) series; `tAt(i)` is the i-th
+ * time (a function, so a regular grid needs no array of its times).
+ */
+function decimateMax(n: number, tAt: (i: number) => number, ys: ArrayLike<number>, start: number, end: number): Float64Array {
   if (n <= MAX_LINE_POINTS) {
     const out = pairs(n);
     for (let i = 0; i < n; i++) {
-      out[2 * i] = ts[i];
+      out[2 * i] = tAt(i);
       out[2 * i + 1] = ys[i];
     }
     return out;
   }
   const bucket = (end - start) / MAX_LINE_POINTS;
-  const out: number[] = [];
+  // times are in order: at most one pair per bucket from the first time's to the last's
+  const buckets = Math.floor((tAt(n - 1) - start) / bucket) - Math.floor((tAt(0) - start) / bucket) + 1;
+  const out = new Float64Array(2 * Math.min(n, buckets));
+  let o = 0;
   let b = -1;
   let bt = 0;
   let by = -Infinity;
   for (let i = 0; i < n; i++) {
-    const k = Math.floor((ts[i] - start) / bucket);
+    const t = tAt(i);
+    const k = Math.floor((t - start) / bucket);
     if (k !== b) {
-      if (b >= 0) out.push(bt, by);
+      if (b >= 0) {
+        out[o++] = bt;
+        out[o++] = by;
+      }
       b = k;
-      bt = ts[i];
+      bt = t;
       by = -Infinity;
     }
     if (ys[i] > by) by = ys[i];
   }
-  if (b >= 0) out.push(bt, by);
-  return Float64Array.from(out);
+  if (b >= 0) {
+    out[o++] = bt;
+    out[o++] = by;
+  }
+  return out.slice(0, o);
 }
 
 export function runSeries(log: EventLog, endMs: number, trace: Trace | null, once = false): RunSeries {
   const c = log.columns;
   const n = log.length;
-  const count = new Uint32Array(32);
-  for (let i = 0; i < n; i++) count[c.kind[i]]++;
+  const count = log.kindCounts();
   const sends = pairs(count[K.send]);
   const retransmits = pairs(count[K.retransmit]);
   const acks = pairs(count[K.ack] + count[K.reply]);
@@ -193,10 +204,8 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
     throughput[2 * b] = b * binMs;
     throughput[2 * b + 1] = bits[b] / binMs / 1000;
   }
-  const sd = signalDelays(arrivals, departures);
+  const sd = runSignalDelays(log, arrivals, departures);
   const first = arrivals.length ? Math.floor(arrivals[0]) : 0;
-  const sdT = new Float64Array(sd.length);
-  for (let k = 0; k < sd.length; k++) sdT[k] = first + k;
   const estimates: Record<string, Float64Array> = {};
   ESTIMATES.forEach((name, k) => {
     if (estimateLists[k].length) estimates[name] = Float64Array.from(estimateLists[k]);
@@ -215,8 +224,8 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
     throughput,
     capacity: trace ? capacitySeries(trace, binMs, bins, once) : null,
     queueDelay,
-    signalDelay: decimateMax(sdT, sd, first, first + sd.length),
-    queue: decimateMax(queueT.subarray(0, qn), queueY.subarray(0, qn), 0, endMs),
+    signalDelay: decimateMax(sd.length, (k) => first + k, sd, first, first + sd.length),
+    queue: decimateMax(qn, (k) => queueT[k], queueY, 0, endMs),
     squished: Float64Array.from(squished),
   };
 }
@@ -247,4 +256,47 @@ export function seriesBuffers(s: RunSeries): ArrayBuffer[] {
   const arrays = [s.sends, s.retransmits, s.acks, s.drops, s.window, s.timeouts, s.losses, s.throughput, s.queueDelay, s.signalDelay, s.queue, s.squished, ...Object.values(s.estimates)];
   if (s.capacity) arrays.push(s.capacity);
   return arrays.map((x) => x.buffer as ArrayBuffer);
+}
+
+/**
+ * Thins a step series (t, y) pairs for drawing: of each of `buckets` equal spans of time it keeps the
+ * first, lowest, highest and last points, in time order. At a span per pixel or finer the line draws the
+ * same, with a fraction of the points; a series short enough already comes back as it is.
+ */
+export function thinSteps(d: Float64Array, start: number, end: number, buckets: number): Float64Array {
+  const n = d.length >> 1;
+  if (n <= 4 * buckets) return d;
+  const span = (end - start) / buckets;
+  const bucketOf = (i: number) => Math.floor((d[2 * i] - start) / span);
+  const out = new Float64Array(2 * Math.min(n, 4 * (bucketOf(n - 1) - bucketOf(0) + 1)));
+  let o = 0;
+  const keep = new Int32Array(4);
+  const flush = (first: number, low: number, high: number, last: number) => {
+    keep[0] = first;
+    keep[1] = Math.min(low, high);
+    keep[2] = Math.max(low, high);
+    keep[3] = last;
+    for (let k = 0; k < 4; k++) {
+      if (k > 0 && keep[k] === keep[k - 1]) continue;
+      out[o++] = d[2 * keep[k]];
+      out[o++] = d[2 * keep[k] + 1];
+    }
+  };
+  let bucket = bucketOf(0);
+  let first = 0;
+  let low = 0;
+  let high = 0;
+  for (let i = 1; i < n; i++) {
+    const b = bucketOf(i);
+    if (b !== bucket) {
+      flush(first, low, high, i - 1);
+      bucket = b;
+      first = low = high = i;
+    } else {
+      if (d[2 * i + 1] < d[2 * low + 1]) low = i;
+      if (d[2 * i + 1] > d[2 * high + 1]) high = i;
+    }
+  }
+  flush(first, low, high, n - 1);
+  return out.slice(0, o);
 }

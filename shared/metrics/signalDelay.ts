@@ -1,3 +1,5 @@
+import type { EventLog } from '../log/eventLog.ts';
+
 /**
  * Signal delay, as mm-throughput-graph computes it: for every millisecond t from the first to the last
  * arrival (of packets that left the bottleneck), the departure time of the first packet that arrived at
@@ -26,4 +28,19 @@ export function signalDelays(arrivalsIn: ArrayLike<number>, departuresIn: ArrayL
     out[t - first] = departures[k] - t;
   }
   return out;
+}
+
+/** The last run's signal delays over all its flows, by log: the summary and the charts both ask. */
+const memo = new WeakMap<EventLog, { length: number; delays: Float64Array }>();
+
+/**
+ * The signal delays of all of a log's flows together, from the bottleneck's arrivals and departures the
+ * caller collected from the log; computed once per log and length. The result is shared: do not reorder it.
+ */
+export function runSignalDelays(log: EventLog, arrivals: ArrayLike<number>, departures: ArrayLike<number>): Float64Array {
+  const known = memo.get(log);
+  if (known && known.length === log.length) return known.delays;
+  const delays = signalDelays(arrivals, departures);
+  memo.set(log, { length: log.length, delays });
+  return delays;
 }

@@ -37,6 +37,27 @@ export function createController(scheme: string, params: Record<string, string |
 
 /** Builds the network a spec describes and runs it to the end. */
 export function runScenario(spec: ScenarioSpec, traces: TraceSource): RunResult {
+  const run = startScenario(spec, traces);
+  while (!run.advance());
+  return run.result();
+}
+
+/**
+ * A run in steps of virtual time, so a caller can stop between steps (the page drops a run a newer
+ * one replaced). Stepping gives exactly the run `runScenario` gives.
+ */
+export interface ScenarioRun {
+  /** Simulates the next step; true once the run has ended. */
+  advance(): boolean;
+  /** The finished run's result (call once `advance` returned true). */
+  result(): RunResult;
+}
+
+/** Virtual time simulated per step, ms: a second of a contest run is well under a millisecond of work. */
+const STEP_MS = 1000;
+
+/** Builds the network a spec describes, ready to run in steps. */
+export function startScenario(spec: ScenarioSpec, traces: TraceSource): ScenarioRun {
   if (spec.flows.length < 1 || spec.flows.length > 255) throw new ScenarioError('a run needs between 1 and 255 flows');
   const scheduler = new Scheduler();
   const rng = new Rng(spec.seed);
@@ -65,11 +86,20 @@ export function runScenario(spec: ScenarioSpec, traces: TraceSource): RunResult 
     outcomes.push(outcome);
     return workload.attach(i, flow, controller, findScheme(flow.scheme)!.mode, outcome);
   });
-  runUntilDone(scheduler, spec, workload.finite, outcomes, finishers);
-  if (log.allocatedBytes > 1.35 * log.byteLength) log.trim();
-  const d = net.data;
-  const inNetwork = d.bottleneck.queuedPackets + (d.bottleneck.packetInTransit ? 1 : 0) + d.delay.inFlight;
-  return { spec, log, flows: outcomes, endMs: scheduler.now, trace: dataTrace, inNetwork };
+  const step = stepper(scheduler, spec, workload.finite, outcomes, finishers);
+  let ended = false;
+  return {
+    advance() {
+      ended ||= step();
+      return ended;
+    },
+    result() {
+      if (log.allocatedBytes > 1.35 * log.byteLength) log.trim();
+      const d = net.data;
+      const inNetwork = d.bottleneck.queuedPackets + (d.bottleneck.packetInTransit ? 1 : 0) + d.delay.inFlight;
+      return { spec, log, flows: outcomes, endMs: scheduler.now, trace: dataTrace, inNetwork };
+    },
+  };
 }
 
 /**
@@ -83,21 +113,23 @@ function expectedEvents(spec: ScenarioSpec, trace: Trace | null): number {
 }
 
 /**
- * Runs to the duration, or until every finite flow has finished (checked once a second of virtual time,
- * so idle timers after the last transfer do not stretch the run).
+ * One step of the run: up to the next second of virtual time. A finite run also ends once every flow has
+ * finished (checked after each step, so idle timers after the last transfer do not stretch the run).
+ * Returns whether the run has ended.
  */
-function runUntilDone(scheduler: Scheduler, spec: ScenarioSpec, finite: boolean, outcomes: FlowOutcome[], finishers: (() => void)[]): void {
-  if (!finite) {
-    scheduler.run(spec.durationMs);
-  } else {
-    const step = 1000;
-    for (let t = step; ; t += step) {
-      const until = Math.min(t, spec.durationMs);
-      scheduler.run(until);
+function stepper(scheduler: Scheduler, spec: ScenarioSpec, finite: boolean, outcomes: FlowOutcome[], finishers: (() => void)[]): () => boolean {
+  let t = 0;
+  return () => {
+    t += STEP_MS;
+    const until = Math.min(t, spec.durationMs);
+    scheduler.run(until);
+    let ended = until >= spec.durationMs;
+    if (finite) {
       finishers.forEach((f) => f());
       const done = outcomes.every((o) => o.finishedAt >= 0 && (o.offset === null || o.offset.result !== null));
-      if (done || until >= spec.durationMs || scheduler.pending === 0) break;
+      ended ||= done || scheduler.pending === 0;
     }
-  }
-  finishers.forEach((f) => f());
+    if (ended) finishers.forEach((f) => f());
+    return ended;
+  };
 }

@@ -26,11 +26,11 @@ export class Scheduler implements Clock {
     if (this.size === this.times.length) this.grow();
     let i = this.size++;
     const order = this.counter++;
-    // sift up
+    // sift up; every entry already in the heap was scheduled earlier, so it goes first at an equal time
     while (i > 0) {
       const p = (i - 1) >> 1;
       const pt = this.times[p];
-      if (pt < t || (pt === t && this.order[p] < order)) break;
+      if (pt <= t) break;
       this.times[i] = pt;
       this.order[i] = this.order[p];
       this.actions[i] = this.actions[p];

@@ -3,13 +3,13 @@ import { formatIntervalCsv } from '../../shared/csv/intervals.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
 import { summarizeLog } from '../../shared/metrics/logSummary.ts';
-import { niceBin, runSeries, seriesBuffers } from '../../shared/metrics/series.ts';
+import { niceBin, runSeries, seriesBuffers, thinSteps } from '../../shared/metrics/series.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
 import { flowSeries } from '../../shared/metrics/fairness.ts';
 import { runMeasurement } from '../../shared/scenarios/measurement.ts';
 import { measureLive } from './measureLive.ts';
 import { K } from '../../shared/log/kinds.ts';
-import { runScenario } from '../../shared/scenarios/run.ts';
+import { type RunResult, startScenario } from '../../shared/scenarios/run.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { parseTrace, tracePeriod, type Trace } from '../../shared/trace/mahimahi.ts';
 import { type LiveStart, relayPolicy, startLive } from './liveRun.ts';
@@ -59,6 +59,9 @@ function windowsByFlow(log: EventLog, flows: number): Float64Array[] {
   return lists.map((l) => Float64Array.from(l));
 }
 
+/** Time buckets the window line keeps four points of: several per pixel of the widest chart, zoomed a few times. */
+const WINDOW_BUCKETS = 4000;
+
 function viewOf(
   spec: RunView['spec'],
   log: EventLog,
@@ -72,6 +75,9 @@ function viewOf(
 ): [RunView, Transferable[]] {
   const once = spec && 'workload' in spec ? spec.link.once : false;
   const series = runSeries(log, endMs, trace, once);
+  // The window has a point per send and per ACK; a few per pixel draw the same line (a live run's
+  // window grows by deltas, so it is left whole).
+  if (source !== 'live') series.window = thinSteps(series.window, 0, endMs, WINDOW_BUCKETS);
   kept = { log, spec, endMs, binMs: series.binMs };
   let flows: RunView['flows'] = null;
   const buffers: ArrayBuffer[] = seriesBuffers(series);
@@ -84,20 +90,47 @@ function viewOf(
   return [view, buffers];
 }
 
-async function simulate(spec: ScenarioSpec) {
+/** Resolves at the next task, after messages that arrived meanwhile have been handled. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/** Wall time a run computes before it looks for a newer request, ms. */
+const SLICE_MS = 15;
+
+/**
+ * Runs a spec to the end, or, when `stale` is given, until it says a newer request replaced this one
+ * (then null): between slices of a few milliseconds the worker takes its messages.
+ */
+async function simulate(spec: ScenarioSpec, stale?: () => boolean): Promise<RunResult | null> {
   if (spec.link.kind === 'trace') await Promise.all([spec.link.trace, spec.link.ackTrace].filter((n) => n !== '').map(loadTrace));
-  // the user's code last: from its first line to the run's end nothing waits, so its beats keep coming
+  // the user's code last: from its first line to the run's end nothing waits on the network, so its beats keep coming
   if (spec.code !== undefined) await loadUserCode(spec.code);
-  return runScenario(spec, (name) => {
+  const run = startScenario(spec, (name) => {
     const t = traces.get(name);
     if (!t) throw new Error(`no trace named ${name}`);
     return t;
   });
+  let sliceStart = performance.now();
+  while (!run.advance()) {
+    if (!stale || performance.now() - sliceStart < SLICE_MS) continue;
+    await nextTask();
+    if (stale()) return null;
+    sliceStart = performance.now();
+  }
+  return run.result();
 }
 
 /**
- * The newest run asked of this worker. A slider drag asks for a run per step; one still waiting when a newer
- * one arrives is skipped, as the page would drop its answer anyway.
+ * The newest run asked of this worker. A slider drag asks for a run per step; one still waiting or under
+ * way when a newer one arrives is dropped, as the page would drop its answer anyway.
  */
 let newestRun = 0;
 
@@ -105,7 +138,8 @@ async function run(id: number, spec: ScenarioSpec, probeFrom?: number): Promise<
   await new Promise((resolve) => setTimeout(resolve, 0));
   if (id !== newestRun) return post({ id, kind: 'superseded' });
   const t0 = performance.now();
-  const result = await watchRun(id, spec, probeFrom, () => simulate(spec));
+  const result = await watchRun(id, spec, probeFrom, () => simulate(spec, () => id !== newestRun));
+  if (!result) return post({ id, kind: 'superseded' });
   const summary = summarize(result);
   const spans = { from: result.flows.map((f) => f.startMs), until: result.flows.map((f) => (f.finishedAt >= 0 ? f.finishedAt : Infinity)) };
   const [view, transfer] = viewOf(spec, result.log, result.endMs, result.trace, summary, 'simulated', null, performance.now() - t0, spans);
@@ -115,7 +149,7 @@ async function run(id: number, spec: ScenarioSpec, probeFrom?: number): Promise<
 /** A run whose figures are all that is wanted (a sweep point, a matrix row). */
 async function summaryOnly(id: number, spec: ScenarioSpec): Promise<void> {
   const t0 = performance.now();
-  const summary = summarize(await simulate(spec));
+  const summary = summarize((await simulate(spec))!);
   post({ id, kind: 'summary', summary, wallMs: performance.now() - t0 });
 }
 

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { formatTraceCsv } from '../../shared/csv/trace.ts';
+import { EventLog, K } from '../../shared/log/eventLog.ts';
+import { thinSteps } from '../../shared/metrics/series.ts';
+import { runSignalDelays } from '../../shared/metrics/signalDelay.ts';
+import { contest, flow, matrixRun, MATRIX } from '../../shared/scenarios/presets.ts';
+import { runScenario, startScenario } from '../../shared/scenarios/run.ts';
+import { loadTrace } from '../../server/traces.ts';
+
+describe('a run in steps', () => {
+  it('gives each run byte for byte when two runs take turns, as the page worker may', () => {
+    const specs = [
+      { ...contest('Verizon-LTE-short', [flow('aimd')]), durationMs: 5_500 },
+      { ...contest('TMobile-LTE-short', [flow('bdp')]), durationMs: 3_000 },
+    ];
+    const runs = specs.map((s) => startScenario(s, loadTrace));
+    const steps = [0, 0];
+    const ended = [false, false];
+    while (!ended.every(Boolean)) {
+      runs.forEach((r, i) => {
+        if (ended[i]) return;
+        steps[i]++;
+        ended[i] = r.advance();
+      });
+    }
+    expect(steps).toEqual([6, 3]); // a second a step, the last one what is left
+    runs.forEach((r, i) => {
+      const whole = runScenario(specs[i], loadTrace);
+      const stepped = r.result();
+      expect(stepped.endMs).toBe(specs[i].durationMs);
+      expect(stepped.log.length).toBeGreaterThan(1000);
+      expect(formatTraceCsv(stepped.log, specs[i])).toBe(formatTraceCsv(whole.log, specs[i]));
+    });
+  });
+
+  it('ends a finite transfer at the end of the step in which its flow finished', () => {
+    const spec = matrixRun(MATRIX[0]);
+    const run = startScenario(spec, loadTrace);
+    while (!run.advance());
+    const r = run.result();
+    const finished = r.flows[0].finishedAt;
+    expect(finished).toBeGreaterThan(0);
+    expect(r.endMs).toBe(Math.ceil(finished / 1000) * 1000);
+    expect(r.endMs).toBeLessThan(spec.durationMs);
+  });
+});
+
+describe('signal delays shared by the summary and the charts', () => {
+  it('are computed again once the log has grown', () => {
+    const log = new EventLog(8);
+    log.push(3, K.depart, 0, 0, 1500, 2, 0);
+    const first = runSignalDelays(log, [1], [3]);
+    expect(Array.from(first)).toEqual([2]);
+    expect(runSignalDelays(log, [1], [3])).toBe(first);
+    log.push(6, K.depart, 0, 1, 1500, 2, 0);
+    // arrivals at 1 and 4, departures at 3 and 6: t = 1 → 2; t = 2, 3, 4 → 6 − t
+    expect(Array.from(runSignalDelays(log, [1, 4], [3, 6]))).toEqual([2, 4, 3, 2]);
+  });
+});
+
+describe('a step series thinned for drawing', () => {
+  it('keeps the first, lowest, highest and last point of each span, in time order', () => {
+    // two spans of 10 ms: [0, 10) holds t = 0..4, [10, 20) holds t = 10..13
+    const d = Float64Array.from([0, 5, 1, 7, 2, 3, 3, 6, 4, 6, 10, 1, 11, 1, 12, 9, 13, 4]);
+    expect(Array.from(thinSteps(d, 0, 20, 2))).toEqual([0, 5, 1, 7, 2, 3, 4, 6, 10, 1, 12, 9, 13, 4]);
+  });
+
+  it('gives back a series of at most four points a span as it is', () => {
+    const d = Float64Array.from([0, 1, 1, 2, 2, 3, 3, 4]);
+    expect(thinSteps(d, 0, 10, 1)).toBe(d);
+  });
+});
