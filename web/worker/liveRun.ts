@@ -1,14 +1,16 @@
 import { findScheme } from '../../shared/controllers/registry.ts';
-import { checkParams } from '../../shared/controllers/types.ts';
-import { FetchStopped, liveFetch } from '../../live/liveFetch.ts';
+import { checkParams, type ParamValues } from '../../shared/controllers/types.ts';
+import { FetchStopped } from '../../live/liveFetch.ts';
 import type { OffsetPolicyConfig } from '../../shared/offset/policy.ts';
 import type { RelayInfo } from '../../shared/relay/info.ts';
-import type { EventLog } from '../../shared/log/eventLog.ts';
+import type { EventColumns, EventLog } from '../../shared/log/eventLog.ts';
 import type { LiveRun } from '../../shared/scenarios/spec.ts';
 import type { OffsetFetchResult } from '../../shared/endpoints/offsetClient.ts';
+import type { Scheme } from '../../shared/controllers/types.ts';
 import { browserClock } from '../live/browserClock.ts';
-import { bridgeTransport, bridgeUrl, type WebSocketLike } from '../live/bridgeSession.ts';
+import { bridgeUrl, type WebSocketLike } from '../live/bridgeSession.ts';
 import { timedFetch } from '../live/timedFetch.ts';
+import type { FromController, ToController } from './liveController.ts';
 
 export interface LiveStart {
   relay: string;
@@ -16,8 +18,6 @@ export interface LiveStart {
   scheme: string;
   params: Record<string, string | number>;
   variable: boolean;
-  /** Through a timed session (the relay keeps the send times), or datagrams sent as the page's timers fire. */
-  timed?: boolean;
 }
 
 /** How a live run ended: the server's verdict, or a plain reason with what had arrived by then. */
@@ -26,22 +26,24 @@ export interface LiveEnd {
   stopped: string | null;
 }
 
-/**
- * A live fetch of the page's controller through the bridge; with `timed`, through a timed session where the relay keeps the sends' times
- * and stamps the replies, so the controller runs as it does in `npm run fetch`. `now` is the run's clock
- * (the relay's, from the session's start), for the growing charts.
- */
-export function startLive(m: LiveStart, log: EventLog, policy: OffsetPolicyConfig | undefined): { spec: LiveRun; now(): number; done: Promise<LiveEnd>; cancel(): void } {
+function checked(m: LiveStart): { scheme: Scheme; values: ParamValues } {
   const scheme = findScheme(m.scheme);
   if (!scheme) throw new Error(`unknown scheme ${m.scheme}`);
-  const checked = checkParams(scheme, m.params);
-  if ('error' in checked) throw new Error(checked.error);
-  const ws = new WebSocket(bridgeUrl(m.relay.replace(/^http/, 'ws'), m.target, 'udp', m.timed ? 'timed' : null));
-  const wall = browserClock();
-  const spec: LiveRun = { live: { server: m.target, scheme: m.scheme, params: checked.values, via: 'bridge', variable: m.variable, policy } };
-  // Datagrams are plain ArrayBuffer-backed bytes; the DOM's send type is only stricter on paper.
-  const o = { scheme, params: checked.values, id: 'pipefill@browser', giveUpMs: 120_000, log };
-  const run = m.timed ? timedFetch(ws as unknown as WebSocketLike, wall, o) : { ...liveFetch(bridgeTransport(ws as unknown as WebSocketLike), wall, o), now: () => wall.now };
+  const c = checkParams(scheme, m.params);
+  if ('error' in c) throw new Error(c.error);
+  return { scheme, values: c.values };
+}
+
+/**
+ * The page's controller fetching through a timed bridge session: the relay keeps the sends' times and
+ * stamps the replies, so the controller runs as it does in `npm run fetch`. `now` is the run's clock
+ * (the relay's, from the session's start).
+ */
+export function runLiveFetch(m: LiveStart, log: EventLog): { now(): number; done: Promise<LiveEnd>; cancel(): void } {
+  const { scheme, values } = checked(m);
+  // The browser's WebSocket fits the session's needs; the DOM's send type is only stricter on paper.
+  const ws = new WebSocket(bridgeUrl(m.relay.replace(/^http/, 'ws'), m.target, 'udp', 'timed')) as unknown as WebSocketLike;
+  const run = timedFetch(ws, browserClock(), { scheme, params: values, id: 'pipefill@browser', giveUpMs: 120_000, log });
   const done = run.done.then(
     (o): LiveEnd => ({ result: o.result, stopped: o.result.result === null ? 'the server sent no Result' : null }),
     (e: Error): LiveEnd => {
@@ -49,10 +51,44 @@ export function startLive(m: LiveStart, log: EventLog, policy: OffsetPolicyConfi
       throw e;
     },
   );
-  return { spec, now: run.now, done, cancel: run.cancel };
+  return { now: run.now, done, cancel: run.cancel };
 }
 
 const plain = (message: string) => (message === 'cancelled' ? 'stopped' : message);
+
+/** Appends rows handed over from the controller's worker. */
+function append(log: EventLog, c: EventColumns): void {
+  for (let i = 0; i < c.t.length; i++) log.push(c.t[i], c.kind[i], c.flow[i], c.seq[i], c.bytes[i], c.value[i], c.window[i]);
+}
+
+/**
+ * A live fetch run in a worker of its own (liveController.ts), its rows gathered into `log` here as they
+ * come, so the charts this worker computes from them never hold up the controller's sends.
+ */
+export function startLive(m: LiveStart, log: EventLog, policy: OffsetPolicyConfig | undefined): { spec: LiveRun; now(): number; done: Promise<LiveEnd>; cancel(): void } {
+  const { values } = checked(m);
+  const spec: LiveRun = { live: { server: m.target, scheme: m.scheme, params: values, via: 'bridge', variable: m.variable, policy } };
+  const worker = new Worker(new URL('./liveController.ts', import.meta.url), { type: 'module' });
+  // The run's clock when the rows gathered so far were handed over: the charts end where the rows do.
+  let reported = 0;
+  const done = new Promise<LiveEnd>((resolve, reject) => {
+    worker.onmessage = (e: MessageEvent<FromController>) => {
+      const r = e.data;
+      if (r.kind === 'failed') return reject(new Error(r.message));
+      append(log, r.columns);
+      reported = r.now;
+      if (r.kind === 'end') resolve(r.end);
+    };
+    worker.onerror = (e) => reject(new Error(e.message || 'the live controller failed'));
+  }).finally(() => worker.terminate());
+  worker.postMessage({ kind: 'start', start: m } satisfies ToController);
+  return {
+    spec,
+    now: () => reported,
+    done,
+    cancel: () => worker.postMessage({ kind: 'cancel' } satisfies ToController),
+  };
+}
 
 /** The policy the relay's servers enforce, as it reports it (a relay that does not say: the course's). */
 export async function relayPolicy(relay: string): Promise<OffsetPolicyConfig | undefined> {
