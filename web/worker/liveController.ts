@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import type { EventColumns } from '../../shared/log/eventLog.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
-import { runLiveFetch, type LiveEnd, type LiveStart } from './liveRun.ts';
+import { runLiveFetch, type LiveEnd, type LivePolicy, type LiveStart } from './liveRun.ts';
 
 /**
  * The live controller's own worker: it runs nothing but the fetch, so no chart or summary computed for
@@ -10,7 +10,7 @@ import { runLiveFetch, type LiveEnd, type LiveStart } from './liveRun.ts';
  */
 declare const self: DedicatedWorkerGlobalScope;
 
-export type ToController = { kind: 'start'; start: LiveStart } | { kind: 'cancel' };
+export type ToController = { kind: 'start'; start: LiveStart; asked: LivePolicy['asked'] } | { kind: 'cancel' };
 export type FromController = { kind: 'rows'; columns: EventColumns; now: number } | { kind: 'end'; end: LiveEnd; columns: EventColumns; now: number } | { kind: 'failed'; message: string };
 
 const ROWS_MS = 100;
@@ -24,9 +24,9 @@ function rowsSince(log: EventLog, from: number): EventColumns {
 
 const buffersOf = (c: EventColumns) => Object.values(c).map((a: ArrayBufferView) => a.buffer as ArrayBuffer);
 
-async function start(m: LiveStart): Promise<void> {
+async function start(m: LiveStart, asked: LivePolicy['asked']): Promise<void> {
   const log = new EventLog();
-  const run = runLiveFetch(m, log);
+  const run = runLiveFetch(m, asked, log);
   cancel = run.cancel;
   let handed = 0;
   const hand = (): EventColumns => {
@@ -52,5 +52,5 @@ async function start(m: LiveStart): Promise<void> {
 self.onmessage = (e: MessageEvent<ToController>) => {
   const m = e.data;
   if (m.kind === 'cancel') return cancel?.();
-  start(m.start).catch((err: Error) => self.postMessage({ kind: 'failed', message: err.message } satisfies FromController));
+  start(m.start, m.asked).catch((err: Error) => self.postMessage({ kind: 'failed', message: err.message } satisfies FromController));
 };

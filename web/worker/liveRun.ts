@@ -2,6 +2,7 @@ import { findScheme } from '../../shared/controllers/registry.ts';
 import { checkParams, type ParamValues } from '../../shared/controllers/types.ts';
 import { FetchStopped } from '../../live/liveFetch.ts';
 import type { OffsetPolicyConfig } from '../../shared/offset/policy.ts';
+import { withPolicyValues } from '../../shared/offset/params.ts';
 import type { RelayInfo } from '../../shared/relay/info.ts';
 import type { EventColumns, EventLog } from '../../shared/log/eventLog.ts';
 import type { LiveRun } from '../../shared/scenarios/spec.ts';
@@ -18,6 +19,14 @@ export interface LiveStart {
   scheme: string;
   params: Record<string, string | number>;
   variable: boolean;
+  /** The page's server settings (srv.*): asked of the relay when its operator lets a session choose. */
+  policy?: Record<string, string | number>;
+}
+
+/** The policy a live run meets: the relay's, or the page's settings where the relay takes them (`asked`). */
+export interface LivePolicy {
+  policy: OffsetPolicyConfig | undefined;
+  asked: Record<string, string | number> | null;
 }
 
 /** How a live run ended: the server's verdict, or a plain reason with what had arrived by then. */
@@ -39,10 +48,12 @@ function checked(m: LiveStart): { scheme: Scheme; values: ParamValues } {
  * stamps the replies, so the controller runs as it does in `npm run fetch`. `now` is the run's clock
  * (the relay's, from the session's start).
  */
-export function runLiveFetch(m: LiveStart, log: EventLog): { now(): number; done: Promise<LiveEnd>; cancel(): void } {
+export function runLiveFetch(m: LiveStart, asked: LivePolicy['asked'], log: EventLog): { now(): number; done: Promise<LiveEnd>; cancel(): void } {
   const { scheme, values } = checked(m);
+  const url = new URL(bridgeUrl(m.relay.replace(/^http/, 'ws'), m.target, 'udp', 'timed'));
+  for (const [k, v] of Object.entries(asked ?? {})) url.searchParams.set(`srv.${k}`, String(v));
   // The browser's WebSocket fits the session's needs; the DOM's send type is only stricter on paper.
-  const ws = new WebSocket(bridgeUrl(m.relay.replace(/^http/, 'ws'), m.target, 'udp', 'timed')) as unknown as WebSocketLike;
+  const ws = new WebSocket(url) as unknown as WebSocketLike;
   const run = timedFetch(ws, browserClock(), { scheme, params: values, id: 'pipefill@browser', giveUpMs: 120_000, log });
   const done = run.done.then(
     (o): LiveEnd => ({ result: o.result, stopped: o.result.result === null ? 'the server sent no Result' : null }),
@@ -65,7 +76,7 @@ function append(log: EventLog, c: EventColumns): void {
  * A live fetch run in a worker of its own (liveController.ts), its rows gathered into `log` here as they
  * come, so the charts this worker computes from them never hold up the controller's sends.
  */
-export function startLive(m: LiveStart, log: EventLog, policy: OffsetPolicyConfig | undefined): { spec: LiveRun; now(): number; done: Promise<LiveEnd>; cancel(): void } {
+export function startLive(m: LiveStart, log: EventLog, { policy, asked }: LivePolicy): { spec: LiveRun; now(): number; done: Promise<LiveEnd>; cancel(): void } {
   const { values } = checked(m);
   const spec: LiveRun = { live: { server: m.target, scheme: m.scheme, params: values, via: 'bridge', variable: m.variable, policy } };
   const worker = new Worker(new URL('./liveController.ts', import.meta.url), { type: 'module' });
@@ -81,7 +92,7 @@ export function startLive(m: LiveStart, log: EventLog, policy: OffsetPolicyConfi
     };
     worker.onerror = (e) => reject(new Error(e.message || 'the live controller failed'));
   }).finally(() => worker.terminate());
-  worker.postMessage({ kind: 'start', start: m } satisfies ToController);
+  worker.postMessage({ kind: 'start', start: m, asked } satisfies ToController);
   return {
     spec,
     now: () => reported,
@@ -90,9 +101,15 @@ export function startLive(m: LiveStart, log: EventLog, policy: OffsetPolicyConfi
   };
 }
 
-/** The policy the relay's servers enforce, as it reports it (a relay that does not say: the course's). */
-export async function relayPolicy(relay: string): Promise<OffsetPolicyConfig | undefined> {
-  const r = await fetch(new URL('/api/relay', relay));
+/**
+ * The policy a live run meets, from what the relay reports (a relay that does not say: the course's): the
+ * page's own settings if the operator lets a session ask for them, else the relay's.
+ */
+export async function relayPolicy(m: LiveStart): Promise<LivePolicy> {
+  const r = await fetch(new URL('/api/relay', m.relay));
   if (!r.ok) throw new Error(`the relay did not describe itself (${r.status})`);
-  return ((await r.json()) as Partial<RelayInfo>).policy;
+  const info = (await r.json()) as Partial<RelayInfo>;
+  const asked = info.sessionPolicy && m.policy && Object.keys(m.policy).length > 0 ? m.policy : null;
+  const base = info.policy && { ...info.policy, variable: m.variable };
+  return { policy: base && asked ? withPolicyValues(base, asked) : base, asked };
 }
