@@ -78,6 +78,7 @@ export const RELAY_FLAGS: readonly RelayFlag[] = [
   { param: num('recordSessions', 'sessions', 1, 100_000, 1, d.recordSessions, 'offset-server sessions kept for /api/sessions, per server (oldest forgotten first)'), field: 'recordSessions' },
   { param: num('recordEvents', 'events', 100, 10_000_000, 1, d.recordEvents, 'events kept of each recorded session (the newest)'), field: 'recordEvents' },
   { param: toggle('dev', 'serve the app through Vite with hot reload'), field: 'dev' },
+  { param: text('dist', 'DIR', d.distDir, 'the built app to serve'), field: 'distDir' },
 ];
 
 /** "maxRate" → "max-rate". */
