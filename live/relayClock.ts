@@ -35,7 +35,8 @@ export class RelayClock implements Clock {
     private readonly offset: number,
     /** The head start; it may grow during a run, as stalls here show how much is needed. */
     public leadMs: number,
-    private readonly news: RelayNews = ALWAYS_CURRENT,
+    /** What this side has heard from the relay (set once the session's frames are wired to it). */
+    public news: RelayNews = ALWAYS_CURRENT,
   ) {}
 
   get now(): number {
@@ -72,7 +73,7 @@ export class RelayClock implements Clock {
  * a head start near a controller's loss timeout (the token pacer's shortest is 15 ms) makes answered
  * requests look lost; this keeps well under it.
  */
-export const MAX_LEAD_MS = 8;
+export const MAX_LEAD_MS = 10;
 
 /**
  * The head start that covers the hop and this side's event loop: twice the median ping's round trip

@@ -106,13 +106,14 @@ describe('sizing the head start', () => {
   it('is twice the median ping, within the floor and the cap', () => {
     expect(leadFromPings([ping(1), ping(3), ping(2.5)], 4)).toBe(5); // median 2.5 → 5
     expect(leadFromPings([ping(0.2), ping(0.3), ping(40)], 4)).toBe(4); // one slow ping does not count
-    expect(leadFromPings([ping(30), ping(30)], 4)).toBe(8);
+    expect(leadFromPings([ping(30), ping(30)], 4)).toBe(10);
   });
 
   it('grows after a stall by what covered it and a quarter, up to the cap', () => {
     expect(leadAfterStall(4, 1.6)).toBe(7); // (4 + 1.6) × 1.25 = 7
     expect(leadAfterStall(6, 0.1)).toBe(8); // ceil(7.625)
-    expect(leadAfterStall(4, 50)).toBe(8);
+    expect(leadAfterStall(8, 0.1)).toBe(10); // ceil(10.125), capped
+    expect(leadAfterStall(4, 50)).toBe(10);
   });
 
   it('counts pings as settled when the last few all came back within 3 ms', () => {
