@@ -108,8 +108,11 @@ async function schemes(relay: Relay, figures: Record<string, string>): Promise<v
   for (const id of SCHEMES) {
     const cli: Figures[] = [];
     const timed: Awaited<ReturnType<typeof nodeTimedFetch>>[] = [];
-    for (let i = 0; i < RUNS; i++) cli.push(await within(FETCH_LIMIT_MS, `${id} CLI fetch`, cliFetch(relay, id, i)));
-    for (let i = 0; i < 3; i++) timed.push(await within(FETCH_LIMIT_MS, `${id} timed fetch`, nodeTimedFetch(relay, id, i)));
+    const failed: string[] = [];
+    const note = (e: Error) => void failed.push(e.message);
+    for (let i = 0; i < RUNS; i++) await within(FETCH_LIMIT_MS, `${id} CLI fetch`, cliFetch(relay, id, i)).then((f) => cli.push(f), note);
+    for (let i = 0; i < 3; i++) await within(FETCH_LIMIT_MS, `${id} timed fetch`, nodeTimedFetch(relay, id, i)).then((f) => timed.push(f), note);
+    if (failed.length > 0) figures[`${id}: fetches that did not end`] = failed.join('; ');
     const sim = simulated(id);
     const t = median(cli.map((c) => c.time));
     figures[`${id}: CLI fetch time / penalty (median of ${RUNS})`] = show(cli);
@@ -117,6 +120,7 @@ async function schemes(relay: Relay, figures: Record<string, string>): Promise<v
     figures[`${id}: simulated vs CLI time`] = `${((sim.time / t - 1) * 100).toFixed(1)} %`;
     figures[`${id}: timed bridge (Node) time / penalty (median of 3)`] = show(timed);
     const late = timed.flatMap((x) => x.lateness);
+    if (late.length === 0) continue;
     figures[`${id}: relay send lateness p50 / p99 / max`] = `${pct(late, 0.5).toFixed(3)} / ${pct(late, 0.99).toFixed(3)} / ${Math.max(...late).toFixed(3)} ms`;
   }
 }
@@ -134,7 +138,10 @@ async function browserAgainstCli(relay: Relay, figures: Record<string, string>):
         (r) => runs.push(r),
         (e: Error) => failures.push(e.message.split('\n')[0]),
       );
-      cli.push(await within(FETCH_LIMIT_MS, 'CLI fetch', cliFetch(relay, 'token-pacer', 100 + i)));
+      await within(FETCH_LIMIT_MS, 'CLI fetch', cliFetch(relay, 'token-pacer', 100 + i)).then(
+        (f) => cli.push(f),
+        (e: Error) => failures.push(e.message),
+      );
     }
     const ok = runs.filter((r) => r.result === 'true');
     figures['token-pacer: browser live time / penalty, each'] = runs.map((r) => `${r.time}/${r.penalty}${r.result === 'true' ? '' : '✗'}`).join(', ');
