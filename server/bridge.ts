@@ -4,7 +4,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { frame, FRAME_DATA, FRAME_SENT, type BridgeLimits, type ControlMessage } from '../shared/bridge/protocol.ts';
 import { Meter } from './bridgeMeter.ts';
 import { admit, type Admitted } from './bridgeAdmission.ts';
-import { openTarget } from './bridgeTarget.ts';
+import { openTarget, type Target } from './bridgeTarget.ts';
 import { timedSender } from './bridgeTimed.ts';
 import type { PortSet } from './portSet.ts';
 
@@ -25,6 +25,9 @@ export interface BridgeOptions extends BridgeLimits {
   stallMs: number;
   /** Where the bridge marks the local ports of its UDP sockets, so servers keep bridged browsers apart. */
   bridgedPorts: PortSet | null;
+  policyTargets: string[];
+  /** Sets the policy an offset server (by target) gives a session key, or null when the operator allows none. */
+  sessionPolicy: ((target: string, key: string, values: Record<string, number | string> | null) => Promise<void>) | null;
 }
 
 export interface Bridge {
@@ -127,9 +130,23 @@ export function createBridge(o: BridgeOptions): Bridge {
           stamp(number, arrivedAt)();
         })
       : null;
+    const policy = askPolicy(
+      a,
+      target,
+      (message) => refuse(ws, message, 1011),
+      () =>
+        send(ws, {
+          type: 'ready',
+          target: a.target,
+          transport: a.transport,
+          relayTime: relayNow(),
+          limits: { maxMessageBytes: limit, maxDatagramsPerSecond: o.maxDatagramsPerSecond, maxBytesPerSecond: o.maxBytesPerSecond, idleMs: o.idleMs },
+        }),
+    );
     const end = () => {
       if (ended) return;
       ended = true;
+      policy.forget();
       timed?.close();
       live.delete(state);
       const n = (perClient.get(a.client) ?? 1) - 1;
@@ -153,13 +170,21 @@ export function createBridge(o: BridgeOptions): Bridge {
     ws.on('pong', () => (state.awaitingPong = false));
     ws.on('close', end);
     ws.on('error', end);
-    send(ws, {
-      type: 'ready',
-      target: a.target,
-      transport: a.transport,
-      relayTime: relayNow(),
-      limits: { maxMessageBytes: limit, maxDatagramsPerSecond: o.maxDatagramsPerSecond, maxBytesPerSecond: o.maxBytesPerSecond, idleMs: o.idleMs },
-    });
+  }
+
+  /**
+   * A session that asked for its own policy is ready once its offset server has it (keyed by the
+   * session's socket); the server's own policy is back for that key when the session ends.
+   */
+  function askPolicy(a: Admitted, target: Target, fail: (message: string) => void, ready: () => void): { forget(): void } {
+    const set = o.sessionPolicy;
+    if (!a.policy || !set) {
+      ready();
+      return { forget: () => {} };
+    }
+    const key = target.bound.then((port) => `${a.host}:${port}`);
+    key.then((k) => set(a.target, k, a.policy)).then(ready, (e: Error) => fail(`the offset server did not take the session's policy: ${e.message}`));
+    return { forget: () => void key.then((k) => set(a.target, k, null)).catch(() => {}) };
   }
 
   const control = (ws: WebSocket, text: string) => {

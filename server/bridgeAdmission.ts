@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { checkPolicyValues } from '../shared/offset/params.ts';
 
 export interface Admitted {
   target: string;
@@ -10,6 +11,8 @@ export interface Admitted {
   timed: boolean;
   /** The address the session is counted against. */
   client: string;
+  /** The offset-server policy the session asks for (checked `srv.*` values), or null for the server's. */
+  policy: Record<string, number | string> | null;
 }
 
 export interface AdmissionRules {
@@ -18,6 +21,9 @@ export interface AdmissionRules {
   origins: string[];
   maxSessions: number;
   maxSessionsPerClient: number;
+  /** The relay's own offset servers: the targets a session may ask a policy of, when any may. */
+  policyTargets: string[];
+  sessionPolicy: unknown;
 }
 
 export function normalizeTarget(raw: string): string | null {
@@ -48,6 +54,8 @@ export function admit(req: IncomingMessage, rules: AdmissionRules, counts: { tot
   }
   const timed = url.searchParams.get('timed') === '1';
   if (timed && transport !== 'udp') return { refusal: 'timed sends are for UDP targets only', code: 1008 };
+  const policy = askedPolicy(url, rules, target);
+  if (typeof policy === 'string') return { refusal: policy, code: 1008 };
   const colon = target.lastIndexOf(':');
   return {
     target,
@@ -57,5 +65,17 @@ export function admit(req: IncomingMessage, rules: AdmissionRules, counts: { tot
     receipts: url.searchParams.get('receipts') === '1' || timed,
     timed,
     client,
+    policy,
   };
+}
+
+/** The `srv.*` values of a bridge URL, checked against the policy schema's bounds, or why they are refused. */
+function askedPolicy(url: URL, rules: AdmissionRules, target: string): Record<string, number | string> | null | string {
+  const raw: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) if (k.startsWith('srv.')) raw[k.slice(4)] = v;
+  if (Object.keys(raw).length === 0) return null;
+  if (!rules.sessionPolicy) return "this relay's offset servers keep their own policy (the operator may start it with --allow-session-policy)";
+  if (!rules.policyTargets.includes(target)) return "a session policy applies to the relay's own offset servers only";
+  const checked = checkPolicyValues(raw);
+  return 'error' in checked ? checked.error : checked.values;
 }

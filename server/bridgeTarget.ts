@@ -21,6 +21,8 @@ export interface Target {
   /** TCP: stop or resume reading from the target while the page is not reading. */
   pause(): void;
   resumeIfPaused(): void;
+  /** UDP: the socket's local port once it is connected (what the target sees the session come from). */
+  readonly bound: Promise<number>;
   close(): void;
 }
 
@@ -30,13 +32,17 @@ export function openTarget(a: Admitted, on: TargetEvents, maxBuffered: number, b
     let port = 0;
     socket.on('message', on.data);
     socket.on('error', (e) => on.error(`UDP: ${e.message}`, false));
-    socket.on('connect', () => {
-      port = socket.address().port;
-      bridgedPorts?.add(port);
-    });
+    const bound = new Promise<number>((resolve) =>
+      socket.on('connect', () => {
+        port = socket.address().port;
+        bridgedPorts?.add(port);
+        resolve(port);
+      }),
+    );
     socket.connect(a.port, a.host);
     return {
       datagrams: true,
+      bound,
       send: (bytes, sent) => (sent ? socket.send(bytes, (e) => (e ? on.error(`UDP: ${e.message}`, false) : sent())) : socket.send(bytes)),
       pause: () => {},
       resumeIfPaused: () => {},
@@ -53,6 +59,7 @@ export function openTarget(a: Admitted, on: TargetEvents, maxBuffered: number, b
   socket.on('drain', on.drained);
   return {
     datagrams: false,
+    bound: Promise.resolve(0),
     send: (bytes, sent) => {
       const more = sent ? socket.write(bytes, sent) : socket.write(bytes);
       if (!more && socket.writableLength > maxBuffered) on.backedUp();

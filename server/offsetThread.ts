@@ -10,6 +10,8 @@ export interface OffsetThread {
   stats(): Promise<{ sessions: number; handled: number }>;
   sessions(): Promise<SessionSummary[]>;
   sessionCsv(id: string): Promise<string | null>;
+  /** The policy a key's sessions start under (checked values of OFFSET_PARAMS), or null for the server's. */
+  setSessionPolicy(key: string, values: Record<string, number | string> | null): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -22,7 +24,7 @@ export function startOffsetThread(o: OffsetServerOptions): Promise<OffsetThread>
   const waiting: ((s: { sessions: number; handled: number }) => void)[] = [];
   const answers = new Map<number, (body: unknown) => void>();
   let asked = 0;
-  const ask = <T>(m: { type: string; id?: string }) =>
+  const ask = <T>(m: { type: string; id?: string; values?: Record<string, number | string> | null }) =>
     new Promise<T>((r) => {
       answers.set(++asked, r as (body: unknown) => void);
       worker.postMessage({ ...m, n: asked });
@@ -42,6 +44,7 @@ export function startOffsetThread(o: OffsetServerOptions): Promise<OffsetThread>
           stats: () => new Promise((r) => (waiting.push(r), worker.postMessage({ type: 'stats' }))),
           sessions: () => ask<SessionSummary[]>({ type: 'sessions' }),
           sessionCsv: (id) => ask<string | null>({ type: 'csv', id }),
+          setSessionPolicy: (key, values) => ask<void>({ type: 'session-policy', id: key, values }),
           close: () =>
             new Promise<void>((r) => {
               worker.once('exit', () => r());

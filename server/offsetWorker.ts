@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PortSet } from './portSet.ts';
 import { startOffsetServer, type OffsetServerOptions } from './offsetServer.ts';
+import { withPolicyValues } from '../shared/offset/params.ts';
 
 /** The thread side of an offset server run off the relay's main thread (see offsetThread.ts). */
 export type WorkerOptions = Omit<OffsetServerOptions, 'bridgedPorts' | 'onSubmit'> & { bridgedPorts: SharedArrayBuffer | null };
@@ -22,7 +23,11 @@ try {
     bridgedPorts: o.bridgedPorts ? new PortSet(o.bridgedPorts) : null,
     onSubmit: (s) => post({ type: 'submit', ...s }),
   });
-  port.on('message', (m: { type: string; n: number; id: string }) => {
+  port.on('message', (m: { type: string; n: number; id: string; values?: Record<string, number | string> | null }) => {
+    if (m.type === 'session-policy') {
+      server.policy.setSessionPolicy(m.id, m.values ? withPolicyValues(o.policy, m.values) : null);
+      post({ type: 'answer', n: m.n, body: null });
+    }
     if (m.type === 'stats') post({ type: 'stats', sessions: server.policy.sessionCount, handled: server.handled });
     if (m.type === 'sessions') post({ type: 'answer', n: m.n, body: server.records.summaries });
     if (m.type === 'csv') post({ type: 'answer', n: m.n, body: server.records.csv(m.id) });

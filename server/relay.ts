@@ -7,7 +7,7 @@ import { md5Hex } from '../shared/offset/md5.ts';
 import type { OffsetPolicyConfig, Submission } from '../shared/offset/policy.ts';
 import type { RelayInfo } from '../shared/relay/info.ts';
 import { handleApi } from './api.ts';
-import { createBridge, type Bridge } from './bridge.ts';
+import { createBridge, type Bridge, type BridgeOptions } from './bridge.ts';
 import { startEchoServer, type EchoServer } from './echoServer.ts';
 import { explainClientErrors, MAX_HEADER_BYTES, staticHandler } from './http.ts';
 import { Leaderboard } from './leaderboard.ts';
@@ -28,6 +28,8 @@ export interface RelayOptions {
   seed: number;
   keyBy: 'ip' | 'ip:port';
   tournament: boolean;
+  /** A bridged session may ask the relay's offset servers for its own policy (srv.* in its bridge URL). */
+  allowSessionPolicy: boolean;
   /** Sessions each offset server keeps. */
   serverSessions: number;
   /** CSV the leaderboard is kept in across restarts; null keeps it in memory, starting empty. */
@@ -87,6 +89,7 @@ export const DEFAULT_RELAY: Omit<RelayOptions, 'policy'> = {
   stallMs: 10_000,
   idleMs: 120_000,
   singleThread: false,
+  allowSessionPolicy: false,
   shareRecords: false,
   shareAllRecords: false,
   recordSessions: 128,
@@ -140,8 +143,11 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
     fileSize: file.length,
     tournament: o.tournament,
     policy: o.policy,
+    sessionPolicy: o.allowSessionPolicy,
   };
-  const bridge = bridgeFor(o, info, httpPort, bridgedPorts);
+  const servers = { [info.offsetConstant]: constant, [info.offsetVariable]: variable };
+  const sessionPolicy = o.allowSessionPolicy ? (target: string, key: string, values: Record<string, number | string> | null) => servers[target].setSessionPolicy(key, values) : null;
+  const bridge = bridgeFor(o, info, httpPort, bridgedPorts, sessionPolicy);
 
   const serveApp = o.dev ? await viteMiddleware(http) : staticHandler(o.distDir);
   const sessions = async () => [...(await constant.sessions()), ...(await variable.sessions())];
@@ -195,7 +201,7 @@ async function viteMiddleware(http: Server) {
   return (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => vite.middlewares(req, res, () => res.writeHead(404).end('not found\n'));
 }
 
-function bridgeFor(o: RelayOptions, info: RelayInfo, httpPort: number, bridgedPorts: PortSet): Bridge {
+function bridgeFor(o: RelayOptions, info: RelayInfo, httpPort: number, bridgedPorts: PortSet, sessionPolicy: BridgeOptions['sessionPolicy']): Bridge {
   const ownOrigins = [`http://${o.host}:${httpPort}`, `http://localhost:${httpPort}`, `http://127.0.0.1:${httpPort}`];
   return createBridge({
     udpTargets: [info.offsetConstant, info.offsetVariable, ...o.allow],
@@ -211,6 +217,8 @@ function bridgeFor(o: RelayOptions, info: RelayInfo, httpPort: number, bridgedPo
     stallMs: o.stallMs,
     idleMs: o.idleMs,
     bridgedPorts,
+    policyTargets: [info.offsetConstant, info.offsetVariable],
+    sessionPolicy,
   });
 }
 

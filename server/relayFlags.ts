@@ -52,6 +52,10 @@ export const RELAY_FLAGS: readonly RelayFlag[] = [
   { param: text('file', 'PATH', null, 'serve this file instead of a generated one'), field: 'filePath' },
   { param: num('seed', '', 0, 2 ** 31 - 1, 1, d.seed, "seed of the file and of the servers' loss streams"), field: 'seed' },
   { param: choice('key', ['ip', 'ip:port'], d.keyBy, 'what a client session is keyed by (the course server uses ip)'), field: 'keyBy' },
+  {
+    param: toggle('allowSessionPolicy', "let a bridged session ask for its own offset-server policy (the page's server settings), within the flags' bounds"),
+    field: 'allowSessionPolicy',
+  },
   { param: toggle('tournament', 'the course tournament: Reset is ignored, one session per key for good'), field: 'tournament' },
   { param: num('serverSessions', 'sessions', 1, 1_000_000, 1, d.serverSessions, 'sessions each offset server keeps (least recently heard forgotten)'), field: 'serverSessions' },
   { param: text('leaderboard', 'FILE', null, 'keep the leaderboard in this CSV across restarts (default: in memory, starts empty)'), field: 'leaderboardFile' },
@@ -74,6 +78,7 @@ export const RELAY_FLAGS: readonly RelayFlag[] = [
   { param: num('recordSessions', 'sessions', 1, 100_000, 1, d.recordSessions, 'offset-server sessions kept for /api/sessions, per server (oldest forgotten first)'), field: 'recordSessions' },
   { param: num('recordEvents', 'events', 100, 10_000_000, 1, d.recordEvents, 'events kept of each recorded session (the newest)'), field: 'recordEvents' },
   { param: toggle('dev', 'serve the app through Vite with hot reload'), field: 'dev' },
+  { param: text('dist', 'DIR', d.distDir, 'the built app to serve'), field: 'distDir' },
 ];
 
 /** "maxRate" → "max-rate". */

@@ -1,6 +1,7 @@
 import type { OffsetPolicyConfig, Submission } from '../shared/offset/policy.ts';
 import { startOffsetServer, type OffsetServerOptions } from './offsetServer.ts';
 import { startOffsetThread } from './offsetThread.ts';
+import { withPolicyValues } from '../shared/offset/params.ts';
 import type { PortSet } from './portSet.ts';
 import type { RelayOptions } from './relay.ts';
 import type { SessionSummary } from './sessionRecords.ts';
@@ -9,12 +10,17 @@ export interface RunningOffsetServer {
   readonly port: number;
   sessions(): Promise<SessionSummary[]>;
   sessionCsv(id: string): Promise<string | null>;
+  setSessionPolicy(key: string, values: Record<string, number | string> | null): Promise<void>;
   close(): Promise<void>;
 }
 
 async function inThisThread(options: OffsetServerOptions): Promise<RunningOffsetServer> {
   const server = await startOffsetServer(options);
-  return Object.assign(server, { sessions: async () => server.records.summaries, sessionCsv: async (id: string) => server.records.csv(id) });
+  return Object.assign(server, {
+    sessions: async () => server.records.summaries,
+    sessionCsv: async (id: string) => server.records.csv(id),
+    setSessionPolicy: async (key: string, values: Record<string, number | string> | null) => server.policy.setSessionPolicy(key, values ? withPolicyValues(options.policy, values) : null),
+  });
 }
 
 /** One of the relay's offset servers, in a thread of its own unless `singleThread`. */

@@ -86,6 +86,8 @@ export type { Session };
 export class OffsetPolicy {
   readonly md5: string;
   private readonly sessions = new Map<string, Session>();
+  /** Policies asked for by key (a bridged session the operator lets choose), in force from its next start. */
+  private readonly asked = new Map<string, OffsetPolicyConfig>();
 
   constructor(
     readonly config: OffsetPolicyConfig,
@@ -106,7 +108,13 @@ export class OffsetPolicy {
 
   /** The token rate in force for a session at `now`. */
   rateAt(s: Session, now: number): number {
-    return rateInForce(this.config, s, Math.floor(now));
+    return rateInForce(s.config, s, Math.floor(now));
+  }
+
+  /** The policy a key's sessions start under from now on (null: the server's own again). */
+  setSessionPolicy(key: string, config: OffsetPolicyConfig | null): void {
+    if (config) this.asked.set(key, config);
+    else this.asked.delete(key);
   }
 
   handle(key: string, datagram: Uint8Array, nowMs: number): Decision {
@@ -135,7 +143,7 @@ export class OffsetPolicy {
   private touch(key: string, now: number, restart: boolean): Session {
     let s = this.sessions.get(key);
     this.sessions.delete(key);
-    if (!s || restart) s = newSession(this.config, now, this.rng.stream(`session ${key} @${now}`));
+    if (!s || restart) s = newSession(this.asked.get(key) ?? this.config, now, this.rng.stream(`session ${key} @${now}`));
     s.lastSeen = now;
     this.sessions.set(key, s);
     if (this.sessions.size > this.table.maxSessions) this.sessions.delete(this.sessions.keys().next().value!);
@@ -143,7 +151,7 @@ export class OffsetPolicy {
   }
 
   private data(s: Session, offset: number, numBytes: number, now: number): Decision {
-    const c = this.config;
+    const c = s.config;
     refill(c, s, now);
     const decide = (reply: Uint8Array | null, outcome: Outcome, squishChange: -1 | 0 | 1 = 0): Decision => ({
       reply,

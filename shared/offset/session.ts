@@ -21,6 +21,8 @@ export interface Session {
   nextSwitchAt: number;
   /** This session's own loss draws. */
   rng: Rng;
+  /** The policy it runs under: the server's, or one the session was allowed to ask for. */
+  config: OffsetPolicyConfig;
 }
 
 export function newSession(c: OffsetPolicyConfig, now: number, rng: Rng): Session {
@@ -39,6 +41,7 @@ export function newSession(c: OffsetPolicyConfig, now: number, rng: Rng): Sessio
     phase: 0,
     nextSwitchAt: now + c.firstMs,
     rng,
+    config: c,
   };
 }
 

@@ -14,6 +14,8 @@ export interface RelayInfo {
   tournament: boolean;
   /** The policy the offset servers enforce (the variable-rate one sets `variable`). */
   policy: OffsetPolicyConfig;
+  /** The operator lets a bridged session ask for its own policy (`--allow-session-policy`). */
+  sessionPolicy?: boolean;
   /** A UDP round trip on the relay's loopback path, ms, measured when asked (the median of a few pings). */
   loopbackRttMs?: number;
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, open, paintedPixels, playground } from '../helpers/page.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
 import { testRelay } from '../helpers/relay.ts';
+import { DEFAULT_POLICY } from '../../shared/offset/policy.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -77,4 +78,26 @@ describe('live mode in Chromium', () => {
     expect(await card(page, 'A', 'Result')).toBe('true');
     await page.close();
   });
+
+  it('shows the relay’s policy in live mode, and says when the page’s own settings apply live', async () => {
+    const strict = await testRelay({ distDir: TEST_BUNDLE, policy: { ...DEFAULT_POLICY, rate: 100 } });
+    const { page, problems } = await open(env.browser, `${strict.url}/?s=offset&live=1`);
+    const shown = page.locator('[data-relay-policy="relay"]');
+    await shown.waitFor();
+    expect(await shown.locator('summary').innerText()).toBe('Policy — the relay’s');
+    expect(await shown.locator('[data-param="relay.rate"] dd').innerText()).toBe('100 tokens/s');
+    expect(await page.locator('[data-hint="simulated-path"]').innerText()).toMatch(/loopback path \(1 Gbit\/s, 0\.05 ms each way; this relay’s own UDP round trip is \d+\.\d\d ms\)/);
+    await page.locator('[data-param="mode"]').selectOption('sim');
+    expect(await shown.count()).toBe(0); // a simulated run meets the sidebar's policy only
+    expect(problems).toEqual([]);
+    await page.close();
+    await strict.close();
+
+    const lenient = await testRelay({ distDir: TEST_BUNDLE, allowSessionPolicy: true });
+    const second = await open(env.browser, `${lenient.url}/?s=offset&live=1`);
+    await second.page.locator('[data-relay-policy="session"]').getByText('the settings below apply to the live fetch too').waitFor();
+    expect(await second.page.locator('[data-relay-policy="relay"]').count()).toBe(0);
+    await second.page.close();
+    await lenient.close();
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RelayClock, relayOffset } from '../../live/relayClock.ts';
+import { leadAfterStall, leadFromPings, MAX_HOLD_MS, RelayClock, relayOffset, settled } from '../../live/relayClock.ts';
 import { WallClock } from '../../live/wallClock.ts';
 
 /** A wall clock on a hand-moved time: timers and polls run only when the test moves the time. */
@@ -67,5 +67,58 @@ describe('RelayClock', () => {
     clock.at(10, (now) => (got = now));
     jump(30);
     expect(got).toBe(30);
+  });
+});
+
+describe('RelayClock waiting for the relay’s news', () => {
+  it('holds an action until the news has caught up to it, then hands it its own time', () => {
+    const { wall, advance } = manualWall();
+    let horizon = 0;
+    let pings = 0;
+    const clock = new RelayClock(wall, 0, 4, { heardUntil: () => horizon, behind: () => pings++ });
+    const ran: [number, number][] = [];
+    clock.at(20, (now) => ran.push([wall.now, now]));
+    advance(30); // due at 16 here; the news is still at 0
+    expect(ran).toEqual([]);
+    expect(pings).toBeGreaterThan(0);
+    horizon = 13;
+    clock.release(); // news to 13 and the 3 ms allowed for the hop back cover 20 − 4 of lead
+    expect(ran).toEqual([[30, 20]]);
+  });
+
+  it('runs a held action anyway after MAX_HOLD_MS, handed the time it runs', () => {
+    const { wall, advance } = manualWall();
+    const clock = new RelayClock(wall, 0, 4, { heardUntil: () => Number.NEGATIVE_INFINITY, behind: () => {} });
+    const ran: number[] = [];
+    clock.at(10, (now) => ran.push(now));
+    clock.at(11, (now) => ran.push(now));
+    advance(6 + MAX_HOLD_MS - 1);
+    expect(ran).toEqual([]);
+    advance(6 + MAX_HOLD_MS + 1);
+    expect(ran.length).toBe(2);
+    expect(ran[0]).toBeGreaterThanOrEqual(6 + MAX_HOLD_MS);
+  });
+});
+
+describe('sizing the head start', () => {
+  const ping = (rtt: number) => ({ sentAt: 0, relayTime: 0, answeredAt: rtt });
+
+  it('is twice the median ping, within the floor and the cap', () => {
+    expect(leadFromPings([ping(1), ping(3), ping(2.5)], 4)).toBe(5); // median 2.5 → 5
+    expect(leadFromPings([ping(0.2), ping(0.3), ping(40)], 4)).toBe(4); // one slow ping does not count
+    expect(leadFromPings([ping(30), ping(30)], 4)).toBe(10);
+  });
+
+  it('grows after a stall by what covered it and a quarter, up to the cap', () => {
+    expect(leadAfterStall(4, 1.6)).toBe(7); // (4 + 1.6) × 1.25 = 7
+    expect(leadAfterStall(6, 0.1)).toBe(8); // ceil(7.625)
+    expect(leadAfterStall(8, 0.1)).toBe(10); // ceil(10.125), capped
+    expect(leadAfterStall(4, 50)).toBe(10);
+  });
+
+  it('counts pings as settled when the last few all came back within 3 ms', () => {
+    expect(settled([ping(9), ping(1), ping(2)], 2)).toBe(true);
+    expect(settled([ping(1), ping(3.5)], 2)).toBe(false);
+    expect(settled([ping(1)], 2)).toBe(false);
   });
 });

@@ -106,7 +106,15 @@ export function App() {
       <Notices notices={notices} dismiss={dismiss} />
       <LivePanel e={e} runs={runs} target={liveTarget} relay={relay} />
       <div className={settingsOpen ? 'layout' : 'layout settings-closed'}>
-        <Sidebar e={e} set={setE} uploaded={Object.keys(uploads.durations)} onUpload={(f) => void onUpload(f)} linkNow={linkNow} policyNow={policyNow} />
+        <Sidebar
+          e={e}
+          set={setE}
+          uploaded={Object.keys(uploads.durations)}
+          onUpload={(f) => void onUpload(f)}
+          linkNow={linkNow}
+          policyNow={policyNow}
+          relayPolicy={e.live && info ? { policy: info.policy, sessionPolicy: info.sessionPolicy === true } : null}
+        />
         <main>
           <Playback state={play} endMs={endMs} onChange={setPlay} zoomed={zoom !== null} onResetZoom={() => setZoom(null)} />
           <Overview e={e} runs={runs} label={label} failedUpload={failedUpload} />

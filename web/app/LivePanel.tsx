@@ -1,9 +1,10 @@
 import type { Experiment } from '../state/experiment.ts';
 import type { Runs } from './useRuns.ts';
-import type { RelayState } from './useRelay.ts';
+import { relayInfo, type RelayState } from './useRelay.ts';
 
 /** The live fetch of controller A through the relay's bridge: where it goes, and start or stop. */
 export function LivePanel({ e, runs, target, relay }: { e: Experiment; runs: Runs; target: string | null; relay: RelayState }) {
+  const info = relayInfo(relay);
   if (e.scenario !== 'offset') return null;
   if (!e.live) return relay === 'absent' ? <p className="hint">Live mode is off: the relay that serves it is not reachable from this page.</p> : null;
   return (
@@ -19,7 +20,11 @@ export function LivePanel({ e, runs, target, relay }: { e: Experiment; runs: Run
             <button type="button" onClick={() => runs.startLive(window.location.origin, target, e.variable)} data-action="start-live">
               Start live fetch
             </button>
-          )}
+          )}{' '}
+          <small data-hint="simulated-path">
+            B’s simulated server sits on the loopback path (1 Gbit/s, 0.05 ms each way
+            {info?.loopbackRttMs === undefined ? '' : `; this relay’s own UDP round trip is ${info.loopbackRttMs.toFixed(2)} ms`}), without the load-dependent delays of the real one.
+          </small>
         </>
       ) : (
         'Live mode needs the relay (npm start), and it cannot be reached from this page. Simulated mode keeps working.'

@@ -77,7 +77,7 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
       setErrors((x) => ({ ...x, a: undefined }));
       handle(
         'a',
-        pool.current!.request('a', { kind: 'live', relay, target, variable, scheme: e.a.scheme, params: e.a.params }, (view) => setViews((v) => ({ ...v, a: view }))),
+        pool.current!.request('a', { kind: 'live', relay, target, variable, scheme: e.a.scheme, params: e.a.params, policy: e.offset }, (view) => setViews((v) => ({ ...v, a: view }))),
       );
     },
     stopLive() {

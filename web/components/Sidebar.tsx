@@ -6,6 +6,7 @@ import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
 import { SIDE_STYLE } from '../charts/palette.ts';
 import { schemesFor, type Experiment, type Side } from '../state/experiment.ts';
 import { ParamControl } from './ParamControl.tsx';
+import { RelayPolicy, type RelayPolicyView } from '../app/RelayPolicy.tsx';
 import { SchemeSelect } from './SchemeSelect.tsx';
 import { USER_SCHEME_ID } from '../../shared/controllers/userScheme.ts';
 import { COPIES } from '../editor/copies.ts';
@@ -20,6 +21,8 @@ interface Props {
   /** The link's effective settings (the scenario's own, with overrides). */
   linkNow: ParamValues;
   policyNow: ParamValues;
+  /** Live mode: the relay's policy, shown as the one a live fetch meets. */
+  relayPolicy?: RelayPolicyView | null;
 }
 
 const byName = (specs: readonly ParamSpec[], names: string[]) => specs.filter((p) => names.includes(p.name));
@@ -99,7 +102,7 @@ function EditEntry({ scheme, which }: { scheme: string; which: 'a' | 'b' }) {
 }
 
 /** Every control: the link (or the offset server), and one panel per controller, built from the schemas. */
-export function Sidebar({ e, set, uploaded, onUpload, linkNow, policyNow }: Props) {
+export function Sidebar({ e, set, uploaded, onUpload, linkNow, policyNow, relayPolicy = null }: Props) {
   const setLink = (name: string, v: number | string) => set({ ...e, link: { ...e.link, [name]: v } });
   const setPolicy = (name: string, v: number | string) => set({ ...e, offset: { ...e.offset, [name]: v } });
   const isRate = e.trace === 'rate';
@@ -151,6 +154,7 @@ export function Sidebar({ e, set, uploaded, onUpload, linkNow, policyNow }: Prop
               <option value="variable">variable rate</option>
             </select>
           </label>
+          {relayPolicy && <RelayPolicy relay={relayPolicy} variable={e.variable} />}
           <Group title="Policy" specs={OFFSET_PARAMS} values={policyNow} onChange={setPolicy} prefix="srv." open={false} />
           <Group title="Link to the server" specs={byName(LINK_PARAMS, ['delay', 'loss', 'jitter', 'reorder'])} values={linkNow} onChange={setLink} prefix="link." open={false} />
         </section>

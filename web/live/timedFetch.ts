@@ -1,12 +1,15 @@
 import { timedMessage } from '../../shared/bridge/protocol.ts';
-import { type ClockSample, RelayClock, relayOffset } from '../../live/relayClock.ts';
-import { type FetchOutcome, type LiveFetchOptions, liveFetch } from '../../live/liveFetch.ts';
+import { type ClockSample, leadAfterStall, leadFromPings, RelayClock, relayOffset, settled } from '../../live/relayClock.ts';
+import { type DatagramTransport, type FetchOutcome, type LiveFetchOptions, liveFetch } from '../../live/liveFetch.ts';
 import type { WallClock } from '../../live/wallClock.ts';
 import { BridgeSession, type WebSocketLike } from './bridgeSession.ts';
 
-/** How far ahead of its send time a datagram is handed to the relay: covers the hop and timer jitter here. */
+/** The least head start a datagram is handed to the relay with; the pings and stalls during the run size it up. */
 export const DEFAULT_LEAD_MS = 8;
+/** Pings judged together; the fetch starts once a run of them is quick, or after MAX_PINGS. */
 const SYNC_PINGS = 8;
+const MAX_PINGS = 120;
+const PING_GAP_MS = 5;
 const SYNC_GIVE_UP_MS = 5000;
 
 export interface TimedOutcome extends FetchOutcome {
@@ -14,8 +17,12 @@ export interface TimedOutcome extends FetchOutcome {
   lateness: number[];
   /** Datagrams that reached the relay after their time (sent at once: an answer to a reply, a retry). */
   overdue: number;
+  /** Datagrams handed to the relay (requests, and every Size and Submit, retries included). */
+  sent: number;
   /** Relay time minus this side's clock, as the pings measured it. */
   offsetMs: number;
+  /** The head start the run began with (from the pings) and ended with (grown by stalls). */
+  leadMs: { first: number; last: number };
 }
 
 /**
@@ -25,14 +32,7 @@ export interface TimedOutcome extends FetchOutcome {
  * the server sees.
  */
 export function timedFetch(ws: WebSocketLike, wall: WallClock, o: LiveFetchOptions & { leadMs?: number }): { done: Promise<TimedOutcome>; cancel(): void; now(): number } {
-  const sink: { onData(p: Uint8Array, t: number): void; onSent(n: number, t: number, arrivedAt?: number): void; onPong(t: number, r: number): void } & { fail(message: string): void; ready(): void } =
-    {
-      onData: () => {},
-      onSent: () => {},
-      onPong: () => {},
-      fail: () => {},
-      ready: () => {},
-    };
+  const sink: Sink = { onData: () => {}, onSent: () => {}, onPong: () => {}, fail: () => {}, ready: () => {} };
   const session = new BridgeSession(ws, {
     onData: (p, t) => sink.onData(p, t),
     onSent: (n, t, arrivedAt) => sink.onSent(n, t, arrivedAt),
@@ -50,43 +50,91 @@ export function timedFetch(ws: WebSocketLike, wall: WallClock, o: LiveFetchOptio
     else sink.fail('cancelled');
   };
   const done = (async (): Promise<TimedOutcome> => {
-    const { offsetMs, base } = await synchronize(session, wall, sink);
+    const { offsetMs, base, samples } = await synchronize(session, wall, sink);
     if (cancelled) throw new Error('cancelled');
     // The fetch's clock is the relay's, counted from the clocks' matching, so its log starts near 0.
-    clock = new RelayClock(wall, offsetMs - base, o.leadMs ?? DEFAULT_LEAD_MS);
-    const askedAt: number[] = [];
-    let sent = 0;
-    const lateness: number[] = [];
-    let overdue = 0;
-    sink.onSent = (n, relayTime, arrivedAt = Number.NaN) => {
-      const asked = askedAt[n] + base;
-      if (arrivedAt > asked) overdue++;
-      else if (Number.isFinite(asked)) lateness.push(Math.max(0, relayTime - asked));
-    };
-    const run = liveFetch(
-      {
-        send: (d, at) => {
-          askedAt[++sent] = at;
-          session.send(timedMessage(at + base, d));
-        },
-        listen: (onDatagram, onFailure) => {
-          sink.onData = (p, relayTime) => onDatagram(p, relayTime - base);
-          sink.fail = onFailure;
-        },
-        close: () => session.close(),
-      },
-      clock,
-      o,
-    );
+    const first = leadFromPings(samples, o.leadMs ?? DEFAULT_LEAD_MS);
+    const relayClock = new RelayClock(wall, offsetMs - base, first);
+    clock = relayClock;
+    const timed = timedTransport(session, sink, relayClock, base);
+    const run = liveFetch(timed.transport, relayClock, o);
     cancelFetch = run.cancel;
-    return { ...(await run.done), lateness, overdue, offsetMs };
+    return { ...(await run.done), lateness: timed.lateness, overdue: timed.overdue, sent: timed.sent, offsetMs, leadMs: { first, last: relayClock.leadMs } };
   })();
   done.catch(() => session.close());
   return { done, cancel, now: () => clock?.now ?? 0 };
 }
 
-/** Waits for the session, then pings the relay a few times and matches the clocks. */
-async function synchronize(session: BridgeSession, wall: WallClock, sink: { onPong(t: number, r: number): void; fail(m: string): void; ready(): void }): Promise<{ offsetMs: number; base: number }> {
+type Sink = { onData(p: Uint8Array, t: number): void; onSent(n: number, t: number, arrivedAt?: number): void; onPong(t: number, r: number): void } & {
+  fail(message: string): void;
+  ready(): void;
+};
+
+/**
+ * The session as the fetch's transport: datagrams go with their send times on the relay's clock
+ * (`base` is where the fetch's clock starts on it), replies come with the relay's stamps. Every frame
+ * from the relay moves the news on (see RelayClock); the relay's reports of each send say how late it
+ * was, and a scheduled datagram that still came late grows the head start.
+ */
+function timedTransport(session: BridgeSession, sink: Sink, relayClock: RelayClock, base: number) {
+  // The relay's time (on the fetch's clock) of the latest frame from it: all it sent before has come.
+  let horizon = Number.NEGATIVE_INFINITY;
+  let pinging = false;
+  relayClock.news = {
+    heardUntil: () => horizon,
+    behind: () => {
+      if (!pinging) session.ping(-1);
+      pinging = true;
+    },
+  };
+  const heard = (relayTime: number) => {
+    horizon = Math.max(horizon, relayTime - base);
+    relayClock.release();
+  };
+  sink.onPong = (_t, relayTime) => {
+    pinging = false;
+    heard(relayTime);
+  };
+  const askedAt: number[] = [];
+  // Whether each datagram was handed over before its time (scheduled), not in answer to a reply.
+  const ahead: boolean[] = [];
+  const out = { lateness: [] as number[], overdue: 0, sent: 0, transport: null as unknown as DatagramTransport };
+  sink.onSent = (n, relayTime, arrivedAt = Number.NaN) => {
+    const asked = askedAt[n] + base;
+    if (arrivedAt > asked) {
+      out.overdue++;
+      if (ahead[n]) relayClock.leadMs = leadAfterStall(relayClock.leadMs, arrivedAt - asked);
+    } else if (Number.isFinite(asked)) out.lateness.push(Math.max(0, relayTime - asked));
+    heard(relayTime);
+  };
+  out.transport = {
+    send: (d, at) => {
+      askedAt[++out.sent] = at;
+      ahead[out.sent] = at > relayClock.now;
+      session.send(timedMessage(at + base, d));
+    },
+    listen: (onDatagram, onFailure) => {
+      sink.onData = (p, relayTime) => {
+        onDatagram(p, relayTime - base);
+        heard(relayTime);
+      };
+      sink.fail = onFailure;
+    },
+    close: () => session.close(),
+  };
+  return out;
+}
+
+/**
+ * Waits for the session, then pings the relay until the last few pings come back quickly (a page that has
+ * just started a run is still busy drawing and compiling; the fetch waits that out rather than stall in
+ * its first second), and matches the clocks.
+ */
+async function synchronize(
+  session: BridgeSession,
+  wall: WallClock,
+  sink: { onPong(t: number, r: number): void; fail(m: string): void; ready(): void },
+): Promise<{ offsetMs: number; base: number; samples: ClockSample[] }> {
   const samples: ClockSample[] = [];
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the relay did not answer within ${SYNC_GIVE_UP_MS / 1000} s`)), SYNC_GIVE_UP_MS);
@@ -97,11 +145,12 @@ async function synchronize(session: BridgeSession, wall: WallClock, sink: { onPo
     const ping = () => session.ping(wall.now);
     sink.onPong = (t, relayTime) => {
       samples.push({ sentAt: t, relayTime, answeredAt: wall.now });
-      if (samples.length < SYNC_PINGS) return ping();
+      if (!settled(samples.slice(-SYNC_PINGS), SYNC_PINGS) && samples.length < MAX_PINGS) return void setTimeout(ping, PING_GAP_MS);
       clearTimeout(timer);
       resolve();
     };
     sink.ready = ping;
   });
-  return { offsetMs: relayOffset(samples), base: samples[samples.length - 1].relayTime };
+  const recent = samples.slice(-SYNC_PINGS);
+  return { offsetMs: relayOffset(recent), base: recent[recent.length - 1].relayTime, samples: recent };
 }

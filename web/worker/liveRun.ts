@@ -1,15 +1,17 @@
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { network } from './sandbox.ts';
-import { checkParams } from '../../shared/controllers/types.ts';
+import { checkParams, type ParamValues } from '../../shared/controllers/types.ts';
 import { FetchStopped, liveFetch } from '../../live/liveFetch.ts';
 import type { OffsetPolicyConfig } from '../../shared/offset/policy.ts';
+import { withPolicyValues } from '../../shared/offset/params.ts';
 import type { RelayInfo } from '../../shared/relay/info.ts';
-import type { EventLog } from '../../shared/log/eventLog.ts';
+import type { EventColumns, EventLog } from '../../shared/log/eventLog.ts';
 import type { LiveRun } from '../../shared/scenarios/spec.ts';
 import type { OffsetFetchResult } from '../../shared/endpoints/offsetClient.ts';
+import type { Scheme } from '../../shared/controllers/types.ts';
 import { browserClock } from '../live/browserClock.ts';
 import { bridgeTransport, bridgeUrl, type WebSocketLike } from '../live/bridgeSession.ts';
-import { timedFetch } from '../live/timedFetch.ts';
+import type { FromController, ToController } from './liveController.ts';
 
 export interface LiveStart {
   relay: string;
@@ -17,8 +19,14 @@ export interface LiveStart {
   scheme: string;
   params: Record<string, string | number>;
   variable: boolean;
-  /** Through a timed session (the relay keeps the send times), or datagrams sent as the page's timers fire. */
-  timed?: boolean;
+  /** The page's server settings (srv.*): asked of the relay when its operator lets a session choose. */
+  policy?: Record<string, string | number>;
+}
+
+/** The policy a live run meets: the relay's, or the page's settings where the relay takes them (`asked`). */
+export interface LivePolicy {
+  policy: OffsetPolicyConfig | undefined;
+  asked: Record<string, string | number> | null;
 }
 
 /** How a live run ended: the server's verdict, or a plain reason with what had arrived by then. */
@@ -27,22 +35,28 @@ export interface LiveEnd {
   stopped: string | null;
 }
 
-/**
- * A live fetch of the page's controller through the bridge; with `timed`, through a timed session where the relay keeps the sends' times
- * and stamps the replies, so the controller runs as it does in `npm run fetch`. `now` is the run's clock
- * (the relay's, from the session's start), for the growing charts.
- */
-export function startLive(m: LiveStart, log: EventLog, policy: OffsetPolicyConfig | undefined): { spec: LiveRun; now(): number; done: Promise<LiveEnd>; cancel(): void } {
+function checked(m: LiveStart): { scheme: Scheme; values: ParamValues } {
   const scheme = findScheme(m.scheme);
   if (!scheme) throw new Error(`unknown scheme ${m.scheme}`);
-  const checked = checkParams(scheme, m.params);
-  if ('error' in checked) throw new Error(checked.error);
-  const ws = new network.WebSocket(bridgeUrl(m.relay.replace(/^http/, 'ws'), m.target, 'udp', m.timed ? 'timed' : null));
+  const c = checkParams(scheme, m.params);
+  if ('error' in c) throw new Error(c.error);
+  return { scheme, values: c.values };
+}
+
+/**
+ * The page's controller fetching through the bridge, each datagram sent as its worker's timer fires. Not
+ * through a timed session (web/live/timedFetch.ts): measured on a loaded machine, replies held up on the
+ * WebSocket made the timed token pacer count them lost and collapse (over 60 s for 1 MB, against 3.3 s
+ * untimed in a worker of its own). `now` is the run's clock.
+ */
+export function runLiveFetch(m: LiveStart, asked: LivePolicy['asked'], log: EventLog): { now(): number; done: Promise<LiveEnd>; cancel(): void } {
+  const { scheme, values } = checked(m);
+  const url = new URL(bridgeUrl(m.relay.replace(/^http/, 'ws'), m.target, 'udp'));
+  for (const [k, v] of Object.entries(asked ?? {})) url.searchParams.set(`srv.${k}`, String(v));
+  // The browser's WebSocket fits the session's needs; the DOM's send type is only stricter on paper.
+  const ws = new network.WebSocket(url) as unknown as WebSocketLike;
   const wall = browserClock();
-  const spec: LiveRun = { live: { server: m.target, scheme: m.scheme, params: checked.values, via: 'bridge', variable: m.variable, policy } };
-  // Datagrams are plain ArrayBuffer-backed bytes; the DOM's send type is only stricter on paper.
-  const o = { scheme, params: checked.values, id: 'pipefill@browser', giveUpMs: 120_000, log };
-  const run = m.timed ? timedFetch(ws as unknown as WebSocketLike, wall, o) : { ...liveFetch(bridgeTransport(ws as unknown as WebSocketLike), wall, o), now: () => wall.now };
+  const run = liveFetch(bridgeTransport(ws), wall, { scheme, params: values, id: 'pipefill@browser', giveUpMs: 120_000, log });
   const done = run.done.then(
     (o): LiveEnd => ({ result: o.result, stopped: o.result.result === null ? 'the server sent no Result' : null }),
     (e: Error): LiveEnd => {
@@ -50,14 +64,56 @@ export function startLive(m: LiveStart, log: EventLog, policy: OffsetPolicyConfi
       throw e;
     },
   );
-  return { spec, now: run.now, done, cancel: run.cancel };
+  return { now: () => wall.now, done, cancel: run.cancel };
 }
 
 const plain = (message: string) => (message === 'cancelled' ? 'stopped' : message);
 
-/** The policy the relay's servers enforce, as it reports it (a relay that does not say: the course's). */
-export async function relayPolicy(relay: string): Promise<OffsetPolicyConfig | undefined> {
-  const r = await network.fetch(new URL('/api/relay', relay));
+/** Appends rows handed over from the controller's worker. */
+function append(log: EventLog, c: EventColumns): void {
+  for (let i = 0; i < c.t.length; i++) log.push(c.t[i], c.kind[i], c.flow[i], c.seq[i], c.bytes[i], c.value[i], c.window[i]);
+}
+
+/**
+ * A live fetch run in a worker of its own (liveController.ts), its rows gathered into `log` here as they
+ * come, so the charts this worker computes from them never hold up the controller's sends.
+ */
+export function startLive(m: LiveStart, log: EventLog, { policy, asked }: LivePolicy): { spec: LiveRun; now(): number; done: Promise<LiveEnd>; cancel(): void } {
+  const { values } = checked(m);
+  const spec: LiveRun = { live: { server: m.target, scheme: m.scheme, params: values, via: 'bridge', variable: m.variable, policy } };
+  // the kept constructor (the sandbox blocks the global one), under the name the bundler looks for
+  const { Worker } = network;
+  const worker = new Worker(new URL('./liveController.ts', import.meta.url), { type: 'module' });
+  // The run's clock when the rows gathered so far were handed over: the charts end where the rows do.
+  let reported = 0;
+  const done = new Promise<LiveEnd>((resolve, reject) => {
+    worker.onmessage = (e: MessageEvent<FromController>) => {
+      const r = e.data;
+      if (r.kind === 'failed') return reject(new Error(r.message));
+      append(log, r.columns);
+      reported = r.now;
+      if (r.kind === 'end') resolve(r.end);
+    };
+    worker.onerror = (e) => reject(new Error(e.message || 'the live controller failed'));
+  }).finally(() => worker.terminate());
+  worker.postMessage({ kind: 'start', start: m, asked } satisfies ToController);
+  return {
+    spec,
+    now: () => reported,
+    done,
+    cancel: () => worker.postMessage({ kind: 'cancel' } satisfies ToController),
+  };
+}
+
+/**
+ * The policy a live run meets, from what the relay reports (a relay that does not say: the course's): the
+ * page's own settings if the operator lets a session ask for them, else the relay's.
+ */
+export async function relayPolicy(m: LiveStart): Promise<LivePolicy> {
+  const r = await network.fetch(new URL('/api/relay', m.relay));
   if (!r.ok) throw new Error(`the relay did not describe itself (${r.status})`);
-  return ((await r.json()) as Partial<RelayInfo>).policy;
+  const info = (await r.json()) as Partial<RelayInfo>;
+  const asked = info.sessionPolicy && m.policy && Object.keys(m.policy).length > 0 ? m.policy : null;
+  const base = info.policy && { ...info.policy, variable: m.variable };
+  return { policy: base && asked ? withPolicyValues(base, asked) : base, asked };
 }

@@ -16,8 +16,8 @@
 
 declare const self: DedicatedWorkerGlobalScope;
 
-/** The worker's own fetch and WebSocket, for its code only. */
-export const network = { fetch: self.fetch.bind(self), WebSocket };
+/** The worker's own fetch, WebSocket and Worker (the live controller's), for its code only. */
+export const network = { fetch: self.fetch.bind(self), WebSocket, Worker };
 
 const NETWORK = ['fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'EventSource', 'WebTransport', 'importScripts', 'Worker', 'SharedWorker', 'caches'];
 

@@ -164,7 +164,7 @@ let cancelLive: (() => void) | null = null;
 
 async function live(id: number, m: LiveStart): Promise<void> {
   const log = new EventLog();
-  const run = startLive(m, log, await relayPolicy(m.relay));
+  const run = startLive(m, log, await relayPolicy(m));
   cancelLive = run.cancel;
   const t0 = performance.now();
   const snapshot = (final: boolean, result: RunView['live']) => {
