@@ -17,7 +17,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'tests/integration/simCli.test.ts'], sequence: { groupOrder: 0 } } },
+      {
+        extends: true,
+        // Worker threads start faster than processes, and nothing here touches process-wide state.
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'tests/integration/simCli.test.ts'], pool: 'threads', sequence: { groupOrder: 0 } },
+      },
       {
         extends: true,
         test: {

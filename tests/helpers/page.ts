@@ -14,8 +14,7 @@ declare module 'vitest' {
 
 /** A relay serving the production bundle tests/globalSetup.ts built, on free ports, and the shared Chromium to look at it. */
 export async function playground(): Promise<{ relay: Relay; browser: Browser; close(): Promise<void> }> {
-  // The offset servers in this thread: the page is what these tests look at, and each file spares starting two.
-  const relay = await testRelay({ fileSize: 100_000, distDir: TEST_BUNDLE, singleThread: true });
+  const relay = await testRelay({ fileSize: 100_000, distDir: TEST_BUNDLE });
   const browser = await chromiumFor(inject('chromiumEndpoint'));
   return {
     relay,
