@@ -1,13 +1,44 @@
 import { defineConfig } from 'vitest/config';
 
-/** Two projects: the browser tests need the production bundle built first (tests/globalSetup.ts); the rest do not. */
+/**
+ * Integration tests that time what they measure (pacing to the millisecond, latencies, the emulated link):
+ * they run one file at a time with nothing else of the suite beside them.
+ */
+const TIMED = ['liveTimed', 'link', 'offsetServer', 'differential'].map((name) => `tests/integration/${name}.test.ts`);
+
+/**
+ * Four groups, one after the other (`sequence.groupOrder`): the CPU-bound unit tests and the in-process CLI
+ * runs; the integration tests that mostly wait on sockets, timers and child processes, several files at
+ * once since waiting takes no core; the timed ones alone; the browser tests against the production bundle
+ * tests/globalSetup.ts builds.
+ */
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'node', include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'] } },
-      { extends: true, test: { name: 'browser', include: ['tests/browser/**/*.test.ts'], globalSetup: ['tests/globalSetup.ts'] } },
+      {
+        extends: true,
+        // Worker threads start faster than processes, and nothing here touches process-wide state.
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'tests/integration/simCli.test.ts'], pool: 'threads', sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'waiting',
+          include: ['tests/integration/**/*.test.ts'],
+          exclude: [...TIMED, 'tests/integration/simCli.test.ts'],
+          maxWorkers: 3,
+          // Three files at once on a busy machine can stretch one that starts many processes past 30 s.
+          testTimeout: 60_000,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      { extends: true, test: { name: 'timed', include: TIMED, maxWorkers: 1, sequence: { groupOrder: 2 } } },
+      {
+        extends: true,
+        test: { name: 'browser', include: ['tests/browser/**/*.test.ts'], globalSetup: ['tests/globalSetup.ts', 'tests/chromiumSetup.ts'], maxWorkers: 1, sequence: { groupOrder: 3 } },
+      },
     ],
   },
 });

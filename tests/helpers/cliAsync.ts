@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { ROOT } from './cli.ts';
+import { ROOT, tsxArgs } from './cli.ts';
 
 /** Runs a command-line tool of the project to completion without blocking, so several can run at once. */
 export function runCliAsync(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, script), ...args], { cwd: ROOT });
+  const child = spawn(process.execPath, tsxArgs(script, args), { cwd: ROOT });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

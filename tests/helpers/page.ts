@@ -1,13 +1,21 @@
 import type { Browser, Page } from 'playwright-core';
+import { inject } from 'vitest';
 import type { Relay } from '../../server/relay.ts';
-import { launchChromium } from './browser.ts';
+import { chromiumFor } from './browser.ts';
 import { TEST_BUNDLE } from './bundle.ts';
 import { testRelay } from './relay.ts';
 
-/** A relay serving the production bundle tests/globalSetup.ts built, on free ports, and Chromium to look at it. */
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where tests/globalSetup.ts's Chromium listens. */
+    chromiumEndpoint: string;
+  }
+}
+
+/** A relay serving the production bundle tests/globalSetup.ts built, on free ports, and the shared Chromium to look at it. */
 export async function playground(): Promise<{ relay: Relay; browser: Browser; close(): Promise<void> }> {
   const relay = await testRelay({ fileSize: 100_000, distDir: TEST_BUNDLE });
-  const browser = await launchChromium();
+  const browser = await chromiumFor(inject('chromiumEndpoint'));
   return {
     relay,
     browser,

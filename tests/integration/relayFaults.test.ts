@@ -63,13 +63,17 @@ describe('relay faults: hostile control messages and datagrams', () => {
   });
 
   it('counts text frames against the message rate, and refuses a text frame over the control size', async () => {
-    const limited = await testRelay({ maxDatagramsPerSecond: 100 });
+    // The offset servers are not what this is about: in this thread, to spare starting two.
+    const limited = await testRelay({ maxDatagramsPerSecond: 10, singleThread: true });
     const fast = openBridge(limited.url, `target=${limited.info.offsetConstant}`);
     await fast.got.ready;
+    const t0 = Date.now();
     for (let i = 0; i < 400; i++) fast.ws.send(JSON.stringify({ type: 'ping', t: i }));
     await fast.got.closed;
-    expect(fast.got.texts.at(-1)).toMatchObject({ fatal: true, message: 'over the limit of 100 datagrams per second' });
-    expect(fast.got.texts.filter((t) => t.type === 'pong').length).toBeLessThanOrEqual(100);
+    expect(fast.got.texts.at(-1)).toMatchObject({ fatal: true, message: 'over the limit of 10 datagrams per second' });
+    // The bucket holds a burst of 100 and refills at 10/s while a busy machine works through the 400.
+    const refilled = Math.ceil((10 * (Date.now() - t0)) / 1000);
+    expect(fast.got.texts.filter((t) => t.type === 'pong').length).toBeLessThanOrEqual(100 + refilled);
     const big = openBridge(limited.url, `target=${limited.info.offsetConstant}`);
     await big.got.ready;
     big.ws.send(JSON.stringify({ type: 'x'.repeat(5000) }));
@@ -79,7 +83,7 @@ describe('relay faults: hostile control messages and datagrams', () => {
   });
 
   it('refuses a UDP message larger than UDP carries, and a session over its byte rate', async () => {
-    const limited = await testRelay({ maxBytesPerSecond: 100_000 });
+    const limited = await testRelay({ maxBytesPerSecond: 100_000, singleThread: true });
     const huge = openBridge(limited.url, `target=${limited.info.offsetConstant}`);
     await huge.got.ready;
     expect(huge.got.texts[0]).toMatchObject({ limits: { maxMessageBytes: 65_507 } });
@@ -95,7 +99,7 @@ describe('relay faults: hostile control messages and datagrams', () => {
   });
 
   it('caps sessions per client address', async () => {
-    const limited = await testRelay({ maxSessionsPerClient: 2 });
+    const limited = await testRelay({ maxSessionsPerClient: 2, singleThread: true });
     const a = openBridge(limited.url, `target=${limited.info.offsetConstant}`);
     const b = openBridge(limited.url, `target=${limited.info.offsetConstant}`);
     await Promise.all([a.got.ready, b.got.ready]);
@@ -111,21 +115,21 @@ describe('relay faults: hostile control messages and datagrams', () => {
 
 describe('relay faults: peers that stop', () => {
   it('closes a peer that stops answering pings within the stall time', async () => {
-    const relay = await testRelay({ stallMs: 1500 });
+    const relay = await testRelay({ stallMs: 500, singleThread: true });
     const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}`, { origin: relay.url, autoPong: false });
     const texts: { message?: string }[] = [];
     ws.on('message', (d, bin) => bin || texts.push(JSON.parse(d.toString())));
     await new Promise((r) => ws.on('open', r));
     const t0 = Date.now();
     await new Promise((r) => ws.on('close', r));
-    expect(Date.now() - t0).toBeLessThan(5000);
-    expect(texts.at(-1)?.message).toBe('closed: no answer to a ping for 2 s');
+    expect(Date.now() - t0).toBeLessThan(4000); // the watchdog looks once a second: ping, then 500 ms without a pong
+    expect(texts.at(-1)?.message).toBe('closed: no answer to a ping for 1 s');
     expect(await until(() => relay.bridge.sessions === 0)).toBe(true);
     await relay.close();
   }, 15_000);
 
   it('a page that sends but never reads: the target is paused, the session closed with a reason, memory bounded', async () => {
-    const relay = await testRelay({ stallMs: 1500, maxBufferedBytes: 256 * 1024, maxBytesPerSecond: 1e9, maxDatagramsPerSecond: 1e6 });
+    const relay = await testRelay({ stallMs: 500, maxBufferedBytes: 256 * 1024, maxBytesPerSecond: 1e9, maxDatagramsPerSecond: 1e6, singleThread: true });
     const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.echo}&transport=tcp`, { origin: relay.url });
     const texts: { message?: string }[] = [];
     ws.on('message', (d, bin) => bin || texts.push(JSON.parse(d.toString())));
@@ -184,8 +188,9 @@ describe('relay faults: sessions stay apart', () => {
     const port = Number(relay.info.offsetConstant.split(':')[1]);
     const sockets = Array.from({ length: 200 }, () => createSocket('udp4'));
     for (const s of sockets) s.send('SendSize\n\n', port, '127.0.0.1');
-    await new Promise((r) => setTimeout(r, 300));
-    expect((relay.constant as unknown as { policy: { sessionCount: number } }).policy.sessionCount).toBe(50);
+    const server = relay.constant as unknown as { handled: number; policy: { sessionCount: number } };
+    expect(await until(() => server.handled === 200, 10_000)).toBe(true); // all 200 read, however busy the machine
+    expect(server.policy.sessionCount).toBe(50);
     for (const s of sockets) s.close();
     await relay.close();
   });
