@@ -11,18 +11,29 @@ const COLUMN_PX = 0.5;
  */
 export class ColumnThinner implements PathSink {
   private column = Number.NaN;
-  private kept: { x: number; y: number; i: number }[] = [];
+  /**
+   * The column's first, lowest, highest and last points as (x, y, index) triples, in plain numbers: a
+   * line can have a few hundred thousand points, and an object for each costs more than the drawing.
+   */
+  private readonly kept = new Float64Array(12);
+  private keeping = false;
   private count = 0;
   /** The last point written and the one waiting to be (it may still be extended along a straight run). */
-  private written: { x: number; y: number } | null = null;
-  private pending: { x: number; y: number } | null = null;
+  private written = false;
+  private wx = 0;
+  private wy = 0;
+  private pending = false;
+  private px = 0;
+  private py = 0;
 
   constructor(private readonly out: PathSink) {}
 
   moveTo(x: number, y: number): void {
     this.flush();
     this.out.moveTo(x, y);
-    this.written = { x, y };
+    this.written = true;
+    this.wx = x;
+    this.wy = y;
   }
 
   lineTo(x: number, y: number): void {
@@ -31,14 +42,16 @@ export class ColumnThinner implements PathSink {
       this.flushColumn();
       this.column = column;
     }
-    const p = { x, y, i: this.count++ };
     const k = this.kept;
-    if (k.length === 0) k.push(p, p, p, p);
-    else {
-      if (y < k[1].y) k[1] = p;
-      if (y > k[2].y) k[2] = p;
-      k[3] = p;
+    const i = this.count++;
+    if (!this.keeping) {
+      for (let slot = 0; slot < 12; slot += 3) this.keep(slot, x, y, i);
+      this.keeping = true;
+      return;
     }
+    if (y < k[4]) this.keep(3, x, y, i);
+    if (y > k[7]) this.keep(6, x, y, i);
+    this.keep(9, x, y, i);
   }
 
   closePath(): void {
@@ -53,31 +66,45 @@ export class ColumnThinner implements PathSink {
   /** Writes whatever is still held. */
   flush(): void {
     this.flushColumn();
-    if (this.pending) this.out.lineTo(this.pending.x, this.pending.y);
-    this.pending = null;
+    if (this.pending) this.out.lineTo(this.px, this.py);
+    this.pending = false;
     this.column = Number.NaN;
   }
 
+  private keep(slot: number, x: number, y: number, i: number): void {
+    this.kept[slot] = x;
+    this.kept[slot + 1] = y;
+    this.kept[slot + 2] = i;
+  }
+
+  /** The kept points in the order they came, each once: the first, the lowest and highest by index, the last. */
   private flushColumn(): void {
-    const seen = new Set<number>();
-    for (const p of [...this.kept].sort((a, b) => a.i - b.i)) {
-      if (seen.has(p.i)) continue;
-      seen.add(p.i);
-      this.emit(p.x, p.y);
+    if (!this.keeping) return;
+    this.keeping = false;
+    const k = this.kept;
+    const [a, b] = k[5] <= k[8] ? [3, 6] : [6, 3];
+    let last = -1;
+    for (const slot of [0, a, b, 9]) {
+      if (k[slot + 2] === last) continue;
+      last = k[slot + 2];
+      this.emit(k[slot], k[slot + 1]);
     }
-    this.kept = [];
   }
 
   private emit(x: number, y: number): void {
-    const { written: w, pending: p } = this;
-    if (p && w && ((w.y === p.y && p.y === y) || (w.x === p.x && p.x === x))) {
-      this.pending = { x, y };
+    if (this.pending && this.written && ((this.wy === this.py && this.py === y) || (this.wx === this.px && this.px === x))) {
+      this.px = x;
+      this.py = y;
       return;
     }
-    if (p) {
-      this.out.lineTo(p.x, p.y);
-      this.written = p;
+    if (this.pending) {
+      this.out.lineTo(this.px, this.py);
+      this.written = true;
+      this.wx = this.px;
+      this.wy = this.py;
     }
-    this.pending = { x, y };
+    this.pending = true;
+    this.px = x;
+    this.py = y;
   }
 }
