@@ -9,21 +9,13 @@ export const dotSide = (l: Layer, dpr: number) => Math.max(1, Math.round((l.size
  * land on the same few thousand spots again and again; each spot is filled once.
  */
 export class Occupancy {
-  private readonly taken: Uint8Array;
+  /** One byte a pixel: whether a dot of the layer has its corner there. */
+  readonly taken: Uint8Array;
   constructor(
     readonly width: number,
     readonly height: number,
   ) {
     this.taken = new Uint8Array(width * height);
-  }
-
-  /** Whether a corner is new, marking it taken. Corners off the canvas are not remembered (always new). */
-  claim(left: number, top: number): boolean {
-    if (left < 0 || top < 0 || left >= this.width || top >= this.height) return true;
-    const i = top * this.width + left;
-    if (this.taken[i]) return false;
-    this.taken[i] = 1;
-    return true;
   }
 }
 
@@ -38,6 +30,7 @@ export function newDotCorners(l: Layer, x: Affine, y: Affine, dpr: number, start
   const side = dotSide(l, dpr);
   const half = side >> 1;
   const d = l.data;
+  const { width, height, taken: spots } = taken;
   let n = 0;
   for (let i = start; i < end; i++) {
     const ux = (d[2 * i] - x.d0) / x.span;
@@ -45,8 +38,12 @@ export function newDotCorners(l: Layer, x: Affine, y: Affine, dpr: number, start
     const left = Math.round((x.r0 * (1 - ux) + x.r1 * ux) * dpr);
     const top = Math.round((y.r0 * (1 - uy) + y.r1 * uy) * dpr) - half;
     // Off the canvas (or not a number): nothing to fill.
-    if (!(left > -side && top > -side && left < taken.width && top < taken.height)) continue;
-    if (!taken.claim(left, top)) continue;
+    if (!(left > -side && top > -side && left < width && top < height)) continue;
+    // Corners above or left of the canvas are rare and not remembered: those dots are filled every time.
+    if (left >= 0 && top >= 0) {
+      if (spots[top * width + left]) continue;
+      spots[top * width + left] = 1;
+    }
     buf[2 * n] = left;
     buf[2 * n + 1] = top;
     n++;

@@ -9,7 +9,7 @@ const pairs = (n: number, f: (i: number) => [number, number]) => Float64Array.fr
 /** A canvas whose 2D context keeps the pixels put into it and the path calls made on it. */
 function fakeCanvas() {
   const calls: string[] = [];
-  let pixels = new Uint32Array(0);
+  let pixels: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
   const ctx = {
     createImageData: (w: number, h: number) => ({ data: new Uint8ClampedArray(w * h * 4) }),
     putImageData: (image: { data: Uint8ClampedArray }) => void (pixels = new Uint32Array(image.data.buffer)),
