@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { newDotCorners, Occupancy } from '../../../web/charts/dots.ts';
 import { affineOf, at } from '../../../web/charts/geometry.ts';
 import { type Layer, Painter } from '../../../web/charts/painter.ts';
+import { yExtent } from '../../../web/charts/TimeChart.tsx';
 
 const pairs = (n: number, f: (i: number) => [number, number]) => Float64Array.from({ length: 2 * n }, (_, k) => f(k >> 1)[k & 1]);
 
@@ -105,5 +106,16 @@ describe('the canvas painter', () => {
     p.paint(layers, x, y, 1.5);
     p.paint(layers, x, y, 2.5);
     expect(calls.filter((c) => c.startsWith('fillRect('))).toEqual(['fillRect(2,7,2,2)']);
+  });
+});
+
+describe('the y range of a chart', () => {
+  it('follows the time domain for the same series, and skips bands, ticks and non-numbers', () => {
+    const window: Layer = { kind: 'step', data: Float64Array.of(0, 5, 10, 20, 20, Number.NaN, 30, 2), color: '#0072B2', label: 'window' };
+    const ticks: Layer = { kind: 'marks', data: Float64Array.of(15, 99), color: '#000000', label: 'loss' };
+    expect(yExtent([window, ticks], [0, 30])).toEqual([2, 20]);
+    expect(yExtent([window, ticks], [0, 5])).toEqual([5, 5]);
+    expect(yExtent([window], [11, 29])).toEqual([Infinity, -Infinity]);
+    expect(yExtent([window], [0, 30])).toEqual([2, 20]);
   });
 });
