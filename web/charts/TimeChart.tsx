@@ -26,18 +26,32 @@ export interface TimeChartProps {
 
 const MARGIN = { left: 48, right: 12, top: 8, bottom: 22 };
 
+/** Each series' y range for the last time domain asked: when one side's run changes, the other's stand. */
+const extents = new WeakMap<Float64Array, { t0: number; t1: number; min: number; max: number }>();
+
+function seriesExtent(d: Float64Array, t0: number, t1: number): { min: number; max: number } {
+  const known = extents.get(d);
+  if (known && known.t0 === t0 && known.t1 === t1) return known;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < d.length; i += 2) {
+    if (d[i] < t0 || d[i] > t1 || !Number.isFinite(d[i + 1])) continue;
+    if (d[i + 1] > max) max = d[i + 1];
+    if (d[i + 1] < min) min = d[i + 1];
+  }
+  extents.set(d, { t0, t1, min, max });
+  return { min, max };
+}
+
 /** The y range of the layers' points inside the time domain. */
 export function yExtent(layers: Layer[], [t0, t1]: [number, number]): [number, number] {
   let min = Infinity;
   let max = -Infinity;
   for (const l of layers) {
     if (l.kind === 'bands' || l.kind === 'marks') continue;
-    const d = l.data;
-    for (let i = 0; i < d.length; i += 2) {
-      if (d[i] < t0 || d[i] > t1 || !Number.isFinite(d[i + 1])) continue;
-      if (d[i + 1] > max) max = d[i + 1];
-      if (d[i + 1] < min) min = d[i + 1];
-    }
+    const e = seriesExtent(l.data, t0, t1);
+    min = Math.min(min, e.min);
+    max = Math.max(max, e.max);
   }
   return [min, max];
 }

@@ -1,5 +1,7 @@
 import type { ScaleLinear } from 'd3-scale';
-import { dotsBetween, isFilled, type PathSink, pairsUpTo, traceDots, traceLayer } from './geometry.ts';
+import { dotSide, newDotCorners, Occupancy } from './dots.ts';
+import { type Affine, affineOf, dotsBetween, isFilled, traceLayer } from './geometry.ts';
+import { ColumnThinner } from './thinning.ts';
 
 /**
  * One thing a time chart draws; data are (t, y) pairs in time order, bands (start, end) pairs. Marks are
@@ -29,8 +31,9 @@ function rgba(hex: string): number {
 }
 
 /**
- * Paints layers onto a canvas, up to the playhead. A full paint writes dense dots straight into pixels;
- * while the playhead only moves forward, each frame adds just the marks that came due since the last.
+ * Paints layers onto a canvas, up to the playhead. A full paint writes dense dots straight into pixels,
+ * each spot of a layer once, and lines thinned to the pixel columns; while the playhead only moves
+ * forward, each frame adds just the marks that came due since the last.
  */
 export class Painter {
   private readonly ctx: CanvasRenderingContext2D;
@@ -38,14 +41,11 @@ export class Painter {
   private width = 0;
   private height = 0;
   private painted: { layers: Layer[]; x: ScaleLinear<number, number>; y: ScaleLinear<number, number>; tNow: number } | null = null;
+  /** How many pairs of each dots layer are on the canvas, and which spots they fill. */
   private readonly drawn = new Map<Layer, number>();
-  /** Dots straight onto the canvas, one fillRect each: the canvas's fast path, no path to build and fill. */
-  private readonly dotSink: PathSink = {
-    rect: (x, y, w, h) => this.ctx.fillRect(x, y, w, h),
-    moveTo: () => {},
-    lineTo: () => {},
-    closePath: () => {},
-  };
+  private readonly occupied = new Map<Layer, Occupancy>();
+  /** Scratch space for the corners of the dots about to be filled. */
+  private readonly corners = { buf: new Int32Array(0) };
 
   constructor(private readonly canvas: HTMLCanvasElement) {
     this.ctx = canvas.getContext('2d', { alpha: true })!;
@@ -84,20 +84,23 @@ export class Painter {
     const [t0, t1] = x.domain();
     const until = Math.min(tNow, t1);
     const dots = layers.filter((l) => l.kind === 'dots');
+    this.occupied.clear();
     if (dots.length) {
       const image = ctx.createImageData(W, H);
       const px = new Uint32Array(image.data.buffer);
+      const [ax, ay] = [affineOf(x), affineOf(y)];
       for (const l of dots) {
         const color = rgba(l.color);
-        const s = Math.max(1, Math.round((l.size ?? 2) * dpr));
-        const d = l.data;
-        const end = pairsUpTo(d, until);
-        for (let i = pairsUpTo(d, t0 - 1e-9); i < end; i++) {
-          const cx = Math.round(x(d[2 * i]) * dpr);
-          const cy = Math.round(y(d[2 * i + 1]) * dpr) - (s >> 1);
-          for (let yy = Math.max(0, cy); yy < Math.min(H, cy + s); yy++) {
+        const s = dotSide(l, dpr);
+        const [start, end] = dotsBetween(l, t0, until);
+        const n = this.newDots(l, ax, ay, start, end);
+        const c = this.corners.buf;
+        for (let k = 0; k < 2 * n; k += 2) {
+          const left = c[k];
+          const top = c[k + 1];
+          for (let yy = Math.max(0, top); yy < Math.min(H, top + s); yy++) {
             const row = yy * W;
-            for (let xx = Math.max(0, cx); xx < Math.min(W, cx + s); xx++) px[row + xx] = color;
+            for (let xx = Math.max(0, left); xx < Math.min(W, left + s); xx++) px[row + xx] = color;
           }
         }
         this.drawn.set(l, end);
@@ -116,14 +119,19 @@ export class Painter {
     const [t0, t1] = x.domain();
     const until = Math.min(tNow, t1);
     if (until <= from) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const [ax, ay] = [affineOf(x), affineOf(y)];
     for (const l of layers) {
       if (l.kind === 'dots') {
         const [first, end] = dotsBetween(l, t0, until);
+        const n = this.newDots(l, ax, ay, Math.max(this.drawn.get(l) ?? 0, first), end);
+        const s = dotSide(l, dpr);
+        const c = this.corners.buf;
+        ctx.setTransform(1, 0, 0, 1, 0, 0);
         ctx.fillStyle = l.color;
-        traceDots(this.dotSink, l, x, y, Math.max(this.drawn.get(l) ?? 0, first), end);
+        for (let k = 0; k < 2 * n; k += 2) ctx.fillRect(c[k], c[k + 1], s, s);
         this.drawn.set(l, end);
       } else {
+        ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
         if (l.kind === 'bands' || l.kind === 'area') ctx.globalCompositeOperation = 'destination-over';
         this.paintRange(l, x, y, Math.max(t0, from), until);
         ctx.globalCompositeOperation = 'source-over';
@@ -131,11 +139,24 @@ export class Painter {
     }
   }
 
-  /** Lines, steps, areas, bands and event ticks between two times (lines start from the point before `from`). */
+  /** Corners of a dots layer's pairs from `start` to `end` on spots the layer has not filled yet, into `corners`. */
+  private newDots(l: Layer, ax: Affine, ay: Affine, start: number, end: number): number {
+    let taken = this.occupied.get(l);
+    if (!taken) this.occupied.set(l, (taken = new Occupancy(this.canvas.width, this.canvas.height)));
+    return newDotCorners(l, ax, ay, this.dpr, start, end, taken, this.corners);
+  }
+
+  /**
+   * Lines, steps, areas, bands and event ticks between two times (lines start from the point before
+   * `from`), lines thinned to what their pixel columns show.
+   */
   private paintRange(l: Layer, x: ScaleLinear<number, number>, y: ScaleLinear<number, number>, from: number, until: number): void {
     const ctx = this.ctx;
     ctx.beginPath();
-    if (!traceLayer(ctx, l, x, y, this.height, from, until)) return;
+    const thinned = new ColumnThinner(ctx);
+    const traced = traceLayer(thinned, l, x, y, this.height, from, until);
+    thinned.flush();
+    if (!traced) return;
     if (isFilled(l)) {
       ctx.fillStyle = l.color;
       ctx.fill();

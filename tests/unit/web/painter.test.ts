@@ -1,0 +1,121 @@
+import { scaleLinear } from 'd3-scale';
+import { describe, expect, it } from 'vitest';
+import { newDotCorners, Occupancy } from '../../../web/charts/dots.ts';
+import { affineOf, at } from '../../../web/charts/geometry.ts';
+import { type Layer, Painter } from '../../../web/charts/painter.ts';
+import { yExtent } from '../../../web/charts/TimeChart.tsx';
+
+const pairs = (n: number, f: (i: number) => [number, number]) => Float64Array.from({ length: 2 * n }, (_, k) => f(k >> 1)[k & 1]);
+
+/** A canvas whose 2D context keeps the pixels put into it and the path calls made on it. */
+function fakeCanvas() {
+  const calls: string[] = [];
+  let pixels: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+  const ctx = {
+    createImageData: (w: number, h: number) => ({ data: new Uint8ClampedArray(w * h * 4) }),
+    putImageData: (image: { data: Uint8ClampedArray }) => void (pixels = new Uint32Array(image.data.buffer)),
+  };
+  const proxy = new Proxy(ctx as Record<string, unknown>, {
+    get: (t, k: string) => (k in t ? t[k] : (...args: unknown[]) => calls.push(`${k}(${args.join(',')})`)),
+    set: () => true,
+  });
+  const canvas = { getContext: () => proxy, style: {}, width: 0, height: 0 } as unknown as HTMLCanvasElement;
+  return { canvas, calls, pixels: () => pixels };
+}
+
+describe('a linear scale as plain numbers', () => {
+  it('maps every value to the very number d3 gives', () => {
+    const scales = [
+      scaleLinear().domain([0, 140_000]).range([0, 633]),
+      scaleLinear().domain([12.5, 98_765.4321]).range([137, 0]).nice(),
+      scaleLinear().domain([10, 0]).range([0, 7]),
+      scaleLinear().domain([3, 3]).range([0, 100]),
+    ];
+    for (const s of scales) {
+      const a = affineOf(s);
+      for (let v = -50; v < 150_000; v += 77.7) expect(at(a, v)).toBe(s(v));
+    }
+    expect(at(affineOf(scales[3]), 42)).toBe(50);
+  });
+});
+
+describe('dots onto device pixels', () => {
+  // 10 px wide, 10 px tall: one px per ms and per unit, y up
+  const x = affineOf(scaleLinear().domain([0, 10]).range([0, 10]));
+  const y = affineOf(scaleLinear().domain([0, 10]).range([10, 0]));
+
+  it('gives each spot once, skips what is off the canvas or not a number, and remembers across calls', () => {
+    const l: Layer = { kind: 'dots', data: Float64Array.of(2, 3, 2.2, 3.1, 5, 5, 50, 5, 6, Number.NaN, 9.6, 0), color: '#000000', label: 'd', size: 2 };
+    const taken = new Occupancy(10, 10);
+    const out = { buf: new Int32Array(0) };
+    // (2, 3) → corner (2, 7 - 1); (2.2, 3.1) rounds to the same; (5, 5) → (5, 4); x = 50 and NaN are off; (9.6, 0) → (10, 9): off by its left edge
+    expect(newDotCorners(l, x, y, 1, 0, 6, taken, out)).toBe(2);
+    expect([...out.buf.subarray(0, 4)]).toEqual([2, 6, 5, 4]);
+    expect(newDotCorners(l, x, y, 1, 2, 3, taken, out)).toBe(0);
+    // At 2 device pixels a CSS pixel, a 2 px dot is 4 px square, its corner 2 px above the centre.
+    expect(newDotCorners(l, x, y, 2, 0, 1, new Occupancy(20, 20), out)).toBe(1);
+    expect([...out.buf.subarray(0, 2)]).toEqual([4, 12]);
+  });
+});
+
+describe('the canvas painter', () => {
+  const x = scaleLinear().domain([0, 10]).range([0, 10]);
+  const y = scaleLinear().domain([0, 10]).range([10, 0]);
+  const colorAt = (px: Uint32Array, cx: number, cy: number) => px[cy * 10 + cx];
+
+  it('stacks drops under sends under ACKs on the pixels they share', () => {
+    const { canvas, pixels } = fakeCanvas();
+    const p = new Painter(canvas);
+    p.resize(10, 10, 1);
+    const drop: Layer = { kind: 'dots', data: Float64Array.of(5, 5), color: '#000001', label: 'drop', size: 4 };
+    const send: Layer = { kind: 'dots', data: Float64Array.of(5, 5, 5.1, 5), color: '#000002', label: 'send', size: 2 };
+    const ack: Layer = { kind: 'dots', data: Float64Array.of(6, 5), color: '#000003', label: 'ack', size: 2 };
+    p.paint([drop, send, ack], x, y, Infinity);
+    const px = pixels();
+    // ImageData little-endian: 0xAABBGGRR
+    const abgr = (b: number) => (0xff000000 | (b << 16)) >>> 0;
+    // drop: 4 px square with corner (5, 3); send: (5, 4) to (6, 5); ack: (6, 4) to (7, 5)
+    expect(colorAt(px, 5, 3) >>> 0).toBe(abgr(1));
+    expect(colorAt(px, 8, 6) >>> 0).toBe(abgr(1));
+    expect(colorAt(px, 5, 4) >>> 0).toBe(abgr(2));
+    expect(colorAt(px, 6, 4) >>> 0).toBe(abgr(3));
+    expect(colorAt(px, 7, 5) >>> 0).toBe(abgr(3));
+    expect(colorAt(px, 4, 4)).toBe(0);
+  });
+
+  it('strokes a line of thousands of points through at most four points per half-pixel column', () => {
+    const { canvas, calls } = fakeCanvas();
+    const p = new Painter(canvas);
+    p.resize(10, 10, 1);
+    const line: Layer = { kind: 'step', data: pairs(10_000, (i) => [i / 1000, i % 2 ? 10 : 0]), color: '#0072B2', label: 'window' };
+    p.paint([line], x, y, Infinity);
+    const lineTos = calls.filter((c) => c.startsWith('lineTo('));
+    expect(lineTos.length).toBeLessThanOrEqual(4 * 20);
+    // Both extremes of the first column are kept: 0 packets (y = 10 px) and 10 packets (y = 0 px).
+    expect(lineTos.some((c) => c.endsWith(',0)'))).toBe(true);
+    expect(lineTos.some((c) => c.endsWith(',10)'))).toBe(true);
+    expect(calls.at(-2)).toBe('stroke()');
+  });
+
+  it('playing forward fills only the new dots, and none on a spot the layer already filled', () => {
+    const { canvas, calls } = fakeCanvas();
+    const p = new Painter(canvas);
+    p.resize(10, 10, 1);
+    const send: Layer = { kind: 'dots', data: Float64Array.of(1, 1, 2, 2, 2.1, 2, 3, 3), color: '#000002', label: 'send', size: 2 };
+    const layers = [send];
+    p.paint(layers, x, y, 1.5);
+    p.paint(layers, x, y, 2.5);
+    expect(calls.filter((c) => c.startsWith('fillRect('))).toEqual(['fillRect(2,7,2,2)']);
+  });
+});
+
+describe('the y range of a chart', () => {
+  it('follows the time domain for the same series, and skips bands, ticks and non-numbers', () => {
+    const window: Layer = { kind: 'step', data: Float64Array.of(0, 5, 10, 20, 20, Number.NaN, 30, 2), color: '#0072B2', label: 'window' };
+    const ticks: Layer = { kind: 'marks', data: Float64Array.of(15, 99), color: '#000000', label: 'loss' };
+    expect(yExtent([window, ticks], [0, 30])).toEqual([2, 20]);
+    expect(yExtent([window, ticks], [0, 5])).toEqual([5, 5]);
+    expect(yExtent([window], [11, 29])).toEqual([Infinity, -Infinity]);
+    expect(yExtent([window], [0, 30])).toEqual([2, 20]);
+  });
+});
