@@ -31,6 +31,11 @@ export interface LoadedModule {
 
 export type UserScheme = Scheme & { source: string };
 
+/** The installed user controller's code when `scheme` is it: a worker that runs it must load it first. */
+export function userCodeOf(scheme: string): string | undefined {
+  return scheme === USER_SCHEME_ID ? (findScheme(USER_SCHEME_ID) as UserScheme | undefined)?.source : undefined;
+}
+
 /** The spec with the installed user scheme's source, when one of its flows runs it (else unchanged). */
 export function withUserCode(spec: ScenarioSpec): ScenarioSpec {
   const s = findScheme(USER_SCHEME_ID) as UserScheme | undefined;

@@ -38,6 +38,23 @@ describe('live mode in Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('runs the user’s own controller live: its code reaches the worker that runs the fetch', async () => {
+    const { page, problems } = await open(env.browser, `${env.relay.url}/?s=offset&live=1&a=token-pacer`);
+    await page.getByRole('button', { name: 'Write your own controller…' }).click();
+    const content = page.locator('.user-editor .cm-content');
+    await content.click();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.insertText(readFileSync(join(import.meta.dirname, '../../shared/controllers/copies/tokenPacer.js'), 'utf8'));
+    await page.getByRole('button', { name: 'Run ▶' }).click();
+    await page.waitForFunction(() => (document.querySelector('select[data-param="a.scheme"]') as HTMLSelectElement | null)?.value === 'user');
+    await page.locator('[data-action="start-live"]').click();
+    await page.waitForFunction(resultShown, 'A', { timeout: 40_000 });
+    expect(await card(page, 'A', 'Result')).toBe('true');
+    expect(await sideNote(page)).toContain('live, done');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it('shows the squish a burst scheme earns, and its trace CSV has the squish and penalty rows', async () => {
     const relay = await testRelay({ fileSize: 400_000, distDir: TEST_BUNDLE });
     const { page } = await open(env.browser, `${relay.url}/?s=offset&live=1&a=constant-burst&a.size=20`);

@@ -3,6 +3,7 @@ import type { RunView } from '../worker/protocol.ts';
 import { WorkerPool } from '../worker/pool.ts';
 import type { Experiment } from '../state/experiment.ts';
 import { specFor } from '../state/spec.ts';
+import { userCodeOf } from '../../shared/controllers/userScheme.ts';
 
 export type Slot = 'a' | 'b';
 
@@ -77,7 +78,9 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
       setErrors((x) => ({ ...x, a: undefined }));
       handle(
         'a',
-        pool.current!.request('a', { kind: 'live', relay, target, variable, scheme: e.a.scheme, params: e.a.params, policy: e.offset }, (view) => setViews((v) => ({ ...v, a: view }))),
+        pool.current!.request('a', { kind: 'live', relay, target, variable, scheme: e.a.scheme, params: e.a.params, policy: e.offset, code: userCodeOf(e.a.scheme) }, (view) =>
+          setViews((v) => ({ ...v, a: view })),
+        ),
       );
     },
     stopLive() {

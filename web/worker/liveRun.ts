@@ -21,6 +21,8 @@ export interface LiveStart {
   variable: boolean;
   /** The page's server settings (srv.*): asked of the relay when its operator lets a session choose. */
   policy?: Record<string, string | number>;
+  /** The user's controller's code, when it is the scheme: each worker that checks or runs it loads it. */
+  code?: string;
 }
 
 /** The policy a live run meets: the relay's, or the page's settings where the relay takes them (`asked`). */

@@ -163,6 +163,7 @@ async function replay(id: number, csv: string): Promise<void> {
 let cancelLive: (() => void) | null = null;
 
 async function live(id: number, m: LiveStart): Promise<void> {
+  if (m.code !== undefined) await loadUserCode(m.code);
   const log = new EventLog();
   const run = startLive(m, log, await relayPolicy(m));
   cancelLive = run.cancel;
