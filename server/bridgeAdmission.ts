@@ -23,7 +23,8 @@ export interface AdmissionRules {
   maxSessionsPerClient: number;
   /** The relay's own offset servers: the targets a session may ask a policy of, when any may. */
   policyTargets: string[];
-  sessionPolicy: unknown;
+  /** How a session's policy is applied, when the operator allows sessions their own (else null). */
+  sessionPolicy: ((...args: never[]) => unknown) | null;
 }
 
 export function normalizeTarget(raw: string): string | null {
