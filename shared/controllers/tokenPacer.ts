@@ -13,6 +13,8 @@ class TokenPacer extends BaseController {
   private extraNext = false;
   private srtt = NaN;
   private readonly outstanding = new Map<number, number>();
+  /** Extras in flight: one that goes unanswered most likely found no token, so it leaves none behind. */
+  private readonly extras = new Set<number>();
   private answered = 0;
   private lost = 0;
 
@@ -42,6 +44,7 @@ class TokenPacer extends BaseController {
     this.outstanding.set(seq, now);
     if (this.extraNext) {
       this.extraNext = false;
+      this.extras.add(seq);
     } else if (this.spares >= 1) {
       this.spares--;
       this.extraNext = true;
@@ -52,6 +55,7 @@ class TokenPacer extends BaseController {
     const rtt = ack.now - ack.sentAt;
     this.srtt = Number.isNaN(this.srtt) ? rtt : 0.875 * this.srtt + 0.125 * rtt;
     if (this.outstanding.delete(ack.seq)) this.answered++;
+    this.extras.delete(ack.seq);
     this.judge();
   }
 
@@ -62,7 +66,7 @@ class TokenPacer extends BaseController {
       if (sentAt + timeout > now) continue;
       this.outstanding.delete(seq);
       this.lost++;
-      this.spares = Math.min(this.bucket - 1, this.spares + 1);
+      if (!this.extras.delete(seq)) this.spares = Math.min(this.bucket - 1, this.spares + 1);
     }
     this.judge();
   }

@@ -80,9 +80,14 @@ describe('timed bridge sessions', () => {
 
 describe('live and simulated agree', () => {
   it('npm run fetch and the simulated run of the token pacer over the loopback path take the same time', async () => {
-    const cli = await runCliAsync('server/cli/fetch.ts', ['--server', relay.info.offsetConstant, '--scheme', 'token-pacer', '--json']);
-    expect(cli.code).toBe(0);
-    const live = JSON.parse(cli.stdout);
+    // The median of three fetches: one run can meet a scheduling stall the machine, not the pacer, caused.
+    const runs = [];
+    for (let i = 0; i < 3; i++) {
+      const cli = await runCliAsync('server/cli/fetch.ts', ['--server', relay.info.offsetConstant, '--scheme', 'token-pacer', '--json']);
+      expect(cli.code).toBe(0);
+      runs.push(JSON.parse(cli.stdout) as { serverTime: number; penalty: number });
+    }
+    const live = runs.sort((a, b) => a.serverTime - b.serverTime)[1];
     const sim = summarize(runScenario(offsetServer(false, [flow('token-pacer', {}, 0, FILE)]), () => null as never)).flows[0].offset!;
     expect(sim.result).toBe(true);
     expect(Math.abs(live.serverTime / sim.timeMs - 1)).toBeLessThan(0.15);

@@ -23,6 +23,7 @@ export default {
     let extraNext = false; // the next request rides right behind the last, on a spare token
     let srtt = NaN;
     const outstanding = new Map(); // request → when it was sent
+    const extras = new Set(); // extras in flight: one unanswered most likely found no token
     let answered = 0;
     let lost = 0;
 
@@ -43,14 +44,14 @@ export default {
       answered = lost = 0;
     }
 
-    // Requests unanswered for the timeout are lost; each left its token behind.
+    // Requests unanswered for the timeout are lost; each paced one left its token behind.
     function countLosses(now) {
       const wait = timeout();
       for (const [seq, sentAt] of outstanding) {
         if (sentAt + wait > now) continue;
         outstanding.delete(seq);
         lost++;
-        spares = Math.min(p.bucket - 1, spares + 1);
+        if (!extras.delete(seq)) spares = Math.min(p.bucket - 1, spares + 1);
       }
       judge();
     }
@@ -65,8 +66,10 @@ export default {
       },
       onSend(seq, now) {
         outstanding.set(seq, now);
-        if (extraNext) extraNext = false;
-        else if (spares >= 1) {
+        if (extraNext) {
+          extraNext = false;
+          extras.add(seq);
+        } else if (spares >= 1) {
           spares--;
           extraNext = true;
         }
@@ -75,6 +78,7 @@ export default {
         const rtt = ack.now - ack.sentAt;
         srtt = Number.isNaN(srtt) ? rtt : 0.875 * srtt + 0.125 * rtt;
         if (outstanding.delete(ack.seq)) answered++;
+        extras.delete(ack.seq);
         judge();
       },
       onLoss(now, seq) {

@@ -22,6 +22,24 @@ describe('token pacer', () => {
     expect(c.pacingRate()).toBeCloseTo(312.5 * 0.97, 12);
   });
 
+  it('an extra that goes unanswered leaves no spare token, so silence never breeds more extras', () => {
+    const c = make('token-pacer');
+    for (let s = 0; s < 3; s++) c.onSend(s, 4 * s);
+    c.onAck(ack(0, 0, 1));
+    c.onAck(ack(1, 4, 5));
+    c.onLoss(100, -1); // 2 unanswered past the 15 ms floor: it left its token, one spare
+    c.onSend(3, 100);
+    expect(c.pacingRate()).toBe(Infinity);
+    c.onSend(4, 100); // the extra
+    expect(c.pacingRate()).toBeCloseTo(242.5, 12);
+    c.onLoss(200, -1); // 3 and 4 unanswered: only the paced one left a token
+    c.onSend(5, 200);
+    expect(c.pacingRate()).toBe(Infinity);
+    c.onSend(6, 200);
+    c.onSend(7, 204);
+    expect(c.pacingRate()).toBeCloseTo(242.5, 12); // no second extra
+  });
+
   it('falls to what the answers say when far more go unanswered than the server loses', () => {
     const c = make('token-pacer');
     for (let s = 0; s < 20; s++) c.onSend(s, 0);
