@@ -1,6 +1,8 @@
 import type { Rng } from '../sim/rng.ts';
+import { inNetworkAtDeparture, quantizationBudget } from './bbrSizing.ts';
+import { DeliveryRate, RecentDeliveries, type RateSample } from './deliveryRate.ts';
 import { BaseController, choice, defineScheme, num, type Ack } from './types.ts';
-import { atLeast, atMost, WindowedFilter } from './windowedFilter.ts';
+import { atLeast, WindowedFilter } from './windowedFilter.ts';
 
 type Mode = 'startup' | 'drain' | 'probe-bw' | 'probe-rtt';
 type Variant = (typeof VARIANTS)[number];
@@ -15,56 +17,39 @@ const CYCLE = [1.25, 0.75, 1, 1, 1, 1, 1, 1];
 const CYCLE_RANDOM_PHASES = 7;
 const PACING_MARGIN = 0.99; // pace 1% below the estimate, so the queue tends to empty
 const MIN_RTT_WINDOW_MS = 10_000;
-const TCP_MIN_RTT_WINDOW_MS = 300_000; // TCP's own minimum RTT, which judges rate samples
 const PROBE_RTT_MS = 200;
 const MIN_CWND = 4;
 const INIT_CWND = 10; // TCP_INIT_CWND
 const FULL_BW_GROWTH = 1.25;
 const FULL_BW_ROUNDS = 3;
 
-/** What the sender noted when it sent a packet, as tcp_rate.c does. */
-interface SendState {
-  delivered: number;
-  deliveredTime: number;
-  firstSentTime: number;
-  sentAt: number;
-  appLimited: boolean;
-}
-
-/** One ACK's delivery-rate sample (tcp_rate.c's rate_sample); `interval` ≤ 0 marks it invalid. */
-interface RateSample {
-  delivered: number;
-  interval: number;
-  appLimited: boolean;
-  priorDelivered: number;
-  priorInFlight: number;
-  rtt: number;
-}
-
 /**
- * BBR v1 as Linux runs it (tcp_bbr.c, with tcp_rate.c's delivery-rate samples and win_minmax.c's filter).
- * It estimates the bottleneck bandwidth (the maximum delivery rate over ten packet-timed rounds) and the
- * round-trip propagation time (the minimum RTT over ten seconds), paces at gain × bandwidth and caps the
- * window at gain × their product, cycling through startup, drain, bandwidth probing and RTT probing.
- * Left out: the policer model (lt_bw) and the ACK-aggregation allowance, which a loss-free link with
- * one packet per ACK never calls on, and fast recovery's packet conservation.
+ * BBR v1 as Linux runs it (tcp_bbr.c, with tcp_rate.c's samples and win_minmax.c's filter). It estimates
+ * the bottleneck bandwidth (the maximum delivery rate over ten packet-timed rounds) and the round-trip
+ * propagation time (the minimum RTT over ten seconds), paces at gain × bandwidth and caps the window at
+ * gain × their product, through startup, drain, bandwidth probing and RTT probing. Left out: the policer
+ * model (lt_bw) and fast recovery's packet conservation, which need losses (the scheme takes none), and
+ * the ACK-aggregation allowance (extra_acked, Linux 4.20+).
+ *
+ * variant=time-rounds (the default) departs from Linux in one respect: a round is a minimum RTT of time.
+ * Linux's rounds are packet-timed, so they last as long as the queue: on Verizon LTE at 200 ms each way
+ * they stretch to seconds, the ten-round maximum outlives a rate drop by tens of seconds, and cwnd_gain ×
+ * that stale maximum keeps seconds of queue (AIMD then beats BBR on power at 100 and 200 ms). So under
+ * time-rounds the bandwidth filter and startup's plateau check count minimum RTTs of time, and the window
+ * never exceeds gain × what was delivered over the last minimum RTT, in startup too. Neither half alone
+ * wins at 200 ms; the probe-RTT round stays packet-timed.
  */
 class Bbr extends BaseController {
   private mode: Mode = 'startup';
   private cwnd: number;
+  private readonly rate = new DeliveryRate();
   private readonly maxBw: WindowedFilter; // packets per ms
-  private readonly tcpMinRtt = new WindowedFilter(TCP_MIN_RTT_WINDOW_MS, atMost, Infinity);
   private minRtt = Infinity;
   private minRttStamp = 0;
   private pacing: number; // packets per second
   private hasSeenRtt = false;
   private nextDeparture = 0; // when the pacer lets the next packet go
-  private delivered = 0;
-  private deliveredTime = 0;
-  private firstSentTime = 0;
-  private inFlight = 0;
-  private appLimited = 0; // tp->app_limited: samples are app-limited until `delivered` passes it
-  private readonly sent = new Map<number, SendState>();
+  private now = 0;
   private round = 0;
   private roundStart = false;
   private nextRoundDelivered = 0;
@@ -80,13 +65,11 @@ class Bbr extends BaseController {
   private priorCwnd = 0;
   /** A timeout fired and no ACK has come since. */
   private afterTimeout = false;
-  // time-rounds: rounds of one minimum RTT of time, and the ACKs of the last minimum RTT
-  private now = 0;
+  // time-rounds: the filter's rounds and startup's, each a minimum RTT of time, and the last one's deliveries
   private filterRounds = 0;
   private readonly filterRound = { stamp: 0 };
   private readonly plateauRound = { stamp: 0 };
-  private readonly recentAcks: number[] = [];
-  private recentHead = 0;
+  private readonly recent = new RecentDeliveries();
 
   constructor(
     initialCwnd: number,
@@ -98,8 +81,7 @@ class Bbr extends BaseController {
     super();
     this.cwnd = initialCwnd;
     this.maxBw = new WindowedFilter(bwRounds, atLeast, 0);
-    // before any RTT sample Linux assumes 1 ms
-    this.pacing = this.toPacing(initialCwnd, HIGH_GAIN);
+    this.pacing = this.toPacing(initialCwnd, HIGH_GAIN); // before any RTT sample Linux assumes 1 ms
   }
 
   windowSize(): number {
@@ -111,49 +93,28 @@ class Bbr extends BaseController {
   }
 
   onSend(seq: number, now: number): void {
-    if (this.inFlight === 0) this.firstSentTime = this.deliveredTime = now;
-    this.inFlight++;
-    this.sent.set(seq, { delivered: this.delivered, deliveredTime: this.deliveredTime, firstSentTime: this.firstSentTime, sentAt: now, appLimited: this.appLimited !== 0 });
+    this.rate.sent(seq, now);
     this.nextDeparture = Math.max(this.nextDeparture, now) + 1000 / this.pacing;
   }
 
+  /** Linux's order: bandwidth, gain cycle, full pipe, drain, minimum RTT, gains, then pacing and window. */
   onAck(ack: Ack): void {
-    const state = this.sent.get(ack.seq);
-    this.sent.delete(ack.seq);
-    this.inFlight = ack.inFlight;
-    if (!state) return; // nothing newly delivered
+    const rs = this.rate.acked(ack);
+    if (!rs) return;
     this.now = ack.now;
-    if (this.variant === 'time-rounds') this.countTime(ack.now);
-    const rs = this.rateSample(state, ack);
+    if (this.variant === 'time-rounds') this.recent.add(ack.now, this.minRtt);
     this.updateBandwidth(rs);
-    this.updateCyclePhase(rs, ack.now);
+    if (this.mode === 'probe-bw' && this.phaseDone(rs)) {
+      this.cycleIndex = (this.cycleIndex + 1) % CYCLE.length;
+      this.cycleStamp = this.now;
+    }
     this.checkFullBandwidth(rs);
-    this.checkDrain(ack);
-    this.updateMinRtt(rs, ack);
+    if (this.mode === 'startup' && this.filledPipe) this.mode = 'drain';
+    if (this.mode === 'drain' && this.inNetwork(ack.inFlight) <= this.inflight(this.maxBw.value, 1)) this.enterProbeBw();
+    this.updateMinRtt(rs, ack.inFlight);
     this.updateGains();
     this.setPacingRate(rs.rtt);
     this.setCwnd();
-  }
-
-  /** tcp_rate.c: delivered packets over the longer of the send and ACK phases; invalid under the minimum RTT. */
-  private rateSample(state: SendState, ack: Ack): RateSample {
-    const now = ack.now;
-    const rtt = now - ack.sentAt;
-    this.tcpMinRtt.update(now, rtt);
-    this.delivered++;
-    if (this.appLimited !== 0 && this.delivered > this.appLimited) this.appLimited = 0;
-    this.deliveredTime = now;
-    this.firstSentTime = state.sentAt;
-    const interval = Math.max(state.sentAt - state.firstSentTime, now - state.deliveredTime);
-    const valid = interval >= this.tcpMinRtt.value;
-    return {
-      delivered: this.delivered - state.delivered,
-      interval: valid ? interval : -1,
-      appLimited: state.appLimited,
-      priorDelivered: state.delivered,
-      priorInFlight: ack.inFlight + 1,
-      rtt,
-    };
   }
 
   /** bbr_update_bw: a round ends with the ACK of a packet sent after it began; app-limited samples only raise the max. */
@@ -161,35 +122,36 @@ class Bbr extends BaseController {
     this.roundStart = false;
     if (rs.interval <= 0) return;
     if (rs.priorDelivered >= this.nextRoundDelivered) {
-      this.nextRoundDelivered = this.delivered;
+      this.nextRoundDelivered = this.rate.delivered;
       this.round++;
       this.roundStart = true;
     }
     const bw = rs.delivered / rs.interval;
-    if (!rs.appLimited || bw >= this.maxBw.value) {
-      if (this.roundEnded(this.filterRound, this.now)) this.filterRounds++;
-      this.maxBw.update(this.variant === 'time-rounds' ? this.filterRounds : this.round, bw);
-    }
+    if (rs.appLimited && bw < this.maxBw.value) return;
+    if (this.roundEnded(this.filterRound)) this.filterRounds++;
+    this.maxBw.update(this.variant === 'time-rounds' ? this.filterRounds : this.round, bw);
   }
 
-  private updateCyclePhase(rs: RateSample, now: number): void {
-    if (this.mode !== 'probe-bw' || !this.phaseDone(rs, now)) return;
-    this.cycleIndex = (this.cycleIndex + 1) % CYCLE.length;
-    this.cycleStamp = now;
+  /** Whether a round ended: packet-timed (linux-v1), or a minimum RTT of time since `timer` last ended one. */
+  private roundEnded(timer: { stamp: number }): boolean {
+    if (this.variant !== 'time-rounds') return this.roundStart;
+    if (!(this.now - timer.stamp > this.minRtt)) return false;
+    timer.stamp = this.now;
+    return true;
   }
 
   /** The probing phase lasts a minimum RTT and until its extra inflight is out; the draining one until the queue is gone. */
-  private phaseDone(rs: RateSample, now: number): boolean {
-    const fullLength = now - this.cycleStamp > this.minRtt;
+  private phaseDone(rs: RateSample): boolean {
+    const fullLength = this.now - this.cycleStamp > this.minRtt;
     if (this.pacingGain === 1) return fullLength;
-    const inflight = this.inNetworkAtDeparture(rs.priorInFlight, now);
+    const inflight = this.inNetwork(rs.priorInFlight);
     if (this.pacingGain > 1) return fullLength && inflight >= this.inflight(this.maxBw.value, this.pacingGain);
     return fullLength || inflight <= this.inflight(this.maxBw.value, 1);
   }
 
   /** Startup filled the pipe when three non-app-limited rounds in a row raised the bandwidth by less than 25%. */
   private checkFullBandwidth(rs: RateSample): void {
-    if (this.filledPipe || rs.appLimited || !this.roundEnded(this.plateauRound, this.now)) return;
+    if (this.filledPipe || rs.appLimited || !this.roundEnded(this.plateauRound)) return;
     if (this.maxBw.value >= this.fullBw * FULL_BW_GROWTH) {
       this.fullBw = this.maxBw.value;
       this.fullBwCount = 0;
@@ -198,18 +160,12 @@ class Bbr extends BaseController {
     this.filledPipe = ++this.fullBwCount >= FULL_BW_ROUNDS;
   }
 
-  private checkDrain(ack: Ack): void {
-    if (this.mode === 'startup' && this.filledPipe) this.mode = 'drain';
-    if (this.mode === 'drain' && this.inNetworkAtDeparture(ack.inFlight, ack.now) <= this.inflight(this.maxBw.value, 1)) this.enterProbeBw(ack.now);
-  }
-
   /** bbr_update_min_rtt: a sample that matches or beats the minimum renews it; ten seconds without one probe the RTT. */
-  private updateMinRtt(rs: RateSample, ack: Ack): void {
-    const now = ack.now;
-    const expired = now > this.minRttStamp + MIN_RTT_WINDOW_MS;
+  private updateMinRtt(rs: RateSample, inFlight: number): void {
+    const expired = this.now > this.minRttStamp + MIN_RTT_WINDOW_MS;
     if (rs.rtt <= this.minRtt || expired) {
       this.minRtt = rs.rtt;
-      this.minRttStamp = now;
+      this.minRttStamp = this.now;
     }
     if (expired && this.mode !== 'probe-rtt') {
       this.mode = 'probe-rtt';
@@ -217,28 +173,28 @@ class Bbr extends BaseController {
       this.probeRttDone = -1;
     }
     if (this.mode !== 'probe-rtt') return;
-    // what is sent while probing says nothing of the bandwidth: mark it app-limited
-    this.appLimited = this.delivered + ack.inFlight || 1;
-    if (this.probeRttDone < 0 && ack.inFlight <= MIN_CWND) {
-      this.probeRttDone = now + PROBE_RTT_MS;
+    this.rate.markAppLimited(inFlight); // a rate at four packets says nothing of the bandwidth
+    if (this.probeRttDone < 0 && inFlight <= MIN_CWND) {
+      // hold four packets for 200 ms and a round that starts now
+      this.probeRttDone = this.now + PROBE_RTT_MS;
       this.probeRttRoundDone = false;
-      this.nextRoundDelivered = this.delivered;
+      this.nextRoundDelivered = this.rate.delivered;
     } else if (this.probeRttDone >= 0) {
       if (this.roundStart) this.probeRttRoundDone = true;
-      if (this.probeRttRoundDone && now > this.probeRttDone) {
-        this.minRttStamp = now;
+      if (this.probeRttRoundDone && this.now > this.probeRttDone) {
+        this.minRttStamp = this.now;
         this.cwnd = Math.max(this.cwnd, this.priorCwnd);
-        if (this.filledPipe) this.enterProbeBw(now);
+        if (this.filledPipe) this.enterProbeBw();
         else this.mode = 'startup';
       }
     }
   }
 
   /** Linux starts the cycle at a random phase other than the draining one, so flows do not probe in step. */
-  private enterProbeBw(now: number): void {
+  private enterProbeBw(): void {
     this.mode = 'probe-bw';
     this.cycleIndex = (CYCLE.length - this.rng.int(CYCLE_RANDOM_PHASES)) % CYCLE.length;
-    this.cycleStamp = now;
+    this.cycleStamp = this.now;
   }
 
   private updateGains(): void {
@@ -258,7 +214,7 @@ class Bbr extends BaseController {
     return bw * gain * PACING_MARGIN * 1000;
   }
 
-  /** bbr_set_pacing_rate: from the first RTT, high gain × window ÷ RTT; in startup the rate only rises. */
+  /** bbr_set_pacing_rate: from the first RTT, high gain × window ÷ RTT; until the pipe is full the rate only rises. */
   private setPacingRate(rtt: number): void {
     if (!this.hasSeenRtt) {
       this.hasSeenRtt = true;
@@ -268,37 +224,24 @@ class Bbr extends BaseController {
     if (this.filledPipe || rate > this.pacing) this.pacing = rate;
   }
 
-  /** bbr_bdp: gain × bandwidth × minimum RTT, rounded up; ten packets before any RTT. */
-  private bdp(bw: number, gain: number): number {
-    return this.minRtt === Infinity ? INIT_CWND : Math.ceil(bw * this.minRtt * gain);
-  }
-
-  /**
-   * bbr_quantization_budget: room for three TSO bursts (two packets each below about 100 packets per
-   * second... one millisecond of packets above), rounded up to even, and two more while probing.
-   */
-  private quantization(cwnd: number): number {
-    const even = (cwnd + 3 * this.tsoSegs() + 1) & ~1;
-    return this.mode === 'probe-bw' && this.cycleIndex === 0 ? even + 2 : even;
-  }
-
-  /** bbr_tso_segs_goal: a millisecond of packets at the pacing rate, at least 1 (2 from 100 packets/s), at most 43 (64 KB). */
-  private tsoSegs(): number {
-    return Math.min(Math.max(Math.floor(this.pacing / 1024), this.pacing < 100 ? 1 : 2), 43);
-  }
-
+  /** bbr_inflight: gain × bandwidth × minimum RTT rounded up (ten packets before any RTT), plus the quantization budget. */
   private inflight(bw: number, gain: number): number {
-    return this.quantization(this.bdp(bw, gain));
+    const bdp = this.minRtt === Infinity ? INIT_CWND : Math.ceil(bw * this.minRtt * gain);
+    return quantizationBudget(bdp, this.pacing, this.mode === 'probe-bw' && this.cycleIndex === 0);
   }
 
-  /** bbr_packets_in_net_at_edt: what will still be in the network when the pacer sends the next packet. */
-  private inNetworkAtDeparture(inflightNow: number, now: number): number {
-    const deliveredMeanwhile = Math.floor(this.maxBw.value * (Math.max(this.nextDeparture, now) - now));
-    const atDeparture = inflightNow + (this.pacingGain > 1 ? this.tsoSegs() : 0);
-    return deliveredMeanwhile >= atDeparture ? 0 : atDeparture - deliveredMeanwhile;
+  private inNetwork(inflight: number): number {
+    return inNetworkAtDeparture(inflight, this.maxBw.value, Math.max(this.nextDeparture, this.now) - this.now, this.pacingGain > 1, this.pacing);
   }
 
-  /** bbr_set_cwnd: grow by each packet ACKed toward gain × BDP; only once the pipe is full, cut down to it. */
+  /** The bandwidth the window is built on: the maximum, or under time-rounds no more than the last minimum RTT delivered. */
+  private windowBandwidth(): number {
+    const max = this.maxBw.value;
+    if (this.variant !== 'time-rounds' || this.minRtt === Infinity) return max;
+    return Math.min(max, this.recent.count / this.minRtt);
+  }
+
+  /** bbr_set_cwnd: grow by each packet ACKed toward the target; only once the pipe is full (time-rounds: always) cut down to it. */
   private setCwnd(): void {
     if (this.afterTimeout) {
       // The next ACK ends the timeout's episode: of a packet sent before it, it shows the timeout spurious
@@ -307,49 +250,15 @@ class Bbr extends BaseController {
       this.afterTimeout = false;
       this.cwnd = Math.max(this.cwnd, this.priorCwnd);
     }
-    const target = this.quantization(this.bdp(this.windowBandwidth(), this.cwndGain));
-    const cutToTarget = this.filledPipe || (this.variant === 'time-rounds' && this.delivered >= INIT_CWND);
-    if (cutToTarget) this.cwnd = Math.min(this.cwnd + 1, target);
-    else if (this.cwnd < target || this.delivered < INIT_CWND) this.cwnd += 1;
+    const target = this.inflight(this.windowBandwidth(), this.cwndGain);
+    const delivered = this.rate.delivered;
+    if (this.filledPipe || (this.variant === 'time-rounds' && delivered >= INIT_CWND)) this.cwnd = Math.min(this.cwnd + 1, target);
+    else if (this.cwnd < target || delivered < INIT_CWND) this.cwnd += 1;
     this.cwnd = Math.max(this.cwnd, MIN_CWND);
     if (this.mode === 'probe-rtt') this.cwnd = Math.min(this.cwnd, MIN_CWND);
   }
 
-  /**
-   * time-rounds: a round is a minimum RTT of time, as the paper's "ten round trips" reads on an empty
-   * path, so that a queue cannot stretch it; and the ACKs of the last minimum RTT count what was delivered.
-   */
-  private countTime(now: number): void {
-    this.recentAcks.push(now);
-    while (this.recentAcks[this.recentHead] <= now - this.minRtt) this.recentHead++;
-    if (this.recentHead > 1024 && this.recentHead * 2 > this.recentAcks.length) {
-      this.recentAcks.splice(0, this.recentHead);
-      this.recentHead = 0;
-    }
-  }
-
-  /** Whether a round (a packet-timed one, or for time-rounds a minimum RTT of time since the last check) ended. */
-  private roundEnded(timer: { stamp: number }, now: number): boolean {
-    if (this.variant !== 'time-rounds') return this.roundStart;
-    if (!(now - timer.stamp > this.minRtt)) return false;
-    timer.stamp = now;
-    return true;
-  }
-
-  /**
-   * The bandwidth the window is built on. Linux: the maximum. time-rounds: no more than was delivered over
-   * the last minimum RTT, so when the rate falls the window falls with it within one propagation RTT.
-   */
-  private windowBandwidth(): number {
-    const max = this.maxBw.value;
-    if (this.variant === 'linux-v1' || this.minRtt === Infinity) return max;
-    return Math.min(max, (this.recentAcks.length - this.recentHead) / this.minRtt);
-  }
-
-  /**
-   * bbr_save_cwnd: the window to go back to after probing the RTT or a timeout; while one of those
-   * already holds a saved window, the larger of the two.
-   */
+  /** bbr_save_cwnd: while probing the RTT or after a timeout a window is saved already, keep the larger. */
   private saveCwnd(): void {
     this.priorCwnd = this.mode === 'probe-rtt' || this.afterTimeout ? Math.max(this.priorCwnd, this.cwnd) : this.cwnd;
   }
@@ -375,13 +284,13 @@ class Bbr extends BaseController {
 export const bbr = defineScheme({
   id: 'bbr',
   title: 'BBR v1',
-  doc: 'Paces at the estimated bottleneck bandwidth and keeps about two bandwidth-delay products in flight (Linux’s BBR v1).',
+  doc: 'Paces at the estimated bottleneck bandwidth and keeps about two bandwidth-delay products in flight (Linux’s BBR v1). variant=linux-v1 is Linux’s; the default, time-rounds, counts rounds in minimum RTTs of time and keeps the window within gain × what the last minimum RTT delivered, because on LTE at 100 ms or more each way Linux’s packet-timed rounds stretch to seconds and its stale maximum holds seconds of queue after the rate falls (AIMD then wins on power).',
   mode: 'window',
   params: [
     num('initialCwnd', 'packets', 1, 100, 1, 10, 'Window before the first estimate'),
     num('bwRounds', 'rounds', 2, 50, 1, 10, 'Rounds over which the bandwidth maximum is kept'),
     num('probeGain', '×', 1.05, 2, 0.05, 1.25, 'Pacing gain of the probing phase (the draining phase uses 2 − gain)'),
-    choice('variant', VARIANTS, 'time-rounds', 'experimental'),
+    choice('variant', VARIANTS, 'time-rounds', 'linux-v1: Linux’s packet-timed rounds; time-rounds: rounds of one minimum RTT of time, and a window within gain × the last minimum RTT’s deliveries'),
   ],
   create: (p, rng) => new Bbr(p.initialCwnd, p.bwRounds, p.probeGain, p.variant, rng),
 });

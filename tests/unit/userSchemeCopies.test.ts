@@ -53,7 +53,7 @@ const COPIES: [file: string, builtIn: string, variants: ParamValues[], run?: typ
   ['rateBased.js', 'rate-based', [{}, { span: 40, k: 1.2, c: 3 }]],
   ['cubic.js', 'cubic', [{}, { hystart: 'off', c: 0.8, beta: 0.5 }, { minRto: 50 }]],
   ['cubic.js', 'cubic', [{}, { beta: 0.8 }], fastLinkRun],
-  ['bbr.js', 'bbr', [{}, { bwRounds: 4, probeGain: 1.5, initialCwnd: 3 }]],
+  ['bbr.js', 'bbr', [{}, { bwRounds: 4, probeGain: 1.5, initialCwnd: 3 }, { variant: 'linux-v1' }]],
   ['bbr.js', 'bbr', [{}], outagesRun],
   ['vegas.js', 'vegas', [{}, { alpha: 1, beta: 2, gamma: 3, minRto: 50 }]],
   ['copa.js', 'copa', [{}, { delta: 0.1 }]],
