@@ -36,8 +36,9 @@ const FULL_BW_ROUNDS = 3;
  * they stretch to seconds, the ten-round maximum outlives a rate drop by tens of seconds, and cwnd_gain ×
  * that stale maximum keeps seconds of queue (AIMD then beats BBR on power at 100 and 200 ms). So under
  * time-rounds the bandwidth filter and startup's plateau check count minimum RTTs of time, and the window
- * never exceeds gain × what was delivered over the last minimum RTT, in startup too. Neither half alone
- * wins at 200 ms; the probe-RTT round stays packet-timed.
+ * never exceeds gain × what was delivered over the last minimum RTT, in startup too. At 200 ms neither the
+ * filter in time nor the window cap wins alone, each with the plateau check in time (power 1.66 and 2.56
+ * against AIMD’s 2.77; both: 3.00). The probe-RTT round stays packet-timed.
  */
 class Bbr extends BaseController {
   private mode: Mode = 'startup';
