@@ -1,19 +1,13 @@
 import type { Rng } from '../sim/rng.ts';
-import { inNetworkAtDeparture, quantizationBudget } from './bbrSizing.ts';
+import { AckAggregation, CYCLE, gains, HIGH_GAIN, inNetworkAtDeparture, type Mode, quantizationBudget } from './bbrSizing.ts';
 import { DeliveryRate, RecentDeliveries, type RateSample } from './deliveryRate.ts';
 import { BaseController, choice, defineScheme, num, type Ack } from './types.ts';
 import { atLeast, WindowedFilter } from './windowedFilter.ts';
 
-type Mode = 'startup' | 'drain' | 'probe-bw' | 'probe-rtt';
 type Variant = (typeof VARIANTS)[number];
 
 const VARIANTS = ['time-rounds', 'linux-v1'] as const;
 
-// Linux's gains are fractions of 256: 2/ln 2 rounded up, its inverse rounded down.
-const HIGH_GAIN = 739 / 256;
-const DRAIN_GAIN = 88 / 256;
-const CWND_GAIN = 2;
-const CYCLE = [1.25, 0.75, 1, 1, 1, 1, 1, 1];
 const CYCLE_RANDOM_PHASES = 7;
 const PACING_MARGIN = 0.99; // pace 1% below the estimate, so the queue tends to empty
 const MIN_RTT_WINDOW_MS = 10_000;
@@ -24,26 +18,26 @@ const FULL_BW_GROWTH = 1.25;
 const FULL_BW_ROUNDS = 3;
 
 /**
- * BBR v1 as Linux runs it (tcp_bbr.c, with tcp_rate.c's samples and win_minmax.c's filter). It estimates
- * the bottleneck bandwidth (the maximum delivery rate over ten packet-timed rounds) and the round-trip
- * propagation time (the minimum RTT over ten seconds), paces at gain × bandwidth and caps the window at
- * gain × their product, through startup, drain, bandwidth probing and RTT probing. Left out: the policer
- * model (lt_bw) and fast recovery's packet conservation, which need losses (the scheme takes none), and
- * the ACK-aggregation allowance (extra_acked, Linux 4.20+).
+ * BBR v1 as Linux runs it (tcp_bbr.c, with tcp_rate.c's samples and win_minmax.c's filter): the bottleneck
+ * bandwidth is the maximum delivery rate over ten packet-timed rounds, the propagation time the minimum RTT
+ * over ten seconds; it paces at gain × bandwidth and caps the window at gain × their product (plus the
+ * ACK-aggregation allowance), through startup, drain, bandwidth probing and RTT probing. Left out: the
+ * policer model (lt_bw) and fast recovery's packet conservation, which need losses (the scheme takes none).
  *
  * variant=time-rounds (the default) departs from Linux in one respect: a round is a minimum RTT of time.
  * Linux's rounds are packet-timed, so they last as long as the queue: on Verizon LTE at 200 ms each way
  * they stretch to seconds, the ten-round maximum outlives a rate drop by tens of seconds, and cwnd_gain ×
- * that stale maximum keeps seconds of queue (AIMD then beats BBR on power at 100 and 200 ms). So under
- * time-rounds the bandwidth filter and startup's plateau check count minimum RTTs of time, and the window
- * never exceeds gain × what was delivered over the last minimum RTT, in startup too. At 200 ms neither the
- * filter in time nor the window cap wins alone, each with the plateau check in time (power 1.66 and 2.56
- * against AIMD’s 2.77; both: 3.00). The probe-RTT round stays packet-timed.
+ * that stale maximum keeps seconds of queue (AIMD then beats BBR on power at 100 and 200 ms, and on AT&T
+ * 2016 at 20 ms). So under time-rounds the bandwidth filter and startup's plateau check count minimum RTTs
+ * of time, and the window never exceeds gain × what was delivered over the last minimum RTT, in startup
+ * too. At 200 ms neither the filter in time nor the window cap wins alone, each with the plateau check in
+ * time (power 1.38 and 2.56 against AIMD's 2.77; both: 3.00). The probe-RTT round stays packet-timed.
  */
 class Bbr extends BaseController {
   private mode: Mode = 'startup';
   private cwnd: number;
   private readonly rate = new DeliveryRate();
+  private readonly aggregation = new AckAggregation();
   private readonly maxBw: WindowedFilter; // packets per ms
   private minRtt = Infinity;
   private minRttStamp = 0;
@@ -105,6 +99,7 @@ class Bbr extends BaseController {
     this.now = ack.now;
     if (this.variant === 'time-rounds') this.recent.add(ack.now, this.minRtt);
     this.updateBandwidth(rs);
+    if (rs.interval > 0) this.aggregation.acked(this.now, this.maxBw.value, this.roundStart, this.cwnd);
     if (this.mode === 'probe-bw' && this.phaseDone(rs)) {
       this.cycleIndex = (this.cycleIndex + 1) % CYCLE.length;
       this.cycleStamp = this.now;
@@ -199,15 +194,7 @@ class Bbr extends BaseController {
   }
 
   private updateGains(): void {
-    if (this.mode === 'startup') this.pacingGain = this.cwndGain = HIGH_GAIN;
-    else if (this.mode === 'drain') {
-      this.pacingGain = DRAIN_GAIN;
-      this.cwndGain = HIGH_GAIN;
-    } else if (this.mode === 'probe-bw') {
-      const g = CYCLE[this.cycleIndex];
-      this.pacingGain = g > 1 ? this.probeBwGain : g < 1 ? 2 - this.probeBwGain : 1;
-      this.cwndGain = CWND_GAIN;
-    } else this.pacingGain = this.cwndGain = 1;
+    [this.pacingGain, this.cwndGain] = gains(this.mode, this.cycleIndex, this.probeBwGain);
   }
 
   /** packets per ms and a gain → packets per second, 1% under */
@@ -225,21 +212,30 @@ class Bbr extends BaseController {
     if (this.filledPipe || rate > this.pacing) this.pacing = rate;
   }
 
-  /** bbr_inflight: gain × bandwidth × minimum RTT rounded up (ten packets before any RTT), plus the quantization budget. */
-  private inflight(bw: number, gain: number): number {
-    const bdp = this.minRtt === Infinity ? INIT_CWND : Math.ceil(bw * this.minRtt * gain);
-    return quantizationBudget(bdp, this.pacing, this.mode === 'probe-bw' && this.cycleIndex === 0);
+  /** bbr_inflight: gain × bandwidth × minimum RTT rounded up (ten packets before any RTT), plus `extra` and the quantization budget. */
+  private inflight = (bw: number, gain: number): number => this.quantization(this.bdp(bw, gain));
+
+  private bdp(bw: number, gain: number): number {
+    return this.minRtt === Infinity ? INIT_CWND : Math.ceil(bw * this.minRtt * gain);
+  }
+
+  private quantization(cwnd: number): number {
+    return quantizationBudget(cwnd, this.pacing, this.mode === 'probe-bw' && this.cycleIndex === 0);
   }
 
   private inNetwork(inflight: number): number {
     return inNetworkAtDeparture(inflight, this.maxBw.value, Math.max(this.nextDeparture, this.now) - this.now, this.pacingGain > 1, this.pacing);
   }
 
-  /** The bandwidth the window is built on: the maximum, or under time-rounds no more than the last minimum RTT delivered. */
-  private windowBandwidth(): number {
+  /**
+   * The window's target before the quantization budget: gain × BDP plus the aggregation allowance, and
+   * under time-rounds no more than gain × the packets delivered over the last minimum RTT.
+   */
+  private windowTarget(): number {
     const max = this.maxBw.value;
-    if (this.variant !== 'time-rounds' || this.minRtt === Infinity) return max;
-    return Math.min(max, this.recent.count / this.minRtt);
+    const linux = this.bdp(max, this.cwndGain) + this.aggregation.allowance(max, this.filledPipe);
+    if (this.variant !== 'time-rounds' || this.minRtt === Infinity) return linux;
+    return Math.min(linux, this.bdp(this.recent.count / this.minRtt, this.cwndGain));
   }
 
   /** bbr_set_cwnd: grow by each packet ACKed toward the target; only once the pipe is full (time-rounds: always) cut down to it. */
@@ -251,7 +247,7 @@ class Bbr extends BaseController {
       this.afterTimeout = false;
       this.cwnd = Math.max(this.cwnd, this.priorCwnd);
     }
-    const target = this.inflight(this.windowBandwidth(), this.cwndGain);
+    const target = this.quantization(this.windowTarget());
     const delivered = this.rate.delivered;
     if (this.filledPipe || (this.variant === 'time-rounds' && delivered >= INIT_CWND)) this.cwnd = Math.min(this.cwnd + 1, target);
     else if (this.cwnd < target || delivered < INIT_CWND) this.cwnd += 1;

@@ -1,11 +1,11 @@
 // BBR v1 (Cardwell et al. 2016) as Linux runs it (tcp_bbr.c, tcp_rate.c). Instead of reacting to loss it
 // models the path: the bottleneck bandwidth (the largest delivery rate of the last ten rounds) and the
 // round-trip propagation time (the smallest RTT of the last ten seconds). Their product is what the path
-// holds without a queue. It paces at gain × bandwidth and caps the window at gain × that product, moving
-// through phases: startup doubles the rate each round until the bandwidth stops growing, drain empties
-// the queue startup built, probe-bw cycles the gain (1.25: look for more bandwidth, 0.75: drain what that
-// queued, then six rounds at 1), and probe-rtt drops to 4 packets for 200 ms when the RTT estimate is
-// ten seconds old, to see the path empty again.
+// holds without a queue. It paces at gain × bandwidth and caps the window at gain × that product (plus
+// room for ACKs that come in bursts), moving through phases: startup doubles the rate each round until
+// the bandwidth stops growing, drain empties the queue startup built, probe-bw cycles the gain (1.25:
+// look for more bandwidth, 0.75: drain what that queued, then six rounds at 1), and probe-rtt drops to 4
+// packets for 200 ms when the RTT estimate is ten seconds old, to see the path empty again.
 //
 // variant linux-v1 is Linux's. The default, time-rounds, changes one thing: a round is a minimum RTT of
 // time, not a packet-timed round (which a queue stretches), for the bandwidth filter and startup's
@@ -26,6 +26,8 @@ const TCP_MIN_RTT_WINDOW_MS = 300000; // TCP's own minimum RTT, which judges rat
 const PROBE_RTT_MS = 200;
 const MIN_CWND = 4;
 const INIT_CWND = 10;
+const EXTRA_ACKED_WINDOW_ROUNDS = 5; // an aggregation extra is remembered for 5 to 10 rounds
+const EXTRA_ACKED_MAX_MS = 100; // and allows at most 100 ms of bandwidth more in flight
 
 // Kathleen Nichols' windowed best (Linux's win_minmax.c): the best, 2nd and 3rd best samples
 function windowedFilter(window, better, initial) {
@@ -111,6 +113,12 @@ export default {
     let probeRttRoundDone = false;
     let priorCwnd = 0; // the window to go back to after probing the RTT or a timeout
     let afterTimeout = false; // a timeout fired and no ACK has come since
+    // ACK aggregation: packets ACKed beyond what the bandwidth explains since the ACK rate last fell below it
+    let epochStart = 0;
+    let epochAcked = 0;
+    const extraAcked = [0, 0];
+    let extraIndex = 0;
+    let extraRounds = 0;
     // time-rounds: rounds of one minimum RTT of time, and the ACKs of the last minimum RTT
     let now = 0;
     let filterRounds = 0;
@@ -162,6 +170,26 @@ export default {
         if (roundEnded(filterRound)) filterRounds++;
         maxBw.update(timeRounds ? filterRounds : round, bw);
       }
+    }
+
+    function updateAggregation() {
+      if (roundStart) {
+        extraRounds = Math.min(31, extraRounds + 1);
+        if (extraRounds >= EXTRA_ACKED_WINDOW_ROUNDS) {
+          extraRounds = 0;
+          extraIndex = 1 - extraIndex;
+          extraAcked[extraIndex] = 0;
+        }
+      }
+      let expected = Math.floor(maxBw.value() * (now - epochStart));
+      if (epochAcked <= expected || epochAcked + 1 >= 1 << 20) {
+        epochAcked = 0;
+        epochStart = now;
+        expected = 0;
+      }
+      epochAcked++;
+      const extra = Math.min(epochAcked - expected, cwnd);
+      if (extra > extraAcked[extraIndex]) extraAcked[extraIndex] = extra;
     }
 
     const bdp = (bw, gain) => (minRtt === Infinity ? INIT_CWND : Math.ceil(bw * minRtt * gain));
@@ -256,11 +284,14 @@ export default {
       if (filledPipe || rate > pacing) pacing = rate;
     }
 
-    // time-rounds: no more than was delivered over the last minimum RTT
-    function windowBandwidth() {
+    // gain × BDP plus the aggregation allowance once the pipe is full; time-rounds: no more than gain × the
+    // packets delivered over the last minimum RTT
+    function windowTarget() {
       const max = maxBw.value();
-      if (!timeRounds || minRtt === Infinity) return max;
-      return Math.min(max, (recentAcks.length - recentHead) / minRtt);
+      const aggregation = filledPipe ? Math.min(Math.max(extraAcked[0], extraAcked[1]), Math.floor(max * EXTRA_ACKED_MAX_MS)) : 0;
+      const linux = bdp(max, cwndGain) + aggregation;
+      if (!timeRounds || minRtt === Infinity) return linux;
+      return Math.min(linux, bdp((recentAcks.length - recentHead) / minRtt, cwndGain));
     }
 
     function setCwnd() {
@@ -269,7 +300,7 @@ export default {
         afterTimeout = false;
         cwnd = Math.max(cwnd, priorCwnd);
       }
-      const target = quantization(bdp(windowBandwidth(), cwndGain));
+      const target = quantization(windowTarget());
       const cutToTarget = filledPipe || (timeRounds && delivered >= INIT_CWND);
       if (cutToTarget) cwnd = Math.min(cwnd + 1, target);
       else if (cwnd < target || delivered < INIT_CWND) cwnd += 1;
@@ -305,6 +336,7 @@ export default {
         const rs = rateSample(state, ack);
         // Linux's order: bandwidth, gain cycle, full pipe, drain, minimum RTT, gains, then rate and window
         updateBandwidth(rs);
+        if (rs.interval > 0) updateAggregation();
         if (mode === 'probe-bw' && phaseDone(rs)) {
           cycleIndex = (cycleIndex + 1) % CYCLE.length;
           cycleStamp = now;

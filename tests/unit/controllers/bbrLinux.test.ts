@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inNetworkAtDeparture, quantizationBudget, tsoSegsGoal } from '../../../shared/controllers/bbrSizing.ts';
+import { AckAggregation, inNetworkAtDeparture, quantizationBudget, tsoSegsGoal } from '../../../shared/controllers/bbrSizing.ts';
 import type { Controller } from '../../../shared/controllers/types.ts';
 import { atLeast, atMost, WindowedFilter } from '../../../shared/controllers/windowedFilter.ts';
 import { ack } from '../../helpers/capture.ts';
@@ -113,6 +113,23 @@ describe('BBR v1 as Linux runs it', () => {
     expect(inNetworkAtDeparture(10, 1, 3.5, false, 1000)).toBe(7); // 3 delivered before the next departure
     expect(inNetworkAtDeparture(10, 1, 3.5, true, 1000)).toBe(9); // raising inflight: count the next burst
     expect(inNetworkAtDeparture(2, 1, 3.5, false, 1000)).toBe(0);
+  });
+
+  it('allows for ACKs that arrive in bursts: the packets beyond what the bandwidth explains, for 5 to 10 rounds', () => {
+    const a = new AckAggregation();
+    const bw = 0.1; // packets per ms
+    a.acked(0, bw, false, 100);
+    for (let i = 0; i < 5; i++) a.acked(10, bw, false, 100); // 1 packet expected by t = 10: a new epoch, then 5 at once
+    expect(a.allowance(bw, true)).toBe(5);
+    expect(a.allowance(bw, false)).toBe(0); // only once the pipe is full
+    expect(a.allowance(0.03, true)).toBe(3); // at most 100 ms of bandwidth
+    for (let r = 1; r <= 5; r++) a.acked(100 * r, bw, true, 100); // ACKs slower than the bandwidth: extras of 1
+    expect(a.allowance(bw, true)).toBe(5); // the 5 is in the previous half of the window
+    for (let r = 6; r <= 10; r++) a.acked(100 * r, bw, true, 2);
+    expect(a.allowance(bw, true)).toBe(1); // ten rounds on it is gone
+    const capped = new AckAggregation();
+    for (let i = 0; i < 6; i++) capped.acked(0, bw, false, 3);
+    expect(capped.allowance(bw, true)).toBe(3); // no more than the window
   });
 
   it('renews the minimum RTT with a sample that matches it, so no RTT probe follows', () => {
