@@ -285,7 +285,7 @@ export const bbr = defineScheme({
   mode: 'window',
   params: [
     num('initialCwnd', 'packets', 1, 100, 1, 10, 'Window before the first estimate'),
-    num('bwRounds', 'rounds', 2, 50, 1, 10, 'Rounds over which the bandwidth maximum is kept'),
+    num('bwRounds', 'rounds', 2, 50, 1, 10, 'Rounds over which the bandwidth maximum is kept (packet-timed, or minimum RTTs of time under time-rounds)'),
     num('probeGain', '×', 1.05, 2, 0.05, 1.25, 'Pacing gain of the probing phase (the draining phase uses 2 − gain)'),
     choice('variant', VARIANTS, 'time-rounds', 'linux-v1: Linux’s packet-timed rounds; time-rounds: rounds of one minimum RTT of time, and a window within gain × the last minimum RTT’s deliveries'),
   ],

@@ -70,7 +70,7 @@ export default {
   title: 'BBR v1 (my copy)',
   params: [
     { name: 'initialCwnd', unit: 'packets', min: 1, max: 100, step: 1, default: 10, doc: 'Window before the first estimate' },
-    { name: 'bwRounds', unit: 'rounds', min: 2, max: 50, step: 1, default: 10, doc: 'Rounds over which the bandwidth maximum is kept' },
+    { name: 'bwRounds', unit: 'rounds', min: 2, max: 50, step: 1, default: 10, doc: 'Rounds over which the bandwidth maximum is kept (packet-timed, or minimum RTTs of time under time-rounds)' },
     { name: 'probeGain', unit: '×', min: 1.05, max: 2, step: 0.05, default: 1.25, doc: 'Pacing gain of the probing phase (the draining phase uses 2 − gain)' },
     {
       name: 'variant',
