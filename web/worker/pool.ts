@@ -2,7 +2,7 @@ import { withUserCode } from '../../shared/controllers/userScheme.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { applyDelta } from './seriesDelta.ts';
 import type { AnswerTo, RequestKind, RequestOf, RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
-import { HANG_MS, Watchdog } from './watchdog.ts';
+import { afterHang, Watchdog } from './watchdog.ts';
 
 type Slot = 'a' | 'b';
 
@@ -80,23 +80,17 @@ export class WorkerPool {
    */
   private hung(slot: Slot): void {
     const dog = this.dogs[slot];
-    const stuck = dog.watched!;
+    const stuckId = dog.watched!.id;
     this.workers[slot].terminate();
     this.start(slot);
     const owed = [...this.waiting].filter(([, w]) => w.slot === slot).sort(([a], [b]) => a - b);
     for (const [id, w] of owed) {
-      if (id !== stuck.id) this.workers[slot].postMessage(w.req);
+      if (id !== stuckId) this.workers[slot].postMessage(w.req);
       else if (id !== this.latest[slot]) this.settle(id, { id, kind: 'superseded' });
-      else if (!stuck.probing) {
-        dog.probe(id);
-        this.workers[slot].postMessage({ ...w.req, probeFrom: stuck.entered } as WorkerRequest);
-      } else {
-        const where = stuck.callback ? ` in ${stuck.callback}` : '';
-        this.settle(id, {
-          id,
-          kind: 'error',
-          message: `your controller${where}: did not return for ${HANG_MS} ms (a hang the loop guard cannot stop, such as a regular expression that backtracks for ever): its worker was stopped and replaced`,
-        });
+      else {
+        const next = afterHang(dog);
+        if ('message' in next) this.settle(id, { id, kind: 'error', message: next.message });
+        else this.workers[slot].postMessage({ ...w.req, probeFrom: next.probeFrom } as WorkerRequest);
       }
     }
   }

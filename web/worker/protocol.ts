@@ -25,12 +25,12 @@ export interface RunView {
 }
 
 export type WorkerRequest =
-  /** `probeFrom`: the run hung before; report every user callback from that count on (web/worker/watchdog.ts). */
+  /** `probeFrom` (runs and summaries): it hung before; report every user callback from that count on (web/worker/watchdog.ts). */
   | { id: number; kind: 'run'; spec: ScenarioSpec; probeFrom?: number }
   | { id: number; kind: 'upload'; name: string; text: string }
   | { id: number; kind: 'replay'; csv: string }
   | { id: number; kind: 'live'; relay: string; target: string; variable: boolean; scheme: string; params: ParamValues; policy?: ParamValues; code?: string }
-  | { id: number; kind: 'summary'; spec: ScenarioSpec }
+  | { id: number; kind: 'summary'; spec: ScenarioSpec; probeFrom?: number }
   | { id: number; kind: 'measure'; spec: MeasurementSpec }
   | { id: number; kind: 'measure-live'; relay: string; target: string; sizes: number[]; repeats: number }
   | { id: number; kind: 'export'; what: 'trace' | 'intervals' }

@@ -147,9 +147,9 @@ async function run(id: number, spec: ScenarioSpec, probeFrom?: number): Promise<
 }
 
 /** A run whose figures are all that is wanted (a sweep point, a matrix row). */
-async function summaryOnly(id: number, spec: ScenarioSpec): Promise<void> {
+async function summaryOnly(id: number, spec: ScenarioSpec, probeFrom?: number): Promise<void> {
   const t0 = performance.now();
-  const summary = summarize((await simulate(spec))!);
+  const summary = summarize((await watchRun(id, spec, probeFrom, () => simulate(spec)))!);
   post({ id, kind: 'summary', summary, wallMs: performance.now() - t0 });
 }
 
@@ -210,7 +210,7 @@ self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
       case 'replay':
         return await replay(m.id, m.csv);
       case 'summary':
-        return await summaryOnly(m.id, m.spec);
+        return await summaryOnly(m.id, m.spec, m.probeFrom);
       case 'measure':
         return post({ id: m.id, kind: 'measured', result: runMeasurement(m.spec) });
       case 'measure-live':
