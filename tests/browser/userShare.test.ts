@@ -4,13 +4,7 @@ import { codeFromQuery } from '../../web/state/experiment.ts';
 import { HANG_MS } from '../../web/worker/watchdog.ts';
 import { playground } from '../helpers/page.ts';
 
-let env: Awaited<ReturnType<typeof playground>>;
-beforeAll(async () => {
-  env = await playground();
-});
-afterAll(() => env.close());
-
-/** A fixed window of `w` packets (6 by default), unlike every built-in's numbers. */
+/** A fixed window with a parameter to sweep: `w` packets, 6 by default (unlike every built-in's numbers). */
 const SIX = `export default {
   title: 'Six in flight',
   params: [{ name: 'w', unit: 'packets', min: 1, max: 50, step: 1, default: 6, doc: 'Packets in flight' }],
@@ -25,6 +19,12 @@ const HANGS = SIX.replace('onAck(ack) {}', 'onAck(ack) { if (ack.seq === 100) tw
   'export default',
   'function twice(n) { if (n > 0) { twice(n - 1); twice(n - 1); } }\nexport default',
 );
+
+let env: Awaited<ReturnType<typeof playground>>;
+beforeAll(async () => {
+  env = await playground();
+});
+afterAll(() => env.close());
 
 /** A page in a browser profile of its own (no saved controller unless `saved`), with its errors collected. */
 async function fresh(browser: Browser, url: string, saved?: string): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {

@@ -106,8 +106,13 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
         const checkFirst = (r: WorkerResponse): WorkerResponse => {
           if (checked) return r;
           last.current[slot] = before;
-          resolve(r.kind === 'error' ? { ok: false, message: r.message, line: null, column: null } : null);
-          return r.kind === 'error' ? { ...r, kind: 'checked', result: { ok: false, message: r.message, line: null, column: null } } : r;
+          if (r.kind !== 'error') {
+            resolve(null);
+            return r;
+          }
+          const result = { ok: false, message: r.message, line: null, column: null } as const;
+          resolve(result);
+          return { id: r.id, kind: 'checked', result };
         };
         handle(slot, pool.current!.run(slot, spec, (view) => setViews((v) => ({ ...v, [slot]: view })), onChecked).then(checkFirst));
       });
