@@ -36,10 +36,13 @@ export function userCodeOf(scheme: string): string | undefined {
   return scheme === USER_SCHEME_ID ? (findScheme(USER_SCHEME_ID) as UserScheme | undefined)?.source : undefined;
 }
 
-/** The spec with the installed user scheme's source, when one of its flows runs it (else unchanged). */
+/**
+ * The spec with the installed user scheme's source, when one of its flows runs it (else unchanged); a
+ * spec that carries code already (new code, checked as it runs) keeps it.
+ */
 export function withUserCode(spec: ScenarioSpec): ScenarioSpec {
   const s = findScheme(USER_SCHEME_ID) as UserScheme | undefined;
-  if (!s?.source || !spec.flows.some((f) => f.scheme === USER_SCHEME_ID)) return spec;
+  if (spec.code !== undefined || !s?.source || !spec.flows.some((f) => f.scheme === USER_SCHEME_ID)) return spec;
   return { ...spec, code: s.source };
 }
 

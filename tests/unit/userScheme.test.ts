@@ -141,6 +141,16 @@ describe('a user controller', () => {
     const c = findScheme(id)!.create({});
     expect([c.pacingRate(), c.burstSize(), c.timeoutMs(), c.estimates()]).toEqual([Infinity, 4, 1000, {}]);
   });
+
+  it('passes known estimates through as they are and keeps only the known numbers of any other', async () => {
+    const estimates = `      estimates() { return n++ === 0 ? known : { rttMin: 40, srtt: '45', toString: 3, constructor: 1, guess: 2 }; },`;
+    const id = await load(controller(`${BASE}\n${estimates}`).replace('create(p) {', 'create(p) {\n    let n = 0;\n    const known = { rttMin: 40, bandwidth: 1.5 };'));
+    const { findScheme } = await import('../../shared/controllers/registry.ts');
+    const c = findScheme(id)!.create({});
+    const first = c.estimates();
+    expect(first).toEqual({ rttMin: 40, bandwidth: 1.5 });
+    expect(c.estimates()).toStrictEqual({ rttMin: 40 });
+  });
 });
 
 describe('the loop guard', () => {

@@ -109,6 +109,7 @@ export function App() {
         <Sidebar
           e={e}
           set={setE}
+          checkAndRun={runs.checkAndRun}
           uploaded={Object.keys(uploads.durations)}
           onUpload={(f) => void onUpload(f)}
           linkNow={linkNow}

@@ -10,12 +10,14 @@ import { RelayPolicy, type RelayPolicyView } from '../app/RelayPolicy.tsx';
 import { SchemeSelect } from './SchemeSelect.tsx';
 import { USER_SCHEME_ID } from '../../shared/controllers/userScheme.ts';
 import { COPIES } from '../editor/copies.ts';
-import { LazyEditor } from '../editor/LazyEditor.tsx';
+import { type CheckAndRun, LazyEditor } from '../editor/LazyEditor.tsx';
 import { currentText, showEditor } from '../editor/userCode.ts';
 
 interface Props {
   e: Experiment;
   set(e: Experiment): void;
+  /** The editor's Run: new code checked and run in one worker pass (web/app/useRuns.ts). */
+  checkAndRun: CheckAndRun;
   uploaded: string[];
   onUpload(file: File): void;
   /** The link's effective settings (the scenario's own, with overrides). */
@@ -102,7 +104,7 @@ function EditEntry({ scheme, which }: { scheme: string; which: 'a' | 'b' }) {
 }
 
 /** Every control: the link (or the offset server), and one panel per controller, built from the schemas. */
-export function Sidebar({ e, set, uploaded, onUpload, linkNow, policyNow, relayPolicy = null }: Props) {
+export function Sidebar({ e, set, checkAndRun, uploaded, onUpload, linkNow, policyNow, relayPolicy = null }: Props) {
   const setLink = (name: string, v: number | string) => set({ ...e, link: { ...e.link, [name]: v } });
   const setPolicy = (name: string, v: number | string) => set({ ...e, offset: { ...e.offset, [name]: v } });
   const isRate = e.trace === 'rate';
@@ -164,7 +166,7 @@ export function Sidebar({ e, set, uploaded, onUpload, linkNow, policyNow, relayP
       <button type="button" className="edit-copy" onClick={() => showEditor(true)}>
         Write your own controller…
       </button>
-      <LazyEditor e={e} set={set} />
+      <LazyEditor e={e} set={set} checkAndRun={checkAndRun} />
     </aside>
   );
 }

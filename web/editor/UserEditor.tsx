@@ -7,6 +7,7 @@ import { createPortal } from 'react-dom';
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { CALLBACK_BUDGET_MS, USER_SCHEME_ID } from '../../shared/controllers/userScheme.ts';
 import type { Experiment } from '../state/experiment.ts';
+import type { EditorProps } from './LazyEditor.tsx';
 import { EXAMPLE } from './copies.ts';
 import './editor.css';
 import { currentText, install, setText, showEditor, useEditorState } from './userCode.ts';
@@ -43,16 +44,18 @@ function useCodeMirror(parent: React.RefObject<HTMLDivElement | null>, text: str
 }
 
 /** The editor panel: CodeMirror with the user's controller, run into a side, errors underlined. */
-export function UserEditor({ e, set }: { e: Experiment; set(e: Experiment): void }) {
+export function UserEditor({ e, set, checkAndRun }: EditorProps) {
   const st = useEditorState();
   const host = useRef<HTMLDivElement>(null);
   const [help, setHelp] = useState(false);
   const [busy, setBusy] = useState(false);
   const run = async () => {
+    const target = st.target;
     setBusy(true);
-    const ok = await install(currentText());
+    // new code is checked by the worker that runs it, in the same pass; a live side checks it apart
+    const ok = await install(currentText(), e.live && target === 'a' ? undefined : (code) => checkAndRun(target, withUserOnSide(e, target), code));
     setBusy(false);
-    if (ok) set(withUserOnSide(e, st.target));
+    if (ok) set(withUserOnSide(e, target));
   };
   const view = useCodeMirror(host, st.text, () => void run());
 

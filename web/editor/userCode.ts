@@ -2,7 +2,8 @@ import { useSyncExternalStore } from 'react';
 import { installUserScheme } from '../../shared/controllers/registry.ts';
 import { USER_SCHEME_ID, type UserScheme } from '../../shared/controllers/userScheme.ts';
 import { codeFromQuery, MAX_CODE_CHARS } from '../state/experiment.ts';
-import type { CheckResult } from '../worker/userCheck.ts';
+import type { CheckMessage } from '../worker/userCheck.ts';
+import type { CheckResult } from '../worker/userModule.ts';
 import { EXAMPLE } from './copies.ts';
 
 /**
@@ -63,17 +64,22 @@ export function showEditor(open: boolean, target = state.target, text?: string):
 
 let checker: Worker | null = null;
 let lastCheck = 0;
+/** A check under way: its answer, and the start of its budget once the worker took the text. */
+interface Pending {
+  resolve(r: CheckResult | null): void;
+  started(): void;
+}
 /** Checks under way, by id; a newer check answers the older ones with null (their text is no longer wanted). */
-const checking = new Map<number, (r: CheckResult | null) => void>();
+const checking = new Map<number, Pending>();
 
 function answer(id: number, r: CheckResult | null): void {
-  checking.get(id)?.(r);
+  checking.get(id)?.resolve(r);
   checking.delete(id);
 }
 
 function checkWorker(): Worker {
   const w = new Worker(new URL('../worker/userCheck.ts', import.meta.url), { type: 'module' });
-  w.onmessage = (e: MessageEvent<CheckResult & { id: number }>) => answer(e.data.id, e.data);
+  w.onmessage = (e: MessageEvent<CheckMessage>) => ('started' in e.data ? checking.get(e.data.id)?.started() : answer(e.data.id, e.data));
   w.onerror = (e) => {
     e.preventDefault();
     for (const id of [...checking.keys()]) answer(id, { ok: false, message: `your controller: ${e.message || 'the module could not be loaded'}`, line: null, column: null });
@@ -86,21 +92,24 @@ function checkWorker(): Worker {
  * is ended and replaced by the next check. Resolves null when a newer check replaced this one.
  */
 function check(source: string): Promise<CheckResult | null> {
-  if (source.length > MAX_CODE_CHARS) return Promise.resolve({ ok: false, message: `the controller is longer than ${MAX_CODE_CHARS} characters`, line: null, column: null });
   for (const id of [...checking.keys()]) answer(id, null);
   const id = ++lastCheck;
   checker ??= checkWorker();
   const worker = checker;
   return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      if (!checking.has(id)) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const overrun = () => {
       worker.terminate();
       if (checker === worker) checker = null;
       answer(id, { ok: false, message: `your controller did not finish loading within ${CHECK_BUDGET_MS} ms: its worker was stopped and replaced`, line: null, column: null });
-    }, CHECK_BUDGET_MS);
-    checking.set(id, (r) => {
-      clearTimeout(timer);
-      resolve(r);
+    };
+    checking.set(id, {
+      // from when the worker took the text: a worker's own start on a busy machine is not the text's time
+      started: () => (timer = setTimeout(overrun, CHECK_BUDGET_MS)),
+      resolve: (r) => {
+        clearTimeout(timer);
+        resolve(r);
+      },
     });
     worker.postMessage({ id, source });
   });
@@ -108,12 +117,14 @@ function check(source: string): Promise<CheckResult | null> {
 
 /**
  * Checks a text and, if it loads, makes it the user scheme (the caller then re-runs). A failing text
- * leaves the installed one, and the runs, as they were.
+ * leaves the installed one, and the runs, as they were. `checkIn` checks it elsewhere than in the
+ * checking worker (in the worker that runs it next, in the same pass); null: a newer check replaced it.
  */
-export async function install(source: string): Promise<boolean> {
+export async function install(source: string, checkIn: (source: string) => Promise<CheckResult | null> = check): Promise<boolean> {
   // the installed text was checked already: Run again only puts it on a side
   if (source === state.installed && state.error === null) return true;
-  const r = await check(source);
+  // too long for a link: refused before any worker loads it
+  const r = source.length > MAX_CODE_CHARS ? ({ ok: false, message: `the controller is longer than ${MAX_CODE_CHARS} characters`, line: null, column: null } as const) : await checkIn(source);
   if (r === null) return false;
   if (!r.ok) {
     update({ error: r });

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { USER_SCHEME_ID } from '../../shared/controllers/userScheme.ts';
 import { flow } from '../../shared/scenarios/presets.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
 import { scoreboardEntries, sweepValues } from '../../shared/scenarios/sweep.ts';
@@ -52,7 +53,12 @@ export function ContestLab() {
   const [sweeps, setSweeps] = useState<SweepDef[]>(() => sweepsFrom(initial.value.sw as Item[]));
   const runner = useSweepRunner();
   const { uploads, upload } = useUploads((m) => runner.setErrors([m]), setTrace);
-  useUrlState('contest-lab', CONTEST_LAB, { trace: trace.startsWith('upload:') ? 'Verizon-LTE-short' : trace, sw: sweeps.map((s) => [s.scheme, s.param, s.values]) });
+  useUrlState(
+    'contest-lab',
+    CONTEST_LAB,
+    { trace: trace.startsWith('upload:') ? 'Verizon-LTE-short' : trace, sw: sweeps.map((s) => [s.scheme, s.param, s.values]) },
+    sweeps.some((s) => s.scheme === USER_SCHEME_ID),
+  );
 
   const start = (runs: SweepRun[]) => {
     const durationOf = (name: string) => uploads.find((u) => `upload:${u.name}` === name)?.durationMs ?? 0;

@@ -68,7 +68,12 @@ export function SharedLab() {
     return given.length >= 2 ? given : presetFlows(preset);
   });
   const { view, error, busy, domain, setDomain } = useSharedRun(preset, flows);
-  useUrlState('shared-lab', SHARED_LAB, { preset, f: flows.map((f) => [f.scheme, f.startMs, f.bytes]) });
+  useUrlState(
+    'shared-lab',
+    SHARED_LAB,
+    { preset, f: flows.map((f) => [f.scheme, f.startMs, f.bytes]) },
+    flows.some((f) => f.scheme === USER_SCHEME_ID),
+  );
 
   const layers = useMemo(() => flowLayers(view), [view]);
 

@@ -42,7 +42,7 @@ export function TransportLab() {
   const pool = useRef<SweepPool | null>(null);
   const runner = useRef<WorkerPool | null>(null);
 
-  useUrlState('transport-lab', TRANSPORT_LAB, { scheme, row: selected === null ? 0 : selected + 1 });
+  useUrlState('transport-lab', TRANSPORT_LAB, { scheme, row: selected === null ? 0 : selected + 1 }, scheme === USER_SCHEME_ID);
   // the user's controller runs again once its code changed
   const code = useEditorState().installed;
   const version = scheme === USER_SCHEME_ID ? code : null;

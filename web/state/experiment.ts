@@ -68,6 +68,12 @@ export function codeFromQuery(search: string): { code: string | null } | { error
   return { code };
 }
 
+/** Puts the user's controller text in a link (lz-string, URI-safe), for a view whose runs use it. */
+export function codeToQuery(code: string, q: URLSearchParams): URLSearchParams {
+  q.set('code', LZString.compressToEncodedURIComponent(code));
+  return q;
+}
+
 /** The fields of the playground's URL for one scenario (the sides' schemes default to the scenario's pair). */
 export function experimentSchema(scenario: Scenario): Field[] {
   const ids = schemesFor(scenario).map((s) => s.id);
@@ -100,7 +106,7 @@ export function encodeExperiment(e: Experiment): string {
   }
   for (const g of GROUPS) encodeGroup(e[g.key], g.prefix, q);
   const user = findScheme(USER_SCHEME_ID) as UserScheme | undefined;
-  if (user && SIDES.some((side) => e[side].scheme === USER_SCHEME_ID)) q.set('code', LZString.compressToEncodedURIComponent(user.source));
+  if (user && SIDES.some((side) => e[side].scheme === USER_SCHEME_ID)) codeToQuery(user.source, q);
   return q.toString();
 }
 

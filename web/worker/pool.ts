@@ -2,7 +2,8 @@ import { withUserCode } from '../../shared/controllers/userScheme.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { applyDelta } from './seriesDelta.ts';
 import type { AnswerTo, RequestKind, RequestOf, RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
-import { HANG_MS, Watchdog } from './watchdog.ts';
+import type { CheckResult } from './userModule.ts';
+import { afterHang, Watchdog } from './watchdog.ts';
 
 type Slot = 'a' | 'b';
 
@@ -10,6 +11,7 @@ interface Waiting {
   slot: Slot;
   req: WorkerRequest;
   onView: (v: RunView, final: boolean) => void;
+  onChecked?: (r: CheckResult) => void;
   resolve: (r: WorkerResponse) => void;
   shown?: RunView;
 }
@@ -49,6 +51,10 @@ export class WorkerPool {
     const w = this.waiting.get(m.id);
     if (!w) return;
     if (m.kind === 'beat') return this.dogs[w.slot].beat(m.id, m.callback, m.entered);
+    if (m.kind === 'checked') {
+      w.onChecked?.(m.result);
+      if (m.result.ok) return;
+    }
     if (m.kind === 'delta') {
       if (w.shown && m.id === this.latest[w.slot]) this.show(w, { ...w.shown, series: applyDelta(w.shown.series, m.delta), summary: m.summary, wallMs: m.wallMs }, false);
       return;
@@ -80,23 +86,17 @@ export class WorkerPool {
    */
   private hung(slot: Slot): void {
     const dog = this.dogs[slot];
-    const stuck = dog.watched!;
+    const stuckId = dog.watched!.id;
     this.workers[slot].terminate();
     this.start(slot);
     const owed = [...this.waiting].filter(([, w]) => w.slot === slot).sort(([a], [b]) => a - b);
     for (const [id, w] of owed) {
-      if (id !== stuck.id) this.workers[slot].postMessage(w.req);
+      if (id !== stuckId) this.workers[slot].postMessage(w.req);
       else if (id !== this.latest[slot]) this.settle(id, { id, kind: 'superseded' });
-      else if (!stuck.probing) {
-        dog.probe(id);
-        this.workers[slot].postMessage({ ...w.req, probeFrom: stuck.entered } as WorkerRequest);
-      } else {
-        const where = stuck.callback ? ` in ${stuck.callback}` : '';
-        this.settle(id, {
-          id,
-          kind: 'error',
-          message: `your controller${where}: did not return for ${HANG_MS} ms (a hang the loop guard cannot stop, such as a regular expression that backtracks for ever): its worker was stopped and replaced`,
-        });
+      else {
+        const next = afterHang(dog);
+        if ('message' in next) this.settle(id, { id, kind: 'error', message: next.message });
+        else this.workers[slot].postMessage({ ...w.req, probeFrom: next.probeFrom } as WorkerRequest);
       }
     }
   }
@@ -105,19 +105,22 @@ export class WorkerPool {
    * Sends a request to a side's worker; views for it arrive through onView while it is the latest. Uploads
    * and exports leave the run in progress the latest.
    */
-  request<K extends RequestKind>(slot: Slot, req: RequestOf<K> & { kind: K }, onView: (v: RunView, final: boolean) => void = () => {}): Promise<AnswerTo<K>> {
+  request<K extends RequestKind>(slot: Slot, req: RequestOf<K> & { kind: K }, onView: (v: RunView, final: boolean) => void = () => {}, onChecked?: (r: CheckResult) => void): Promise<AnswerTo<K>> {
     const id = this.nextId++;
     if (req.kind !== 'upload' && req.kind !== 'export') this.latest[slot] = id;
     const message = { ...req, id } as WorkerRequest;
     return new Promise((resolve) => {
-      this.waiting.set(id, { slot, req: message, onView, resolve: resolve as (r: WorkerResponse) => void });
+      this.waiting.set(id, { slot, req: message, onView, onChecked, resolve: resolve as (r: WorkerResponse) => void });
       this.workers[slot].postMessage(message);
     });
   }
 
-  /** A run of the spec, carrying the user's code when one of its flows runs it. */
-  run(slot: Slot, spec: ScenarioSpec, onView: (v: RunView) => void): Promise<AnswerTo<'run'>> {
-    return this.request(slot, { kind: 'run', spec: withUserCode(spec) }, onView);
+  /**
+   * A run of the spec, carrying the user's code when one of its flows runs it. With `onChecked`, the
+   * code is new: the worker checks it first and tells (a failed check ends the run).
+   */
+  run(slot: Slot, spec: ScenarioSpec, onView: (v: RunView) => void, onChecked?: (r: CheckResult) => void): Promise<AnswerTo<'run'>> {
+    return this.request(slot, { kind: 'run', spec: withUserCode(spec), check: onChecked !== undefined }, onView, onChecked);
   }
 
   /** Hands an uploaded trace to both workers; resolves with the first answer (both parse the same text). */

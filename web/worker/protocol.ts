@@ -6,6 +6,7 @@ import type { MeasurementResult, MeasurementSpec } from '../../shared/scenarios/
 import type { Summary } from '../../shared/metrics/summary.ts';
 import type { LiveRun, ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import type { SeriesDelta } from './seriesDelta.ts';
+import type { CheckResult } from './userModule.ts';
 
 /**
  * One finished (or, live, growing) run as the page draws it. The event log stays in the worker, which
@@ -25,12 +26,13 @@ export interface RunView {
 }
 
 export type WorkerRequest =
-  /** `probeFrom`: the run hung before; report every user callback from that count on (web/worker/watchdog.ts). */
-  | { id: number; kind: 'run'; spec: ScenarioSpec; probeFrom?: number }
+  /** `probeFrom` (runs and summaries): it hung before; report every user callback from that count on (web/worker/watchdog.ts). */
+  /** `check`: the spec's code is new: load and check it first, answering 'checked' (final when it fails). */
+  | { id: number; kind: 'run'; spec: ScenarioSpec; probeFrom?: number; check?: boolean }
   | { id: number; kind: 'upload'; name: string; text: string }
   | { id: number; kind: 'replay'; csv: string }
   | { id: number; kind: 'live'; relay: string; target: string; variable: boolean; scheme: string; params: ParamValues; policy?: ParamValues; code?: string }
-  | { id: number; kind: 'summary'; spec: ScenarioSpec }
+  | { id: number; kind: 'summary'; spec: ScenarioSpec; probeFrom?: number }
   | { id: number; kind: 'measure'; spec: MeasurementSpec }
   | { id: number; kind: 'measure-live'; relay: string; target: string; sizes: number[]; repeats: number }
   | { id: number; kind: 'export'; what: 'trace' | 'intervals' }
@@ -48,11 +50,13 @@ export type WorkerResponse =
   | { id: number; kind: 'superseded' }
   /** The run's user code still moves (callbacks entered so far, the one now), or is done (callback null). */
   | { id: number; kind: 'beat'; callback: string | null; entered: number }
-  | { id: number; kind: 'error'; message: string };
+  | { id: number; kind: 'error'; message: string }
+  /** A run's new code was checked: what it declares, or where it fails. */
+  | { id: number; kind: 'checked'; result: CheckResult };
 
 /** The one table of what each request is answered with (runs stream views before their last one). */
 interface Answers {
-  run: 'view' | 'superseded';
+  run: 'view' | 'superseded' | 'checked';
   replay: 'view';
   live: 'view';
   summary: 'summary';

@@ -16,7 +16,7 @@ import { type LiveStart, relayPolicy, startLive } from './liveRun.ts';
 import type { RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { importRun } from './replay.ts';
 import { deltaBuffers, seriesDelta } from './seriesDelta.ts';
-import { loadUserCode, watchRun } from './userModule.ts';
+import { checkCode, loadUserCode, watchRun } from './userModule.ts';
 import { network } from './sandbox.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -134,11 +134,15 @@ async function simulate(spec: ScenarioSpec, stale?: () => boolean): Promise<RunR
  */
 let newestRun = 0;
 
-async function run(id: number, spec: ScenarioSpec, probeFrom?: number): Promise<void> {
+async function run(id: number, spec: ScenarioSpec, probeFrom?: number, check = false): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 0));
   if (id !== newestRun) return post({ id, kind: 'superseded' });
   const t0 = performance.now();
-  const result = await watchRun(id, spec, probeFrom, () => simulate(spec, () => id !== newestRun));
+  const result = await watchRun(id, spec, probeFrom, async () => {
+    if (check && !(await checked(id, spec.code!))) return 'failed';
+    return simulate(spec, () => id !== newestRun);
+  });
+  if (result === 'failed') return;
   if (!result) return post({ id, kind: 'superseded' });
   const summary = summarize(result);
   const spans = { from: result.flows.map((f) => f.startMs), until: result.flows.map((f) => (f.finishedAt >= 0 ? f.finishedAt : Infinity)) };
@@ -146,10 +150,20 @@ async function run(id: number, spec: ScenarioSpec, probeFrom?: number): Promise<
   post({ id, kind: 'view', view, final: true }, transfer);
 }
 
+/**
+ * New code, checked in the pass that runs it (the run then finds it loaded): the page learns what it
+ * declares before the run's view, or where it fails instead of one.
+ */
+async function checked(id: number, code: string): Promise<boolean> {
+  const result = await checkCode(code);
+  post({ id, kind: 'checked', result });
+  return result.ok;
+}
+
 /** A run whose figures are all that is wanted (a sweep point, a matrix row). */
-async function summaryOnly(id: number, spec: ScenarioSpec): Promise<void> {
+async function summaryOnly(id: number, spec: ScenarioSpec, probeFrom?: number): Promise<void> {
   const t0 = performance.now();
-  const summary = summarize((await simulate(spec))!);
+  const summary = summarize((await watchRun(id, spec, probeFrom, () => simulate(spec)))!);
   post({ id, kind: 'summary', summary, wallMs: performance.now() - t0 });
 }
 
@@ -206,11 +220,11 @@ self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
   try {
     switch (m.kind) {
       case 'run':
-        return await run(m.id, m.spec, m.probeFrom);
+        return await run(m.id, m.spec, m.probeFrom, m.check);
       case 'replay':
         return await replay(m.id, m.csv);
       case 'summary':
-        return await summaryOnly(m.id, m.spec);
+        return await summaryOnly(m.id, m.spec, m.probeFrom);
       case 'measure':
         return post({ id: m.id, kind: 'measured', result: runMeasurement(m.spec) });
       case 'measure-live':

@@ -2,84 +2,148 @@ import type { Summary } from '../../shared/metrics/summary.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import type { WorkerRequest, WorkerResponse } from './protocol.ts';
 import { withUserCode } from '../../shared/controllers/userScheme.ts';
+import { afterHang, Watchdog } from './watchdog.ts';
+
+type Upload = { name: string; text: string };
 
 interface PoolWorker {
   worker: Worker;
   /** Uploaded traces this worker already holds: each text crosses to a worker once. */
   uploads: Set<string>;
+  /** Ends the worker when its user code stops beating (web/worker/watchdog.ts). */
+  dog: Watchdog;
+  /** The spec it runs now (its index), or -1 when idle. */
+  index: number;
 }
+
+/** The sweep under way: its specs, how far it got, and where its answers go. */
+interface Sweep {
+  specs: ScenarioSpec[];
+  uploads: Upload[];
+  next: number;
+  done: number;
+  onResult(index: number, summary: Summary): void;
+  onError(index: number, message: string): void;
+  finish(completed: boolean): void;
+}
+
+const simWorker = () => new Worker(new URL('./simWorker.ts', import.meta.url), { type: 'module' });
 
 /**
  * Independent runs (sweep points, matrix rows) spread over a pool of workers, as many as the machine
  * has cores (at least two). The workers live from one sweep to the next; cancelling stops them mid-run
- * (the next sweep starts fresh ones). Results arrive in any order.
+ * (the next sweep starts fresh ones). Results arrive in any order. A worker whose user code hangs where
+ * its loop guard cannot reach is replaced as the single runs' are (web/worker/pool.ts): its point runs
+ * again probing, and fails naming the callback that hung; the sweep goes on with the next points.
  */
 export class SweepPool {
   private workers: PoolWorker[] = [];
-  private generation = 0;
-  /** Set while a sweep runs: ends it as cancelled. */
-  private stopRunning: (() => void) | null = null;
+  private sweep: Sweep | null = null;
 
-  constructor(private readonly size = Math.max(2, Math.min(8, navigator.hardwareConcurrency || 2))) {}
+  constructor(
+    private readonly size = Math.max(2, Math.min(8, navigator.hardwareConcurrency || 2)),
+    private readonly spawn: () => Worker = simWorker,
+  ) {}
 
-  private ready(count: number, uploads: { name: string; text: string }[]): PoolWorker[] {
-    while (this.workers.length < count) this.workers.push({ worker: new Worker(new URL('./simWorker.ts', import.meta.url), { type: 'module' }), uploads: new Set() });
-    const workers = this.workers.slice(0, count);
-    for (const w of workers) {
-      for (const u of uploads) {
-        if (w.uploads.has(u.name)) continue;
-        w.worker.postMessage({ id: 0, kind: 'upload', ...u } satisfies WorkerRequest);
-        w.uploads.add(u.name);
-      }
+  private start(): PoolWorker {
+    const w = { uploads: new Set(), index: -1 } as unknown as PoolWorker;
+    w.dog = new Watchdog(() => this.hung(w));
+    this.respawn(w);
+    return w;
+  }
+
+  /** A fresh worker in `w`'s place, holding no uploads yet. */
+  private respawn(w: PoolWorker): void {
+    w.worker = this.spawn();
+    w.worker.onmessage = (e: MessageEvent<WorkerResponse>) => this.receive(w, e.data);
+    w.uploads.clear();
+  }
+
+  /** Hands the worker the sweep's uploaded traces it does not hold yet. */
+  private give(w: PoolWorker, uploads: Upload[]): void {
+    for (const u of uploads) {
+      if (w.uploads.has(u.name)) continue;
+      w.worker.postMessage({ id: 0, kind: 'upload', ...u } satisfies WorkerRequest);
+      w.uploads.add(u.name);
     }
-    return workers;
+  }
+
+  private send(w: PoolWorker, index: number, probeFrom?: number): void {
+    w.index = index;
+    w.worker.postMessage({ id: index + 1, kind: 'summary', spec: withUserCode(this.sweep!.specs[index]), probeFrom } satisfies WorkerRequest);
+  }
+
+  /** The worker takes the sweep's next spec, if any is left. */
+  private feed(w: PoolWorker): void {
+    w.index = -1;
+    const s = this.sweep;
+    if (s && s.next < s.specs.length) this.send(w, s.next++);
+  }
+
+  private receive(w: PoolWorker, m: WorkerResponse): void {
+    const s = this.sweep;
+    if (!s || m.id !== w.index + 1) return;
+    if (m.kind === 'beat') return w.dog.beat(m.id, m.callback, m.entered);
+    w.dog.done(m.id);
+    if (m.kind === 'summary') s.onResult(w.index, m.summary);
+    else if (m.kind === 'error') s.onError(w.index, m.message);
+    else return;
+    this.settled(w);
+  }
+
+  /** The worker's spec is answered: the sweep ends with its last one, else the worker takes the next. */
+  private settled(w: PoolWorker): void {
+    const s = this.sweep!;
+    if (++s.done === s.specs.length) {
+      w.index = -1;
+      this.sweep = null;
+      s.finish(true);
+    } else this.feed(w);
+  }
+
+  /** The worker's user code stopped beating: a fresh worker takes its place and the point runs again, probing, or fails. */
+  private hung(w: PoolWorker): void {
+    const s = this.sweep!;
+    w.worker.terminate();
+    this.respawn(w);
+    this.give(w, s.uploads);
+    const next = afterHang(w.dog);
+    if ('probeFrom' in next) return this.send(w, w.index, next.probeFrom);
+    w.dog.done(next.id);
+    s.onError(w.index, next.message);
+    this.settled(w);
   }
 
   /** Runs every spec; `onResult` gets each summary with its index as it arrives. Resolves when all are in or cancelled. */
-  run(specs: ScenarioSpec[], onResult: (index: number, summary: Summary) => void, onError: (index: number, message: string) => void, uploads: { name: string; text: string }[] = []): Promise<boolean> {
+  run(specs: ScenarioSpec[], onResult: (index: number, summary: Summary) => void, onError: (index: number, message: string) => void, uploads: Upload[] = []): Promise<boolean> {
     this.cancel();
-    const gen = ++this.generation;
-    const workers = this.ready(Math.min(this.size, specs.length), uploads);
-    let next = 0;
-    let done = 0;
-    return new Promise((resolve) => {
-      if (specs.length === 0) return resolve(true);
-      const feed = ({ worker }: PoolWorker) => {
-        if (next >= specs.length) return;
-        const index = next++;
-        worker.onmessage = (e: MessageEvent<WorkerResponse>) => {
-          if (gen !== this.generation) return;
-          const m = e.data;
-          if (m.kind === 'uploaded') return;
-          if (m.kind === 'summary') onResult(index, m.summary);
-          else if (m.kind === 'error') onError(index, m.message);
-          if (++done === specs.length) {
-            this.stopRunning = null;
-            resolve(true);
-          } else feed({ worker, uploads: new Set() });
-        };
-        worker.postMessage({ id: index + 1, kind: 'summary', spec: withUserCode(specs[index]) } satisfies WorkerRequest);
-      };
-      workers.forEach(feed);
-      this.stopRunning = () => resolve(false);
+    if (specs.length === 0) return Promise.resolve(true);
+    return new Promise((finish) => {
+      this.sweep = { specs, uploads, next: 0, done: 0, onResult, onError, finish };
+      while (this.workers.length < Math.min(this.size, specs.length)) this.workers.push(this.start());
+      for (const w of this.workers.slice(0, specs.length)) {
+        this.give(w, uploads);
+        this.feed(w);
+      }
     });
   }
 
   /** Stops a sweep in progress: its workers are ended mid-run. */
   cancel(): void {
-    this.generation++;
-    const stop = this.stopRunning;
-    if (!stop) return;
-    this.stopRunning = null;
-    for (const w of this.workers) w.worker.terminate();
-    this.workers = [];
-    stop();
+    const s = this.sweep;
+    if (!s) return;
+    this.sweep = null;
+    this.close();
+    s.finish(false);
   }
 
   /** Ends the workers, running or idle (the view that owned the pool is gone). */
   close(): void {
     this.cancel();
-    for (const w of this.workers) w.worker.terminate();
+    for (const w of this.workers) {
+      w.dog.stop();
+      w.worker.terminate();
+    }
     this.workers = [];
   }
 }

@@ -1,5 +1,7 @@
 /// <reference lib="webworker" />
 import { installUserScheme } from '../../shared/controllers/registry.ts';
+import { withDefaults, type ParamSpec } from '../../shared/controllers/types.ts';
+import { UserCodeError } from '../../shared/controllers/userCode.ts';
 import { loadUserScheme, type UserScheme } from '../../shared/controllers/userScheme.ts';
 import { watchCallbacks } from '../../shared/controllers/userWatch.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
@@ -28,6 +30,24 @@ export function loadUserCode(source: string): Promise<UserScheme> {
     installUserScheme(s);
     return s;
   });
+}
+
+/** What the page learns of a text: the scheme it declares (to build sliders), or where it fails. */
+export type CheckResult = { ok: true; title: string; mode: 'window' | 'burst'; params: ParamSpec[] } | { ok: false; message: string; line: number | null; column: number | null };
+
+/**
+ * Loads a controller's text and makes one controller at the defaults, asking it for its window once:
+ * the page installs the text only when this passes.
+ */
+export async function checkCode(source: string): Promise<CheckResult> {
+  try {
+    const s = await loadUserCode(source);
+    s.create(withDefaults(s.params)).windowSize();
+    return { ok: true, title: s.title, mode: s.mode, params: [...s.params] };
+  } catch (err) {
+    const u = err instanceof UserCodeError ? err : null;
+    return { ok: false, message: (err as Error).message, line: u?.line ?? null, column: u?.column ?? null };
+  }
 }
 
 /**

@@ -45,7 +45,28 @@ export class Watchdog {
   /** Request `id` was answered. */
   done(id: number): void {
     if (this.watched?.id !== id) return;
+    this.stop();
+  }
+
+  /** The worker is gone (its requests too): no hang is waited for. */
+  stop(): void {
     clearTimeout(this.timer);
     this.watched = null;
   }
+}
+
+/** The answer to a request that hung again while probing: which callback did not return. */
+export const hangMessage = (callback: string | null) =>
+  `your controller${callback ? ` in ${callback}` : ''}: did not return for ${HANG_MS} ms (a hang the loop guard cannot stop, such as a regular expression that backtracks for ever): its worker was stopped and replaced`;
+
+/**
+ * What follows the hang `dog` saw (its worker already replaced): the first time, the same request runs
+ * again probing from its last beat's count, to name the callback; hung while probing, it is answered
+ * with that name.
+ */
+export function afterHang(dog: Watchdog): { id: number; probeFrom: number } | { id: number; message: string } {
+  const stuck = dog.watched!;
+  if (stuck.probing) return { id: stuck.id, message: hangMessage(stuck.callback) };
+  dog.probe(stuck.id);
+  return { id: stuck.id, probeFrom: stuck.entered };
 }

@@ -38,15 +38,20 @@ export function useSweepRunner() {
     const t0 = performance.now();
     setProgress({ done: 0, total: runs.length, running: true, ms: 0 });
     let done = 0;
+    // a failed run is done too: the sweep goes on without its point
+    const count = () => setProgress({ done: ++done, total: runs.length, running: true, ms: performance.now() - t0 });
     const finished = await pool.current.run(
       runs.map(specOf),
       (i, summary) => {
         const r = runs[i];
         setOmni(summary.omniscient);
         setPoints((p) => [...p, { ...sweepPoint(r.scheme, r.param, r.value, summary.all), sweep: r.sweep }]);
-        setProgress({ done: ++done, total: runs.length, running: true, ms: performance.now() - t0 });
+        count();
       },
-      (i, message) => setErrors((e) => [...e, `${runs[i].scheme} ${runs[i].param}=${runs[i].value}: ${message}`]),
+      (i, message) => {
+        setErrors((e) => [...e, `${runs[i].scheme} ${runs[i].param}=${runs[i].value}: ${message}`]);
+        count();
+      },
       uploads,
     );
     setProgress((p) => p && { ...p, running: false, ms: finished ? performance.now() - t0 : p.ms });

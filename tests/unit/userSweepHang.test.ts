@@ -1,0 +1,131 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Summary } from '../../shared/metrics/summary.ts';
+import { contest, flow } from '../../shared/scenarios/presets.ts';
+import type { WorkerRequest, WorkerResponse } from '../../web/worker/protocol.ts';
+import { SweepPool } from '../../web/worker/sweepPool.ts';
+import { HANG_MS, hangMessage } from '../../web/worker/watchdog.ts';
+
+/** A worker the test plays: it records what the pool sends and answers when told. */
+class FakeWorker {
+  sent: WorkerRequest[] = [];
+  terminated = false;
+  onmessage: ((e: MessageEvent<WorkerResponse>) => void) | null = null;
+  postMessage(m: WorkerRequest): void {
+    this.sent.push(m);
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+  answer(m: WorkerResponse): void {
+    this.onmessage?.({ data: m } as MessageEvent<WorkerResponse>);
+  }
+  /** The id and probe of the last summary request. */
+  last() {
+    const m = this.sent.at(-1) as Extract<WorkerRequest, { kind: 'summary' }>;
+    return { id: m.id, probeFrom: m.probeFrom };
+  }
+}
+
+const summary = (n: number) => ({ all: { throughputMbps: n } }) as unknown as Summary;
+const specs = [1, 2, 3].map((w) => contest('Verizon-LTE-short', [flow('fixed', { w })]));
+
+let workers: FakeWorker[];
+let pool: SweepPool;
+beforeEach(() => {
+  vi.useFakeTimers();
+  workers = [];
+  pool = new SweepPool(2, () => {
+    const w = new FakeWorker();
+    workers.push(w);
+    return w as unknown as Worker;
+  });
+});
+afterEach(() => {
+  pool.close();
+  vi.useRealTimers();
+});
+
+describe('the sweep pool with user code that hangs', () => {
+  it('replaces the hung worker, runs the point again probing, names the callback and finishes the sweep', async () => {
+    const results: [number, number][] = [];
+    const errors: [number, string][] = [];
+    const done = pool.run(
+      specs,
+      (i, s) => results.push([i, s.all.throughputMbps]),
+      (i, m) => errors.push([i, m]),
+    );
+    expect(workers.map((w) => w.last())).toEqual([
+      { id: 1, probeFrom: undefined },
+      { id: 2, probeFrom: undefined },
+    ]);
+    // worker 0 finishes its point and takes the third; worker 1's user code beats, then stops beating
+    workers[0].answer({ id: 1, kind: 'summary', summary: summary(10), wallMs: 5 });
+    expect(workers[0].last()).toEqual({ id: 3, probeFrom: undefined });
+    workers[1].answer({ id: 2, kind: 'beat', callback: 'windowSize', entered: 4096 });
+    // beats that keep coming keep a slow run alive
+    vi.advanceTimersByTime(HANG_MS - 1);
+    workers[1].answer({ id: 2, kind: 'beat', callback: 'onAck', entered: 5120 });
+    vi.advanceTimersByTime(HANG_MS - 1);
+    expect(workers.map((w) => w.terminated)).toEqual([false, false]);
+    vi.advanceTimersByTime(1);
+    // ended; a fresh worker runs the point again, reporting every callback from the last beat's count
+    expect(workers.map((w) => w.terminated)).toEqual([false, true, false]);
+    expect(workers[2].last()).toEqual({ id: 2, probeFrom: 5120 });
+    workers[2].answer({ id: 2, kind: 'beat', callback: 'onAck', entered: 5120 });
+    workers[2].answer({ id: 2, kind: 'beat', callback: 'onTimeout', entered: 5121 });
+    vi.advanceTimersByTime(HANG_MS);
+    // hung again while probing: the point fails naming the last callback entered, in another fresh worker
+    expect(workers.map((w) => w.terminated)).toEqual([false, true, true, false]);
+    expect(errors).toEqual([[1, hangMessage('onTimeout')]]);
+    expect(hangMessage('onTimeout')).toBe(
+      `your controller in onTimeout: did not return for ${HANG_MS} ms (a hang the loop guard cannot stop, such as a regular expression that backtracks for ever): its worker was stopped and replaced`,
+    );
+    // a late message of a replaced run is not counted; the last point finishes the sweep
+    workers[0].answer({ id: 3, kind: 'beat', callback: null, entered: 0 });
+    workers[0].answer({ id: 3, kind: 'summary', summary: summary(30), wallMs: 5 });
+    await expect(done).resolves.toBe(true);
+    expect(results).toEqual([
+      [0, 10],
+      [2, 30],
+    ]);
+    // the pool stays usable: the next sweep runs on the two live workers
+    const again = pool.run(
+      specs.slice(0, 1),
+      (i, s) => results.push([i, s.all.throughputMbps]),
+      () => {},
+    );
+    expect(workers[0].last()).toEqual({ id: 1, probeFrom: undefined });
+    workers[0].answer({ id: 1, kind: 'summary', summary: summary(11), wallMs: 5 });
+    await expect(again).resolves.toBe(true);
+    expect(results.at(-1)).toEqual([0, 11]);
+  });
+
+  it('hands a replacing worker the sweep’s uploaded traces', () => {
+    void pool.run(
+      specs.slice(0, 1),
+      () => {},
+      () => {},
+      [{ name: 'mine', text: '1\n2\n' }],
+    );
+    expect(workers[0].sent.map((m) => m.kind)).toEqual(['upload', 'summary']);
+    workers[0].answer({ id: 1, kind: 'beat', callback: 'onAck', entered: 1 });
+    vi.advanceTimersByTime(HANG_MS);
+    expect(workers[1].sent).toEqual([
+      { id: 0, kind: 'upload', name: 'mine', text: '1\n2\n' },
+      { id: 1, kind: 'summary', spec: specs[0], probeFrom: 1 },
+    ]);
+  });
+
+  it('waits on no hang once the sweep is cancelled', () => {
+    const done = pool.run(
+      specs,
+      () => {},
+      () => {},
+    );
+    workers[0].answer({ id: 1, kind: 'beat', callback: 'onAck', entered: 1 });
+    pool.cancel();
+    vi.advanceTimersByTime(10 * HANG_MS);
+    expect(workers.length).toBe(2);
+    return expect(done).resolves.toBe(false);
+  });
+});
