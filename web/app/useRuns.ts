@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { RunSeries } from '../../shared/metrics/series.ts';
 import type { RunView } from '../worker/protocol.ts';
 import { WorkerPool } from '../worker/pool.ts';
 import type { Experiment } from '../state/experiment.ts';
@@ -9,6 +10,8 @@ export type Slot = 'a' | 'b';
 
 export interface Runs {
   views: Partial<Record<Slot, RunView>>;
+  /** A side's first seconds, drawn while its first run is computed (nothing else of it is shown yet). */
+  previews: Partial<Record<Slot, RunSeries>>;
   errors: Partial<Record<Slot, string>>;
   busy: Partial<Record<Slot, boolean>>;
   pool: WorkerPool;
@@ -27,6 +30,7 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
   const pool = useRef<WorkerPool | null>(null);
   pool.current ??= new WorkerPool();
   const [views, setViews] = useState<Partial<Record<Slot, RunView>>>({});
+  const [previews, setPreviews] = useState<Partial<Record<Slot, RunSeries>>>({});
   const [errors, setErrors] = useState<Partial<Record<Slot, string>>>({});
   const [busy, setBusy] = useState<Partial<Record<Slot, boolean>>>({});
   const last = useRef<Record<Slot, string>>({ a: '', b: '' });
@@ -37,32 +41,43 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
       // A skipped run's newer replacement is still under way.
       if (r.kind === 'superseded') return;
       setBusy((b) => ({ ...b, [slot]: false }));
+      // A run that failed after its first seconds leaves no preview of itself behind.
+      setPreviews((x) => (x[slot] ? { ...x, [slot]: undefined } : x));
       if (r.kind === 'error') setErrors((x) => ({ ...x, [slot]: r.message }));
     });
   };
 
+  const ask = () => {
+    for (const slot of ['a', 'b'] as const) {
+      if (slot === 'a' && e.live) continue;
+      const duration = e.trace.startsWith('upload:') ? uploadedMs[e.trace.slice(7)] : undefined;
+      const spec = specFor(e, slot, duration);
+      const key = JSON.stringify(spec);
+      if (key === last.current[slot]) continue;
+      last.current[slot] = key;
+      setErrors((x) => ({ ...x, [slot]: undefined }));
+      const show = (view: RunView) => {
+        setViews((v) => ({ ...v, [slot]: view }));
+        setPreviews((p) => ({ ...p, [slot]: undefined }));
+      };
+      // Only a side with nothing on screen is previewed: a shown run stays whole until its successor is.
+      const preview = views[slot] ? undefined : (series: RunSeries) => setPreviews((p) => ({ ...p, [slot]: series }));
+      handle(slot, pool.current!.run(slot, spec, show, preview));
+    }
+  };
+  // The page's first runs start before its first paint: the workers compute while the page draws itself.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only once, on mounting.
+  useLayoutEffect(ask, []);
+  // Later changes (a slider's drag) coalesce to one request per frame; an unchanged spec asks for nothing.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs follow the experiment and the uploads; the helpers are remade each render and change nothing.
   useEffect(() => {
-    const frame = requestAnimationFrame(() => {
-      for (const slot of ['a', 'b'] as const) {
-        if (slot === 'a' && e.live) continue;
-        const duration = e.trace.startsWith('upload:') ? uploadedMs[e.trace.slice(7)] : undefined;
-        const spec = specFor(e, slot, duration);
-        const key = JSON.stringify(spec);
-        if (key === last.current[slot]) continue;
-        last.current[slot] = key;
-        setErrors((x) => ({ ...x, [slot]: undefined }));
-        handle(
-          slot,
-          pool.current!.run(slot, spec, (view) => setViews((v) => ({ ...v, [slot]: view }))),
-        );
-      }
-    });
+    const frame = requestAnimationFrame(ask);
     return () => cancelAnimationFrame(frame);
   }, [e, uploadedMs]);
 
   return {
     views,
+    previews,
     errors,
     busy,
     pool: pool.current,

@@ -1,4 +1,5 @@
 import { withUserCode } from '../../shared/controllers/userScheme.ts';
+import type { RunSeries } from '../../shared/metrics/series.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { applyDelta } from './seriesDelta.ts';
 import type { AnswerTo, RequestKind, RequestOf, RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
@@ -10,6 +11,7 @@ interface Waiting {
   slot: Slot;
   req: WorkerRequest;
   onView: (v: RunView, final: boolean) => void;
+  onPreview?: (s: RunSeries) => void;
   resolve: (r: WorkerResponse) => void;
   shown?: RunView;
 }
@@ -49,6 +51,10 @@ export class WorkerPool {
     const w = this.waiting.get(m.id);
     if (!w) return;
     if (m.kind === 'beat') return this.dogs[w.slot].beat(m.id, m.callback, m.entered);
+    if (m.kind === 'preview') {
+      if (m.id === this.latest[w.slot]) w.onPreview?.(m.series);
+      return;
+    }
     if (m.kind === 'delta') {
       if (w.shown && m.id === this.latest[w.slot]) this.show(w, { ...w.shown, series: applyDelta(w.shown.series, m.delta), summary: m.summary, wallMs: m.wallMs }, false);
       return;
@@ -105,19 +111,22 @@ export class WorkerPool {
    * Sends a request to a side's worker; views for it arrive through onView while it is the latest. Uploads
    * and exports leave the run in progress the latest.
    */
-  request<K extends RequestKind>(slot: Slot, req: RequestOf<K> & { kind: K }, onView: (v: RunView, final: boolean) => void = () => {}): Promise<AnswerTo<K>> {
+  request<K extends RequestKind>(slot: Slot, req: RequestOf<K> & { kind: K }, onView: (v: RunView, final: boolean) => void = () => {}, onPreview?: (s: RunSeries) => void): Promise<AnswerTo<K>> {
     const id = this.nextId++;
     if (req.kind !== 'upload' && req.kind !== 'export') this.latest[slot] = id;
     const message = { ...req, id } as WorkerRequest;
     return new Promise((resolve) => {
-      this.waiting.set(id, { slot, req: message, onView, resolve: resolve as (r: WorkerResponse) => void });
+      this.waiting.set(id, { slot, req: message, onView, onPreview, resolve: resolve as (r: WorkerResponse) => void });
       this.workers[slot].postMessage(message);
     });
   }
 
-  /** A run of the spec, carrying the user's code when one of its flows runs it. */
-  run(slot: Slot, spec: ScenarioSpec, onView: (v: RunView) => void): Promise<AnswerTo<'run'>> {
-    return this.request(slot, { kind: 'run', spec: withUserCode(spec) }, onView);
+  /**
+   * A run of the spec, carrying the user's code when one of its flows runs it. With `onPreview`, the series
+   * of its first seconds come first (for a side with nothing on screen yet).
+   */
+  run(slot: Slot, spec: ScenarioSpec, onView: (v: RunView) => void, onPreview?: (s: RunSeries) => void): Promise<AnswerTo<'run'>> {
+    return this.request(slot, { kind: 'run', spec: withUserCode(spec), preview: onPreview !== undefined }, onView, onPreview);
   }
 
   /** Hands an uploaded trace to both workers; resolves with the first answer (both parse the same text). */
