@@ -1,5 +1,5 @@
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Axes } from './Axes.tsx';
 import { seconds } from './format.ts';
 import { Painter, type Layer } from './painter.ts';
@@ -62,14 +62,17 @@ export function yExtent(layers: Layer[], [t0, t1]: [number, number]): [number, n
   return [min, max];
 }
 
+/** The longest an off-screen chart waits for an idle moment before it paints anyway, ms. */
+const OFFSCREEN_WAIT_MS = 200;
+
 const idle: (paint: () => void) => () => void =
   typeof requestIdleCallback === 'function'
     ? (paint) => {
-        const id = requestIdleCallback(paint, { timeout: 1000 });
+        const id = requestIdleCallback(paint, { timeout: OFFSCREEN_WAIT_MS });
         return () => cancelIdleCallback(id);
       }
     : (paint) => {
-        const id = setTimeout(paint, 100);
+        const id = setTimeout(paint, OFFSCREEN_WAIT_MS / 2);
         return () => clearTimeout(id);
       };
 
@@ -97,6 +100,8 @@ export const TimeChart = memo(function TimeChart({
   const [width, setWidth] = useState(0);
   const [drag, setDrag] = useState<[number, number] | null>(null);
 
+  // The width now, before the first paint (a new chart paints in its first frame), then as it changes.
+  useLayoutEffect(() => setWidth(Math.floor(box.current!.getBoundingClientRect().width)), []);
   useEffect(() => {
     const ro = new ResizeObserver(([e]) => setWidth(Math.floor(e.contentRect.width)));
     ro.observe(box.current!);

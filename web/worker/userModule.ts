@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { installUserScheme } from '../../shared/controllers/registry.ts';
-import { loadUserScheme, type UserScheme } from '../../shared/controllers/userScheme.ts';
+import type { UserScheme } from '../../shared/controllers/userScheme.ts';
 import { watchCallbacks } from '../../shared/controllers/userWatch.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import type { WorkerResponse } from './protocol.ts';
@@ -20,7 +20,8 @@ export function loadUserCode(source: string): Promise<UserScheme> {
       urls.push(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })));
       return urls[0];
     };
-    const scheme = loadUserScheme(source, toUrl).finally(() => urls.forEach((u) => URL.revokeObjectURL(u)));
+    // The checker (a JavaScript parser) loads with the first user code: most runs never need it.
+    const scheme = import('../../shared/controllers/userScheme.ts').then((m) => m.loadUserScheme(source, toUrl)).finally(() => urls.forEach((u) => URL.revokeObjectURL(u)));
     loaded = { source, scheme };
     // a failed text stays failed; the next different text loads afresh
   }
