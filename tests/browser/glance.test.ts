@@ -155,7 +155,7 @@ describe('one glance at projector sizes, in Chromium', () => {
       ['B timeout', 'rgb(213, 94, 0)', true],
     ]);
     const edges = await window.locator('canvas').evaluate((c: HTMLCanvasElement) => {
-      const rows = Math.round(4 * (window.devicePixelRatio || 1));
+      const rows = Math.round(4 * (devicePixelRatio || 1));
       const count = (y0: number) => {
         const d = c.getContext('2d')!.getImageData(0, y0, c.width, rows).data;
         let blue = 0;
