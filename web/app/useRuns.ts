@@ -60,8 +60,9 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
         setViews((v) => ({ ...v, [slot]: view }));
         setPreviews((p) => ({ ...p, [slot]: undefined }));
       };
-      // Only a side with nothing on screen is previewed: a shown run stays whole until its successor is.
-      const preview = views[slot] ? undefined : (series: RunSeries) => setPreviews((p) => ({ ...p, [slot]: series }));
+      // Only a side with nothing on screen is previewed (a shown run stays whole until its successor is),
+      // and only a contest run, which lasts its whole time (a fetch's end is not known before it ends).
+      const preview = views[slot] || e.scenario !== 'contest' ? undefined : (series: RunSeries) => setPreviews((p) => ({ ...p, [slot]: series }));
       handle(slot, pool.current!.run(slot, spec, show, preview));
     }
   };
