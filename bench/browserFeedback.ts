@@ -52,9 +52,22 @@ const awaitBothSides = (page: Page) =>
     ]),
   );
 
+/**
+ * The page thread's busy time so far, s (Chromium's TaskDuration: scripts, style, layout, paint). Under a
+ * loaded machine wall times stretch with whatever else runs; this moves far less.
+ */
+async function busySeconds(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  await cdp.detach();
+  return metrics.find((m) => m.name === 'TaskDuration')!.value;
+}
+
 /** A real pointer drag of the link's delay slider, and trace changes: each re-runs both sides. */
 export async function dragAndTrace(page: Page): Promise<Record<string, string>> {
   const drags: number[] = [];
+  const busyBefore = await busySeconds(page);
   const slider = page.locator('[data-param="link.delay"]');
   await slider.scrollIntoViewIfNeeded();
   const box = (await slider.boundingBox())!;
@@ -70,6 +83,7 @@ export async function dragAndTrace(page: Page): Promise<Record<string, string>> 
     await page.mouse.up();
     drags.push(await awaitBothSides(page));
   }
+  const busyDrags = (await busySeconds(page)) - busyBefore;
   const traces: number[] = [];
   const names = ['TMobile-LTE-short', 'Verizon-LTE-short'];
   for (let i = 0; i < 6; i++) {
@@ -77,9 +91,11 @@ export async function dragAndTrace(page: Page): Promise<Record<string, string>> 
     await page.locator('[data-param="trace"]').selectOption(names[i % 2]);
     traces.push(await awaitBothSides(page));
   }
+  const busyTraces = (await busySeconds(page)) - busyBefore - busyDrags;
+  const busy = (seconds: number, n: number) => `${((seconds * 1000) / n).toFixed(0)} ms of page-thread work each`;
   return {
-    'pointer drag of the link delay slider → both sides re-simulated and redrawn': line(drags, 'drags'),
-    'trace change → both sides re-simulated and redrawn': line(traces, 'changes'),
+    'pointer drag of the link delay slider → both sides re-simulated and redrawn': `${line(drags, 'drags')}; ${busy(busyDrags, drags.length)}`,
+    'trace change → both sides re-simulated and redrawn': `${line(traces, 'changes')}; ${busy(busyTraces, traces.length)}`,
   };
 }
 

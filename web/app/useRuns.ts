@@ -35,6 +35,7 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
   const [busy, setBusy] = useState<Partial<Record<Slot, boolean>>>({});
   const last = useRef<Record<Slot, string>>({ a: '', b: '' });
 
+  const dropPreview = (slot: Slot) => setPreviews((p) => (p[slot] ? { ...p, [slot]: undefined } : p));
   const handle = (slot: Slot, p: Promise<import('../worker/protocol.ts').WorkerResponse>) => {
     setBusy((b) => ({ ...b, [slot]: true }));
     void p.then((r) => {
@@ -42,7 +43,7 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
       if (r.kind === 'superseded') return;
       setBusy((b) => ({ ...b, [slot]: false }));
       // A run that failed after its first seconds leaves no preview of itself behind.
-      setPreviews((x) => (x[slot] ? { ...x, [slot]: undefined } : x));
+      dropPreview(slot);
       if (r.kind === 'error') setErrors((x) => ({ ...x, [slot]: r.message }));
     });
   };
@@ -58,11 +59,13 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
       setErrors((x) => ({ ...x, [slot]: undefined }));
       const show = (view: RunView) => {
         setViews((v) => ({ ...v, [slot]: view }));
-        setPreviews((p) => ({ ...p, [slot]: undefined }));
+        dropPreview(slot);
       };
       // Only a side with nothing on screen is previewed (a shown run stays whole until its successor is),
       // and only a contest run, which lasts its whole time (a fetch's end is not known before it ends).
       const preview = views[slot] || e.scenario !== 'contest' ? undefined : (series: RunSeries) => setPreviews((p) => ({ ...p, [slot]: series }));
+      // A preview belongs to the run it came with: a run asked without one leaves none behind.
+      if (!preview) dropPreview(slot);
       handle(slot, pool.current!.run(slot, spec, show, preview));
     }
   };
