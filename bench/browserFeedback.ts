@@ -53,21 +53,20 @@ const awaitBothSides = (page: Page) =>
   );
 
 /**
- * The page thread's busy time so far, s (Chromium's TaskDuration: scripts, style, layout, paint). Under a
+ * A reader of the page thread's busy time since now, s (Chromium's TaskDuration: scripts, style, layout, paint). Under a
  * loaded machine wall times stretch with whatever else runs; this moves far less.
  */
-async function busySeconds(page: Page): Promise<number> {
+async function busyClock(page: Page): Promise<() => Promise<number>> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  await cdp.detach();
-  return metrics.find((m) => m.name === 'TaskDuration')!.value;
+  return async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')!.value;
 }
 
 /** A real pointer drag of the link's delay slider, and trace changes: each re-runs both sides. */
 export async function dragAndTrace(page: Page): Promise<Record<string, string>> {
   const drags: number[] = [];
-  const busyBefore = await busySeconds(page);
+  const busySeconds = await busyClock(page);
+  const busyBefore = await busySeconds();
   const slider = page.locator('[data-param="link.delay"]');
   await slider.scrollIntoViewIfNeeded();
   const box = (await slider.boundingBox())!;
@@ -83,7 +82,7 @@ export async function dragAndTrace(page: Page): Promise<Record<string, string>> 
     await page.mouse.up();
     drags.push(await awaitBothSides(page));
   }
-  const busyDrags = (await busySeconds(page)) - busyBefore;
+  const busyDrags = (await busySeconds()) - busyBefore;
   const traces: number[] = [];
   const names = ['TMobile-LTE-short', 'Verizon-LTE-short'];
   for (let i = 0; i < 6; i++) {
@@ -91,7 +90,7 @@ export async function dragAndTrace(page: Page): Promise<Record<string, string>> 
     await page.locator('[data-param="trace"]').selectOption(names[i % 2]);
     traces.push(await awaitBothSides(page));
   }
-  const busyTraces = (await busySeconds(page)) - busyBefore - busyDrags;
+  const busyTraces = (await busySeconds()) - busyBefore - busyDrags;
   const busy = (seconds: number, n: number) => `${((seconds * 1000) / n).toFixed(0)} ms of page-thread work each`;
   return {
     'pointer drag of the link delay slider → both sides re-simulated and redrawn': `${line(drags, 'drags')}; ${busy(busyDrags, drags.length)}`,
