@@ -53,8 +53,8 @@ const awaitBothSides = (page: Page) =>
   );
 
 /**
- * A reader of the page thread's busy time since now, s (Chromium's TaskDuration: scripts, style, layout, paint). Under a
- * loaded machine wall times stretch with whatever else runs; this moves far less.
+ * A reader of the page thread's busy time since now, s (Chromium's TaskDuration: scripts, style, layout,
+ * paint). On a loaded machine wall times stretch with whatever else runs; this moves far less.
  */
 async function busyClock(page: Page): Promise<() => Promise<number>> {
   const cdp = await page.context().newCDPSession(page);
