@@ -53,8 +53,9 @@ const awaitBothSides = (page: Page) =>
   );
 
 /**
- * A reader of the page thread's busy time since now, s (Chromium's TaskDuration: scripts, style, layout,
- * paint). On a loaded machine wall times stretch with whatever else runs; this moves far less.
+ * A reader of the page thread's busy time since now, s (Chromium's TaskDuration: the wall time of its
+ * tasks, scripts, style, layout and paint): the page's own share of a figure, without the waits on the
+ * workers (a loaded machine stretches it too).
  */
 async function busyClock(page: Page): Promise<() => Promise<number>> {
   const cdp = await page.context().newCDPSession(page);
