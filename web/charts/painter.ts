@@ -68,8 +68,11 @@ export class Painter {
   paint(layers: Layer[], x: ScaleLinear<number, number>, y: ScaleLinear<number, number>, tNow: number): void {
     if (!firstMarked && layers.some((l) => l.data.length > 0 && l.data[0] <= tNow)) {
       firstMarked = true;
-      // Marked once the frame showing the canvas has been drawn, not when its pixels were written.
-      requestAnimationFrame(() => setTimeout(() => performance.mark(FIRST_CHART_MARK)));
+      // Marked once the frame showing the canvas has been drawn, not when its pixels were written (at once
+      // where there are no frames).
+      const mark = () => performance.mark(FIRST_CHART_MARK);
+      if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(mark));
+      else mark();
     }
     const p = this.painted;
     const forward = p && p.layers === layers && p.x === x && p.y === y && tNow >= p.tNow;
