@@ -161,7 +161,7 @@ export function Columns({ offset, runs, domain: asked, playhead, setZoom, label,
                 </div>
               ))
             )}
-            {said && id in said && (
+            {said?.[id as CaptionRow] && (
               <p className="caption" data-caption={id}>
                 {said[id as CaptionRow]}
               </p>
