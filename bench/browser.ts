@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { launchChromium } from '../tests/helpers/browser.ts';
 import { testRelay } from '../tests/helpers/relay.ts';
 import { ROOT } from '../server/relay.ts';
+import { dragAndTrace, firstChart } from './browserFeedback.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -43,74 +44,6 @@ function bundleSize(dir: string): { raw: number; gzip: number; files: number } {
   return { raw, gzip, files };
 }
 
-/**
- * Resolves (in the page) with the ms from the next `input` or `change` event of `selector` until both
- * sides show a finished run newer than the one shown before, and two frames later (the charts painted).
- */
-function armBothSides(page: Page, selector: string): Promise<void> {
-  return page.evaluate((sel) => {
-    const w = window as unknown as { bothDone: Promise<number> };
-    const notes = ['A', 'B'].map((side) => document.querySelector(`section.cards[data-side^="${side} "] h3 small`)!);
-    const before = notes.map((n) => n.textContent);
-    const input = document.querySelector(sel)!;
-    w.bothDone = new Promise<number>((resolve) => {
-      let t0 = 0;
-      const start = () => {
-        t0 ||= performance.now();
-      };
-      input.addEventListener('input', start, { once: true });
-      input.addEventListener('change', start, { once: true });
-      const check = () => {
-        const fresh = notes.every((n, i) => !n.isConnected || (n.textContent !== before[i] && !n.textContent!.includes('updating')));
-        if (!t0 || !fresh) return requestAnimationFrame(check);
-        requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - t0)));
-      };
-      requestAnimationFrame(check);
-    });
-  }, selector);
-}
-
-/** The armed measurement; a side that never finishes fails the bench after 10 s instead of stalling it. */
-const awaitBothSides = (page: Page) =>
-  page.evaluate(() =>
-    Promise.race([
-      (window as unknown as { bothDone: Promise<number> }).bothDone,
-      new Promise<number>((_, reject) => setTimeout(() => reject(new Error('both sides did not finish within 10 s')), 10_000)),
-    ]),
-  );
-
-/** A real pointer drag of the link's delay slider, and trace changes: each re-runs both sides. */
-export async function dragAndTrace(page: Page): Promise<Record<string, string>> {
-  const drags: number[] = [];
-  const slider = page.locator('[data-param="link.delay"]');
-  await slider.scrollIntoViewIfNeeded();
-  const box = (await slider.boundingBox())!;
-  const y = box.y + box.height / 2;
-  for (let i = 0; i < 15; i++) {
-    // Press on the thumb's current spot, then drag a few pixels right or left.
-    const at = await slider.evaluate((el: HTMLInputElement) => (Number(el.value) - Number(el.min)) / (Number(el.max) - Number(el.min)));
-    const x = box.x + 8 + (box.width - 16) * at;
-    await page.mouse.move(x, y);
-    await page.mouse.down();
-    await armBothSides(page, '[data-param="link.delay"]');
-    await page.mouse.move(x + (i % 2 === 0 ? 6 : -6), y, { steps: 3 });
-    await page.mouse.up();
-    drags.push(await awaitBothSides(page));
-  }
-  const traces: number[] = [];
-  const names = ['TMobile-LTE-short', 'Verizon-LTE-short'];
-  for (let i = 0; i < 6; i++) {
-    await armBothSides(page, '[data-param="trace"]');
-    await page.locator('[data-param="trace"]').selectOption(names[i % 2]);
-    traces.push(await awaitBothSides(page));
-  }
-  const line = (xs: number[], what: string) => `median ${median(xs).toFixed(0)} ms over ${xs.length} ${what} (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
-  return {
-    'pointer drag of the link delay slider → both sides re-simulated and redrawn': line(drags, 'drags'),
-    'trace change → both sides re-simulated and redrawn': line(traces, 'changes'),
-  };
-}
-
 export async function benchBrowser(): Promise<Record<string, string>> {
   await build({ configFile: resolve(ROOT, 'vite.config.ts'), logLevel: 'warn' });
   const size = bundleSize(resolve(ROOT, 'dist'));
@@ -122,17 +55,7 @@ export async function benchBrowser(): Promise<Record<string, string>> {
     'production bundle (JS, CSS, HTML; traces apart)': `${(size.gzip / 1024).toFixed(1)} kB gzipped (${(size.raw / 1024).toFixed(0)} kB raw, ${size.files} files)`,
   };
   try {
-    const firsts: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const ctx = await browser.newContext({ viewport: { width: 1500, height: 1000 } });
-      const page = await ctx.newPage();
-      await page.addInitScript(keepNames);
-      await page.goto(relay.url);
-      await page.waitForFunction(() => performance.getEntriesByName('pipefill:first-chart').length > 0, null, { timeout: 15_000 });
-      firsts.push(await page.evaluate(() => performance.getEntriesByName('pipefill:first-chart')[0].startTime));
-      await ctx.close();
-    }
-    figures['first chart on screen after navigation'] = `median ${median(firsts).toFixed(0)} ms (runs ${firsts.map((f) => f.toFixed(0)).join(', ')})`;
+    figures['first chart on screen after navigation'] = await firstChart(browser, relay.url);
 
     const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
     await page.addInitScript(keepNames);

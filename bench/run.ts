@@ -1,6 +1,7 @@
 import { benchModel } from './model.ts';
 import { benchRelay } from './relay.ts';
 import { benchBrowser } from './browser.ts';
+import { benchFeedback } from './browserFeedback.ts';
 import { benchLabs } from './labs.ts';
 import { benchLink } from './link.ts';
 import { benchLive } from './live.ts';
@@ -11,6 +12,7 @@ const suites: [string, () => Record<string, string> | Promise<Record<string, str
   ['model', benchModel],
   ['relay', benchRelay],
   ['browser', benchBrowser],
+  ['feedback', benchFeedback],
   ['labs', benchLabs],
   ['link', benchLink],
   ['live', benchLive],

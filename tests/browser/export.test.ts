@@ -76,6 +76,25 @@ describe('the figure an instructor puts on a slide', () => {
     await page.close();
   });
 
+  it('SVG of overlaid charts: each side’s event ticks in its colour, B’s hanging from the top edge', { timeout: 90_000 }, async () => {
+    const page = await ready(env.relay.url);
+    await page.locator('[data-action="overlay"]').check();
+    await page.locator('[data-overlay="window"] figure.chart').waitFor();
+    const svg = (await exportFigure(page, 'svg')).toString('utf8');
+    const ticks = (side: string) => [...svg.matchAll(new RegExp(`<path data-layer="${side} timeout" d="([^"]*)" fill="([^"]*)"`, 'g'))].map((m) => ({ d: m[1], fill: m[2] }));
+    const [a, b] = [ticks('A'), ticks('B')];
+    // the five charts every run has carry both sides' timeouts
+    expect(a.length).toBeGreaterThanOrEqual(5);
+    expect(b.length).toBeGreaterThanOrEqual(5);
+    for (const t of a) expect(t.fill).toBe('#0072B2');
+    for (const t of b) expect(t.fill).toBe('#D55E00');
+    // each tick a rectangle "Mx,yh…v…h…Z": B's start at the top (y 0), A's below it, on the time axis
+    const tops = (ts: { d: string }[]) => ts.flatMap((t) => [...t.d.matchAll(/M[\d.-]+,([\d.-]+)h/g)].map((m) => Number(m[1])));
+    expect(new Set(tops(b))).toEqual(new Set([0]));
+    expect(Math.min(...tops(a))).toBeGreaterThan(50);
+    await page.close();
+  });
+
   it('PNG: twice the figure’s size, with both sides’ colours and the charts’ marks', { timeout: 90_000 }, async () => {
     const page = await ready(env.relay.url);
     const width = await page.locator('main').evaluate((m) => Math.ceil(m.getBoundingClientRect().width));

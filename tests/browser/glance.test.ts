@@ -132,19 +132,33 @@ describe('one glance at projector sizes, in Chromium', () => {
     expect(keys).toContain('A window');
     expect(keys).toContain('B window');
     await page.waitForTimeout(300);
-    // Both sides' colours are painted on the one canvas.
+    // Each side's colour on the one canvas: over all of it, and over its top 4 px.
     const colours = await window.locator('canvas').evaluate((c: HTMLCanvasElement) => {
-      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-      let blue = 0;
-      let vermillion = 0;
-      for (let i = 0; i < d.length; i += 4) {
-        if (d[i] === 0x00 && d[i + 1] === 0x72 && d[i + 2] === 0xb2) blue++;
-        if (d[i] === 0xd5 && d[i + 1] === 0x5e && d[i + 2] === 0x00) vermillion++;
-      }
-      return { blue, vermillion };
+      const count = (rows: number) => {
+        const d = c.getContext('2d')!.getImageData(0, 0, c.width, rows).data;
+        let blue = 0;
+        let vermillion = 0;
+        for (let i = 0; i < d.length; i += 4) {
+          if (d[i] === 0x00 && d[i + 1] === 0x72 && d[i + 2] === 0xb2) blue++;
+          if (d[i] === 0xd5 && d[i + 1] === 0x5e && d[i + 2] === 0x00) vermillion++;
+        }
+        return { blue, vermillion };
+      };
+      return { all: count(c.height), top: count(Math.round(4 * (devicePixelRatio || 1))) };
     });
-    expect(colours.blue).toBeGreaterThan(50);
-    expect(colours.vermillion).toBeGreaterThan(50);
+    expect(colours.all.blue).toBeGreaterThan(50);
+    expect(colours.all.vermillion).toBeGreaterThan(50);
+    // Whose event a tick is: both runs time out; A's ticks are blue and rise from the axis, B's are
+    // vermillion and hang from the top edge, where no line of the window reaches (the y axis is padded).
+    const tickKeys = await window
+      .locator('.legend .key', { hasText: 'timeout' })
+      .evaluateAll((keys) => keys.map((k) => [k.textContent, getComputedStyle(k.querySelector('i')!).backgroundColor, k.querySelector('i')!.classList.contains('hang')]));
+    expect(tickKeys).toEqual([
+      ['A timeout', 'rgb(0, 114, 178)', false],
+      ['B timeout', 'rgb(213, 94, 0)', true],
+    ]);
+    expect(colours.top.vermillion, JSON.stringify(colours)).toBeGreaterThan(10);
+    expect(colours.top.blue, JSON.stringify(colours)).toBe(0);
     await page.locator('[data-action="overlay"]').uncheck();
     await page.locator('.column[data-side="a"] figure.chart').first().waitFor();
     await page.close();
@@ -166,16 +180,16 @@ describe('one glance at projector sizes, in Chromium', () => {
     const page = await openAt(env.browser, env.relay.url, 1280, 720);
     await page.waitForFunction(() => Number(document.querySelector<HTMLInputElement>('.playback input[type=range]')?.value) > 30_000);
     // The dashed pipe is the only dark mark there (an infinite queue drops nothing; the window is blue).
-    const ink = await page
-      .locator('.column[data-side="a"] figure.chart')
-      .nth(1)
-      .locator('canvas')
-      .evaluate((c: HTMLCanvasElement) => {
-        const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-        let n = 0;
-        for (let i = 0; i < d.length; i += 4) if (d[i] < 90 && d[i + 1] < 90 && d[i + 2] < 110 && d[i + 3] > 150) n++;
-        return n;
-      });
+    const chart = page.locator('.column[data-side="a"] figure.chart').nth(1);
+    // A chart off screen paints once the page is idle; on screen at once.
+    await chart.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(100);
+    const ink = await chart.locator('canvas').evaluate((c: HTMLCanvasElement) => {
+      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] < 90 && d[i + 1] < 90 && d[i + 2] < 110 && d[i + 3] > 150) n++;
+      return n;
+    });
     expect(ink).toBeGreaterThan(20);
     await page.close();
   });

@@ -59,8 +59,9 @@ export function App() {
     window.history.replaceState(null, '', `?${encodeExperiment(e)}`);
   }, [e]);
 
-  const endMs = Math.max(1, ...(['a', 'b'] as const).map((s) => runs.views[s]?.series.endMs ?? 0));
-  const [play, setPlay] = usePlayback(endMs, Boolean(runs.views.a || runs.views.b));
+  const shown = (['a', 'b'] as const).map((s) => runs.views[s]?.series ?? runs.previews[s]);
+  const endMs = Math.max(1, ...shown.map((s) => s?.endMs ?? 0));
+  const [play, setPlay] = usePlayback(endMs, shown.some(Boolean));
 
   const specA = specFor(e, 'a');
   const linkNow = linkValues(specA.link);

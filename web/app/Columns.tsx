@@ -1,4 +1,4 @@
-import { Fragment, type RefObject, useMemo, useState } from 'react';
+import { Fragment, type RefObject, useCallback, useMemo, useState } from 'react';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS, SIDE_STYLE } from '../charts/palette.ts';
 import { TimeChart, yExtent } from '../charts/TimeChart.tsx';
@@ -73,11 +73,17 @@ interface ColumnsProps {
 }
 
 /** Each side's charts in its column, on the shared time axis, row by row with what each row says under it. */
-export function Columns({ offset, runs, domain, playhead, setZoom, label, root }: ColumnsProps) {
+export function Columns({ offset, runs, domain: asked, playhead, setZoom, label, root }: ColumnsProps) {
+  // The same range and handler from render to render, so the memoised charts skip renders that change neither.
+  const domain = useMemo<[number, number]>(() => [asked[0], asked[1]], [asked[0], asked[1]]);
+  const resetZoom = useCallback(() => setZoom(null), [setZoom]);
   const facts = { a: useFacts(runs.views.a), b: useFacts(runs.views.b) };
   // Each side's charts change only with its own run, so a change to A leaves B's canvases as they are.
-  const chartsA = useMemo(() => (runs.views.a ? chartsOf(runs.views.a.series, offset, facts.a?.bdp ?? null) : []), [runs.views.a, offset, facts.a]);
-  const chartsB = useMemo(() => (runs.views.b ? chartsOf(runs.views.b.series, offset, facts.b?.bdp ?? null) : []), [runs.views.b, offset, facts.b]);
+  // Before a side's first run is whole, its first seconds (the playback starts there).
+  const seriesA = runs.views.a?.series ?? runs.previews.a;
+  const seriesB = runs.views.b?.series ?? runs.previews.b;
+  const chartsA = useMemo(() => (seriesA ? chartsOf(seriesA, offset, facts.a?.bdp ?? null) : []), [seriesA, offset, facts.a]);
+  const chartsB = useMemo(() => (seriesB ? chartsOf(seriesB, offset, facts.b?.bdp ?? null) : []), [seriesB, offset, facts.b]);
   const rows = [...new Set([...chartsA, ...chartsB].map((c) => c.id))];
   // A's and B's charts of a kind share their y range, so the eye compares heights across the columns.
   const sharedY = useMemo(() => {
@@ -88,7 +94,7 @@ export function Columns({ offset, runs, domain, playhead, setZoom, label, root }
       ranges.set(c.id, [Math.min(was[0], lo), Math.max(was[1], hi)]);
     }
     return ranges;
-  }, [chartsA, chartsB, domain[0], domain[1]]);
+  }, [chartsA, chartsB, domain]);
   const said = offset ? null : captions(facts.a, facts.b);
   const [overlay, setOverlay] = useState(false);
   // Built once per pair of runs, so playback paints the overlaid charts incrementally too.
@@ -126,7 +132,8 @@ export function Columns({ offset, runs, domain, playhead, setZoom, label, root }
                   domain={domain}
                   tNow={Math.max(tNow('a'), tNow('b'))}
                   onBrush={setZoom}
-                  onReset={() => setZoom(null)}
+                  onReset={resetZoom}
+                  paintOffscreenLater
                 />
               </div>
             ) : (
@@ -147,13 +154,14 @@ export function Columns({ offset, runs, domain, playhead, setZoom, label, root }
                       domain={domain}
                       tNow={tNow(s)}
                       onBrush={setZoom}
-                      onReset={() => setZoom(null)}
+                      onReset={resetZoom}
+                      paintOffscreenLater
                     />
                   )}
                 </div>
               ))
             )}
-            {said && id in said && (
+            {said?.[id as CaptionRow] && (
               <p className="caption" data-caption={id}>
                 {said[id as CaptionRow]}
               </p>

@@ -1,10 +1,13 @@
+import { lazy, Suspense } from 'react';
 import { App } from './App.tsx';
-import { ContestLab } from '../labs/ContestLab.tsx';
-import { TransportLab } from '../labs/TransportLab.tsx';
-import { SharedLab } from '../labs/SharedLab.tsx';
-import { MeasurementLab } from '../labs/MeasurementLab.tsx';
-import { Leaderboard } from '../leaderboard/Leaderboard.tsx';
-import { Sessions } from '../sessions/Sessions.tsx';
+
+// The other views load when opened: the playground's first chart does not wait for their code.
+const ContestLab = lazy(() => import('../labs/ContestLab.tsx').then((m) => ({ default: m.ContestLab })));
+const TransportLab = lazy(() => import('../labs/TransportLab.tsx').then((m) => ({ default: m.TransportLab })));
+const SharedLab = lazy(() => import('../labs/SharedLab.tsx').then((m) => ({ default: m.SharedLab })));
+const MeasurementLab = lazy(() => import('../labs/MeasurementLab.tsx').then((m) => ({ default: m.MeasurementLab })));
+const Leaderboard = lazy(() => import('../leaderboard/Leaderboard.tsx').then((m) => ({ default: m.Leaderboard })));
+const Sessions = lazy(() => import('../sessions/Sessions.tsx').then((m) => ({ default: m.Sessions })));
 
 const VIEWS = [
   { id: '', title: 'Playground', view: App },
@@ -32,7 +35,9 @@ export function Root() {
         ))}
         {current.id !== id && <span className="error">There is no view “{id}”: here is the playground.</span>}
       </nav>
-      <View />
+      <Suspense fallback={<p role="status">Loading {current.title.toLowerCase()}…</p>}>
+        <View />
+      </Suspense>
     </>
   );
 }

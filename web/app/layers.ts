@@ -115,17 +115,19 @@ const translucent = (hex: string, alpha: number) => {
 };
 
 /**
- * A's and B's charts of one kind drawn as one: every mark in its side's colour (drops, event ticks and
- * the pipe, the same link for both, as they are), each label prefixed with its side.
+ * A's and B's charts of one kind drawn as one: every mark in its side's colour (drops and the pipe, the
+ * same link for both, as they are), each label prefixed with its side. Event ticks take their side's
+ * colour too, and B's hang from the top edge while A's rise from the axis, so whose event a tick is
+ * reads without colour (their heights still tell the kinds apart).
  */
 export function overlayOf(sides: { a?: ChartDef; b?: ChartDef }, colors: { a: string; b: string }): Layer[] {
   const layers: Layer[] = [];
   for (const s of ['a', 'b'] as const) {
     for (const l of sides[s]?.layers ?? []) {
       if (l.label.startsWith('pipe') && s === 'b' && sides.a) continue;
-      const keep = l.label.startsWith('pipe') || l.label.startsWith('drop') || l.kind === 'marks' || l.kind === 'bands';
+      const keep = l.label.startsWith('pipe') || l.label.startsWith('drop') || l.kind === 'bands';
       const color = keep ? l.color : l.kind === 'area' ? translucent(colors[s], 0.2) : colors[s];
-      layers.push({ ...l, color, label: `${s.toUpperCase()} ${l.label}` });
+      layers.push({ ...l, color, label: `${s.toUpperCase()} ${l.label}`, ...(l.kind === 'marks' && s === 'b' ? { hang: true } : {}) });
     }
   }
   return layers;

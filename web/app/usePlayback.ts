@@ -8,8 +8,10 @@ export function usePlayback(endMs: number, ready: boolean) {
     if (!play.playing || !ready) return;
     let last = performance.now();
     let raf = requestAnimationFrame(function tick(now) {
-      const dt = now - last;
-      last = now;
+      // A frame's time is when the frame began, which can be before this effect read the clock: a first
+      // step back in time would start the playhead below 0, and nothing would show until it climbed back.
+      const dt = Math.max(0, now - last);
+      last = Math.max(last, now);
       setPlay((p) => (p.t + dt * p.speed >= endMs ? { ...p, t: endMs, playing: false } : { ...p, t: p.t + dt * p.speed }));
       raf = requestAnimationFrame(tick);
     });

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { RunSeries } from '../../shared/metrics/series.ts';
 import type { RunView, WorkerResponse } from '../worker/protocol.ts';
 import { WorkerPool } from '../worker/pool.ts';
 import type { Experiment } from '../state/experiment.ts';
@@ -10,6 +11,8 @@ export type Slot = 'a' | 'b';
 
 export interface Runs {
   views: Partial<Record<Slot, RunView>>;
+  /** A side's first seconds, drawn while its first run is computed (nothing else of it is shown yet). */
+  previews: Partial<Record<Slot, RunSeries>>;
   errors: Partial<Record<Slot, string>>;
   busy: Partial<Record<Slot, boolean>>;
   pool: WorkerPool;
@@ -33,43 +36,59 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
   const pool = useRef<WorkerPool | null>(null);
   pool.current ??= new WorkerPool();
   const [views, setViews] = useState<Partial<Record<Slot, RunView>>>({});
+  const [previews, setPreviews] = useState<Partial<Record<Slot, RunSeries>>>({});
   const [errors, setErrors] = useState<Partial<Record<Slot, string>>>({});
   const [busy, setBusy] = useState<Partial<Record<Slot, boolean>>>({});
   const last = useRef<Record<Slot, string>>({ a: '', b: '' });
 
+  const dropPreview = (slot: Slot) => setPreviews((p) => (p[slot] ? { ...p, [slot]: undefined } : p));
   const handle = (slot: Slot, p: Promise<WorkerResponse>) => {
     setBusy((b) => ({ ...b, [slot]: true }));
     void p.then((r) => {
       // A skipped run's newer replacement is still under way.
       if (r.kind === 'superseded') return;
       setBusy((b) => ({ ...b, [slot]: false }));
+      // A run that failed after its first seconds leaves no preview of itself behind.
+      dropPreview(slot);
       if (r.kind === 'error') setErrors((x) => ({ ...x, [slot]: r.message }));
     });
   };
 
   const specOf = (x: Experiment, slot: Slot) => specFor(x, slot, x.trace.startsWith('upload:') ? uploadedMs[x.trace.slice(7)] : undefined);
+  const showOf = (slot: Slot) => (view: RunView) => {
+    setViews((v) => ({ ...v, [slot]: view }));
+    dropPreview(slot);
+  };
 
+  const ask = () => {
+    for (const slot of ['a', 'b'] as const) {
+      if (slot === 'a' && e.live) continue;
+      const spec = specOf(e, slot);
+      const key = JSON.stringify(spec);
+      if (key === last.current[slot]) continue;
+      last.current[slot] = key;
+      setErrors((x) => ({ ...x, [slot]: undefined }));
+      // Only a side with nothing on screen is previewed (a shown run stays whole until its successor is),
+      // and only a contest run, which lasts its whole time (a fetch's end is not known before it ends).
+      const onPreview = views[slot] || e.scenario !== 'contest' ? undefined : (series: RunSeries) => setPreviews((p) => ({ ...p, [slot]: series }));
+      // A preview belongs to the run it came with: a run asked without one leaves none behind.
+      if (!onPreview) dropPreview(slot);
+      handle(slot, pool.current!.run(slot, spec, showOf(slot), { onPreview }));
+    }
+  };
+  // The page's first runs start before its first paint: the workers compute while the page draws itself.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only once, on mounting.
+  useLayoutEffect(ask, []);
+  // Later changes (a slider's drag) coalesce to one request per frame; an unchanged spec asks for nothing.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs follow the experiment and the uploads; the helpers are remade each render and change nothing.
   useEffect(() => {
-    const frame = requestAnimationFrame(() => {
-      for (const slot of ['a', 'b'] as const) {
-        if (slot === 'a' && e.live) continue;
-        const spec = specOf(e, slot);
-        const key = JSON.stringify(spec);
-        if (key === last.current[slot]) continue;
-        last.current[slot] = key;
-        setErrors((x) => ({ ...x, [slot]: undefined }));
-        handle(
-          slot,
-          pool.current!.run(slot, spec, (view) => setViews((v) => ({ ...v, [slot]: view }))),
-        );
-      }
-    });
+    const frame = requestAnimationFrame(ask);
     return () => cancelAnimationFrame(frame);
   }, [e, uploadedMs]);
 
   return {
     views,
+    previews,
     errors,
     busy,
     pool: pool.current,
@@ -114,7 +133,7 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
           resolve(result);
           return { id: r.id, kind: 'checked', result };
         };
-        handle(slot, pool.current!.run(slot, spec, (view) => setViews((v) => ({ ...v, [slot]: view })), onChecked).then(checkFirst));
+        handle(slot, pool.current!.run(slot, spec, showOf(slot), { onChecked }).then(checkFirst));
       });
     },
     stopLive() {

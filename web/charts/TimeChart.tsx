@@ -1,9 +1,10 @@
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Axes } from './Axes.tsx';
 import { seconds } from './format.ts';
 import { Painter, type Layer } from './painter.ts';
 import { recordPicture } from './picture.ts';
+import { nearWindow, useOnScreen } from './useOnScreen.ts';
 
 export interface TimeChartProps {
   title: string;
@@ -22,6 +23,11 @@ export interface TimeChartProps {
   sharedY?: [number, number];
   onBrush(domain: [number, number]): void;
   onReset(): void;
+  /**
+   * Off screen, paint only once the page is idle: with a page of charts, the ones on screen show a new run
+   * sooner (an off-screen one paints at once when it scrolls into view).
+   */
+  paintOffscreenLater?: boolean;
 }
 
 const MARGIN = { left: 48, right: 12, top: 8, bottom: 22 };
@@ -56,14 +62,46 @@ export function yExtent(layers: Layer[], [t0, t1]: [number, number]): [number, n
   return [min, max];
 }
 
-/** A time-series chart: marks on a canvas, axes and the playhead in SVG, drag to zoom, double-click to reset. */
-export function TimeChart({ title, yLabel, layers, domain, tNow, height = 170, yMin = 1, fitY = false, sharedY, onBrush, onReset }: TimeChartProps) {
+/** The longest an off-screen chart waits for an idle moment before it paints anyway, ms. */
+const OFFSCREEN_WAIT_MS = 200;
+
+const idle: (paint: () => void) => () => void =
+  typeof requestIdleCallback === 'function'
+    ? (paint) => {
+        const id = requestIdleCallback(paint, { timeout: OFFSCREEN_WAIT_MS });
+        return () => cancelIdleCallback(id);
+      }
+    : (paint) => {
+        const id = setTimeout(paint, OFFSCREEN_WAIT_MS / 2);
+        return () => clearTimeout(id);
+      };
+
+/**
+ * A time-series chart: marks on a canvas, axes and the playhead in SVG, drag to zoom, double-click to
+ * reset. Memoised: a page re-rendering for a slider leaves the charts whose props did not change alone.
+ */
+export const TimeChart = memo(function TimeChart({
+  title,
+  yLabel,
+  layers,
+  domain,
+  tNow,
+  height = 170,
+  yMin = 1,
+  fitY = false,
+  sharedY,
+  onBrush,
+  onReset,
+  paintOffscreenLater = false,
+}: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const painter = useRef<Painter | null>(null);
   const [width, setWidth] = useState(0);
   const [drag, setDrag] = useState<[number, number] | null>(null);
 
+  // The width now, before the first paint (a new chart paints in its first frame), then as it changes.
+  useLayoutEffect(() => setWidth(Math.floor(box.current!.getBoundingClientRect().width)), []);
   useEffect(() => {
     const ro = new ResizeObserver(([e]) => setWidth(Math.floor(e.contentRect.width)));
     ro.observe(box.current!);
@@ -85,13 +123,19 @@ export function TimeChart({ title, yLabel, layers, domain, tNow, height = 170, y
       .nice();
   }, [lo, hi, fitY, yMin, innerH]);
 
+  const onScreen = useOnScreen(box, paintOffscreenLater);
   useEffect(() => {
     if (!canvas.current || width === 0) return;
-    painter.current ??= new Painter(canvas.current);
-    painter.current.resize(innerW, innerH, window.devicePixelRatio || 1);
-    painter.current.paint(layers, x, y, tNow);
+    // The picture is what the chart shows, painted yet or not: an export draws it from this.
     recordPicture(box.current!, { layers, x, y, tNow, innerH });
-  }, [layers, x, y, tNow, width, innerW, innerH]);
+    const paint = () => {
+      painter.current ??= new Painter(canvas.current!);
+      painter.current.resize(innerW, innerH, window.devicePixelRatio || 1);
+      painter.current.paint(layers, x, y, tNow);
+    };
+    if (!paintOffscreenLater || (onScreen ?? nearWindow(box.current!))) return paint();
+    return idle(paint);
+  }, [layers, x, y, tNow, width, innerW, innerH, onScreen, paintOffscreenLater]);
 
   const local = (e: React.PointerEvent) => Math.min(innerW, Math.max(0, e.clientX - (e.currentTarget as Element).getBoundingClientRect().left - MARGIN.left));
   const head = x(Math.min(tNow, domain[1]));
@@ -103,7 +147,7 @@ export function TimeChart({ title, yLabel, layers, domain, tNow, height = 170, y
         <span className="legend">
           {layers.map((l) => (
             <span key={l.label} className="key">
-              <i style={{ background: l.color }} className={l.kind === 'marks' ? 'tick-key' : undefined} />
+              <i style={{ background: l.color }} className={l.kind === 'marks' ? (l.hang ? 'tick-key hang' : 'tick-key') : undefined} />
               {l.label}
             </span>
           ))}
@@ -138,4 +182,4 @@ export function TimeChart({ title, yLabel, layers, domain, tNow, height = 170, y
       </div>
     </figure>
   );
-}
+});

@@ -82,12 +82,15 @@ export function traceBands(sink: PathSink, l: Layer, x: Scale, height: number, f
   }
 }
 
-/** Event ticks rising from the time axis, one at each event's time; `size` is the tick's height. */
+/**
+ * Event ticks, one at each event's time, rising from the time axis (or, `hang`, hanging from the top
+ * edge); `size` is the tick's height.
+ */
 export function traceMarks(sink: PathSink, l: Layer, x: Scale, y: Scale, from: number, until: number): void {
-  const axis = y.range()[0];
   const h = l.size ?? TICK_HEIGHT;
+  const top = l.hang ? y.range()[1] : y.range()[0] - h;
   const d = l.data;
-  for (let i = pairsUpTo(d, from - 1e-9); i < pairsUpTo(d, until); i++) sink.rect(Math.round(x(d[2 * i])) - TICK_WIDTH / 2, axis - h, TICK_WIDTH, h);
+  for (let i = pairsUpTo(d, from - 1e-9); i < pairsUpTo(d, until); i++) sink.rect(Math.round(x(d[2 * i])) - TICK_WIDTH / 2, top, TICK_WIDTH, h);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { withUserCode } from '../../shared/controllers/userScheme.ts';
+import type { RunSeries } from '../../shared/metrics/series.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { applyDelta } from './seriesDelta.ts';
 import type { AnswerTo, RequestKind, RequestOf, RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
@@ -7,11 +8,16 @@ import { afterHang, Watchdog } from './watchdog.ts';
 
 type Slot = 'a' | 'b';
 
-interface Waiting {
+/** What a run's caller hears besides its views: the check of new code, and the preview of a first run. */
+interface RunHooks {
+  onChecked?: (r: CheckResult) => void;
+  onPreview?: (s: RunSeries) => void;
+}
+
+interface Waiting extends RunHooks {
   slot: Slot;
   req: WorkerRequest;
   onView: (v: RunView, final: boolean) => void;
-  onChecked?: (r: CheckResult) => void;
   resolve: (r: WorkerResponse) => void;
   shown?: RunView;
 }
@@ -54,6 +60,10 @@ export class WorkerPool {
     if (m.kind === 'checked') {
       w.onChecked?.(m.result);
       if (m.result.ok) return;
+    }
+    if (m.kind === 'preview') {
+      if (m.id === this.latest[w.slot]) w.onPreview?.(m.series);
+      return;
     }
     if (m.kind === 'delta') {
       if (w.shown && m.id === this.latest[w.slot]) this.show(w, { ...w.shown, series: applyDelta(w.shown.series, m.delta), summary: m.summary, wallMs: m.wallMs }, false);
@@ -105,22 +115,23 @@ export class WorkerPool {
    * Sends a request to a side's worker; views for it arrive through onView while it is the latest. Uploads
    * and exports leave the run in progress the latest.
    */
-  request<K extends RequestKind>(slot: Slot, req: RequestOf<K> & { kind: K }, onView: (v: RunView, final: boolean) => void = () => {}, onChecked?: (r: CheckResult) => void): Promise<AnswerTo<K>> {
+  request<K extends RequestKind>(slot: Slot, req: RequestOf<K> & { kind: K }, onView: (v: RunView, final: boolean) => void = () => {}, hooks: RunHooks = {}): Promise<AnswerTo<K>> {
     const id = this.nextId++;
     if (req.kind !== 'upload' && req.kind !== 'export') this.latest[slot] = id;
     const message = { ...req, id } as WorkerRequest;
     return new Promise((resolve) => {
-      this.waiting.set(id, { slot, req: message, onView, onChecked, resolve: resolve as (r: WorkerResponse) => void });
+      this.waiting.set(id, { slot, req: message, onView, ...hooks, resolve: resolve as (r: WorkerResponse) => void });
       this.workers[slot].postMessage(message);
     });
   }
 
   /**
    * A run of the spec, carrying the user's code when one of its flows runs it. With `onChecked`, the
-   * code is new: the worker checks it first and tells (a failed check ends the run).
+   * code is new: the worker checks it first and tells (a failed check ends the run). With `onPreview`, the
+   * series of its first seconds come first (for a side with nothing on screen yet).
    */
-  run(slot: Slot, spec: ScenarioSpec, onView: (v: RunView) => void, onChecked?: (r: CheckResult) => void): Promise<AnswerTo<'run'>> {
-    return this.request(slot, { kind: 'run', spec: withUserCode(spec), check: onChecked !== undefined }, onView, onChecked);
+  run(slot: Slot, spec: ScenarioSpec, onView: (v: RunView) => void, hooks: RunHooks = {}): Promise<AnswerTo<'run'>> {
+    return this.request(slot, { kind: 'run', spec: withUserCode(spec), check: hooks.onChecked !== undefined, preview: hooks.onPreview !== undefined }, onView, hooks);
   }
 
   /** Hands an uploaded trace to both workers; resolves with the first answer (both parse the same text). */

@@ -26,9 +26,13 @@ export interface RunView {
 }
 
 export type WorkerRequest =
-  /** `probeFrom` (runs and summaries): it hung before; report every user callback from that count on (web/worker/watchdog.ts). */
-  /** `check`: the spec's code is new: load and check it first, answering 'checked' (final when it fails). */
-  | { id: number; kind: 'run'; spec: ScenarioSpec; probeFrom?: number; check?: boolean }
+  /**
+   * `probeFrom` (runs and summaries): it hung before; report every user callback from that count on
+   * (web/worker/watchdog.ts). `check`: the spec's code is new: load and check it first, answering 'checked'
+   * (final when it fails). `preview`: the page shows nothing of this side yet: send the series of the run's
+   * first seconds as soon as they are simulated, then the whole run.
+   */
+  | { id: number; kind: 'run'; spec: ScenarioSpec; probeFrom?: number; check?: boolean; preview?: boolean }
   | { id: number; kind: 'upload'; name: string; text: string }
   | { id: number; kind: 'replay'; csv: string }
   | { id: number; kind: 'live'; relay: string; target: string; variable: boolean; scheme: string; params: ParamValues; policy?: ParamValues; code?: string }
@@ -40,6 +44,8 @@ export type WorkerRequest =
 
 export type WorkerResponse =
   | { id: number; kind: 'view'; view: RunView; final: boolean }
+  /** A run's first seconds, for its charts while the rest is simulated (its figures wait for the whole run). */
+  | { id: number; kind: 'preview'; series: RunSeries }
   /** A live run's tick: what its series gained, and its figures so far. */
   | { id: number; kind: 'delta'; delta: SeriesDelta; summary: Summary; wallMs: number }
   | { id: number; kind: 'uploaded'; name: string; durationMs: number; opportunities: number }

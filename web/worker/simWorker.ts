@@ -105,11 +105,15 @@ function nextTask(): Promise<void> {
 /** Wall time a run computes before it looks for a newer request, ms. */
 const SLICE_MS = 15;
 
+/** Steps (seconds of simulated time) of a run's preview: the playback starts at 0 s, at ten times real time. */
+const PREVIEW_STEPS = 8;
+
 /**
  * Runs a spec to the end, or, when `stale` is given, until it says a newer request replaced this one
- * (then null): between slices of a few milliseconds the worker takes its messages.
+ * (then null): between slices of a few milliseconds the worker takes its messages. `preview` is handed the
+ * run so far once its first seconds are simulated.
  */
-async function simulate(spec: ScenarioSpec, stale?: () => boolean): Promise<RunResult | null> {
+async function simulate(spec: ScenarioSpec, stale?: () => boolean, preview?: (sofar: RunResult) => void): Promise<RunResult | null> {
   if (spec.link.kind === 'trace') await Promise.all([spec.link.trace, spec.link.ackTrace].filter((n) => n !== '').map(loadTrace));
   // the user's code last: from its first line to the run's end nothing waits on the network, so its beats keep coming
   if (spec.code !== undefined) await loadUserCode(spec.code);
@@ -119,7 +123,9 @@ async function simulate(spec: ScenarioSpec, stale?: () => boolean): Promise<RunR
     return t;
   });
   let sliceStart = performance.now();
+  let steps = 0;
   while (!run.advance()) {
+    if (++steps === PREVIEW_STEPS) preview?.(run.result());
     if (!stale || performance.now() - sliceStart < SLICE_MS) continue;
     await nextTask();
     if (stale()) return null;
@@ -134,13 +140,24 @@ async function simulate(spec: ScenarioSpec, stale?: () => boolean): Promise<RunR
  */
 let newestRun = 0;
 
-async function run(id: number, spec: ScenarioSpec, probeFrom?: number, check = false): Promise<void> {
+/**
+ * The series of a run's first seconds, on the whole run's time axis (so the page's axes stand when the rest
+ * arrives).
+ */
+function postPreview(id: number, spec: ScenarioSpec, sofar: RunResult): void {
+  const once = 'workload' in spec ? spec.link.once : false;
+  const series = runSeries(sofar.log, Math.max(spec.durationMs, sofar.endMs), sofar.trace, once);
+  post({ id, kind: 'preview', series }, seriesBuffers(series));
+}
+
+async function run(id: number, spec: ScenarioSpec, probeFrom?: number, check = false, preview = false): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 0));
   if (id !== newestRun) return post({ id, kind: 'superseded' });
   const t0 = performance.now();
+  const early = preview ? (sofar: RunResult) => postPreview(id, spec, sofar) : undefined;
   const result = await watchRun(id, spec, probeFrom, async () => {
     if (check && !(await checked(id, spec.code!))) return 'failed';
-    return simulate(spec, () => id !== newestRun);
+    return simulate(spec, () => id !== newestRun, early);
   });
   if (result === 'failed') return;
   if (!result) return post({ id, kind: 'superseded' });
@@ -220,7 +237,7 @@ self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
   try {
     switch (m.kind) {
       case 'run':
-        return await run(m.id, m.spec, m.probeFrom, m.check);
+        return await run(m.id, m.spec, m.probeFrom, m.check, m.preview);
       case 'replay':
         return await replay(m.id, m.csv);
       case 'summary':

@@ -1,8 +1,7 @@
 /// <reference lib="webworker" />
 import { installUserScheme } from '../../shared/controllers/registry.ts';
-import { withDefaults, type ParamSpec } from '../../shared/controllers/types.ts';
-import { UserCodeError } from '../../shared/controllers/userCode.ts';
-import { loadUserScheme, type UserScheme } from '../../shared/controllers/userScheme.ts';
+import { type ParamSpec, withDefaults } from '../../shared/controllers/types.ts';
+import type { UserScheme } from '../../shared/controllers/userScheme.ts';
 import { watchCallbacks } from '../../shared/controllers/userWatch.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import type { WorkerResponse } from './protocol.ts';
@@ -22,7 +21,8 @@ export function loadUserCode(source: string): Promise<UserScheme> {
       urls.push(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })));
       return urls[0];
     };
-    const scheme = loadUserScheme(source, toUrl).finally(() => urls.forEach((u) => URL.revokeObjectURL(u)));
+    // The checker (a JavaScript parser) loads with the first user code: most runs never need it.
+    const scheme = import('../../shared/controllers/userScheme.ts').then((m) => m.loadUserScheme(source, toUrl)).finally(() => urls.forEach((u) => URL.revokeObjectURL(u)));
     loaded = { source, scheme };
     // a failed text stays failed; the next different text loads afresh
   }
@@ -45,6 +45,8 @@ export async function checkCode(source: string): Promise<CheckResult> {
     s.create(withDefaults(s.params)).windowSize();
     return { ok: true, title: s.title, mode: s.mode, params: [...s.params] };
   } catch (err) {
+    // loaded by now with the checker, which stays out of the worker until user code comes
+    const { UserCodeError } = await import('../../shared/controllers/userCode.ts');
     const u = err instanceof UserCodeError ? err : null;
     return { ok: false, message: (err as Error).message, line: u?.line ?? null, column: u?.column ?? null };
   }

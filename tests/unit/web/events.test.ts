@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { EventLog } from '../../../shared/log/eventLog.ts';
 import { K } from '../../../shared/log/kinds.ts';
 import { runSeries } from '../../../shared/metrics/series.ts';
-import { chartsOf } from '../../../web/app/layers.ts';
+import { chartsOf, overlayOf } from '../../../web/app/layers.ts';
 import { EVENT_STYLE, eventMarks } from '../../../web/charts/events.ts';
+import { SIDE_STYLE } from '../../../web/charts/palette.ts';
+import { marksSvg } from '../../../web/export/marks.ts';
 import { type PathSink, traceLayer } from '../../../web/charts/geometry.ts';
 
 /** A path sink that keeps the rectangles it is given. */
@@ -75,6 +77,29 @@ describe('events on the time axis', () => {
     const sink = new Rects();
     traceLayer(sink, eventMarks(series())[0], x, y, 100, 0, 400);
     expect(sink.rects).toHaveLength(1);
+  });
+
+  it('overlaid, each side ticks its events in its own colour, A rising from the axis and B hanging from the top', () => {
+    const x = scaleLinear().domain([0, 1000]).range([0, 500]);
+    const y = scaleLinear().domain([0, 10]).range([100, 0]);
+    const window = chartsOf(series(), false, null)[1];
+    const layers = overlayOf({ a: window, b: window }, { a: SIDE_STYLE.a.color, b: SIDE_STYLE.b.color });
+    const timeout = (side: string) => layers.find((l) => l.label === `${side} timeout`)!;
+    expect([timeout('A').color, timeout('B').color]).toEqual(['#0072B2', '#D55E00']);
+    const rects = (side: string) => {
+      const sink = new Rects();
+      traceLayer(sink, timeout(side), x, y, 100, 0, 1000);
+      return sink.rects;
+    };
+    expect(rects('A')).toEqual([[300 - 0.75, 90, 1.5, 10]]);
+    expect(rects('B')).toEqual([[300 - 0.75, 0, 1.5, 10]]);
+    // the exported figure draws the same: B's tick from the top edge, in B's colour
+    const svg = marksSvg({ layers, x, y, tNow: Infinity, innerH: 100 });
+    expect(svg).toContain('data-layer="A timeout" d="M299.25,90h1.5v10h-1.5Z" fill="#0072B2"');
+    expect(svg).toContain('data-layer="B timeout" d="M299.25,0h1.5v10h-1.5Z" fill="#D55E00"');
+    // the two sides' colours stay apart under deuteranopia
+    const [la, lb] = [deuteranopeLuminance(timeout('A').color), deuteranopeLuminance(timeout('B').color)];
+    expect((Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05)).toBeGreaterThan(1.5);
   });
 
   it('the kinds differ in height as well as colour', () => {

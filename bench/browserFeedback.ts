@@ -1,0 +1,139 @@
+import { resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { build } from 'vite';
+import { ROOT } from '../server/relay.ts';
+import { launchChromium } from '../tests/helpers/browser.ts';
+import { testRelay } from '../tests/helpers/relay.ts';
+
+/**
+ * The issue's three feedback figures, in Chromium with a real pointer: first chart after navigation,
+ * slider drag and trace change → both sides re-simulated and redrawn. Self-contained (it needs only the
+ * test helpers and the relay), so the same steps can be run against an older tree of the code.
+ */
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const line = (xs: number[], what: string) => `median ${median(xs).toFixed(0)} ms over ${xs.length} ${what} (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
+/** tsx keeps function names with a helper that functions sent to the page refer to. */
+const KEEP_NAMES = 'globalThis.__name = (f) => f';
+
+/**
+ * Resolves (in the page) with the ms from the next `input` or `change` event of `selector` until both
+ * sides show a finished run newer than the one shown before, and two frames later (the charts painted).
+ */
+function armBothSides(page: Page, selector: string): Promise<void> {
+  return page.evaluate((sel) => {
+    const w = window as unknown as { bothDone: Promise<number> };
+    const notes = ['A', 'B'].map((side) => document.querySelector(`section.cards[data-side^="${side} "] h3 small`)!);
+    const before = notes.map((n) => n.textContent);
+    const input = document.querySelector(sel)!;
+    w.bothDone = new Promise<number>((resolve) => {
+      let t0 = 0;
+      const start = () => {
+        t0 ||= performance.now();
+      };
+      input.addEventListener('input', start, { once: true });
+      input.addEventListener('change', start, { once: true });
+      const check = () => {
+        const fresh = notes.every((n, i) => !n.isConnected || (n.textContent !== before[i] && !n.textContent!.includes('updating')));
+        if (!t0 || !fresh) return requestAnimationFrame(check);
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - t0)));
+      };
+      requestAnimationFrame(check);
+    });
+  }, selector);
+}
+
+/** The armed measurement; a side that never finishes fails the bench after 10 s instead of stalling it. */
+const awaitBothSides = (page: Page) =>
+  page.evaluate(() =>
+    Promise.race([
+      (window as unknown as { bothDone: Promise<number> }).bothDone,
+      new Promise<number>((_, reject) => setTimeout(() => reject(new Error('both sides did not finish within 10 s')), 10_000)),
+    ]),
+  );
+
+/**
+ * A reader of the page thread's busy time since now, s (Chromium's TaskDuration: the wall time of its
+ * tasks, scripts, style, layout and paint): the page's own share of a figure, without the waits on the
+ * workers (a loaded machine stretches it too).
+ */
+async function busyClock(page: Page): Promise<() => Promise<number>> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  return async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')!.value;
+}
+
+/** A real pointer drag of the link's delay slider, and trace changes: each re-runs both sides. */
+export async function dragAndTrace(page: Page): Promise<Record<string, string>> {
+  const drags: number[] = [];
+  const busySeconds = await busyClock(page);
+  const busyBefore = await busySeconds();
+  const slider = page.locator('[data-param="link.delay"]');
+  await slider.scrollIntoViewIfNeeded();
+  const box = (await slider.boundingBox())!;
+  const y = box.y + box.height / 2;
+  for (let i = 0; i < 15; i++) {
+    // Press on the thumb's current spot, then drag a few pixels right or left.
+    const at = await slider.evaluate((el: HTMLInputElement) => (Number(el.value) - Number(el.min)) / (Number(el.max) - Number(el.min)));
+    const x = box.x + 8 + (box.width - 16) * at;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await armBothSides(page, '[data-param="link.delay"]');
+    await page.mouse.move(x + (i % 2 === 0 ? 6 : -6), y, { steps: 3 });
+    await page.mouse.up();
+    drags.push(await awaitBothSides(page));
+  }
+  const busyDrags = (await busySeconds()) - busyBefore;
+  const traces: number[] = [];
+  const names = ['TMobile-LTE-short', 'Verizon-LTE-short'];
+  for (let i = 0; i < 6; i++) {
+    await armBothSides(page, '[data-param="trace"]');
+    await page.locator('[data-param="trace"]').selectOption(names[i % 2]);
+    traces.push(await awaitBothSides(page));
+  }
+  const busyTraces = (await busySeconds()) - busyBefore - busyDrags;
+  const busy = (seconds: number, n: number) => `${((seconds * 1000) / n).toFixed(0)} ms of page-thread work each`;
+  return {
+    'pointer drag of the link delay slider → both sides re-simulated and redrawn': `${line(drags, 'drags')}; ${busy(busyDrags, drags.length)}`,
+    'trace change → both sides re-simulated and redrawn': `${line(traces, 'changes')}; ${busy(busyTraces, traces.length)}`,
+  };
+}
+
+/**
+ * Navigation to the first chart on screen, in fresh contexts: the page's own user-timing mark, set once
+ * the frame showing a chart with marks has been drawn (code that set it when the pixels were written is
+ * measured from its own mark plus that frame).
+ */
+export async function firstChart(browser: Browser, url: string, times = 5): Promise<string> {
+  const firsts: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const ctx = await browser.newContext({ viewport: { width: 1500, height: 1000 } });
+    const page = await ctx.newPage();
+    await page.addInitScript(KEEP_NAMES);
+    await page.goto(url);
+    await page.waitForFunction(() => performance.getEntriesByName('pipefill:first-chart').length > 0, null, { timeout: 15_000 });
+    firsts.push(await page.evaluate(() => performance.getEntriesByName('pipefill:first-chart')[0].startTime));
+    await ctx.close();
+  }
+  return `median ${median(firsts).toFixed(0)} ms (runs ${firsts.map((f) => f.toFixed(0)).join(', ')})`;
+}
+
+/** The three figures on a fresh production build of this tree. */
+export async function benchFeedback(): Promise<Record<string, string>> {
+  await build({ configFile: resolve(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  const relay = await testRelay();
+  const browser = await launchChromium();
+  try {
+    const figures: Record<string, string> = { 'first chart on screen after navigation': await firstChart(browser, relay.url) };
+    const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
+    await page.addInitScript(KEEP_NAMES);
+    await page.goto(relay.url);
+    await page.waitForSelector('section.cards[data-side^="A "] [data-card="Delay95"]');
+    await page.waitForSelector('section.cards[data-side^="B "] [data-card="Delay95"]');
+    await page.getByRole('button', { name: 'Show all' }).click();
+    return Object.assign(figures, await dragAndTrace(page));
+  } finally {
+    await browser.close();
+    await relay.close();
+  }
+}
