@@ -77,16 +77,16 @@ describe('the labs in Chromium', () => {
     await page.locator('tr[data-row="19"]').click();
     await page.getByText('Row 19: large, 5 Mbit/s, 10 ms, 10% drop').waitFor();
     await page.waitForSelector('.row-run canvas');
-    await page.waitForTimeout(300);
-    const pixels = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLCanvasElement>('.row-run canvas')].map((c) => {
-        const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-        let n = 0;
-        for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
-        return n;
-      }),
-    );
-    expect(pixels.every((p) => p > 100)).toBe(true);
+    const pixels = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll<HTMLCanvasElement>('.row-run canvas')].map((c) => {
+          const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+          let n = 0;
+          for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
+          return n;
+        }),
+      );
+    await expect.poll(async () => (await pixels()).every((p) => p > 100)).toBe(true);
     const r = summarize(runScenario(matrixRun(MATRIX[18]), loadTrace)).flows[0].reliable!;
     expect(await page.locator('tr[data-row="19"] td').nth(7).innerText()).toBe(r.grade!.label);
     expect(page.url()).toContain('row=19');
