@@ -33,7 +33,7 @@ describe('the playground in Chromium', () => {
     expect(await card(page, 'B', 'Score')).toBe(b.all.score.toFixed(3));
     await page.getByRole('button', { name: 'Show all' }).click();
     const painted = async () => (await Promise.all([paintedPixels(page, 'a'), paintedPixels(page, 'b')])).every((px) => px.length >= 5 && px.every((p) => p > 200));
-    await expect.poll(painted).toBe(true);
+    await expect.poll(painted, { timeout: 10_000 }).toBe(true);
     for (const side of ['a', 'b'] as const) {
       const pixels = await paintedPixels(page, side);
       expect(pixels.length).toBeGreaterThanOrEqual(5);
