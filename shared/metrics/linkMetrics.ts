@@ -34,12 +34,11 @@ interface Samples {
 }
 
 /**
- * The contest's figures for one flow, or for all flows together when `flow` is omitted. The log is read
- * in one pass (two for one flow of several) by loops of their own, each with no branch it never takes,
- * so the compiled loop a run warms up serves the next run too.
+ * The contest's figures for one flow, or for all flows together when `flow` is omitted, from one pass
+ * over the log (two for one flow of several: the first counts its rows).
  */
 export function linkMetrics(log: EventLog, flow = -1): LinkMetrics {
-  const s = flow < 0 ? allFlows(log) : oneFlow(log, flow);
+  const s = collect(log, flow);
   const n = s.departures.length;
   const span = n > 1 ? s.departures[n - 1] - s.departures[0] : 0;
   const throughputMbps = span > 0 ? s.bits / span / 1000 : 0;
@@ -57,23 +56,21 @@ export function linkMetrics(log: EventLog, flow = -1): LinkMetrics {
   };
 }
 
-function samples(departs: number, delivers: number): Samples {
+/** Collects a flow's samples (all flows' when `flow` is negative) in one pass over the log, sized first. */
+function collect(log: EventLog, flow: number): Samples {
+  const { t, kind, flow: flows, value, bytes } = log.columns;
+  const [departs, delivers] = flow < 0 ? [log.count(K.depart), log.count(K.deliver)] : countFlow(log, flow);
   const arrivals = new Float64Array(departs);
   const departures = new Float64Array(departs);
   const queueDelays = new Float64Array(departs);
-  return { arrivals, departures, queueDelays, queueDelaySum: 0, oneWay: new Float64Array(delivers), bits: 0, drops: 0 };
-}
-
-function allFlows(log: EventLog): Samples {
-  const s = samples(log.count(K.depart), log.count(K.deliver));
-  const { t, kind, value, bytes } = log.columns;
-  const { arrivals, departures, queueDelays, oneWay } = s;
+  const oneWay = new Float64Array(delivers);
   let bits = 0;
   let drops = 0;
   let sum = 0;
   let d = 0;
   let w = 0;
   for (let i = 0; i < kind.length; i++) {
+    if (flow >= 0 && flows[i] !== flow) continue;
     const k = kind[i];
     if (k === K.depart) {
       const q = value[i];
@@ -85,14 +82,12 @@ function allFlows(log: EventLog): Samples {
     } else if (k === K.deliver) oneWay[w++] = value[i];
     else if (k === K.drop) drops++;
   }
-  s.bits = bits;
-  s.drops = drops;
-  s.queueDelaySum = sum;
-  return s;
+  return { arrivals, departures, queueDelays, queueDelaySum: sum, oneWay, bits, drops };
 }
 
-function oneFlow(log: EventLog, flow: number): Samples {
-  const { t, kind, flow: flows, value, bytes } = log.columns;
+/** Departures and deliveries of one flow. */
+function countFlow(log: EventLog, flow: number): [number, number] {
+  const { kind, flow: flows } = log.columns;
   let departs = 0;
   let delivers = 0;
   for (let i = 0; i < kind.length; i++) {
@@ -100,22 +95,5 @@ function oneFlow(log: EventLog, flow: number): Samples {
     if (kind[i] === K.depart) departs++;
     else if (kind[i] === K.deliver) delivers++;
   }
-  const s = samples(departs, delivers);
-  const { arrivals, departures, queueDelays, oneWay } = s;
-  let d = 0;
-  let w = 0;
-  for (let i = 0; i < kind.length; i++) {
-    if (flows[i] !== flow) continue;
-    const k = kind[i];
-    if (k === K.depart) {
-      const q = value[i];
-      departures[d] = t[i];
-      arrivals[d] = t[i] - q;
-      queueDelays[d++] = q;
-      s.queueDelaySum += q;
-      s.bits += bytes[i] * 8;
-    } else if (k === K.deliver) oneWay[w++] = value[i];
-    else if (k === K.drop) s.drops++;
-  }
-  return s;
+  return [departs, delivers];
 }
