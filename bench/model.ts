@@ -64,21 +64,30 @@ async function contestRunner(root: string): Promise<() => void> {
 
 /**
  * With BENCH_BASE=<another checkout>, that tree's contest run with every metric and this one's, taken in
- * turns in one process so that both meet the same load on a shared machine.
+ * turns in one process so that both meet the same load on a shared machine. Besides wall time, the
+ * process's CPU time per run: on a machine others load, a run waits for a core more or less at random,
+ * and CPU time leaves that wait out.
  */
 async function againstBase(root: string): Promise<Record<string, string>> {
   const here = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
   const runners = [await contestRunner(root.replace(/\/$/, '')), await contestRunner(here)];
-  const times: number[][] = [[], []];
+  const wall: number[][] = [[], []];
+  const cpu: number[][] = [[], []];
   for (let i = 0; i < 72; i++) {
     runners.forEach((r, k) => {
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       r();
-      if (i >= 12) times[k].push(performance.now() - t0);
+      const t1 = performance.now();
+      const c = process.cpuUsage(c0);
+      if (i < 12) return;
+      wall[k].push(t1 - t0);
+      cpu[k].push((c.user + c.system) / 1000);
     });
   }
-  const ratios = times[1].map((t, i) => t / times[0][i]);
+  const ratio = (times: number[][]) => median(times[1].map((t, i) => t / times[0][i])).toFixed(2);
   return {
-    [`contest + all metrics, ${root} vs this tree, in turns`]: `${median(times[0]).toFixed(1)} ms vs ${median(times[1]).toFixed(1)} ms (fastest ${Math.min(...times[0]).toFixed(1)} vs ${Math.min(...times[1]).toFixed(1)}); this ÷ that, median of pairs ${median(ratios).toFixed(2)}`,
+    [`contest + all metrics, ${root} vs this tree, in turns`]: `${median(wall[0]).toFixed(1)} ms vs ${median(wall[1]).toFixed(1)} ms (fastest ${Math.min(...wall[0]).toFixed(1)} vs ${Math.min(...wall[1]).toFixed(1)}); this ÷ that, median of pairs ${ratio(wall)}`,
+    'the same in CPU time (ms of the process per run)': `${median(cpu[0]).toFixed(1)} vs ${median(cpu[1]).toFixed(1)}; this ÷ that, median of pairs ${ratio(cpu)}`,
   };
 }

@@ -1,6 +1,6 @@
 import type { EventLog } from '../log/eventLog.ts';
 import { K } from '../log/kinds.ts';
-import { mean, percentile, percentileInPlace } from './percentile.ts';
+import { percentile, percentileInPlace } from './percentile.ts';
 import { runSignalDelays, signalDelays } from './signalDelay.ts';
 
 export interface LinkMetrics {
@@ -21,55 +21,79 @@ export interface LinkMetrics {
   drops: number;
 }
 
-/** The contest's figures for one flow, or for all flows together when `flow` is omitted. */
+/** What the figures are made of: the bottleneck's departures of a flow (or of all flows) and its deliveries. */
+interface Samples {
+  arrivals: Float64Array;
+  departures: Float64Array;
+  queueDelays: Float64Array;
+  /** Sum of the queue delays, added in log order (what `mean` would add). */
+  queueDelaySum: number;
+  oneWay: Float64Array;
+  bits: number;
+  drops: number;
+}
+
+/**
+ * The contest's figures for one flow, or for all flows together when `flow` is omitted, from one pass
+ * over the log (two for one flow of several: the first counts its rows).
+ */
 export function linkMetrics(log: EventLog, flow = -1): LinkMetrics {
-  const c = log.columns;
-  const DEPART = K.depart;
-  const DELIVER = K.deliver;
-  const DROP = K.drop;
-  let n = flow < 0 ? log.count(DEPART) : 0;
-  let delivered = flow < 0 ? log.count(DELIVER) : 0;
-  for (let i = 0; flow >= 0 && i < log.length; i++) {
-    if (c.flow[i] !== flow) continue;
-    if (c.kind[i] === DEPART) n++;
-    else if (c.kind[i] === DELIVER) delivered++;
-  }
-  const arrivals = new Float64Array(n);
-  const departures = new Float64Array(n);
-  const queueDelays = new Float64Array(n);
-  const oneWay = new Float64Array(delivered);
-  let bits = 0;
-  let drops = 0;
-  let d = 0;
-  let w = 0;
-  for (let i = 0; i < log.length; i++) {
-    if (flow >= 0 && c.flow[i] !== flow) continue;
-    const k = c.kind[i];
-    if (k === DEPART) {
-      const q = c.value[i];
-      departures[d] = c.t[i];
-      arrivals[d] = c.t[i] - q;
-      queueDelays[d++] = q;
-      bits += c.bytes[i] * 8;
-    } else if (k === DELIVER) {
-      oneWay[w++] = c.value[i];
-    } else if (k === DROP) {
-      drops++;
-    }
-  }
-  const span = n > 1 ? departures[n - 1] - departures[0] : 0;
-  const throughputMbps = span > 0 ? bits / span / 1000 : 0;
-  const delay95 = flow < 0 ? percentile(runSignalDelays(log, arrivals, departures)) : percentileInPlace(signalDelays(arrivals, departures));
-  const queueDelayMean = mean(queueDelays);
+  const s = collect(log, flow);
+  const n = s.departures.length;
+  const span = n > 1 ? s.departures[n - 1] - s.departures[0] : 0;
+  const throughputMbps = span > 0 ? s.bits / span / 1000 : 0;
+  const delay95 = flow < 0 ? percentile(runSignalDelays(log, s.arrivals, s.departures)) : percentileInPlace(signalDelays(s.arrivals, s.departures));
   return {
     throughputMbps,
     packetsDelivered: n,
-    queueDelayMean,
-    queueDelay95: percentileInPlace(queueDelays),
+    queueDelayMean: n > 0 ? s.queueDelaySum / n : NaN,
+    queueDelay95: percentileInPlace(s.queueDelays),
     delay95,
-    oneWay95: percentileInPlace(oneWay),
+    oneWay95: percentileInPlace(s.oneWay),
     power: throughputMbps / (delay95 / 1000),
     score: Math.log(throughputMbps / delay95),
-    drops,
+    drops: s.drops,
   };
+}
+
+/** Collects a flow's samples (all flows' when `flow` is negative) in one pass over the log, sized first. */
+function collect(log: EventLog, flow: number): Samples {
+  const { t, kind, flow: flows, value, bytes } = log.columns;
+  const [departs, delivers] = flow < 0 ? [log.count(K.depart), log.count(K.deliver)] : countFlow(log, flow);
+  const arrivals = new Float64Array(departs);
+  const departures = new Float64Array(departs);
+  const queueDelays = new Float64Array(departs);
+  const oneWay = new Float64Array(delivers);
+  let bits = 0;
+  let drops = 0;
+  let sum = 0;
+  let d = 0;
+  let w = 0;
+  for (let i = 0; i < kind.length; i++) {
+    if (flow >= 0 && flows[i] !== flow) continue;
+    const k = kind[i];
+    if (k === K.depart) {
+      const q = value[i];
+      departures[d] = t[i];
+      arrivals[d] = t[i] - q;
+      queueDelays[d++] = q;
+      sum += q;
+      bits += bytes[i] * 8;
+    } else if (k === K.deliver) oneWay[w++] = value[i];
+    else if (k === K.drop) drops++;
+  }
+  return { arrivals, departures, queueDelays, queueDelaySum: sum, oneWay, bits, drops };
+}
+
+/** Departures and deliveries of one flow. */
+function countFlow(log: EventLog, flow: number): [number, number] {
+  const { kind, flow: flows } = log.columns;
+  let departs = 0;
+  let delivers = 0;
+  for (let i = 0; i < kind.length; i++) {
+    if (flows[i] !== flow) continue;
+    if (kind[i] === K.depart) departs++;
+    else if (kind[i] === K.deliver) delivers++;
+  }
+  return [departs, delivers];
 }

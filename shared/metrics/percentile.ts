@@ -71,10 +71,3 @@ function swap(a: Float64Array, i: number, j: number): void {
   a[i] = a[j];
   a[j] = t;
 }
-
-export function mean(values: ArrayLike<number>): number {
-  if (values.length === 0) return NaN;
-  let s = 0;
-  for (let i = 0; i < values.length; i++) s += values[i];
-  return s / values.length;
-}

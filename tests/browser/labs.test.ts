@@ -17,7 +17,7 @@ afterAll(() => env.close());
 
 describe('the labs in Chromium', () => {
   it('contest lab: a sweep fills the plane and the table with the headless numbers, and can be cancelled', async () => {
-    const { page, problems } = await open(env.browser, `${env.relay.url}/?view=contest-lab&sw=fixed:w:2..64*2`);
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=contest-lab&sw=fixed:w:2..64*2`);
     await page.locator('[data-action="sweep"]').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="sweep-progress"]')?.textContent?.includes('6 / 6 runs in'), null, { timeout: 20_000 });
     expect(await page.locator('figure.plane circle').count()).toBeGreaterThanOrEqual(6);
@@ -42,7 +42,7 @@ describe('the labs in Chromium', () => {
   });
 
   it('contest lab: scores an uploaded trace, and says what is wrong with a bad one', async () => {
-    const { page, problems } = await open(env.browser, `${env.relay.url}/?view=contest-lab&sw=fixed:w:4,8`);
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=contest-lab&sw=fixed:w:4,8`);
     const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
     writeFileSync(join(dir, 'bad.up'), '3\n2\n');
     await page.locator('[data-param="upload"]').setInputFiles(join(dir, 'bad.up'));
@@ -60,7 +60,7 @@ describe('the labs in Chromium', () => {
   });
 
   it('contest lab: a sweep value outside the parameter’s range is refused with its reason, from the URL or typed', async () => {
-    const { page } = await open(env.browser, `${env.relay.url}/?view=contest-lab&sw=fixed:w:2..5000*2&trace=Atlantis`);
+    const { page } = await open(env.context, `${env.relay.url}/?view=contest-lab&sw=fixed:w:2..5000*2&trace=Atlantis`);
     await page.getByText('uses the default instead: sw "fixed:w:2..5000*2": w must be a number from 1 to 1000 packets (got "1024")').waitFor();
     await page.getByText(/uses the default instead: trace must be one of .* \(got "Atlantis"\)/).waitFor();
     await page.locator('[data-param="sweep0"]').fill('2..5000*2');
@@ -70,23 +70,23 @@ describe('the labs in Chromium', () => {
   });
 
   it('transport lab: every row but the 50%-drop one passes with Reno on every seed, and a row opens its run', async () => {
-    const { page, problems } = await open(env.browser, `${env.relay.url}/?view=transport-lab`);
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=transport-lab`);
     await page.waitForFunction(() => document.querySelector('[data-testid="matrix-status"]')?.textContent?.startsWith('20 / 21 rows pass'), null, { timeout: 30_000 });
     expect(await page.locator('td.pass').count()).toBe(MATRIX.length - 1);
     expect(await page.locator('tr[data-row="12"] td').nth(3).innerText()).toBe('TIMEOUT');
     await page.locator('tr[data-row="19"]').click();
     await page.getByText('Row 19: large, 5 Mbit/s, 10 ms, 10% drop').waitFor();
     await page.waitForSelector('.row-run canvas');
-    await page.waitForTimeout(300);
-    const pixels = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLCanvasElement>('.row-run canvas')].map((c) => {
-        const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-        let n = 0;
-        for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
-        return n;
-      }),
-    );
-    expect(pixels.every((p) => p > 100)).toBe(true);
+    const pixels = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll<HTMLCanvasElement>('.row-run canvas')].map((c) => {
+          const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+          let n = 0;
+          for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
+          return n;
+        }),
+      );
+    await expect.poll(async () => (await pixels()).every((p) => p > 100), { timeout: 10_000 }).toBe(true);
     const r = summarize(runScenario(matrixRun(MATRIX[18]), loadTrace)).flows[0].reliable!;
     expect(await page.locator('tr[data-row="19"] td').nth(7).innerText()).toBe(r.grade!.label);
     expect(page.url()).toContain('row=19');
@@ -95,7 +95,7 @@ describe('the labs in Chromium', () => {
   });
 
   it('shared-bottleneck lab: flows, fairness over time and per-flow points', async () => {
-    const { page, problems } = await open(env.browser, `${env.relay.url}/?view=shared-lab&preset=moon`);
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=shared-lab&preset=moon`);
     await page.waitForSelector('[data-testid="flow-results"]', { timeout: 30_000 });
     expect(await page.locator('[data-testid="flow-results"] tbody tr').count()).toBe(3);
     expect(await page.locator('[data-testid="flow-results"] tbody tr td:nth-child(4)').allInnerTexts()).toEqual(['yes', 'yes', 'yes']);
@@ -106,7 +106,7 @@ describe('the labs in Chromium', () => {
   });
 
   it('measurement lab: the estimate is within 10% of the simulated truth, and the live echo server is measured', async () => {
-    const { page, problems } = await open(env.browser, `${env.relay.url}/?view=measurement&bw=20&delay=30`);
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=measurement&bw=20&delay=30`);
     const est = page.locator('[data-estimate="mbps"]');
     await est.waitFor();
     await page.waitForFunction(() => document.querySelector('[data-estimate="mbps"]')?.textContent?.includes('truth 20'));

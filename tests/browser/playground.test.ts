@@ -9,7 +9,7 @@ import { runScenario } from '../../shared/scenarios/run.ts';
 import { loadTrace } from '../../server/traces.ts';
 import { DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
 import { specFor } from '../../web/state/spec.ts';
-import { card, open, paintedPixels, playground } from '../helpers/page.ts';
+import { card, LIGHT_RUN, open, quickPlayback, paintedPixels, playground } from '../helpers/page.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -17,11 +17,14 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
+/** The experiment LIGHT_RUN opens. */
+const LIGHT = { ...DEFAULT_EXPERIMENT, trace: 'rate', link: { bandwidth: 1 } };
 const headless = (side: 'a' | 'b', e = DEFAULT_EXPERIMENT) => summarize(runScenario(specFor(e, side), loadTrace));
 
 describe('the playground in Chromium', () => {
   it('opens on AIMD versus the BDP estimator, draws both, and shows the headless runner’s numbers', async () => {
-    const { page, problems } = await open(env.browser, env.relay.url);
+    const { page, problems } = await open(env.context, env.relay.url);
+    await quickPlayback(page);
     const a = headless('a');
     const b = headless('b');
     expect(await card(page, 'A', 'Throughput')).toBe(`${a.all.throughputMbps.toFixed(2)} Mbit/s`);
@@ -29,7 +32,8 @@ describe('the playground in Chromium', () => {
     expect(await card(page, 'B', 'Throughput')).toBe(`${b.all.throughputMbps.toFixed(2)} Mbit/s`);
     expect(await card(page, 'B', 'Score')).toBe(b.all.score.toFixed(3));
     await page.getByRole('button', { name: 'Show all' }).click();
-    await page.waitForTimeout(300);
+    const painted = async () => (await Promise.all([paintedPixels(page, 'a'), paintedPixels(page, 'b')])).every((px) => px.length >= 5 && px.every((p) => p > 200));
+    await expect.poll(painted, { timeout: 10_000 }).toBe(true);
     for (const side of ['a', 'b'] as const) {
       const pixels = await paintedPixels(page, side);
       expect(pixels.length).toBeGreaterThanOrEqual(5);
@@ -41,18 +45,19 @@ describe('the playground in Chromium', () => {
   });
 
   it('a slider move re-runs and changes the numbers; the URL carries it and reopens the same run', { timeout: 60_000 }, async () => {
-    const { page, problems } = await open(env.browser, env.relay.url);
+    const { page, problems } = await open(env.context, env.relay.url);
+    await quickPlayback(page);
     const before = await card(page, 'A', 'Delay95');
     const slider = page.locator('[data-param="a.timeout"]');
-    await slider.focus();
-    for (let i = 0; i < 60; i++) await page.keyboard.press('ArrowLeft'); // 1000 → 400 ms
+    await slider.fill('400');
     await page.waitForFunction((old) => document.querySelector('section.cards[data-side^="A "] [data-card="Delay95"] dd')?.textContent?.trim() !== old, before);
     const after = await card(page, 'A', 'Delay95');
     expect(after).not.toBe(before);
     expect(page.url()).toContain('a.timeout=400');
     const e = { ...DEFAULT_EXPERIMENT, a: { scheme: 'aimd', params: { timeout: 400 } } };
     expect(after).toBe(`${headless('a', e).all.delay95.toFixed(0)} ms`);
-    const again = await open(env.browser, page.url());
+    const again = await open(env.context, page.url());
+    await quickPlayback(again.page);
     expect(await card(again.page, 'A', 'Delay95')).toBe(after);
     expect(await again.page.locator('[data-param="a.timeout"]').inputValue()).toBe('400');
     expect([...problems, ...again.problems]).toEqual([]);
@@ -61,7 +66,8 @@ describe('the playground in Chromium', () => {
   });
 
   it('exports the trace CSV with a row per event, and importing it replays the same figures', async () => {
-    const { page } = await open(env.browser, env.relay.url);
+    const { page } = await open(env.context, `${env.relay.url}/?${LIGHT_RUN}`);
+    await quickPlayback(page);
     await card(page, 'A', 'Throughput');
     await page.getByText('Export', { exact: true }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="trace-a"]').click()]);
@@ -69,9 +75,9 @@ describe('the playground in Chromium', () => {
     await download.saveAs(file);
     const text = readFileSync(file, 'utf8');
     const imported = parseTraceCsv(text);
-    const run = runScenario(specFor(DEFAULT_EXPERIMENT, 'a'), loadTrace);
+    const run = runScenario(specFor(LIGHT, 'a'), loadTrace);
     expect(imported.log.length).toBe(run.log.length);
-    expect(imported.spec).toEqual(specFor(DEFAULT_EXPERIMENT, 'a'));
+    expect(imported.spec).toEqual(specFor(LIGHT, 'a'));
     await page.getByText('Import CSV', { exact: true }).click();
     await page.locator('[data-import="b"]').setInputFiles(file);
     await page.waitForFunction(() => document.querySelector('section.cards[data-side^="B "] h3 small')?.textContent?.startsWith('imported'));
@@ -81,7 +87,8 @@ describe('the playground in Chromium', () => {
   });
 
   it('exports the link as a Mahimahi trace file, bundled or generated for a constant rate', async () => {
-    const { page } = await open(env.browser, `${env.relay.url}/?trace=rate&link.bandwidth=6`);
+    const { page } = await open(env.context, `${env.relay.url}/?trace=rate&link.bandwidth=6`);
+    await quickPlayback(page);
     await card(page, 'A', 'Throughput');
     await page.getByText('Export', { exact: true }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="link-trace"]').click()]);
@@ -93,7 +100,8 @@ describe('the playground in Chromium', () => {
   });
 
   it('an invalid trace upload and a broken CSV say what is wrong, and the page keeps working', async () => {
-    const { page } = await open(env.browser, env.relay.url);
+    const { page } = await open(env.context, `${env.relay.url}/?${LIGHT_RUN}`);
+    await quickPlayback(page);
     await card(page, 'A', 'Throughput');
     const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
     writeFileSync(join(dir, 'bad.down'), '1\n5\nfast\n');
@@ -112,7 +120,8 @@ describe('the playground in Chromium', () => {
   });
 
   it('bad URL state: a message naming each problem, and the defaults run', async () => {
-    const { page, problems } = await open(env.browser, `${env.relay.url}/?a.b=7&trace=Atlantis&seed=-3&b=warp`);
+    const { page, problems } = await open(env.context, `${env.relay.url}/?a.b=7&trace=Atlantis&seed=-3&b=warp`);
+    await quickPlayback(page);
     await page.getByText('b must be a number from 0.05 to 0.95 (got "7")').waitFor();
     await page.getByText(/trace must be one of .* \(got "Atlantis"\)/).waitFor();
     await page.getByText('seed must be a whole number').waitFor();

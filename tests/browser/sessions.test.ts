@@ -76,7 +76,7 @@ function painted(page: Page, title: string, from = 0): Promise<number> {
 
 describe('the Sessions view in Chromium', () => {
   it("a session started from outside appears, its dots draw as it happens, and the page's CSV is the relay's record", async () => {
-    const { page, problems } = await open(env.browser, `${env.relay.url}/?view=sessions`);
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=sessions`);
     await page.getByText('Live: every session').waitFor();
     const client = spawn('python3', ['-c', BURST_CLIENT, env.relay.info.offsetConstant.split(':')[1]], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
@@ -145,7 +145,7 @@ describe('the measurement lab in Chromium', () => {
       execFile('python3', ['-c', PING_PONG, env.relay.info.echo.split(':')[1]], { timeout: 30_000 }, (e, stdout) => (e ? reject(e) : resolve(stdout))),
     );
     expect(out.trim()).toBe('done');
-    const { page, problems } = await open(env.browser, `${env.relay.url}/?view=measurement&hide=1`);
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=measurement&hide=1`);
     expect(await page.getByLabel('hide the truth').isChecked()).toBe(true);
     expect(await page.locator('[data-testid="estimates"]').innerText()).not.toContain('truth');
     const [connection] = (await (await fetch(`${env.relay.url}/api/echo`)).json()) as EchoConnection[];
@@ -188,7 +188,7 @@ describe('watching an emulated link in Chromium', () => {
     const link = await startLinkProcess(['--to', `127.0.0.1:${ends.receiverPort}`, '--bandwidth', '2', '--latency', '10', '--watch', `127.0.0.1:${watchPort}`]);
     try {
       for (let i = 0; i < 100; i++) ends.send(link.port, i, 1000);
-      const { page, problems } = await open(env.browser, `${env.relay.url}/?view=sessions&watch=${encodeURIComponent(`http://127.0.0.1:${watchPort}`)}`);
+      const { page, problems } = await open(env.context, `${env.relay.url}/?view=sessions&watch=${encodeURIComponent(`http://127.0.0.1:${watchPort}`)}`);
       const title = 'Sequence numbers sent and acknowledged';
       await expect.poll(() => painted(page, title), { timeout: 10_000 }).toBeGreaterThan(100);
       // the y axis follows the sequence numbers: 0–99 first, then up to 299

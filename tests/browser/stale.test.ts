@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, open, playground } from '../helpers/page.ts';
+import { card, LIGHT_RUN, open, quickPlayback, playground } from '../helpers/page.ts';
 import { testRelay } from '../helpers/relay.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
 
@@ -18,7 +18,8 @@ const sideNote = (page: Page, side: 'A' | 'B') => page.locator(`section.cards[da
 
 describe('no stale state in Chromium', () => {
   it('an imported CSV replays under its own scheme’s name, not the selected one', async () => {
-    const { page, problems } = await open(env.browser, `${env.relay.url}/?a=fixed`);
+    const { page, problems } = await open(env.context, `${env.relay.url}/?a=fixed&${LIGHT_RUN}`);
+    await quickPlayback(page);
     await card(page, 'A', 'Throughput');
     await page.getByText('Export', { exact: true }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="trace-a"]').click()]);
@@ -35,7 +36,8 @@ describe('no stale state in Chromium', () => {
   });
 
   it('a failed upload marks the runs on the screen as the previous ones, until the settings change', async () => {
-    const { page } = await open(env.browser, env.relay.url);
+    const { page } = await open(env.context, `${env.relay.url}/?${LIGHT_RUN}`);
+    await quickPlayback(page);
     await card(page, 'A', 'Throughput');
     expect(await page.locator('section.cards.stale').count()).toBe(0);
     const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
@@ -55,7 +57,8 @@ describe('no stale state in Chromium', () => {
 
   it('after the relay dies and the settings change, the cards and labels belong to the current settings', async () => {
     const relay = await testRelay({ fileSize: 30_000, distDir: TEST_BUNDLE });
-    const { page } = await open(env.browser, `${relay.url}/?s=offset&live=1`);
+    const { page } = await open(env.context, `${relay.url}/?s=offset&live=1`);
+    await quickPlayback(page);
     await page.locator('[data-action="start-live"]').click();
     await page.waitForFunction(() => document.querySelector('section.cards[data-side^="A "] [data-card="Result"] dd')?.textContent?.includes('true'), null, { timeout: 20_000 });
     expect(await sideNote(page, 'A')).toBe('live, done');
@@ -80,7 +83,8 @@ describe('no stale state in Chromium', () => {
   });
 
   it('a typed seed outside its range is refused with a message, and neither runs nor reaches the URL', async () => {
-    const { page } = await open(env.browser, env.relay.url);
+    const { page } = await open(env.context, `${env.relay.url}/?${LIGHT_RUN}`);
+    await quickPlayback(page);
     const before = await card(page, 'A', 'Delay95');
     const seed = page.locator('[data-param="seed"]');
     await seed.fill('-3');
@@ -98,7 +102,8 @@ describe('no stale state in Chromium', () => {
   });
 
   it('the contest offers no offset-server scheme, and a URL asking for one is told so', async () => {
-    const { page } = await open(env.browser, `${env.relay.url}/?a=token-pacer`);
+    const { page } = await open(env.context, `${env.relay.url}/?a=token-pacer`);
+    await quickPlayback(page);
     await page.getByText(/a must be one of .* \(got "token-pacer"\)/).waitFor();
     const offered = await page.locator('[data-param="a.scheme"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
     expect(offered).toContain('aimd');
@@ -108,7 +113,8 @@ describe('no stale state in Chromium', () => {
 
   it('a 20 KB link opens the page; a link past what the server reads gets a page that says so', async () => {
     const junk = 'x'.repeat(20_000);
-    const { page, problems } = await open(env.browser, `${env.relay.url}/?seed=4&note=${junk}`);
+    const { page, problems } = await open(env.context, `${env.relay.url}/?seed=4&${LIGHT_RUN}&note=${junk}`);
+    await quickPlayback(page);
     expect(await card(page, 'A', 'Throughput')).toMatch(/Mbit\/s$/);
     expect(problems).toEqual([]);
     const huge = await fetch(`${env.relay.url}/?note=${'x'.repeat(300_000)}`);
@@ -118,7 +124,7 @@ describe('no stale state in Chromium', () => {
   });
 
   it('axis ticks never repeat a label, and link rates read as numbers', async () => {
-    const { page } = await open(env.browser, `${env.relay.url}/?view=shared-lab&preset=90s`);
+    const { page } = await open(env.context, `${env.relay.url}/?view=shared-lab&preset=90s`);
     const option = await page.locator('[data-param="preset"] option[value="90s"]').innerText();
     expect(option).toContain('56.6 kbit/s');
     await page.waitForSelector('[data-testid="flow-results"]', { timeout: 30_000 });
@@ -134,7 +140,7 @@ describe('no stale state in Chromium', () => {
 
 describe('the labs keep their state current in Chromium', () => {
   it('contest lab: choosing another swept parameter resets the range to that parameter’s', async () => {
-    const { page } = await open(env.browser, `${env.relay.url}/?view=contest-lab&sw=aimd:a:0.25..4*2`);
+    const { page } = await open(env.context, `${env.relay.url}/?view=contest-lab&sw=aimd:a:0.25..4*2`);
     const values = page.locator('[data-param="sweep0"]');
     expect(await values.inputValue()).toBe('0.25..4*2');
     await page.getByLabel('sweep 1 parameter').selectOption('timeout');
@@ -145,7 +151,7 @@ describe('the labs keep their state current in Chromium', () => {
   });
 
   it('shared-bottleneck lab: says it is busy while the flows run, and marks the previous results', async () => {
-    const { page } = await open(env.browser, `${env.relay.url}/?view=shared-lab&preset=cdn`);
+    const { page } = await open(env.context, `${env.relay.url}/?view=shared-lab&preset=cdn`);
     await page.waitForSelector('[data-testid="flow-results"]', { timeout: 30_000 });
     await page.waitForSelector('.lab-status:not([data-busy])');
     await page.locator('[data-param="preset"]').selectOption('moon');
@@ -163,7 +169,7 @@ describe('the labs keep their state current in Chromium', () => {
       ['view=transport-lab&scheme=warp', /scheme must be one of .* \(got "warp"\)/],
       ['view=contest-lab&trace=Atlantis', /trace must be one of .* \(got "Atlantis"\)/],
     ] as const) {
-      const { page } = await open(env.browser, `${env.relay.url}/?${query}`);
+      const { page } = await open(env.context, `${env.relay.url}/?${query}`);
       await page.getByText(message).waitFor();
       await page.close();
     }

@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import type { Relay } from '../../server/relay.ts';
 import { chromiumFor } from './browser.ts';
@@ -12,28 +12,55 @@ declare module 'vitest' {
   }
 }
 
-/** A relay serving the production bundle tests/globalSetup.ts built, on free ports, and the shared Chromium to look at it. */
-export async function playground(): Promise<{ relay: Relay; browser: Browser; close(): Promise<void> }> {
+/**
+ * URL state for a light run: both sides on a constant 1 Mbit/s link for a minute (a few thousand packets
+ * instead of the contest trace's 56,000), for tests whose point is not the trace's figures.
+ */
+export const LIGHT_RUN = 'trace=rate&link.bandwidth=1';
+
+const PAGE_OPTIONS: BrowserContextOptions = { viewport: { width: 1500, height: 1100 }, acceptDownloads: true };
+
+/**
+ * A relay serving the production bundle tests/globalSetup.ts built, on free ports, and the shared Chromium
+ * to look at it. `context` is one browser context for a file's pages that need nothing of their own (no
+ * storage another test wrote): its pages open faster than fresh contexts, and reuse the bundle's cache.
+ */
+export async function playground(): Promise<{ relay: Relay; browser: Browser; context: BrowserContext; close(): Promise<void> }> {
   const relay = await testRelay({ fileSize: 100_000, distDir: TEST_BUNDLE });
   const browser = await chromiumFor(inject('chromiumEndpoint'));
+  const context = await browser.newContext(PAGE_OPTIONS);
   return {
     relay,
     browser,
+    context,
     async close() {
+      await context.close();
       await browser.close();
       await relay.close();
     },
   };
 }
 
-/** Opens the page and collects console errors and uncaught exceptions. */
-export async function open(browser: Browser, url: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1500, height: 1100 }, acceptDownloads: true });
+/**
+ * Opens the page, in a context of its own (given the browser) or in a shared one, and collects console
+ * errors and uncaught exceptions.
+ */
+export async function open(where: Browser | BrowserContext, url: string): Promise<{ page: Page; problems: string[] }> {
+  const page = 'newContext' in where ? await where.newPage(PAGE_OPTIONS) : await where.newPage();
   const problems: string[] = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   page.on('pageerror', (e) => problems.push(e.message));
   await page.goto(url);
   return { page, problems };
+}
+
+/**
+ * Plays the runs back at ×100 (the playground's top speed) instead of ×10. While it plays the page redraws
+ * every chart each frame, which keeps the page's main thread busy (a contest run plays 14 s at ×10) and
+ * slows every click and wait of a test that is not about playback. The playhead ends where it would have.
+ */
+export async function quickPlayback(page: Page): Promise<void> {
+  await page.getByLabel('Playback speed').selectOption('100');
 }
 
 /** The text of a summary card of side "A" or "B" once it holds a number. */
