@@ -122,10 +122,13 @@ export function sinkSession(ws: WebSocketLike): { session: BridgeSession; sink: 
   return { session, sink };
 }
 
-/** Pings judged together; a session is quiet once a run of them is quick, or after MAX_PINGS. */
+/** Pings judged together; a session is quiet once a run of them is quick, or after MAX_PINGS or QUIET_WAIT_MS. */
 const SYNC_PINGS = 8;
 const MAX_PINGS = 120;
 const PING_GAP_MS = 5;
+/** How long to wait for a quiet hop once the relay answers: a busy machine may never give one. */
+const QUIET_WAIT_MS = 1000;
+/** How long to wait for the relay's first answer. */
 const SYNC_GIVE_UP_MS = 5000;
 
 /**
@@ -143,9 +146,10 @@ export async function synchronize(session: BridgeSession, wall: WallClock, sink:
     };
     const ping = () => session.ping(wall.now);
     sink.onPong = (t, relayTime) => {
-      samples.push({ sentAt: t, relayTime, answeredAt: wall.now });
-      if (!settled(samples.slice(-SYNC_PINGS), SYNC_PINGS) && samples.length < MAX_PINGS) return void setTimeout(ping, PING_GAP_MS);
       clearTimeout(timer);
+      samples.push({ sentAt: t, relayTime, answeredAt: wall.now });
+      const waited = wall.now - samples[0].sentAt;
+      if (!settled(samples.slice(-SYNC_PINGS), SYNC_PINGS) && samples.length < MAX_PINGS && waited < QUIET_WAIT_MS) return void setTimeout(ping, PING_GAP_MS);
       resolve();
     };
     sink.ready = ping;
