@@ -11,6 +11,7 @@ import { nodeClock } from '../server/clock.ts';
 import { fetchOverUdp } from '../server/liveFetch.ts';
 import type { WebSocketLike } from '../web/live/bridgeSession.ts';
 import { timedFetch } from '../web/live/timedFetch.ts';
+import { bridgeFetch } from '../web/live/bridgeFetch.ts';
 import { launchChromium } from '../tests/helpers/browser.ts';
 import type { RelayInfo } from '../shared/relay/info.ts';
 import { TEST_BUNDLE } from '../tests/helpers/bundle.ts';
@@ -78,6 +79,14 @@ async function nodeTimedFetch(relay: Relay, schemeId: string, i: number) {
   return { time: out.result.serverTime, penalty: out.result.penalty, lateness: out.lateness };
 }
 
+/** The page's own path (web/live/bridgeFetch.ts) driven from Node: the relay's hop without the browser's. */
+async function nodeBridgeFetch(relay: Relay, schemeId: string, i: number): Promise<Figures> {
+  const scheme = findScheme(schemeId)!;
+  const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}&receipts=1`, { origin: relay.url });
+  const out = await bridgeFetch(ws as unknown as WebSocketLike, nodeClock(), { scheme, params: withDefaults(scheme.params), id: `bridge${i}@bench`, giveUpMs: FETCH_LIMIT_MS }).done;
+  return { time: out.result.serverTime, penalty: out.result.penalty };
+}
+
 function simulated(schemeId: string): Figures {
   const s = summarize(
     runScenario(offsetServer(false, [flow(schemeId, {}, 0, FILE)]), () => {
@@ -108,10 +117,12 @@ async function schemes(relay: Relay, figures: Record<string, string>): Promise<v
   for (const id of SCHEMES) {
     const cli: Figures[] = [];
     const timed: Awaited<ReturnType<typeof nodeTimedFetch>>[] = [];
+    const bridged: Figures[] = [];
     const failed: string[] = [];
     const note = (e: Error) => void failed.push(e.message);
     for (let i = 0; i < RUNS; i++) await within(FETCH_LIMIT_MS, `${id} CLI fetch`, cliFetch(relay, id, i)).then((f) => cli.push(f), note);
     for (let i = 0; i < 3; i++) await within(FETCH_LIMIT_MS, `${id} timed fetch`, nodeTimedFetch(relay, id, i)).then((f) => timed.push(f), note);
+    for (let i = 0; i < 3; i++) await within(FETCH_LIMIT_MS, `${id} bridge fetch`, nodeBridgeFetch(relay, id, i)).then((f) => bridged.push(f), note);
     if (failed.length > 0) figures[`${id}: fetches that did not end`] = failed.join('; ');
     const sim = simulated(id);
     const t = median(cli.map((c) => c.time));
@@ -119,6 +130,7 @@ async function schemes(relay: Relay, figures: Record<string, string>): Promise<v
     figures[`${id}: simulated time / penalty`] = show([sim]);
     figures[`${id}: simulated vs CLI time`] = `${((sim.time / t - 1) * 100).toFixed(1)} %`;
     figures[`${id}: timed bridge (Node) time / penalty (median of 3)`] = show(timed);
+    figures[`${id}: the page's bridge fetch from Node, time / penalty (median of 3)`] = show(bridged);
     const late = timed.flatMap((x) => x.lateness);
     if (late.length === 0) continue;
     figures[`${id}: relay send lateness p50 / p99 / max`] = `${pct(late, 0.5).toFixed(3)} / ${pct(late, 0.99).toFixed(3)} / ${Math.max(...late).toFixed(3)} ms`;

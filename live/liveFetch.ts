@@ -15,6 +15,8 @@ export interface DatagramTransport {
    */
   listen(onDatagram: (d: Uint8Array, arrivedAt?: number) => void, onFailure: (message: string) => void): void;
   close(): void;
+  /** Settles when the path is ready to carry the fetch (a bridge session waits for a quiet hop); fails with why not. */
+  ready?: Promise<void>;
 }
 
 export interface LiveFetchOptions {
@@ -80,7 +82,11 @@ export function liveFetch(transport: DatagramTransport, clock: Clock & { stop():
     );
     clock.at(clock.now + o.giveUpMs, () => finish(`gave up after ${o.giveUpMs} ms without the whole file`));
     cancel = () => finish('cancelled');
-    client.start(clock.now);
+    if (!transport.ready) return client.start(clock.now);
+    transport.ready.then(
+      () => finished || client.start(clock.now),
+      (e: Error) => finish(e.message),
+    );
   });
   return { done, cancel };
 }

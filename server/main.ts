@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_POLICY } from '../shared/offset/policy.ts';
 import { OFFSET_PARAMS, withPolicyValues } from '../shared/offset/params.ts';
-import { readSchemaFlags, schemaHelp, schemaOptions, UsageError } from './cli/flags.ts';
-import { DEFAULT_RELAY, startRelay } from './relay.ts';
-import { FlagError, readRelayFlags, relayHelp, relayOptions } from './relayFlags.ts';
+import { type Io, isEntry, readSchemaFlags, runTool, schemaHelp, schemaOptions } from './cli/flags.ts';
+import { DEFAULT_RELAY, type Relay, startRelay } from './relay.ts';
+import { readRelayFlags, relayHelp, relayOptions } from './relayFlags.ts';
 
 const options = {
   ...relayOptions(),
@@ -22,41 +22,51 @@ ${relayHelp()}
 ${schemaHelp(OFFSET_PARAMS, 'Offset server policy')}
 `;
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options, strict: true, allowPositionals: false });
+/** What a failure to start means to the operator, for the system errors a flag's value causes. */
+const HINTS: Record<string, string> = {
+  ENOENT: 'check the --file and --leaderboard paths',
+  EACCES: 'check the --file and --leaderboard paths',
+  EISDIR: 'check the --file and --leaderboard paths',
+  EADDRINUSE: 'another program uses that port (pick another with the port flags)',
+};
+
+/**
+ * The relay from its command line: it runs until `stopped()` settles (Ctrl-C), then closes and returns 0.
+ * A bad flag throws before anything binds (runTool makes it exit 2).
+ */
+export async function relayMain(argv: string[], io: Io, stopped: () => Promise<unknown> = interrupted): Promise<number> {
+  const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
   if (values.help) {
-    console.log(HELP);
-    return;
+    io.out(HELP);
+    return 0;
   }
-  const relay = await startRelay({
-    ...DEFAULT_RELAY,
-    ...readRelayFlags(values),
-    policy: withPolicyValues(DEFAULT_POLICY, readSchemaFlags(OFFSET_PARAMS, values, 'the offset server')),
-  });
-  for (const line of relay.lines) console.log(line);
-  let stopping = false;
-  const stop = () => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    console.log('\nstopping…');
-    void relay.close().then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  const config = { ...DEFAULT_RELAY, ...readRelayFlags(values), policy: withPolicyValues(DEFAULT_POLICY, readSchemaFlags(OFFSET_PARAMS, values, 'the offset server')) };
+  let relay: Relay;
+  try {
+    relay = await startRelay(config);
+  } catch (e) {
+    const hint = HINTS[(e as NodeJS.ErrnoException).code ?? ''];
+    throw hint ? new Error(`${(e as Error).message} (${hint})`) : e;
+  }
+  for (const line of relay.lines) io.out(line);
+  await stopped();
+  io.out('\nstopping…');
+  await relay.close();
+  return 0;
 }
 
-main().catch((e: Error & { code?: string }) => {
-  if (e instanceof UsageError || e instanceof FlagError || e.code?.startsWith('ERR_PARSE_ARGS')) {
-    console.error(`relay: ${e.message}\nRun with --help for the options.`);
-    process.exit(2);
-  }
-  if (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR') {
-    console.error(`relay: ${e.message} (check the --file and --leaderboard paths)`);
-    process.exit(1);
-  }
-  if (e.code === 'EADDRINUSE') {
-    console.error(`relay: ${e.message}: another program uses that port (pick another with the port flags)`);
-    process.exit(1);
-  }
-  throw e;
-});
+/** Settles at the first SIGINT or SIGTERM; a second one ends the process at once. */
+function interrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const stop = () => {
+      if (stopping) process.exit(1);
+      stopping = true;
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+if (isEntry(import.meta.url)) process.exit(await runTool('relay', relayMain, process.argv.slice(2)));

@@ -1,69 +1,45 @@
-import type { ParseArgsConfig } from 'node:util';
-import { choice, num, type ChoiceParam, type NumberParam } from '../shared/controllers/types.ts';
+import { num, choice } from '../shared/controllers/types.ts';
+import { type FlagSpec, flagHelp, flagName, flagOptions, listFlag, readFlag, switchFlag, textFlag } from './cli/flags.ts';
 import { DEFAULT_RELAY, type RelayOptions } from './relay.ts';
 
-/** A bad command line: the message names the flag and what it accepts; the relay exits with 2. */
-export class FlagError extends Error {}
-
-interface TextParam {
-  name: string;
-  kind: 'text';
-  /** What a value looks like, for --help and errors; `pattern` checks it when given. */
-  shape: string;
-  pattern?: RegExp;
-  default: string | null;
-  doc: string;
-}
-interface ListParam {
-  name: string;
-  kind: 'list';
-  shape: string;
-  pattern: RegExp;
-  doc: string;
-}
-interface SwitchParam {
-  name: string;
-  kind: 'switch';
-  doc: string;
-}
-type RelayParam = NumberParam | ChoiceParam | TextParam | ListParam | SwitchParam;
+/**
+ * The relay's own flags, as a table for the tools' one flag layer (server/cli/flags.ts): parsing, checks,
+ * messages and --help come from there, like the link and policy flags generated from their schemas.
+ */
 
 /** One flag: its parameter, the option it sets, and a factor from the flag's unit to the option's. */
 interface RelayFlag {
-  param: RelayParam;
+  param: FlagSpec;
   field: keyof RelayOptions;
   scale?: number;
 }
 
 const d = DEFAULT_RELAY;
-const text = (name: string, shape: string, def: string | null, doc: string, pattern?: RegExp): TextParam => ({ name, kind: 'text', shape, pattern, default: def, doc });
-const list = (name: string, shape: string, pattern: RegExp, doc: string): ListParam => ({ name, kind: 'list', shape, pattern, doc });
-const toggle = (name: string, doc: string): SwitchParam => ({ name, kind: 'switch', doc });
 const port = (name: string, def: number, doc: string) => num(name, '', 0, 65_535, 1, def, doc);
 
 /** Every relay flag but the offset-policy ones (those come from OFFSET_PARAMS). */
 export const RELAY_FLAGS: readonly RelayFlag[] = [
-  { param: text('host', 'ADDR', d.host, 'address every service binds'), field: 'host' },
+  { param: textFlag('host', 'ADDR', d.host, 'address every service binds'), field: 'host' },
   { param: port('httpPort', d.httpPort, 'the playground, the bridge and the API'), field: 'httpPort' },
   { param: port('udpPort', d.constantPort, 'constant-rate offset server'), field: 'constantPort' },
   { param: port('variablePort', d.variablePort, 'variable-rate offset server'), field: 'variablePort' },
   { param: port('echoPort', d.echoPort, 'ping-pong echo server, TCP'), field: 'echoPort' },
   { param: num('fileSize', 'bytes', 1, 1_000_000_000, 1, d.fileSize, 'size of the generated file'), field: 'fileSize' },
-  { param: text('file', 'PATH', null, 'serve this file instead of a generated one'), field: 'filePath' },
+  { param: textFlag('file', 'PATH', null, 'serve this file instead of a generated one'), field: 'filePath' },
   { param: num('seed', '', 0, 2 ** 31 - 1, 1, d.seed, "seed of the file and of the servers' loss streams"), field: 'seed' },
   { param: choice('key', ['ip', 'ip:port'], d.keyBy, 'what a client session is keyed by (the course server uses ip)'), field: 'keyBy' },
   {
-    param: toggle('allowSessionPolicy', "let a bridged session ask for its own offset-server policy (the page's server settings), within the flags' bounds"),
+    param: switchFlag('allowSessionPolicy', "let a bridged session ask for its own offset-server policy (the page's server settings), within the flags' bounds"),
     field: 'allowSessionPolicy',
   },
-  { param: toggle('tournament', 'the course tournament: Reset is ignored, one session per key for good'), field: 'tournament' },
+  { param: switchFlag('tournament', 'the course tournament: Reset is ignored, one session per key for good'), field: 'tournament' },
   { param: num('serverSessions', 'sessions', 1, 1_000_000, 1, d.serverSessions, 'sessions each offset server keeps (least recently heard forgotten)'), field: 'serverSessions' },
-  { param: text('leaderboard', 'FILE', null, 'keep the leaderboard in this CSV across restarts (default: in memory, starts empty)'), field: 'leaderboardFile' },
+  { param: textFlag('leaderboard', 'FILE', null, 'keep the leaderboard in this CSV across restarts (default: in memory, starts empty)'), field: 'leaderboardFile' },
   { param: num('delay', 'ms', 0, 60_000, 0.1, d.delayMs, 'hold replies this long'), field: 'delayMs' },
   { param: num('jitter', 'ms', 0, 60_000, 0.1, d.jitterMs, '± uniform variation of that hold'), field: 'jitterMs' },
   { param: num('reorder', '%', 0, 100, 0.1, d.reorder * 100, 'replies sent at once, skipping the hold, so they overtake'), field: 'reorder', scale: 0.01 },
-  { param: list('allow', 'HOST:PORT', /^[^:\s]+:\d{1,5}$/, 'another target the bridge may reach (repeatable; UDP and TCP)'), field: 'allow' },
-  { param: list('allowOrigin', 'URL', /^https?:\/\/\S+$/, 'another page origin that may use the bridge (repeatable)'), field: 'allowOrigins' },
+  { param: listFlag('allow', 'HOST:PORT', /^[^:\s]+:\d{1,5}$/, 'another target the bridge may reach (repeatable; UDP and TCP)'), field: 'allow' },
+  { param: listFlag('allowOrigin', 'URL', /^https?:\/\/\S+$/, 'another page origin that may use the bridge (repeatable)'), field: 'allowOrigins' },
   { param: num('maxSessions', 'sessions', 1, 10_000, 1, d.maxSessions, 'bridge sessions at once'), field: 'maxSessions' },
   { param: num('maxPerClient', 'sessions', 1, 10_000, 1, d.maxSessionsPerClient, 'bridge sessions one client address may hold'), field: 'maxSessionsPerClient' },
   { param: num('maxMessage', 'bytes', 1, 1 << 20, 1, d.maxMessageBytes, 'largest message through the bridge (UDP: at most 65507)'), field: 'maxMessageBytes' },
@@ -72,66 +48,29 @@ export const RELAY_FLAGS: readonly RelayFlag[] = [
   { param: num('maxBuffered', 'bytes', 16_384, 1 << 30, 1, d.maxBufferedBytes, 'bytes waiting for a page before its datagrams are dropped'), field: 'maxBufferedBytes' },
   { param: num('stall', 'ms', 1000, 600_000, 1, d.stallMs, 'close a page that stops reading or answering pings this long'), field: 'stallMs' },
   { param: num('idle', 'ms', 1000, 86_400_000, 1, d.idleMs, 'close bridge sessions and forget server sessions idle this long'), field: 'idleMs' },
-  { param: toggle('singleThread', 'run the offset servers on the main thread too (by default each has its own)'), field: 'singleThread' },
-  { param: toggle('shareRecords', 'let each client read the records of its own sessions and connections (default: this machine only)'), field: 'shareRecords' },
-  { param: toggle('shareAllRecords', 'let every client read every session and connection record, not only its own'), field: 'shareAllRecords' },
+  { param: switchFlag('singleThread', 'run the offset servers on the main thread too (by default each has its own)'), field: 'singleThread' },
+  { param: switchFlag('shareRecords', 'let each client read the records of its own sessions and connections (default: this machine only)'), field: 'shareRecords' },
+  { param: switchFlag('shareAllRecords', 'let every client read every session and connection record, not only its own'), field: 'shareAllRecords' },
   { param: num('recordSessions', 'sessions', 1, 100_000, 1, d.recordSessions, 'offset-server sessions kept for /api/sessions, per server (oldest forgotten first)'), field: 'recordSessions' },
   { param: num('recordEvents', 'events', 100, 10_000_000, 1, d.recordEvents, 'events kept of each recorded session (the newest)'), field: 'recordEvents' },
-  { param: toggle('dev', 'serve the app through Vite with hot reload'), field: 'dev' },
-  { param: text('dist', 'DIR', d.distDir, 'the built app to serve'), field: 'distDir' },
+  { param: switchFlag('dev', 'serve the app through Vite with hot reload'), field: 'dev' },
+  { param: textFlag('dist', 'DIR', d.distDir, 'the built app to serve'), field: 'distDir' },
 ];
 
-/** "maxRate" → "max-rate". */
-const flagOf = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-
-type Option = NonNullable<ParseArgsConfig['options']>[string];
+const SPECS = RELAY_FLAGS.map((f) => f.param);
 
 /** node:util parseArgs options for the table. */
-export function relayOptions(): Record<string, Option> {
-  return Object.fromEntries(RELAY_FLAGS.map(({ param: p }) => [flagOf(p.name), p.kind === 'switch' ? { type: 'boolean' } : { type: 'string', multiple: p.kind === 'list' }]));
-}
+export const relayOptions = () => flagOptions(SPECS);
 
-export function relayHelp(): string {
-  return RELAY_FLAGS.map(({ param: p }) => {
-    const shape = p.kind === 'number' ? 'N' : p.kind === 'choice' ? p.choices.join('|') : p.kind === 'switch' ? '' : p.shape;
-    const def = p.kind === 'list' || p.kind === 'switch' || p.default === null ? '' : ` (default ${p.default}${p.kind === 'number' && p.unit ? ` ${p.unit}` : ''})`;
-    return `  --${`${flagOf(p.name)} ${shape}`.padEnd(26)} ${p.doc}${def}`;
-  }).join('\n');
-}
-
-function read(p: RelayParam, raw: unknown): unknown {
-  const flag = `--${flagOf(p.name)}`;
-  const got = ` (got "${String(raw).slice(0, 80)}")`;
-  switch (p.kind) {
-    case 'switch':
-      return raw === true;
-    case 'list':
-      for (const v of raw as string[]) if (!p.pattern.test(v)) throw new FlagError(`${flag} must be ${p.shape} (got "${v.slice(0, 80)}")`);
-      return raw;
-    case 'text':
-      if (p.pattern && !p.pattern.test(raw as string)) throw new FlagError(`${flag} must be ${p.shape}${got}`);
-      return raw;
-    case 'choice':
-      if (!p.choices.includes(raw as string)) throw new FlagError(`${flag} must be ${p.choices.join(' or ')}${got}`);
-      return raw;
-    case 'number': {
-      const whole = Number.isInteger(p.step);
-      const v = (raw as string).trim() === '' ? NaN : Number(raw);
-      if (!Number.isFinite(v) || v < p.min || v > p.max || (whole && !Number.isInteger(v))) {
-        throw new FlagError(`${flag} must be ${whole ? 'a whole number' : 'a number'} from ${p.min} to ${p.max}${got}`);
-      }
-      return v;
-    }
-  }
-}
+export const relayHelp = () => flagHelp(SPECS);
 
 /** The options the given flags set, checked against the table; an error names the flag and what it accepts. */
 export function readRelayFlags(values: Record<string, unknown>): Partial<RelayOptions> {
   const out: Record<string, unknown> = {};
   for (const { param, field, scale } of RELAY_FLAGS) {
-    const raw = values[flagOf(param.name)];
+    const raw = values[flagName(param.name)];
     if (raw === undefined) continue;
-    const v = read(param, raw);
+    const v = readFlag(param, raw);
     out[field] = typeof v === 'number' && scale ? v * scale : v;
   }
   return out as Partial<RelayOptions>;

@@ -18,18 +18,87 @@ export class UsageError extends Error {}
 /** "queueLimit" → "queue-limit". */
 export const flagName = (param: string) => param.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-type StringOption = NonNullable<ParseArgsConfig['options']>[string] & { type: 'string' };
+type Option = NonNullable<ParseArgsConfig['options']>[string];
+type StringOption = Option & { type: 'string' };
+
+/** A flag that is no model parameter: free text (checked against `pattern` when given), a repeatable list, or a switch. */
+export interface TextFlag {
+  name: string;
+  kind: 'text';
+  /** What a value looks like, for --help and errors. */
+  shape: string;
+  pattern?: RegExp;
+  default: string | null;
+  doc: string;
+}
+export interface ListFlag {
+  name: string;
+  kind: 'list';
+  shape: string;
+  pattern: RegExp;
+  doc: string;
+}
+export interface SwitchFlag {
+  name: string;
+  kind: 'switch';
+  doc: string;
+}
+/** Every flag a tool takes: a schema's parameter (a number or a choice), or one of the kinds above. */
+export type FlagSpec = ParamSpec | TextFlag | ListFlag | SwitchFlag;
+
+export const textFlag = (name: string, shape: string, def: string | null, doc: string, pattern?: RegExp): TextFlag => ({ name, kind: 'text', shape, pattern, default: def, doc });
+export const listFlag = (name: string, shape: string, pattern: RegExp, doc: string): ListFlag => ({ name, kind: 'list', shape, pattern, doc });
+export const switchFlag = (name: string, doc: string): SwitchFlag => ({ name, kind: 'switch', doc });
 
 /** One string flag per parameter of the schema. */
 export function schemaOptions(specs: readonly ParamSpec[]): Record<string, StringOption> {
   return Object.fromEntries(specs.map((p) => [flagName(p.name), { type: 'string' as const }]));
 }
 
+/** node:util parseArgs options for flags of every kind: switches are booleans, lists repeatable strings. */
+export function flagOptions(specs: readonly FlagSpec[]): Record<string, Option> {
+  return Object.fromEntries(specs.map((p) => [flagName(p.name), p.kind === 'switch' ? { type: 'boolean' } : { type: 'string', multiple: p.kind === 'list' }]));
+}
+
 const rangeOf = (p: ParamSpec) => (p.kind === 'choice' ? p.choices.join('|') : `${p.min}…${p.max}${p.unit ? ` ${p.unit}` : ''}`);
+const shapeOf = (p: FlagSpec) => (p.kind === 'number' || p.kind === 'choice' ? rangeOf(p) : p.kind === 'switch' ? '' : p.shape);
+const defaultOf = (p: FlagSpec) => (p.kind === 'list' || p.kind === 'switch' || p.default === null ? '' : ` (default ${p.default})`);
+
+/** One line per flag: its name, what it takes, what it does and its default. */
+export function flagHelp(specs: readonly FlagSpec[]): string {
+  return specs.map((p) => `  --${flagName(p.name).padEnd(20)} ${shapeOf(p).padEnd(26)} ${p.doc}${defaultOf(p)}`).join('\n');
+}
 
 export function schemaHelp(specs: readonly ParamSpec[], title: string): string {
-  const lines = specs.map((p) => `  --${flagName(p.name).padEnd(20)} ${rangeOf(p).padEnd(26)} ${p.doc} (default ${p.default})`);
-  return `${title}:\n${lines.join('\n')}`;
+  return `${title}:\n${flagHelp(specs)}`;
+}
+
+/**
+ * A given flag's value checked against its spec (a switch's is whether it was given); an error names
+ * the flag and what it accepts.
+ */
+export function readFlag(p: FlagSpec, raw: unknown): unknown {
+  const flag = flagName(p.name);
+  const got = (v: unknown) => ` (got "${String(v).slice(0, 80)}")`;
+  switch (p.kind) {
+    case 'switch':
+      return raw === true;
+    case 'list':
+      for (const v of raw as string[]) if (!p.pattern.test(v)) throw new UsageError(`--${flag} must be ${p.shape}${got(v)}`);
+      return raw;
+    case 'text':
+      if (p.pattern && !p.pattern.test(raw as string)) throw new UsageError(`--${flag} must be ${p.shape}${got(raw)}`);
+      return raw;
+    case 'choice':
+      if (!p.choices.includes(raw as string)) throw new UsageError(`--${flag} must be ${p.choices.join(' or ')}${got(raw)}`);
+      return raw;
+    case 'number': {
+      if (Number.isInteger(p.step)) return whole(flag, raw as string, p.min, p.max);
+      const v = (raw as string).trim() === '' ? Number.NaN : Number(raw);
+      if (!Number.isFinite(v) || v < p.min || v > p.max) throw new UsageError(`--${flag} must be a number from ${p.min} to ${p.max}${got(raw)}`);
+      return v;
+    }
+  }
 }
 
 /** Each scheme on its own line, its parameters (the names `--set` takes) under it. */

@@ -7,7 +7,10 @@ import { liveFetch } from '../../live/liveFetch.ts';
 import { nodeClock } from '../../server/clock.ts';
 import type { Relay } from '../../server/relay.ts';
 import { bridgeTransport, type WebSocketLike } from '../../web/live/bridgeSession.ts';
+import { bridgeFetch } from '../../web/live/bridgeFetch.ts';
 import { openBridge, testRelay, until } from '../helpers/relay.ts';
+import { K } from '../../shared/log/kinds.ts';
+import { DEFAULT_POLICY } from '../../shared/offset/policy.ts';
 
 describe('the UDP↔WebSocket bridge', () => {
   let relay: Relay;
@@ -146,4 +149,60 @@ describe('bridge under load', () => {
     expect(await until(() => relay.bridge.sessions === 0)).toBe(true);
     await relay.close();
   }, 60_000);
+});
+
+/**
+ * A WebSocket whose incoming messages stop for `ms` once `after` binary frames have come, then arrive all
+ * at once, in order: the hop back held up, as a busy machine holds it.
+ */
+function stallingSocket(url: string, origin: string, after: number, ms: number): WebSocketLike {
+  const ws = new WebSocket(url, { origin });
+  let frames = 0;
+  let until = -1;
+  const queued: (() => void)[] = [];
+  const add = ws.addEventListener.bind(ws) as (type: string, l: (e: unknown) => void) => void;
+  const socket = ws as unknown as WebSocketLike;
+  socket.addEventListener = ((type: string, listener: (e: { data: unknown }) => void) => {
+    if (type !== 'message') return add(type, listener as (e: unknown) => void);
+    add('message', (e) => {
+      const m = e as { data: unknown };
+      if (typeof m.data !== 'string' && ++frames === after) {
+        until = performance.now() + ms;
+        setTimeout(() => queued.splice(0).forEach((f) => f()), ms);
+      }
+      if (performance.now() < until) queued.push(() => listener(m));
+      else listener(m);
+    });
+  }) as WebSocketLike['addEventListener'];
+  return socket;
+}
+
+describe("the page's fetch through the bridge", () => {
+  it('starts once the hop is quiet, and takes no reply held up on the hop back for a loss', async () => {
+    // A server that loses nothing: every timeout is a reply taken for lost.
+    const relay = await testRelay({ fileSize: 150_000, policy: { ...DEFAULT_POLICY, loss: 0 } });
+    const scheme = findScheme('token-pacer')!;
+    const o = { scheme, params: withDefaults(scheme.params), giveUpMs: 30_000 };
+    const url = (receipts: string) => `${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}${receipts}`;
+    // A 150 ms stall after 40 replies: the plain transport's controller counts the replies then on their way as lost.
+    const plain = await liveFetch(bridgeTransport(stallingSocket(url(''), relay.url, 40, 150)), nodeClock(), { ...o, id: 'plain@test' }).done;
+    const page = await bridgeFetch(stallingSocket(url('&receipts=1'), relay.url, 40, 150), nodeClock(), { ...o, id: 'page@test' }).done;
+    expect(plain.result.result).toBe(true);
+    expect(page.result.result).toBe(true);
+    const timeouts = (o: { log: { count(kind: number): number } }) => o.log.count(K.timeout);
+    expect(timeouts(plain)).toBeGreaterThanOrEqual(3);
+    expect(timeouts(page)).toBeLessThan(timeouts(plain));
+    await relay.close();
+  }, 60_000);
+
+  it('ends with a plain reason when cancelled before the hop is quiet', async () => {
+    const relay = await testRelay();
+    const scheme = findScheme('token-pacer')!;
+    const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}&receipts=1`, { origin: relay.url });
+    const run = bridgeFetch(ws as unknown as WebSocketLike, nodeClock(), { scheme, params: withDefaults(scheme.params), id: 'gone@test', giveUpMs: 30_000 });
+    run.cancel();
+    await expect(run.done).rejects.toThrow('cancelled');
+    expect(await until(() => relay.bridge.sessions === 0)).toBe(true);
+    await relay.close();
+  });
 });

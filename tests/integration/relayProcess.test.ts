@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
-import { ROOT, runCli } from '../helpers/cli.ts';
+import { ROOT, runCli, runInProcess } from '../helpers/cli.ts';
 import { testRelay, until } from '../helpers/relay.ts';
 import { RELAY_FLAGS } from '../../server/relayFlags.ts';
+import { relayMain } from '../../server/main.ts';
+import { flagName } from '../../server/cli/flags.ts';
 
 describe('npm start: the relay process', () => {
   it('prints one line per service, answers on them, and stops cleanly on Ctrl-C', async () => {
@@ -38,29 +40,41 @@ describe('npm start: the relay process', () => {
     await relay.close();
   });
 
-  it('bad flags: a message naming the flag, exit code 2', () => {
+  it('bad flags: a message naming the flag, exit code 2, nothing started', async () => {
     const cases: [string[], RegExp][] = [
       [['--udp-port', '99999'], /--udp-port must be a whole number from 0 to 65535/],
       [['--loss', '200'], /--loss: loss must be a number from 0 to 100 %/],
       [['--key', 'mac'], /--key must be ip or ip:port/],
       [['--allow', 'everything'], /--allow must be HOST:PORT/],
+      [['--allow-origin', 'ftp://x'], /--allow-origin must be URL \(got "ftp:\/\/x"\)/],
       [['--bucket-model', 'leaky'], /--bucket-model: bucketModel must be one of course, ideal/],
       [['--frobnicate'], /Unknown option '--frobnicate'/],
       [['--max-per-client', '0'], /--max-per-client must be a whole number from 1 to 10000 \(got "0"\)/],
       [['--delay', 'soon'], /--delay must be a number from 0 to 60000 \(got "soon"\)/],
       [['--variable-model', 'lazy'], /--variable-model: variableModel must be one of course, schedule/],
+      [['--tournament=yes'], /Option '--tournament' does not take an argument/],
     ];
+    const neverStopped = () => {
+      throw new Error('the relay started');
+    };
     for (const [args, message] of cases) {
-      const r = runCli('server/main.ts', args);
+      const r = await runInProcess('relay', (argv, io) => relayMain(argv, io, neverStopped), args);
       expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stderr).toMatch(message);
+      expect(r.stderr).toMatch(new RegExp(`^relay: ${message.source}.*\nRun with --help for the options.\n$`));
+      expect(r.stdout).toBe('');
     }
+    const script = runCli('server/main.ts', ['--file-size', '0']);
+    expect(script.code).toBe(2);
+    expect(script.stderr).toBe('relay: --file-size must be a whole number from 1 to 1000000000 (got "0")\nRun with --help for the options.\n');
   });
 
-  it('--help lists every flag of the relay table and of the policy schema', () => {
-    const r = runCli('server/main.ts', ['--help']);
+  it('--help lists every flag of the relay table and of the policy schema, with defaults', async () => {
+    const r = await runInProcess('relay', relayMain, ['--help']);
     expect(r.code).toBe(0);
-    for (const { param } of RELAY_FLAGS) expect(r.stdout).toContain(`--${param.name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} `);
+    for (const { param } of RELAY_FLAGS) expect(r.stdout).toMatch(new RegExp(`^  --${flagName(param.name)} `, 'm'));
+    expect(r.stdout).toMatch(/^ {2}--udp-port +0…65535 +constant-rate offset server \(default 9801\)$/m);
+    expect(r.stdout).toMatch(/^ {2}--key +ip\|ip:port +.* \(default ip:port\)$/m);
+    expect(r.stdout).toMatch(/^ {2}--allow +HOST:PORT +another target/m);
     expect(r.stdout).toContain('--variable-model');
   });
 });

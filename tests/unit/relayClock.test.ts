@@ -1,36 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { leadAfterStall, leadFromPings, MAX_HOLD_MS, RelayClock, relayOffset, settled } from '../../live/relayClock.ts';
-import { WallClock } from '../../live/wallClock.ts';
-
-/** A wall clock on a hand-moved time: timers and polls run only when the test moves the time. */
-function manualWall() {
-  let t = 0;
-  let timers: { at: number; f: () => void }[] = [];
-  const wall = new WallClock({
-    now: () => t,
-    setTimer: (f, ms) => timers.push({ at: t + ms, f }),
-    clearTimer: () => {},
-    yieldTo: (f) => timers.push({ at: t, f }),
-  });
-  const runDue = () => {
-    const due = timers.filter((x) => x.at <= t);
-    timers = timers.filter((x) => x.at > t);
-    for (const d of due) d.f();
-  };
-  /** Moves the time in steps of 0.25 ms, as a running loop would. */
-  const advance = (to: number) => {
-    while (t < to) {
-      t = Math.min(to, t + 0.25);
-      runDue();
-    }
-  };
-  /** Moves the time at once, as a loop blocked until then would. */
-  const jump = (to: number) => {
-    t = to;
-    runDue();
-  };
-  return { wall, advance, jump };
-}
+import { manualWall } from '../helpers/manualWall.ts';
 
 describe('relayOffset', () => {
   it('takes the midpoint of the fastest ping', () => {

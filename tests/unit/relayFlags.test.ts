@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { FlagError, readRelayFlags, relayOptions } from '../../server/relayFlags.ts';
+import { UsageError } from '../../server/cli/flags.ts';
+import { readRelayFlags, relayOptions } from '../../server/relayFlags.ts';
 
 const read = (args: string[]) => readRelayFlags(parseArgs({ args, options: relayOptions(), strict: true }).values);
 
@@ -19,9 +20,9 @@ describe('relay flags from the table', () => {
   });
 
   it('names the flag and what it accepts', () => {
-    expect(() => read(['--max-rate', '2.5'])).toThrow(new FlagError('--max-rate must be a whole number from 1 to 10000000 (got "2.5")'));
-    expect(() => read(['--jitter=-1'])).toThrow(new FlagError('--jitter must be a number from 0 to 60000 (got "-1")'));
-    expect(() => read(['--key', 'mac'])).toThrow(new FlagError('--key must be ip or ip:port (got "mac")'));
-    expect(() => read(['--allow-origin', 'ftp://x'])).toThrow(new FlagError('--allow-origin must be URL (got "ftp://x")'));
+    expect(() => read(['--max-rate', '2.5'])).toThrow(new UsageError('--max-rate must be a whole number from 1 to 10000000 (got "2.5")'));
+    expect(() => read(['--jitter=-1'])).toThrow(new UsageError('--jitter must be a number from 0 to 60000 (got "-1")'));
+    expect(() => read(['--key', 'mac'])).toThrow(new UsageError('--key must be ip or ip:port (got "mac")'));
+    expect(() => read(['--allow-origin', 'ftp://x'])).toThrow(new UsageError('--allow-origin must be URL (got "ftp://x")'));
   });
 });

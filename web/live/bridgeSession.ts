@@ -1,4 +1,7 @@
 import { FRAME_DATA, FRAME_SENT, unframe, type ControlMessage } from '../../shared/bridge/protocol.ts';
+import type { DatagramTransport } from '../../live/liveFetch.ts';
+import { type ClockSample, relayOffset, settled } from '../../live/relayClock.ts';
+import type { WallClock } from '../../live/wallClock.ts';
 
 /** What a session needs of a WebSocket: the browser's and the `ws` package's both fit. */
 export interface WebSocketLike {
@@ -96,18 +99,74 @@ export class BridgeSession {
   }
 }
 
-/** A bridged session as the transport of a live fetch. */
-export function bridgeTransport(ws: WebSocketLike): import('../../live/liveFetch.ts').DatagramTransport {
-  let session: BridgeSession | null = null;
+/** Where a session's events go; each is replaced as the session moves on from matching clocks to the fetch. */
+export interface SessionSink {
+  onData(payload: Uint8Array, relayTime: number): void;
+  onSent(number: number, relayTime: number, arrivedAt?: number): void;
+  onPong(t: number, relayTime: number): void;
+  fail(message: string): void;
+  ready(): void;
+}
+
+/** A session whose events go to a sink that its users rewire as they go. */
+export function sinkSession(ws: WebSocketLike): { session: BridgeSession; sink: SessionSink } {
+  const sink: SessionSink = { onData: () => {}, onSent: () => {}, onPong: () => {}, fail: () => {}, ready: () => {} };
+  const session = new BridgeSession(ws, {
+    onData: (p, t) => sink.onData(p, t),
+    onSent: (n, t, arrivedAt) => sink.onSent(n, t, arrivedAt),
+    onPong: (t, r) => sink.onPong(t, r),
+    onReady: () => sink.ready(),
+    onError: (message, fatal) => fatal && sink.fail(message),
+    onClose: () => sink.fail('the relay closed the session'),
+  });
+  return { session, sink };
+}
+
+/** Pings judged together; a session is quiet once a run of them is quick, or after MAX_PINGS or QUIET_WAIT_MS. */
+const SYNC_PINGS = 8;
+const MAX_PINGS = 120;
+const PING_GAP_MS = 5;
+/** How long to wait for a quiet hop once the relay answers: a busy machine may never give one. */
+const QUIET_WAIT_MS = 1000;
+/** How long to wait for the relay's first answer. */
+const SYNC_GIVE_UP_MS = 5000;
+
+/**
+ * Waits for the session, then pings the relay until the last few pings come back quickly (a page that has
+ * just started a run is still busy drawing and compiling; a fetch waits that out rather than stall in
+ * its first second and take the stall for losses), and matches the clocks.
+ */
+export async function synchronize(session: BridgeSession, wall: WallClock, sink: SessionSink): Promise<{ offsetMs: number; base: number; samples: ClockSample[] }> {
+  const samples: ClockSample[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the relay did not answer within ${SYNC_GIVE_UP_MS / 1000} s`)), SYNC_GIVE_UP_MS);
+    sink.fail = (message) => {
+      clearTimeout(timer);
+      reject(new Error(message));
+    };
+    const ping = () => session.ping(wall.now);
+    sink.onPong = (t, relayTime) => {
+      clearTimeout(timer);
+      samples.push({ sentAt: t, relayTime, answeredAt: wall.now });
+      const waited = wall.now - samples[0].sentAt;
+      if (!settled(samples.slice(-SYNC_PINGS), SYNC_PINGS) && samples.length < MAX_PINGS && waited < QUIET_WAIT_MS) return void setTimeout(ping, PING_GAP_MS);
+      resolve();
+    };
+    sink.ready = ping;
+  });
+  const recent = samples.slice(-SYNC_PINGS);
+  return { offsetMs: relayOffset(recent), base: recent[recent.length - 1].relayTime, samples: recent };
+}
+
+/** A bridged session as the transport of a live fetch, each datagram sent as it is handed over. */
+export function bridgeTransport(ws: WebSocketLike): DatagramTransport {
+  const { session, sink } = sinkSession(ws);
   return {
-    send: (d) => session?.send(d),
+    send: (d) => session.send(d),
     listen(onDatagram, onFailure) {
-      session = new BridgeSession(ws, {
-        onData: (payload) => onDatagram(payload),
-        onError: (message, fatal) => fatal && onFailure(message),
-        onClose: () => onFailure('the relay closed the session'),
-      });
+      sink.onData = (payload) => onDatagram(payload);
+      sink.fail = onFailure;
     },
-    close: () => session?.close(),
+    close: () => session.close(),
   };
 }

@@ -1,16 +1,11 @@
 import { timedMessage } from '../../shared/bridge/protocol.ts';
-import { type ClockSample, leadAfterStall, leadFromPings, RelayClock, relayOffset, settled } from '../../live/relayClock.ts';
+import { leadAfterStall, leadFromPings, RelayClock } from '../../live/relayClock.ts';
 import { type DatagramTransport, type FetchOutcome, type LiveFetchOptions, liveFetch } from '../../live/liveFetch.ts';
 import type { WallClock } from '../../live/wallClock.ts';
-import { BridgeSession, type WebSocketLike } from './bridgeSession.ts';
+import { type BridgeSession, type SessionSink, sinkSession, synchronize, type WebSocketLike } from './bridgeSession.ts';
 
 /** The least head start a datagram is handed to the relay with; the pings and stalls during the run size it up. */
 export const DEFAULT_LEAD_MS = 8;
-/** Pings judged together; the fetch starts once a run of them is quick, or after MAX_PINGS. */
-const SYNC_PINGS = 8;
-const MAX_PINGS = 120;
-const PING_GAP_MS = 5;
-const SYNC_GIVE_UP_MS = 5000;
 
 export interface TimedOutcome extends FetchOutcome {
   /** For each datagram that reached the relay before its time, how late the relay sent it (ms). */
@@ -32,15 +27,7 @@ export interface TimedOutcome extends FetchOutcome {
  * the server sees.
  */
 export function timedFetch(ws: WebSocketLike, wall: WallClock, o: LiveFetchOptions & { leadMs?: number }): { done: Promise<TimedOutcome>; cancel(): void; now(): number } {
-  const sink: Sink = { onData: () => {}, onSent: () => {}, onPong: () => {}, fail: () => {}, ready: () => {} };
-  const session = new BridgeSession(ws, {
-    onData: (p, t) => sink.onData(p, t),
-    onSent: (n, t, arrivedAt) => sink.onSent(n, t, arrivedAt),
-    onPong: (t, r) => sink.onPong(t, r),
-    onReady: () => sink.ready(),
-    onError: (message, fatal) => fatal && sink.fail(message),
-    onClose: () => sink.fail('the relay closed the session'),
-  });
+  const { session, sink } = sinkSession(ws);
   let cancelled = false;
   let clock: RelayClock | null = null;
   let cancelFetch: (() => void) | null = null;
@@ -65,18 +52,13 @@ export function timedFetch(ws: WebSocketLike, wall: WallClock, o: LiveFetchOptio
   return { done, cancel, now: () => clock?.now ?? 0 };
 }
 
-type Sink = { onData(p: Uint8Array, t: number): void; onSent(n: number, t: number, arrivedAt?: number): void; onPong(t: number, r: number): void } & {
-  fail(message: string): void;
-  ready(): void;
-};
-
 /**
  * The session as the fetch's transport: datagrams go with their send times on the relay's clock
  * (`base` is where the fetch's clock starts on it), replies come with the relay's stamps. Every frame
  * from the relay moves the news on (see RelayClock); the relay's reports of each send say how late it
  * was, and a scheduled datagram that still came late grows the head start.
  */
-function timedTransport(session: BridgeSession, sink: Sink, relayClock: RelayClock, base: number) {
+function timedTransport(session: BridgeSession, sink: SessionSink, relayClock: RelayClock, base: number) {
   // The relay's time (on the fetch's clock) of the latest frame from it: all it sent before has come.
   let horizon = Number.NEGATIVE_INFINITY;
   let pinging = false;
@@ -123,34 +105,4 @@ function timedTransport(session: BridgeSession, sink: Sink, relayClock: RelayClo
     close: () => session.close(),
   };
   return out;
-}
-
-/**
- * Waits for the session, then pings the relay until the last few pings come back quickly (a page that has
- * just started a run is still busy drawing and compiling; the fetch waits that out rather than stall in
- * its first second), and matches the clocks.
- */
-async function synchronize(
-  session: BridgeSession,
-  wall: WallClock,
-  sink: { onPong(t: number, r: number): void; fail(m: string): void; ready(): void },
-): Promise<{ offsetMs: number; base: number; samples: ClockSample[] }> {
-  const samples: ClockSample[] = [];
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the relay did not answer within ${SYNC_GIVE_UP_MS / 1000} s`)), SYNC_GIVE_UP_MS);
-    sink.fail = (message) => {
-      clearTimeout(timer);
-      reject(new Error(message));
-    };
-    const ping = () => session.ping(wall.now);
-    sink.onPong = (t, relayTime) => {
-      samples.push({ sentAt: t, relayTime, answeredAt: wall.now });
-      if (!settled(samples.slice(-SYNC_PINGS), SYNC_PINGS) && samples.length < MAX_PINGS) return void setTimeout(ping, PING_GAP_MS);
-      clearTimeout(timer);
-      resolve();
-    };
-    sink.ready = ping;
-  });
-  const recent = samples.slice(-SYNC_PINGS);
-  return { offsetMs: relayOffset(recent), base: recent[recent.length - 1].relayTime, samples: recent };
 }

@@ -1,7 +1,7 @@
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { network } from './sandbox.ts';
 import { checkParams, type ParamValues } from '../../shared/controllers/types.ts';
-import { FetchStopped, liveFetch } from '../../live/liveFetch.ts';
+import { FetchStopped } from '../../live/liveFetch.ts';
 import type { OffsetPolicyConfig } from '../../shared/offset/policy.ts';
 import { withPolicyValues } from '../../shared/offset/params.ts';
 import type { RelayInfo } from '../../shared/relay/info.ts';
@@ -10,7 +10,8 @@ import type { LiveRun } from '../../shared/scenarios/spec.ts';
 import type { OffsetFetchResult } from '../../shared/endpoints/offsetClient.ts';
 import type { Scheme } from '../../shared/controllers/types.ts';
 import { browserClock } from '../live/browserClock.ts';
-import { bridgeTransport, bridgeUrl, type WebSocketLike } from '../live/bridgeSession.ts';
+import { bridgeUrl, type WebSocketLike } from '../live/bridgeSession.ts';
+import { bridgeFetch } from '../live/bridgeFetch.ts';
 import type { FromController, ToController } from './liveController.ts';
 
 export interface LiveStart {
@@ -46,19 +47,20 @@ function checked(m: LiveStart): { scheme: Scheme; values: ParamValues } {
 }
 
 /**
- * The page's controller fetching through the bridge, each datagram sent as its worker's timer fires. Not
+ * The page's controller fetching through the bridge, each datagram sent as its worker's timer fires
+ * (web/live/bridgeFetch.ts: from when the hop is quiet, its timeouts waiting for the relay's news). Not
  * through a timed session (web/live/timedFetch.ts): measured on a loaded machine, replies held up on the
  * WebSocket made the timed token pacer count them lost and collapse (over 60 s for 1 MB, against 3.3 s
  * untimed in a worker of its own). `now` is the run's clock.
  */
 export function runLiveFetch(m: LiveStart, asked: LivePolicy['asked'], log: EventLog): { now(): number; done: Promise<LiveEnd>; cancel(): void } {
   const { scheme, values } = checked(m);
-  const url = new URL(bridgeUrl(m.relay.replace(/^http/, 'ws'), m.target, 'udp'));
+  const url = new URL(bridgeUrl(m.relay.replace(/^http/, 'ws'), m.target, 'udp', 'receipts'));
   for (const [k, v] of Object.entries(asked ?? {})) url.searchParams.set(`srv.${k}`, String(v));
   // The browser's WebSocket fits the session's needs; the DOM's send type is only stricter on paper.
   const ws = new network.WebSocket(url) as unknown as WebSocketLike;
   const wall = browserClock();
-  const run = liveFetch(bridgeTransport(ws), wall, { scheme, params: values, id: 'pipefill@browser', giveUpMs: 120_000, log });
+  const run = bridgeFetch(ws, wall, { scheme, params: values, id: 'pipefill@browser', giveUpMs: 120_000, log });
   const done = run.done.then(
     (o): LiveEnd => ({ result: o.result, stopped: o.result.result === null ? 'the server sent no Result' : null }),
     (e: Error): LiveEnd => {

@@ -1,0 +1,54 @@
+import type { Action, Clock } from '../shared/sim/scheduler.ts';
+import { MAX_HOLD_MS, type RelayNews } from './relayClock.ts';
+import type { WallClock } from './wallClock.ts';
+
+/**
+ * How far the relay's news may trail an action. Replies stream in a few milliseconds apart, so news this
+ * fresh holds nothing up in a steady fetch; it stays under the token pacer's shortest loss timeout (15 ms),
+ * so a request that reached the relay at once has its reply heard before its timeout runs.
+ */
+export const NEWS_ALLOWANCE_MS = 10;
+
+/**
+ * The model's Clock on this side's wall clock, for a controller whose datagrams a relay forwards as they
+ * come. An action due at T runs once this side has heard what the relay heard until T − allowance (or
+ * after MAX_HOLD_MS): when the hop back is held up (a busy machine), a reply on its way then still
+ * reaches the controller before a timeout could count it lost, and no send goes out into the stall.
+ * Before a long wait ends it asks for fresh news, so an idle session is not held up by a round trip.
+ */
+export class NewsClock implements Clock {
+  private readonly held: { at: number; action: Action }[] = [];
+
+  constructor(
+    private readonly wall: WallClock,
+    private readonly news: RelayNews,
+    private readonly allowanceMs = NEWS_ALLOWANCE_MS,
+  ) {}
+
+  get now(): number {
+    return this.wall.now;
+  }
+
+  at(at: number, action: Action): void {
+    const askAt = at - this.allowanceMs;
+    if (askAt - this.wall.now > this.allowanceMs) this.wall.at(askAt, () => this.news.heardUntil() < askAt && this.news.behind());
+    this.wall.at(at, () => {
+      this.held.push({ at, action });
+      if (this.held.length === 1) this.wall.at(this.wall.now + MAX_HOLD_MS, () => this.release(true));
+      this.release(false);
+    });
+  }
+
+  /** Runs the held actions, in order, as far as the news has caught up (all of them if `force`). */
+  release(force = false): void {
+    while (this.held.length > 0) {
+      if (!force && this.news.heardUntil() + this.allowanceMs < this.held[0].at) return this.news.behind();
+      this.held.shift()!.action(this.wall.now);
+    }
+  }
+
+  stop(): void {
+    this.held.length = 0;
+    this.wall.stop();
+  }
+}
