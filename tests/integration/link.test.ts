@@ -8,6 +8,7 @@ import { K } from '../../shared/log/kinds.ts';
 import { idleDelays, lossAndDuplication, overloadRate, ProbeEnds, startLinkProcess } from '../../server/link/probe.ts';
 import { readAddress, readLinkFlags } from '../../server/link/flags.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
+import { judgeTimingUnlessStolen, stealMeter } from '../helpers/steal.ts';
 
 const median = (sorted: number[]) => sorted[Math.floor(sorted.length / 2)];
 
@@ -16,6 +17,8 @@ describe('npm run link: the emulated link between real programs', () => {
   let shaped: Awaited<ReturnType<typeof startLinkProcess>>;
   let lossy: Awaited<ReturnType<typeof startLinkProcess>>;
   const csv = join(mkdtempSync(join(tmpdir(), 'pipefill-link-')), 'link.csv');
+  /** The shaped link's whole life, which its SIGINT report's lateness covers. */
+  const lifetime = stealMeter();
 
   beforeAll(async () => {
     ends = await ProbeEnds.open();
@@ -32,18 +35,22 @@ describe('npm run link: the emulated link between real programs', () => {
   });
 
   // Timing on a shared two-core machine: a run that lands beside a browser test is tried again.
-  it('adds --latency to an idle link, within 1 ms at the median', { retry: 2 }, async () => {
+  it('adds --latency to an idle link, within 1 ms at the median', { retry: 2 }, async (ctx) => {
+    const steal = stealMeter();
     const direct = median(await idleDelays(ends, ends.receiverPort, 60, 2, 0));
     const via = await idleDelays(ends, shaped.port, 100, 4);
     const added = median(via) - direct;
     expect(added).toBeGreaterThan(19);
-    expect(Math.abs(added - 20)).toBeLessThan(1);
     // Nothing overtakes on a link without jitter or reordering.
     expect(ends.arrivals.map((a) => a.id)).toEqual(ends.arrivals.map((_, i) => i));
+    judgeTimingUnlessStolen(ctx, steal);
+    expect(Math.abs(added - 20)).toBeLessThan(1);
   });
 
-  it('delivers at --bandwidth (within 5%) when overloaded at 1.5 times the rate', { retry: 2 }, async () => {
+  it('delivers at --bandwidth (within 5%) when overloaded at 1.5 times the rate', { retry: 2 }, async (ctx) => {
+    const steal = stealMeter();
     const mbps = await overloadRate(ends, shaped.port, 8, 1200);
+    judgeTimingUnlessStolen(ctx, steal);
     expect(Math.abs(mbps - 8) / 8).toBeLessThan(0.05);
   });
 
@@ -76,22 +83,23 @@ describe('npm run link: the emulated link between real programs', () => {
     expect(r.loss).toBeGreaterThan(0);
   });
 
-  it('prints what crossed it on SIGINT and writes the trace CSV', async () => {
+  it('prints what crossed it on SIGINT and writes the trace CSV', async (ctx) => {
     const out = await shaped.stop();
     const report = JSON.parse(out.trim().split('\n').at(-1)!);
     expect(report.forward.datagrams).toBeGreaterThan(100);
     expect(report.forward.delivered + report.forward.queueDrops).toBe(report.forward.datagrams);
     expect(report.forward.queueDrops).toBeGreaterThan(0);
     expect(report.reverse.delivered).toBe(7);
+    const trace = parseTraceCsv(readFileSync(csv, 'utf8'));
+    expect(trace.log.count(K.send)).toBe(report.forward.datagrams);
+    expect(trace.log.count(K.deliver)).toBe(report.forward.delivered);
+    expect(trace.log.count(K.drop)).toBe(report.forward.queueDrops);
+    judgeTimingUnlessStolen(ctx, lifetime);
     // The seven echoes, growing in size, each spend 20 ms plus their own transmission at 8 Mbit/s in the
     // reply direction: the median is the 1000-byte one's, 20 + 1028 · 8 / 8000 ms.
     expect(Math.abs(report.reverse.delayP50 - 21.028)).toBeLessThan(0.5);
     // Sub-millisecond timing: whole-millisecond timers alone leave events over half a millisecond late.
     expect(report.lateness.p50).toBeLessThan(0.3);
-    const trace = parseTraceCsv(readFileSync(csv, 'utf8'));
-    expect(trace.log.count(K.send)).toBe(report.forward.datagrams);
-    expect(trace.log.count(K.deliver)).toBe(report.forward.delivered);
-    expect(trace.log.count(K.drop)).toBe(report.forward.queueDrops);
   });
 
   it('refuses bad flags with exit 2 and a message naming the flag', async () => {
