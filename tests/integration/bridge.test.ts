@@ -9,6 +9,7 @@ import type { Relay } from '../../server/relay.ts';
 import { bridgeTransport, type WebSocketLike } from '../../web/live/bridgeSession.ts';
 import { bridgeFetch } from '../../web/live/bridgeFetch.ts';
 import { openBridge, testRelay, until } from '../helpers/relay.ts';
+import { judgeTimingUnlessStolen, stealMeter } from '../helpers/steal.ts';
 import { K } from '../../shared/log/kinds.ts';
 import { DEFAULT_POLICY } from '../../shared/offset/policy.ts';
 
@@ -178,7 +179,8 @@ function stallingSocket(url: string, origin: string, after: number, ms: number):
 }
 
 describe("the page's fetch through the bridge", () => {
-  it('starts once the hop is quiet, and takes no reply held up on the hop back for a loss', async () => {
+  it('starts once the hop is quiet, and takes no reply held up on the hop back for a loss', async (ctx) => {
+    const steal = stealMeter();
     // A server that loses nothing: every timeout is a reply taken for lost.
     const relay = await testRelay({ fileSize: 150_000, policy: { ...DEFAULT_POLICY, loss: 0 } });
     const scheme = findScheme('token-pacer')!;
@@ -190,9 +192,10 @@ describe("the page's fetch through the bridge", () => {
     expect(plain.result.result).toBe(true);
     expect(page.result.result).toBe(true);
     const timeouts = (o: { log: { count(kind: number): number } }) => o.log.count(K.timeout);
+    await relay.close();
+    judgeTimingUnlessStolen(ctx, steal);
     expect(timeouts(plain)).toBeGreaterThanOrEqual(3);
     expect(timeouts(page)).toBeLessThan(timeouts(plain));
-    await relay.close();
   }, 60_000);
 
   it('ends with a plain reason when cancelled before the hop is quiet', async () => {
