@@ -4,6 +4,7 @@ import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
 import { contest, flow, MATRIX, matrixRun, offsetServer, rateLink } from '../../shared/scenarios/presets.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
+import type { Discipline } from '../../shared/link/queue.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { loadTrace } from '../../server/traces.ts';
 
@@ -26,6 +27,11 @@ const impaired = (): ScenarioSpec => {
   return spec;
 };
 
+/** One flow for 20 s on a constant-rate link whose queue runs an active discipline. */
+function aqmRun(scheme: string, mbps: number, delayMs: number, limit: number, discipline: Discipline, seed: number): ScenarioSpec {
+  return { ...contest('Verizon-LTE-short', [flow(scheme)], seed), link: rateLink(mbps, delayMs, undefined, { kind: 'packets', limit, discipline }), durationMs: 20_000 };
+}
+
 const GOLDEN: [string, () => ScenarioSpec, { csv: string; summary: string }][] = [
   ['the contest run the bench times (fixed w=50, Verizon LTE, 140 s)', () => contest('Verizon-LTE-short', [flow('fixed', { w: 50 })]), { csv: '8edd3a17df51be05', summary: 'a5e820ae8660d911' }],
   [
@@ -39,24 +45,8 @@ const GOLDEN: [string, () => ScenarioSpec, { csv: string; summary: string }][] =
     { csv: '8d49801f09a4333c', summary: '6091247b518f205f' },
   ],
   ['impaired both ways (loss, burst loss, jitter, duplication, reordering)', impaired, { csv: '941aa34eb672cea4', summary: 'a27252081af7a775' }],
-  [
-    'CoDel on a constant-rate link',
-    () => ({
-      ...contest('Verizon-LTE-short', [flow('cubic')], 4),
-      link: rateLink(6, 30, undefined, { kind: 'packets', limit: 200, discipline: { kind: 'codel', target: 5, interval: 100 } }),
-      durationMs: 20_000,
-    }),
-    { csv: '52a5357182caa451', summary: 'c6d558ff1b33e755' },
-  ],
-  [
-    'PIE on a constant-rate link',
-    () => ({
-      ...contest('Verizon-LTE-short', [flow('aimd')], 6),
-      link: rateLink(3, 10, undefined, { kind: 'packets', limit: 300, discipline: { kind: 'pie', qdelayRef: 15, maxBurst: 150 } }),
-      durationMs: 20_000,
-    }),
-    { csv: 'c68c2c06a73acb3d', summary: '1d8857e6b8c5aae7' },
-  ],
+  ['CoDel on a constant-rate link', () => aqmRun('cubic', 6, 30, 200, { kind: 'codel', target: 5, interval: 100 }, 4), { csv: '52a5357182caa451', summary: 'c6d558ff1b33e755' }],
+  ['PIE on a constant-rate link', () => aqmRun('aimd', 3, 10, 300, { kind: 'pie', qdelayRef: 15, maxBurst: 150 }, 6), { csv: 'c68c2c06a73acb3d', summary: '1d8857e6b8c5aae7' }],
   ['a reliable transfer over a lossy row of the matrix', () => matrixRun(MATRIX.find((r) => r.drop > 0 && r.delay > 0)!, 'reno', {}, 7), { csv: 'a87096265d3986b1', summary: '1a44fa1c1176cbd9' }],
   ['the offset server, variable rate', () => offsetServer(true, [flow('burst-aimd', {}, 0, 200_000)], 8), { csv: '8250a0122c338961', summary: 'cefbcad993165d03' }],
 ];
