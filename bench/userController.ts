@@ -1,26 +1,15 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
-import { installUserScheme } from '../shared/controllers/registry.ts';
-import { contest, flow, offsetServer } from '../shared/scenarios/presets.ts';
-import { runScenario } from '../shared/scenarios/run.ts';
-import { loadSchemeFile } from '../server/cli/flags.ts';
 import { ROOT } from '../server/relay.ts';
-import { loadTrace } from '../server/traces.ts';
 import { launchChromium } from '../tests/helpers/browser.ts';
 import { testRelay } from '../tests/helpers/relay.ts';
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/** CPU time of one run of a scheme (on a shared machine, steadier than wall time): the 140 s contest run, or the offset server's fetch for its schemes. */
-function runMs(scheme: string, offset: boolean): number {
-  const spec = offset ? offsetServer(true, [flow(scheme, {}, 0, 1_000_000)]) : contest('Verizon-LTE-short', [flow(scheme)]);
-  const c0 = process.cpuUsage();
-  runScenario(spec, loadTrace);
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1000;
-}
+/** The q-quantile of xs (nearest rank). */
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+const median = (xs: number[]) => quantile(xs, 0.5);
 
 /** Each copy (shared/controllers/copies) and the built-in it copies; offset-server schemes run the offset fetch. */
 const COPIES: [file: string, id: string, offset?: boolean][] = [
@@ -41,13 +30,18 @@ const COPIES: [file: string, id: string, offset?: boolean][] = [
   ['tokenPacer.js', 'token-pacer', true],
 ];
 
+/** Runs of each side left out first, and pairs measured after them. */
+const WARM_RUNS = 4;
+const PAIRS = 20;
+
 /**
  * Each "edit a copy" module against its built-in: the cost of user code (wrapper, loop guards, ACK
- * copies). The two alternate run by run, so a busy machine slows both alike; the fastest of 12 after
- * warm-up (on a shared machine the minimum is the least disturbed figure), the median beside it.
- * `--only aimd,reno` measures those schemes alone.
+ * copies). Each copy runs in a process of its own (bench/userCopyRuns.ts), its runs in pairs taken back
+ * to back, so a busy machine slows both runs of a pair alike: the figure is the median of the pairs'
+ * ratios, with their middle half (25th–75th percentile) as the spread, beside the median times.
+ * `--only=aimd,reno` measures those schemes alone.
  */
-async function simulationTimes(): Promise<Record<string, string>> {
+function simulationTimes(): Record<string, string> {
   const out: Record<string, string> = {};
   const only = process.argv
     .find((a) => a.startsWith('--only='))
@@ -56,19 +50,15 @@ async function simulationTimes(): Promise<Record<string, string>> {
   for (const [file, id, offset = false] of COPIES) {
     if (only && !only.includes(id)) continue;
     if (!existsSync(resolve(ROOT, 'shared/controllers/copies', file))) continue;
-    await loadSchemeFile(resolve(ROOT, 'shared/controllers/copies', file));
-    const builtIn: number[] = [];
-    const user: number[] = [];
-    for (let i = 0; i < 15; i++) {
-      const b = runMs(id, offset);
-      const u = runMs('user', offset);
-      if (i >= 3) builtIn.push(b), user.push(u);
-    }
-    const [u, b] = [Math.min(...user), Math.min(...builtIn)];
-    out[`${offset ? 'offset' : 'contest'} run, ${id}: user copy vs built-in`] =
-      `fastest ${u.toFixed(1)} ms vs ${b.toFixed(1)} ms (${(u / b).toFixed(2)}×); median ${(median(user) / median(builtIn)).toFixed(2)}×`;
+    const args = [resolve(ROOT, 'bench/userCopyRuns.ts'), file, id, offset ? 'offset' : 'contest', String(WARM_RUNS), String(PAIRS)];
+    const child = spawnSync(process.execPath, [...process.execArgv, ...args], { encoding: 'utf8', cwd: ROOT });
+    if (child.status !== 0) throw new Error(`${file}: ${child.stderr}`);
+    const { builtIn, user } = JSON.parse(child.stdout.trim().split('\n').pop()!) as { builtIn: number[]; user: number[] };
+    const ratios = user.map((u, i) => u / builtIn[i]);
+    out[`${offset ? 'offset' : 'contest'} run, ${id}: user copy / built-in`] =
+      `median ${median(ratios).toFixed(2)}× (middle half ${quantile(ratios, 0.25).toFixed(2)}–${quantile(ratios, 0.75).toFixed(2)}×); ` +
+      `${median(user).toFixed(1)} vs ${median(builtIn).toFixed(1)} ms`;
   }
-  installUserScheme(null);
   return out;
 }
 
@@ -169,6 +159,6 @@ async function editToRedraw(): Promise<Record<string, string>> {
 }
 
 export async function benchUserController(): Promise<Record<string, string>> {
-  const model = await simulationTimes();
+  const model = simulationTimes();
   return process.argv.includes('--no-browser') ? model : { ...model, ...(await editToRedraw()) };
 }

@@ -101,33 +101,20 @@ export function userScheme(m: LoadedModule): UserScheme {
 }
 
 /**
- * Runs user callbacks: names the one running for the loop guard, turns a throw into a UserCodeError
- * with the user's line and column. The loop guard reads the clock once every 1024 iterations.
+ * Runs user callbacks: counts each one entered (the loop guard's and the beats' clock), turns a throw
+ * into a UserCodeError with the user's line and column. Entering is one counter increment, as it runs
+ * several times per packet; the loop guard knows the callback's name from the wrapper that catches it.
  */
 export class Guard {
-  callback = '';
-  ticks = 0;
-  started = 0;
   constructor(private readonly m: Pick<LoadedModule, 'url' | 'prepared'>) {}
 
-  tick(): void {
-    if ((++this.ticks & 1023) !== 0) return;
-    const now = Date.now();
-    if (this.ticks === 1024) this.started = now;
-    else if (now - this.started > CALLBACK_BUDGET_MS) throw new Overrun(this.callback);
-  }
-
-  /** The callback about to run (plain field writes: this runs several times per packet). */
   enter(name: string): void {
-    this.callback = name;
-    this.ticks = 0;
-    running = this;
     if (++watch.entered >= watch.next) watched(name);
   }
 
   fail(name: string, e: unknown): UserCodeError {
     if (e instanceof UserCodeError) return e;
-    if (e instanceof Overrun) return new UserCodeError(`ran longer than its ${CALLBACK_BUDGET_MS} ms budget (an endless loop?) and was stopped`, e.callback);
+    if (e instanceof Overrun) return new UserCodeError(`ran longer than its ${CALLBACK_BUDGET_MS} ms budget (an endless loop?) and was stopped`, name);
     const at = locate(e, this.m.url, this.m.prepared);
     const message = e instanceof Error ? `${e.name}: ${e.message}` : `threw ${String(e)}`;
     return new UserCodeError(message, name, at?.line ?? null, at?.column ?? null);
@@ -165,12 +152,29 @@ export async function loadUserScheme(source: string, toUrl: (code: string) => st
   return userScheme({ exported: ns.default, url, prepared, source });
 }
 
-/** The guard of the callback running now; the loops' global tick reaches it, set once. */
-let running: Guard | null = null;
-(globalThis as Record<string, unknown>)[TICK] = () => running?.tick();
+/**
+ * The loop guard's state: the callback it counts iterations of (by its entry count: a new callback
+ * starts the count again), its iterations, and the clock when the count reached TICKS_PER_LOOK. Short
+ * loops never read the clock; a long one reads it once every TICKS_PER_LOOK iterations.
+ */
+const loop = { callback: -1, ticks: 0, started: 0 };
+const TICKS_PER_LOOK = 256;
 
-class Overrun extends Error {
-  constructor(readonly callback: string) {
-    super(`${callback} overran`);
+function tick(): void {
+  if (loop.callback !== watch.entered) {
+    loop.callback = watch.entered;
+    loop.ticks = 0;
   }
+  if (++loop.ticks % TICKS_PER_LOOK === 0) look();
 }
+
+function look(): void {
+  const now = Date.now();
+  if (loop.ticks === TICKS_PER_LOOK) loop.started = now;
+  else if (now - loop.started > CALLBACK_BUDGET_MS) throw new Overrun();
+}
+
+(globalThis as Record<string, unknown>)[TICK] = tick;
+
+/** Thrown by the loop guard; the wrapper that catches it names the callback. */
+class Overrun extends Error {}

@@ -7,26 +7,30 @@
  */
 export const BEAT_MS = 100;
 
-/** Callbacks entered in this run; the next count at which `watched` runs. */
-export const watch = { entered: 0, next: Infinity, probeFrom: Infinity, lastBeat: 0, beat: null as ((callback: string, entered: number) => void) | null };
+/**
+ * Callbacks entered so far (never reset: the loop guard tells callbacks apart by it), the count at
+ * which this run started, the next count at which `watched` runs.
+ */
+export const watch = { entered: 0, from: 0, next: Infinity, probeFrom: Infinity, lastBeat: 0, beat: null as ((callback: string, entered: number) => void) | null };
 
 /**
  * Starts reporting beats of the run about to start (the first callback entered beats at once); with
  * `probeFrom`, every callback from that count on. `beat` null stops the reports.
  */
 export function watchCallbacks(beat: ((callback: string, entered: number) => void) | null, probeFrom = Infinity): void {
-  Object.assign(watch, { entered: 0, next: beat ? 1 : Infinity, probeFrom, lastBeat: -Infinity, beat });
+  const from = watch.entered;
+  Object.assign(watch, { from, next: beat ? from + 1 : Infinity, probeFrom: from + probeFrom, lastBeat: -Infinity, beat });
 }
 
 export function watched(name: string): void {
-  const { entered, beat } = watch;
+  const { entered, from, beat } = watch;
   if (!beat) {
     watch.next = Infinity;
     return;
   }
   if (entered >= watch.probeFrom) {
     watch.next = entered + 1;
-    beat(name, entered);
+    beat(name, entered - from);
     return;
   }
   // the clock is read once every 1024 callbacks
@@ -34,5 +38,5 @@ export function watched(name: string): void {
   const now = Date.now();
   if (now - watch.lastBeat < BEAT_MS) return;
   watch.lastBeat = now;
-  beat(name, entered);
+  beat(name, entered - from);
 }

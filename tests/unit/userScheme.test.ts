@@ -142,6 +142,34 @@ describe('a user controller', () => {
     expect([c.pacingRate(), c.burstSize(), c.timeoutMs(), c.estimates()]).toEqual([Infinity, 4, 1000, {}]);
   });
 
+  it('lets many short loops run for longer than the budget in all, each call counted on its own', async () => {
+    // 300 iterations a call: past the point where the guard first reads the clock, far from the budget
+    const id = await load(controller(`      windowSize() { for (let i = 0; i < 300; i++) w += 0; return w; },\n      onAck(ack) {},\n      onTimeout(now) {},`));
+    const spec = contest('Verizon-LTE-short', [flow(id)], 1);
+    spec.durationMs = 60_000;
+    const t0 = Date.now();
+    expect(runScenario(spec, loadTrace).log.length).toBeGreaterThan(1000);
+    expect(Date.now() - t0).toBeGreaterThan(CALLBACK_BUDGET_MS);
+  });
+
+  it('checks every estimates object, also after the same names passed before', async () => {
+    const answers = `[{ rttMin: 40, bandwidth: 1.5 }, { rttMin: 41, bandwidth: 1.6 }, { rttMin: 42, guess: 2 }, { rttMin: 43 }, { rttMin: 44, bandwidth: '1' }, { rttMin: 45, bandwidth: 1.7, srtt: 50 }, { bandwidth: 1.8, rttMin: 46 }, { rttMin: 47, bandwidth: 1.9 }]`;
+    const id = await load(controller(`${BASE}\n      estimates() { return answers[n++]; },`).replace('create(p) {', `create(p) {\n    let n = 0;\n    const answers = ${answers};`));
+    const { findScheme } = await import('../../shared/controllers/registry.ts');
+    const c = findScheme(id)!.create({});
+    const seen = Array.from({ length: 8 }, () => c.estimates());
+    expect(seen).toStrictEqual([
+      { rttMin: 40, bandwidth: 1.5 },
+      { rttMin: 41, bandwidth: 1.6 },
+      { rttMin: 42 },
+      { rttMin: 43 },
+      { rttMin: 44 },
+      { rttMin: 45, bandwidth: 1.7, srtt: 50 },
+      { bandwidth: 1.8, rttMin: 46 },
+      { rttMin: 47, bandwidth: 1.9 },
+    ]);
+  });
+
   it('passes known estimates through as they are and keeps only the known numbers of any other', async () => {
     const estimates = `      estimates() { return n++ === 0 ? known : { rttMin: 40, srtt: '45', toString: 3, constructor: 1, guess: 2 }; },`;
     const id = await load(controller(`${BASE}\n${estimates}`).replace('create(p) {', 'create(p) {\n    let n = 0;\n    const known = { rttMin: 40, bandwidth: 1.5 };'));

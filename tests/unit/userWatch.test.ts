@@ -62,6 +62,21 @@ describe('the beats of user code', () => {
     expect(beats.filter(([c]) => !['create', 'windowSize', 'onSend', 'onAck'].includes(c))).toEqual([]);
   });
 
+  it('count from the start of each watched run, run after run', async () => {
+    const id = await load();
+    const counts: number[][] = [];
+    for (let i = 0; i < 2; i++) {
+      const beats: number[] = [];
+      watchCallbacks((_, entered) => beats.push(entered), 3);
+      run(id);
+      counts.push(beats.slice(0, 4));
+    }
+    expect(counts).toEqual([
+      [1, 3, 4, 5],
+      [1, 3, 4, 5],
+    ]);
+  });
+
   it('stay silent when nobody watches', async () => {
     const id = await load();
     const beats: unknown[] = [];
