@@ -9,12 +9,15 @@
  * Code compiled at run time (eval, the Function constructors, a timer given text) would escape the parse
  * that refuses imports and puts the loop guards in, so the user's module may not compile any. The
  * worker's own libraries may (d3-dsv compiles its row reader): a compiler refuses only when the user's
- * module, the one script loaded from a blob: URL, is on the stack. Text compiled from a callback the
+ * module, the one script loaded from a data: URL, is on the stack. Text compiled from a callback the
  * platform calls (a promise's `then(Function)`) has no user frame to see: closing that would take a
  * Content-Security-Policy on the worker scripts, from the server.
  */
 
 declare const self: DedicatedWorkerGlobalScope;
+
+/** Where the user's module is loaded from (userModule.ts): its frames on a stack are the user's code. */
+export const USER_MODULE_URL = 'data:text/javascript;charset=utf-8,';
 
 /** The worker's own fetch, WebSocket and Worker (the live controller's), for its code only. */
 export const network = { fetch: self.fetch.bind(self), WebSocket, Worker };
@@ -41,9 +44,9 @@ function replace(name: string, value: unknown): void {
 
 for (const name of NETWORK) replace(name, refuse(name));
 
-/** Throws when the user's module (loaded from a blob: URL) called, directly or through built-ins. */
+/** Throws when the user's module (loaded from a data: URL) called, directly or through built-ins. */
 function refuseUserCode(name: string): void {
-  if (String(new Error().stack).includes('blob:')) throw new Error(`${name} is blocked in a controller: code compiled at run time would escape its checks`);
+  if (String(new Error().stack).includes(USER_MODULE_URL)) throw new Error(`${name} is blocked in a controller: code compiled at run time would escape its checks`);
 }
 
 type Compiler = (...args: unknown[]) => unknown;

@@ -5,24 +5,26 @@ import type { UserScheme } from '../../shared/controllers/userScheme.ts';
 import { watchCallbacks } from '../../shared/controllers/userWatch.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import type { WorkerResponse } from './protocol.ts';
+import { USER_MODULE_URL } from './sandbox.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
 /**
- * The user's controller inside a worker: its module is imported from a Blob URL (never on the page's
+ * The user's controller inside a worker: its module is imported from a data: URL (never on the page's
  * thread) and installed as the scheme "user". The same text is loaded once per worker.
  */
 let loaded: { source: string; scheme: Promise<UserScheme> } | null = null;
 
+/**
+ * The text as a data: URL, which the worker imports without asking the browser's process (a Blob URL is
+ * registered there, then fetched back from it).
+ */
+const moduleUrl = (code: string) => USER_MODULE_URL + encodeURIComponent(code);
+
 export function loadUserCode(source: string): Promise<UserScheme> {
   if (loaded?.source !== source) {
-    const urls: string[] = [];
-    const toUrl = (code: string) => {
-      urls.push(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })));
-      return urls[0];
-    };
     // The checker (a JavaScript parser) loads with the first user code: most runs never need it.
-    const scheme = import('../../shared/controllers/userScheme.ts').then((m) => m.loadUserScheme(source, toUrl)).finally(() => urls.forEach((u) => URL.revokeObjectURL(u)));
+    const scheme = import('../../shared/controllers/userScheme.ts').then((m) => m.loadUserScheme(source, moduleUrl));
     loaded = { source, scheme };
     // a failed text stays failed; the next different text loads afresh
   }
