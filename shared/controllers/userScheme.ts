@@ -132,7 +132,7 @@ export class Guard {
 
 /**
  * Loads a user's module from its source: checked for syntax, loop-guarded, imported from the URL the
- * platform makes of the text (a Blob URL in the worker, a data: URL in Node), its top-level code under
+ * platform makes of the text (a data: URL, in the worker and in Node), its top-level code under
  * the same time budget as a callback. `syntaxLine` asks the platform where an engine-only syntax error
  * is (the engine does not say for a module it could not parse).
  */
