@@ -6,8 +6,9 @@ import type { Guard } from './userScheme.ts';
 /**
  * The Controller the senders drive, made of the object a user's `create` returned. Every call enters
  * the guard (counted, for the loop guard and the beats), checks what it returns with a number test and
- * turns a throw into the user's message, naming the callback. Each method calls its user method from a call site of its own: the engine then sees one
- * target there and can inline it, which a shared `f.call(o, …)` helper would prevent.
+ * turns a throw into the user's message, naming the callback. Each method calls its user method from a
+ * call site of its own: the engine then sees one target there and can inline it, which a shared
+ * `f.call(o, …)` helper would prevent.
  */
 
 const REQUIRED = ['windowSize', 'onAck', 'onTimeout'] as const;
