@@ -31,10 +31,10 @@ export class NewsClock implements Clock {
 
   at(at: number, action: Action): void {
     const askAt = at - this.allowanceMs;
-    if (askAt - this.wall.now > this.allowanceMs) this.wall.at(askAt, () => this.news.heardUntil() < askAt && this.news.behind());
+    if (askAt - this.wall.elapsed > this.allowanceMs) this.wall.at(askAt, () => this.news.heardUntil() < askAt && this.news.behind());
     this.wall.at(at, () => {
       this.held.push({ at, action });
-      if (this.held.length === 1) this.wall.at(this.wall.now + MAX_HOLD_MS, () => this.release(true));
+      if (this.held.length === 1) this.wall.at(this.wall.elapsed + MAX_HOLD_MS, () => this.release(true));
       this.release(false);
     });
   }
@@ -43,7 +43,8 @@ export class NewsClock implements Clock {
   release(force = false): void {
     while (this.held.length > 0) {
       if (!force && this.news.heardUntil() + this.allowanceMs < this.held[0].at) return this.news.behind();
-      this.held.shift()!.action(this.wall.now);
+      const { at, action } = this.held.shift()!;
+      action(this.wall.handOut(at));
     }
   }
 
