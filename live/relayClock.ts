@@ -46,7 +46,7 @@ export class RelayClock implements Clock {
   at(at: number, action: Action): void {
     this.wall.at(at - this.offset - this.leadMs, () => {
       this.held.push({ at, action });
-      if (this.held.length === 1) this.wall.at(this.wall.elapsed + MAX_HOLD_MS, () => this.release(true));
+      if (this.held.length === 1) this.wall.at(this.wall.now + MAX_HOLD_MS, () => this.release(true));
       this.release(false);
     });
   }

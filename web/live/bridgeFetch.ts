@@ -66,7 +66,7 @@ export function bridgeFetch(ws: WebSocketLike, wall: WallClock, o: LiveFetchOpti
     ready,
     send: (d, at) => {
       const asked = at + delayMs + offsetMs;
-      unsent.push({ asked, earliest: Math.max(wall.elapsed, at + delayMs) });
+      unsent.push({ asked, earliest: Math.max(wall.now, at + delayMs) });
       session.send(timedMessage(asked, d));
     },
     listen(onDatagram, onFailure) {
