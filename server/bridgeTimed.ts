@@ -1,4 +1,4 @@
-import { MAX_TIMED_LEAD_MS, MAX_TIMED_PENDING, TIMED_PREFIX } from '../shared/bridge/protocol.ts';
+import { MAX_TIMED_LEAD_MS, MAX_TIMED_PENDING, MAX_TIMED_SLIP_MS, TIMED_PREFIX } from '../shared/bridge/protocol.ts';
 import { WallClock } from '../live/wallClock.ts';
 
 export interface TimedSender {
@@ -10,8 +10,12 @@ export interface TimedSender {
 
 /**
  * Sends a session's datagrams at the relay-clock times the page asked for, with the wall clock's
- * sub-millisecond polling near each deadline. A time already past goes out at once; one too far ahead,
- * or a queue already full, is refused so that a page cannot park unbounded work here.
+ * sub-millisecond polling near each deadline. A datagram that arrives after its time (the hop held it up)
+ * keeps its spacing from the one before, up to MAX_TIMED_SLIP_MS past its time, rather than bunching with
+ * it: a server counting tokens by the whole millisecond takes two requests closer than asked for one too
+ * early. Beyond that it goes at once. One that arrives in time goes at its time (after the one before),
+ * so a page that hands datagrams over earlier after a stall ends the slip. A time too far ahead, or a
+ * queue already full, is refused so that a page cannot park unbounded work here.
  */
 export function timedSender(relayNow: () => number, send: (datagram: Buffer, number: number, arrivedAt: number) => void): TimedSender {
   const clock = new WallClock({
@@ -23,6 +27,9 @@ export function timedSender(relayNow: () => number, send: (datagram: Buffer, num
   // The wall clock counts from its making; the page speaks relay time.
   const origin = relayNow() - clock.now;
   let pending = 0;
+  // The last datagram's asked time and the time it was sent or is due at.
+  let lastAsked = 0;
+  let lastDue = Number.NEGATIVE_INFINITY;
   return {
     push(message, number) {
       if (message.length < TIMED_PREFIX) return `a timed message starts with an ${TIMED_PREFIX}-byte send time`;
@@ -32,12 +39,17 @@ export function timedSender(relayNow: () => number, send: (datagram: Buffer, num
       if (sendAt - now > MAX_TIMED_LEAD_MS) return `a timed message may be at most ${MAX_TIMED_LEAD_MS} ms ahead (got ${Math.round(sendAt - now)} ms)`;
       if (pending >= MAX_TIMED_PENDING) return `more than ${MAX_TIMED_PENDING} timed messages waiting`;
       const datagram = message.subarray(TIMED_PREFIX);
-      if (sendAt <= now) {
+      // Late, it keeps its spacing from the one before; in time, it goes at its own time, in order.
+      const after = lastDue + (sendAt < now ? Math.max(0, sendAt - lastAsked) : 0);
+      const due = Math.max(sendAt, Math.min(after, sendAt + MAX_TIMED_SLIP_MS));
+      lastAsked = sendAt;
+      lastDue = Math.max(due, now);
+      if (due <= now) {
         send(datagram, number, now);
         return null;
       }
       pending++;
-      clock.at(sendAt - origin, () => {
+      clock.at(due - origin, () => {
         pending--;
         send(datagram, number, now);
       });

@@ -17,6 +17,8 @@ export const TIMED_PREFIX = 8;
 /** How far ahead a timed datagram may be handed over, and how many may wait at once. */
 export const MAX_TIMED_LEAD_MS = 2000;
 export const MAX_TIMED_PENDING = 512;
+/** How far past its asked time the relay holds a late datagram to keep its spacing from the one before. */
+export const MAX_TIMED_SLIP_MS = 10;
 
 export function timedMessage(sendAt: number, datagram: Uint8Array): Uint8Array {
   const out = new Uint8Array(TIMED_PREFIX + datagram.length);

@@ -10,7 +10,7 @@ export const SEND_DELAY_MS = 3;
 
 /**
  * A live fetch through a timed bridge session (`timed=1`). The controller decides on this side's clock; each
- * datagram is handed over as it sends it, asked to leave the relay a fixed delay later on the relay's clock.
+ * datagram is handed over as it sends it, asked to leave the relay a delay later on the relay's clock.
  * The WebSocket hop delivers frames in clumps (a busy browser or relay reads several at once); a datagram
  * that reaches the relay within the delay leaves spaced as the controller sent it, as a CLI's would. The
  * delay starts from the pings (leadFromPings) and grows when a datagram arrives after its time
