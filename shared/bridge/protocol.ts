@@ -17,12 +17,6 @@ export const TIMED_PREFIX = 8;
 /** How far ahead a timed datagram may be handed over, and how many may wait at once. */
 export const MAX_TIMED_LEAD_MS = 2000;
 export const MAX_TIMED_PENDING = 512;
-/**
- * How far past its asked time the relay holds a datagram to keep its spacing from the one before, and the
- * share of each spacing a slipped schedule makes up (1%: a pacer 3% under a server's token rate stays under it).
- */
-export const MAX_TIMED_SLIP_MS = 10;
-export const TIMED_CATCH_UP = 0.01;
 
 export function timedMessage(sendAt: number, datagram: Uint8Array): Uint8Array {
   const out = new Uint8Array(TIMED_PREFIX + datagram.length);
