@@ -82,7 +82,7 @@ async function nodeTimedFetch(relay: Relay, schemeId: string, i: number) {
 /** The page's own path (web/live/bridgeFetch.ts) driven from Node: the relay's hop without the browser's. */
 async function nodeBridgeFetch(relay: Relay, schemeId: string, i: number): Promise<Figures> {
   const scheme = findScheme(schemeId)!;
-  const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}&receipts=1`, { origin: relay.url });
+  const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}&timed=1`, { origin: relay.url });
   const out = await bridgeFetch(ws as unknown as WebSocketLike, nodeClock(), { scheme, params: withDefaults(scheme.params), id: `bridge${i}@bench`, giveUpMs: FETCH_LIMIT_MS }).done;
   return { time: out.result.serverTime, penalty: out.result.penalty };
 }

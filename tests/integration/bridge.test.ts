@@ -7,7 +7,8 @@ import { liveFetch } from '../../live/liveFetch.ts';
 import { nodeClock } from '../../server/clock.ts';
 import type { Relay } from '../../server/relay.ts';
 import { bridgeTransport, type WebSocketLike } from '../../web/live/bridgeSession.ts';
-import { bridgeFetch } from '../../web/live/bridgeFetch.ts';
+import { bridgeFetch, SEND_DELAY_MS } from '../../web/live/bridgeFetch.ts';
+import { MAX_LEAD_MS } from '../../live/relayClock.ts';
 import { openBridge, testRelay, until } from '../helpers/relay.ts';
 import { judgeTimingUnlessStolen, stealMeter } from '../helpers/steal.ts';
 import { K } from '../../shared/log/kinds.ts';
@@ -188,7 +189,7 @@ describe("the page's fetch through the bridge", () => {
     const url = (receipts: string) => `${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}${receipts}`;
     // A 150 ms stall after 40 replies: the plain transport's controller counts the replies then on their way as lost.
     const plain = await liveFetch(bridgeTransport(stallingSocket(url(''), relay.url, 40, 150)), nodeClock(), { ...o, id: 'plain@test' }).done;
-    const page = await bridgeFetch(stallingSocket(url('&receipts=1'), relay.url, 40, 150), nodeClock(), { ...o, id: 'page@test' }).done;
+    const page = await bridgeFetch(stallingSocket(url('&timed=1'), relay.url, 40, 150), nodeClock(), { ...o, id: 'page@test' }).done;
     expect(plain.result.result).toBe(true);
     expect(page.result.result).toBe(true);
     const timeouts = (o: { log: { count(kind: number): number } }) => o.log.count(K.timeout);
@@ -198,10 +199,35 @@ describe("the page's fetch through the bridge", () => {
     expect(timeouts(page)).toBeLessThan(timeouts(plain));
   }, 60_000);
 
+  it('puts each request on the wire at its place, a delay after the controller sent it, though the hop holds every other one', async (ctx) => {
+    const steal = stealMeter();
+    const relay = await testRelay({ fileSize: 150_000 });
+    const scheme = findScheme('token-pacer')!;
+    const url = `${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}&timed=1`;
+    const hop = jitteringSocket(url, relay.url);
+    const out = await bridgeFetch(hop.socket, nodeClock(), { scheme, params: withDefaults(scheme.params), id: 'jitter@test', giveUpMs: 30_000 }).done;
+    await relay.close();
+    expect(out.result.result).toBe(true);
+    expect(hop.delayed()).toBeGreaterThan(50);
+    // Message 1 is the Size request; the data requests follow in the order the log has them.
+    const { t, kind } = out.log.columns;
+    const sentAt = [...t.subarray(0, out.log.length)].filter((_, i) => kind[i] === K.send);
+    const places = sentAt.map((at, i) => hop.asked[i + 2] - at);
+    // Each asks to leave a delay after it was sent (plus the relay clock's offset): the delay never shrinks,
+    // so the requests keep their order and spacing, and grows at most to MAX_LEAD_MS.
+    places.forEach((p, i) => expect(p).toBeGreaterThanOrEqual(places[Math.max(0, i - 1)] - 1e-6));
+    expect(places[places.length - 1] - places[0]).toBeLessThanOrEqual(MAX_LEAD_MS - SEND_DELAY_MS);
+    const onTime = sentAt.map((_, i) => i + 2).filter((n) => hop.arrived[n] <= hop.asked[n]);
+    const late = onTime.map((n) => hop.left[n] - hop.asked[n]).sort((a, b) => a - b);
+    judgeTimingUnlessStolen(ctx, steal);
+    expect(onTime.length).toBeGreaterThan(sentAt.length / 2);
+    expect(late[late.length >> 1]).toBeLessThan(1);
+  }, 60_000);
+
   it('ends with a plain reason when cancelled before the hop is quiet', async () => {
     const relay = await testRelay();
     const scheme = findScheme('token-pacer')!;
-    const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}&receipts=1`, { origin: relay.url });
+    const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}&timed=1`, { origin: relay.url });
     const run = bridgeFetch(ws as unknown as WebSocketLike, nodeClock(), { scheme, params: withDefaults(scheme.params), id: 'gone@test', giveUpMs: 30_000 });
     run.cancel();
     await expect(run.done).rejects.toThrow('cancelled');
@@ -209,3 +235,38 @@ describe("the page's fetch through the bridge", () => {
     await relay.close();
   });
 });
+
+/**
+ * A WebSocket that holds every other binary message for a millisecond before it goes (in order), as a busy
+ * hop does; by message number, it notes the relay-clock time each timed message asked to leave at, and
+ * when the relay reports it arrived and left.
+ */
+function jitteringSocket(url: string, origin: string) {
+  const ws = new WebSocket(url, { origin });
+  const asked: number[] = [];
+  const arrived: number[] = [];
+  const left: number[] = [];
+  let binary = 0;
+  let held = 0;
+  let queue: Promise<void> = Promise.resolve();
+  const send = ws.send.bind(ws) as (d: unknown) => void;
+  const socket = ws as unknown as WebSocketLike;
+  socket.send = (data) => {
+    if (typeof data !== 'string') asked[++binary] = new DataView(data.buffer, data.byteOffset).getFloat64(0);
+    if (typeof data === 'string' || binary % 2 === 1) {
+      queue = queue.then(() => send(data));
+      return;
+    }
+    held++;
+    queue = queue.then(() => new Promise<void>((ok) => setTimeout(() => (send(data), ok()), 1)));
+  };
+  ws.addEventListener('message', (e) => {
+    const f = typeof e.data === 'string' ? null : unframe(new Uint8Array(e.data as ArrayBuffer));
+    if (f?.type !== FRAME_SENT) return;
+    const view = new DataView(f.payload.buffer, f.payload.byteOffset, f.payload.byteLength);
+    const n = view.getUint32(0);
+    left[n] = f.relayTime;
+    arrived[n] = view.getFloat64(4);
+  });
+  return { socket, asked, arrived, left, delayed: () => held };
+}

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { NEWS_ALLOWANCE_MS, NewsClock } from '../../live/newsClock.ts';
+import { LATE_SLACK_MS, NEWS_ALLOWANCE_MS, NewsClock } from '../../live/newsClock.ts';
 import { MAX_HOLD_MS } from '../../live/relayClock.ts';
+import { Pacer } from '../../shared/endpoints/pacer.ts';
+import { Timer } from '../../shared/sim/scheduler.ts';
 import { manualWall } from '../helpers/manualWall.ts';
 
 /** News from a relay that the test moves on by hand, counting the pings asked for. */
@@ -21,7 +23,7 @@ describe('NewsClock', () => {
     expect(n.pings).toBe(0);
   });
 
-  it('holds an action while the news trails it by more than the allowance, asks for news, and runs it when news comes', () => {
+  it('holds an action while the news trails it by more than the allowance, asks for news, and runs it when news comes, handed the time less the slack', () => {
     const { wall, advance } = manualWall();
     const { n, news: relay } = news(4);
     const clock = new NewsClock(wall, relay);
@@ -33,10 +35,11 @@ describe('NewsClock', () => {
     expect(n.pings).toBe(2);
     n.heard = 5;
     clock.release();
-    expect(ran).toEqual([20]); // 5 + 10 reaches 15, not 16
+    // 5 + 10 reaches 15, not 16; held 5 ms, the action may make up LATE_SLACK_MS of it, no more
+    expect(ran).toEqual([20 - LATE_SLACK_MS]);
     n.heard = 6;
     clock.release();
-    expect(ran).toEqual([20, 20]);
+    expect(ran).toEqual([20 - LATE_SLACK_MS, 20 - LATE_SLACK_MS]);
   });
 
   it('runs held actions after MAX_HOLD_MS whatever the news', () => {
@@ -48,7 +51,7 @@ describe('NewsClock', () => {
     advance(50 + MAX_HOLD_MS - 1);
     expect(ran).toEqual([]);
     advance(50 + MAX_HOLD_MS);
-    expect(ran).toEqual([50 + MAX_HOLD_MS]);
+    expect(ran).toEqual([50 + MAX_HOLD_MS - LATE_SLACK_MS]);
   });
 
   it('asks for news the allowance before a long wait ends, not before a short one', () => {
@@ -77,5 +80,54 @@ describe('NewsClock', () => {
     clock.stop();
     advance(300);
     expect(ran).toEqual([]);
+  });
+
+  it('keeps a pacer on its schedule when each poll runs its send a fraction of a millisecond late', () => {
+    // The hand-moved wall polls every 0.25 ms: a send due at 4.1237 runs at 4.25, as a page's clock would.
+    const { wall, advance } = manualWall();
+    const clock = new NewsClock(wall, news(Number.POSITIVE_INFINITY).news);
+    const rate = 242.5;
+    const sent: { model: number; wall: number }[] = [];
+    const pacer: Pacer = new Pacer(new Timer(clock, (now) => send(now)));
+    const send = (now: number) => {
+      if (pacer.hold(now, rate)) return;
+      sent.push({ model: now, wall: wall.now });
+      if (sent.length < 100) pacer.hold(now, rate);
+    };
+    send(0);
+    advance(500);
+    expect(sent).toHaveLength(100);
+    const gap = 1000 / rate;
+    // Each send is handed its slot, so the 100th goes at 99 gaps, not at 99 late ones (4.25 ms each: 420.75).
+    sent.forEach((s, i) => expect(s.model).toBeCloseTo(i * gap, 9));
+    sent.forEach((s, i) => expect(s.wall - i * gap).toBeLessThan(0.25 + 1e-9));
+    expect(sent[99].wall).toBe(408.25);
+  });
+
+  it('hands an action that runs over the slack late the time less the slack, so a stall is not made up in a burst', () => {
+    const { wall, jump } = manualWall();
+    const clock = new NewsClock(wall, news(Number.POSITIVE_INFINITY).news);
+    const got: number[] = [];
+    clock.at(10, (now) => got.push(now));
+    clock.at(11, (now) => got.push(now));
+    jump(20);
+    expect(got).toEqual([20 - LATE_SLACK_MS, 20 - LATE_SLACK_MS]);
+  });
+
+  it('never hands an action a time before one the model has already read', () => {
+    const { wall, advance, jump } = manualWall();
+    const clock = new NewsClock(wall, news(Number.POSITIVE_INFINITY).news);
+    const got: number[] = [];
+    clock.at(10, (now) => got.push(now));
+    advance(9.9);
+    jump(10.3);
+    expect(got).toEqual([10]);
+    clock.at(10.5, (now) => got.push(now));
+    jump(10.7);
+    // A reply read at 10.7 moves the floor there: an action due at 10.6 that runs now is handed 10.7.
+    expect(clock.now).toBe(10.7);
+    clock.at(10.6, (now) => got.push(now));
+    advance(10.95);
+    expect(got).toEqual([10, 10.5, 10.7]);
   });
 });

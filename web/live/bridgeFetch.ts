@@ -1,28 +1,40 @@
 import { type DatagramTransport, type FetchOutcome, type LiveFetchOptions, liveFetch } from '../../live/liveFetch.ts';
 import { NewsClock } from '../../live/newsClock.ts';
-import type { RelayNews } from '../../live/relayClock.ts';
+import { timedMessage } from '../../shared/bridge/protocol.ts';
+import { leadAfterStall, leadFromPings, type RelayNews } from '../../live/relayClock.ts';
 import type { WallClock } from '../../live/wallClock.ts';
 import { sinkSession, synchronize, type WebSocketLike } from './bridgeSession.ts';
 
+/** The least delay between the controller's send and the relay's; the pings and late arrivals size it up. */
+export const SEND_DELAY_MS = 3;
+
 /**
- * A live fetch through an untimed bridge session, each datagram sent as it is handed over. It starts once
- * the hop is quiet (synchronize: a page that has just started a run is busy drawing and compiling), and
- * runs on a NewsClock fed by the relay's stamps and its reports of each datagram sent (a `receipts`
- * session), so replies held up on the hop, either way, are not taken for losses: either makes the token
- * pacer back off for seconds.
+ * A live fetch through a timed bridge session (`timed=1`). The controller decides on this side's clock; each
+ * datagram is handed over as it sends it, asked to leave the relay a delay later on the relay's clock.
+ * The WebSocket hop delivers frames in clumps (a busy browser or relay reads several at once); a datagram
+ * that reaches the relay within the delay leaves spaced as the controller sent it, as a CLI's would. The
+ * delay starts from the pings (leadFromPings) and grows when a datagram arrives after its time
+ * (leadAfterStall), up to MAX_LEAD_MS: it only adds that much to each round trip.
+ *
+ * It starts once the hop is quiet (synchronize: a page that has just started a run is busy drawing and
+ * compiling), and runs on a NewsClock fed by the relay's stamps and its reports of each datagram sent, so
+ * replies held up on the hop, either way, are not taken for losses: either makes the token pacer back
+ * off for seconds.
  */
 export function bridgeFetch(ws: WebSocketLike, wall: WallClock, o: LiveFetchOptions): { done: Promise<FetchOutcome>; cancel(): void } {
   const { session, sink } = sinkSession(ws);
   // Relay time minus this side's, once the pings have matched the clocks; the latest relay stamp heard.
   let offsetMs = Number.NaN;
+  let delayMs = SEND_DELAY_MS;
   let latest = Number.NEGATIVE_INFINITY;
   let pinging = false;
-  // When each datagram not yet reported sent by the relay was handed over (the relay numbers them from 1).
-  const unsent: number[] = [];
+  // Each datagram not yet reported sent by the relay (numbered from 1 there): the relay-clock time it asked
+  // to leave at, and the time here it cannot have left before.
+  const unsent: { asked: number; earliest: number }[] = [];
   let reported = 0;
   const news: RelayNews = {
     // A datagram still on its way to the relay holds the news back: its reply cannot have been heard yet.
-    heardUntil: () => Math.min(latest - offsetMs, unsent.length > 0 ? unsent[0] : Number.POSITIVE_INFINITY),
+    heardUntil: () => Math.min(latest - offsetMs, unsent.length > 0 ? unsent[0].earliest : Number.POSITIVE_INFINITY),
     behind: () => {
       if (!pinging) session.ping(-1);
       pinging = true;
@@ -36,21 +48,26 @@ export function bridgeFetch(ws: WebSocketLike, wall: WallClock, o: LiveFetchOpti
   let failure = (_message: string) => {};
   const ready = synchronize(session, wall, sink).then((sync) => {
     offsetMs = sync.offsetMs;
+    delayMs = leadFromPings(sync.samples, SEND_DELAY_MS);
     sink.fail = (message) => failure(message);
     sink.onPong = (_t, relayTime) => {
       pinging = false;
       heard(relayTime);
     };
-    sink.onSent = (n, relayTime) => {
-      for (; reported < n; reported++) unsent.shift();
+    sink.onSent = (n, relayTime, arrivedAt = Number.NaN) => {
+      for (; reported < n && unsent.length > 0; reported++) {
+        const { asked } = unsent.shift()!;
+        if (reported + 1 === n && arrivedAt > asked) delayMs = leadAfterStall(delayMs, arrivedAt - asked);
+      }
       heard(relayTime);
     };
   });
   const transport: DatagramTransport = {
     ready,
-    send: (d) => {
-      unsent.push(wall.now);
-      session.send(d);
+    send: (d, at) => {
+      const asked = at + delayMs + offsetMs;
+      unsent.push({ asked, earliest: Math.max(wall.now, at + delayMs) });
+      session.send(timedMessage(asked, d));
     },
     listen(onDatagram, onFailure) {
       sink.onData = (payload, relayTime) => {

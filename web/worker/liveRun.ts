@@ -47,15 +47,16 @@ function checked(m: LiveStart): { scheme: Scheme; values: ParamValues } {
 }
 
 /**
- * The page's controller fetching through the bridge, each datagram sent as its worker's timer fires
- * (web/live/bridgeFetch.ts: from when the hop is quiet, its timeouts waiting for the relay's news). Not
- * through a timed session (web/live/timedFetch.ts): measured on a loaded machine, replies held up on the
- * WebSocket made the timed token pacer count them lost and collapse (over 60 s for 1 MB, against 3.3 s
- * untimed in a worker of its own). `now` is the run's clock.
+ * The page's controller fetching through the bridge, deciding on its worker's clock and each datagram
+ * leaving the relay a few milliseconds after it was sent, as spaced as it was sent (web/live/bridgeFetch.ts:
+ * from when the hop is quiet, its timeouts waiting for the relay's news). Not on the relay's clock
+ * (web/live/timedFetch.ts): measured on a loaded machine, deciding ahead of time made replies held up on
+ * the WebSocket look lost to the token pacer, and it collapsed (over 60 s for 1 MB, against 3.3 s here).
+ * `now` is the run's clock.
  */
 export function runLiveFetch(m: LiveStart, asked: LivePolicy['asked'], log: EventLog): { now(): number; done: Promise<LiveEnd>; cancel(): void } {
   const { scheme, values } = checked(m);
-  const url = new URL(bridgeUrl(m.relay.replace(/^http/, 'ws'), m.target, 'udp', 'receipts'));
+  const url = new URL(bridgeUrl(m.relay.replace(/^http/, 'ws'), m.target, 'udp', 'timed'));
   for (const [k, v] of Object.entries(asked ?? {})) url.searchParams.set(`srv.${k}`, String(v));
   // The browser's WebSocket fits the session's needs; the DOM's send type is only stricter on paper.
   const ws = new network.WebSocket(url) as unknown as WebSocketLike;
