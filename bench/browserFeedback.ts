@@ -118,7 +118,22 @@ export async function firstChart(browser: Browser, url: string, times = 5): Prom
   return `median ${median(firsts).toFixed(0)} ms (runs ${firsts.map((f) => f.toFixed(0)).join(', ')})`;
 }
 
-/** The three figures on a fresh production build of this tree. */
+/**
+ * The page thread's busy share while both runs play back at ×10 (the page's opening state), over three
+ * seconds from the moment both runs are whole: what is left of the page for a slider's drag or a new run.
+ */
+export async function playbackBusy(page: Page): Promise<string> {
+  const busySeconds = await busyClock(page);
+  const clock = page.locator('[data-testid="playhead"]');
+  const before = await busySeconds();
+  const t0 = Date.now();
+  const from = await clock.innerText();
+  await page.waitForTimeout(3000);
+  const share = ((await busySeconds()) - before) / ((Date.now() - t0) / 1000);
+  return `${(share * 100).toFixed(0)}% busy (playhead ${from.split(' /')[0]} → ${(await clock.innerText()).split(' /')[0]})`;
+}
+
+/** The issue's three figures and the page's load while playing, on a fresh production build of this tree. */
 export async function benchFeedback(): Promise<Record<string, string>> {
   await build({ configFile: resolve(ROOT, 'vite.config.ts'), logLevel: 'warn' });
   const relay = await testRelay();
@@ -130,6 +145,7 @@ export async function benchFeedback(): Promise<Record<string, string>> {
     await page.goto(relay.url);
     await page.waitForSelector('section.cards[data-side^="A "] [data-card="Delay95"]');
     await page.waitForSelector('section.cards[data-side^="B "] [data-card="Delay95"]');
+    figures['page thread while both runs play at ×10'] = await playbackBusy(page);
     await page.getByRole('button', { name: 'Show all' }).click();
     return Object.assign(figures, await dragAndTrace(page));
   } finally {
