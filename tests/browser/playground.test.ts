@@ -53,7 +53,7 @@ describe('the playground in Chromium', () => {
     await page.waitForFunction((old) => document.querySelector('section.cards[data-side^="A "] [data-card="Delay95"] dd')?.textContent?.trim() !== old, before);
     const after = await card(page, 'A', 'Delay95');
     expect(after).not.toBe(before);
-    expect(page.url()).toContain('a.timeout=400');
+    await expect.poll(() => page.url()).toContain('a.timeout=400');
     const e = { ...DEFAULT_EXPERIMENT, a: { scheme: 'aimd', params: { timeout: 400 } } };
     expect(after).toBe(`${headless('a', e).all.delay95.toFixed(0)} ms`);
     const again = await open(env.context, page.url());
@@ -127,6 +127,104 @@ describe('the playground in Chromium', () => {
     await page.getByText('seed must be a whole number').waitFor();
     await page.getByText(/controller B: b must be one of .* \(got "warp"\)/).waitFor();
     expect(await card(page, 'A', 'Throughput')).toBe(`${headless('a').all.throughputMbps.toFixed(2)} Mbit/s`);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('a run plays back with no work of the page frame by frame: a cover slides off the whole run, and stops where the playhead stops', async () => {
+    const { page, problems } = await open(env.context, env.relay.url);
+    await card(page, 'A', 'Delay95');
+    await card(page, 'B', 'Delay95');
+    const chart = page.locator('.column[data-side="a"] figure.chart').first();
+    const coverAt = () => chart.locator('.future > div').evaluate((d) => new DOMMatrix(getComputedStyle(d).transform).m41);
+    // While it plays, nothing on the page's charts changes (no component renders, no mark is painted)...
+    const mutations = await page.evaluate(async () => {
+      let n = 0;
+      const seen = new MutationObserver((records) => {
+        n += records.length;
+      });
+      seen.observe(document.querySelector('.columns')!, { subtree: true, attributes: true, childList: true, characterData: true });
+      await new Promise((r) => setTimeout(r, 1000));
+      seen.disconnect();
+      return n;
+    });
+    expect(mutations).toBe(0);
+    // ...yet the cover over what comes after the playhead moves on.
+    const first = await coverAt();
+    await page.waitForTimeout(400);
+    expect(await coverAt()).toBeGreaterThan(first);
+    // Paused, it stands where the playhead does: x(t) on the chart's own time axis.
+    await page.getByRole('button', { name: 'Pause' }).click();
+    const t = Number(await page.locator('.playback input[type=range]').inputValue());
+    const endMs = Number(await page.locator('.playback input[type=range]').getAttribute('max'));
+    const innerW = await chart.locator('canvas').evaluate((c) => c.getBoundingClientRect().width);
+    expect(await coverAt()).toBeCloseTo((innerW * t) / endMs, 0);
+    // The canvas holds the whole run: marks on its right half, which the cover hides until the playhead comes.
+    expect(t / endMs).toBeLessThan(0.5);
+    const rightHalf = await chart.locator('canvas').evaluate((c: HTMLCanvasElement) => {
+      const d = c.getContext('2d')!.getImageData(c.width / 2, 0, c.width / 2, c.height).data;
+      let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i] !== 0) n++;
+      return n;
+    });
+    expect(rightHalf).toBeGreaterThan(200);
+    // On screen, right of the playhead's line, the plot shows no mark (only the faint grid).
+    const shot = (await chart.locator('.plot').screenshot()).toString('base64');
+    const from = 48 + Math.ceil((innerW * t) / endMs) + 3;
+    const inked = await page.evaluate(
+      async ([b64, x0, w, h]) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const c = document.createElement('canvas');
+        [c.width, c.height] = [img.naturalWidth, img.naturalHeight];
+        const ctx = c.getContext('2d')!;
+        ctx.drawImage(img, 0, 0);
+        const d = ctx.getImageData(x0, 10, w - x0, h).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (Math.min(d[i], d[i + 1], d[i + 2]) < 200) n++;
+        return n;
+      },
+      [shot, from, 48 + Math.floor(innerW) - 1, 170 - 8 - 22 - 4] as const,
+    );
+    expect(inked).toBe(0);
+    await page.getByRole('button', { name: 'Show all' }).click();
+    expect(await coverAt()).toBeGreaterThan(innerW);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('a slider drag writes the URL a few times, not at every step, and it ends on the last value', async () => {
+    const { page, problems } = await open(env.context, env.relay.url);
+    await quickPlayback(page);
+    await page.evaluate(() => {
+      const w = window as unknown as { urlWrites: number };
+      w.urlWrites = 0;
+      const replace = history.replaceState.bind(history);
+      history.replaceState = (...args: Parameters<History['replaceState']>) => {
+        w.urlWrites++;
+        replace(...args);
+      };
+    });
+    const slider = page.locator('[data-param="a.timeout"]');
+    // Ten steps 20 ms apart (a drag on a loaded machine takes longer: the page renders each step).
+    const drag = await slider.evaluate(async (el: HTMLInputElement) => {
+      const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+      const values = [410, 420, 430, 440, 450, 460, 470, 480, 490, 500];
+      const t0 = performance.now();
+      for (const v of values) {
+        set.call(el, String(v));
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return { steps: values.length, ms: performance.now() - t0 };
+    });
+    await expect.poll(() => new URL(page.url()).searchParams.get('a.timeout')).toBe('500');
+    const writes = await page.evaluate(() => (window as unknown as { urlWrites: number }).urlWrites);
+    // The first step at once, then at most one write per 300 ms of the drag, and its last step after it.
+    expect(writes).toBeGreaterThanOrEqual(2);
+    expect(writes, `${writes} writes in a drag of ${drag.ms.toFixed(0)} ms`).toBeLessThanOrEqual(2 + Math.floor(drag.ms / 300));
+    expect(writes).toBeLessThan(drag.steps);
     expect(problems).toEqual([]);
     await page.close();
   });
