@@ -228,4 +228,41 @@ describe('the playground in Chromium', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it('when both sides re-run, a side waiting for its new run is not repainted for the other side’s first', async () => {
+    const { page, problems } = await open(env.context, env.relay.url);
+    // Each full paint of a chart clears its canvas first: count them per canvas.
+    await page.addInitScript(() => {
+      const clear = CanvasRenderingContext2D.prototype.clearRect;
+      CanvasRenderingContext2D.prototype.clearRect = function (...args) {
+        const c = this.canvas as HTMLCanvasElement & { paints?: number };
+        c.paints = (c.paints ?? 0) + 1;
+        return clear.apply(this, args);
+      };
+    });
+    await page.reload();
+    await card(page, 'A', 'Delay95');
+    await card(page, 'B', 'Delay95');
+    await page.getByRole('button', { name: 'Show all' }).click();
+    await page.waitForTimeout(1000);
+    const notes = () => page.locator('section.cards h3 small').allInnerTexts();
+    const before = await notes();
+    await page.evaluate(() => {
+      for (const c of document.querySelectorAll<HTMLCanvasElement & { paints?: number }>('.columns canvas')) c.paints = 0;
+    });
+    await page.locator('[data-param="trace"]').selectOption('TMobile-LTE-short');
+    await expect.poll(async () => (await notes()).every((n, i) => n !== before[i] && !n.includes('updating')), { timeout: 20_000 }).toBe(true);
+    // Charts off screen paint when the page is idle.
+    await page.waitForTimeout(1500);
+    const paints = (side: 'a' | 'b') => page.locator(`.column[data-side="${side}"] canvas`).evaluateAll((cs) => cs.map((c) => (c as HTMLCanvasElement & { paints?: number }).paints ?? 0));
+    const [a, b] = [await paints('a'), await paints('b')];
+    expect(a.length).toBeGreaterThanOrEqual(5);
+    // Both sides' charts show their new runs; the side that finished second was painted once, for its own run.
+    for (let row = 0; row < a.length; row++) {
+      expect(Math.min(a[row], b[row]), `row ${row}: A ${a}, B ${b}`).toBe(1);
+      expect(Math.max(a[row], b[row]), `row ${row}: A ${a}, B ${b}`).toBeLessThanOrEqual(2);
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

@@ -1,4 +1,4 @@
-import { Fragment, type RefObject, useCallback, useMemo, useState } from 'react';
+import { Fragment, type RefObject, useCallback, useMemo, useRef, useState } from 'react';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS, SIDE_STYLE } from '../charts/palette.ts';
 import { TimeChart, yExtent } from '../charts/TimeChart.tsx';
@@ -68,6 +68,24 @@ export type Captions = Record<CaptionRow, string>;
 /** What the captions and the pipe line need of each side's shown run, worked out once per run. */
 export type Facts = Record<Slot, RunFacts | null>;
 
+type Ranges = Map<string, [number, number]>;
+
+/** Whether a side shows a run whose successor is under way (a live run grows instead). */
+const waitsForRun = (runs: Runs, s: Slot) => Boolean(runs.busy[s]) && runs.views[s] !== undefined && runs.views[s].source !== 'live';
+
+/**
+ * The y ranges each side's charts draw on: the shared ones, except that a side whose next run is under
+ * way keeps those it has (at the same time range): its charts are about to be replaced, and repainting
+ * them for the other side's new run first would paint them twice.
+ */
+function useRangesWhileWaiting(shared: Ranges, domain: [number, number], waiting: Record<Slot, boolean>): Record<Slot, Ranges> {
+  const held = useRef({ domain, ranges: { a: shared, b: shared } });
+  const fresh = held.current.domain !== domain;
+  held.current.domain = domain;
+  for (const s of ['a', 'b'] as const) if (fresh || !waiting[s]) held.current.ranges[s] = shared;
+  return held.current.ranges;
+}
+
 interface ColumnsProps {
   offset: boolean;
   runs: Runs;
@@ -102,6 +120,10 @@ export function Columns({ offset, runs, domain: asked, playhead, setZoom, label,
     }
     return ranges;
   }, [chartsA, chartsB, domain]);
+  const yRanges = useRangesWhileWaiting(sharedY, domain, {
+    a: waitsForRun(runs, 'a'),
+    b: waitsForRun(runs, 'b'),
+  });
   const said = offset ? null : saidBoth;
   const [overlay, setOverlay] = useState(false);
   // Built once per pair of runs, so playback paints the overlaid charts incrementally too.
@@ -159,7 +181,7 @@ export function Columns({ offset, runs, domain: asked, playhead, setZoom, label,
                       yLabel={c.yLabel}
                       layers={c.layers}
                       fitY={c.fitY}
-                      sharedY={sharedY.get(id)}
+                      sharedY={yRanges[s].get(id)}
                       domain={domain}
                       tNow={tNow(s)}
                       onBrush={setZoom}
