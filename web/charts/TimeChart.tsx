@@ -14,8 +14,8 @@ export interface TimeChartProps {
   /** Visible time range, ms. */
   domain: [number, number];
   /**
-   * The playhead, ms: marks after it are not drawn yet. A moving playhead is followed without rendering:
-   * each move paints only the marks that came due.
+   * The playhead, ms, or one that moves (followed without rendering): marks after it are covered until
+   * it comes.
    */
   tNow: number | TimeSource;
   height?: number;
