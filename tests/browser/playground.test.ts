@@ -137,6 +137,15 @@ describe('the playground in Chromium', () => {
     await card(page, 'B', 'Delay95');
     const chart = page.locator('.column[data-side="a"] figure.chart').first();
     const coverAt = () => chart.locator('.future > div').evaluate((d) => new DOMMatrix(getComputedStyle(d).transform).m41);
+    // Played from a tenth of the run at ×1, so that a loaded machine's slow steps still pause it before the middle.
+    const scrub = page.locator('.playback input[type=range]');
+    const endMs = Number(await scrub.getAttribute('max'));
+    await scrub.evaluate((el: HTMLInputElement, t) => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(el, String(t));
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    }, endMs / 10);
+    await page.getByLabel('Playback speed').selectOption('1');
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
     // While it plays, nothing on the page's charts changes (no component renders, no mark is painted)...
     const mutations = await page.evaluate(async () => {
       let n = 0;
@@ -151,12 +160,11 @@ describe('the playground in Chromium', () => {
     expect(mutations).toBe(0);
     // ...yet the cover over what comes after the playhead moves on.
     const first = await coverAt();
-    await page.waitForTimeout(400);
+    await page.waitForTimeout(1000);
     expect(await coverAt()).toBeGreaterThan(first);
     // Paused, it stands where the playhead does: x(t) on the chart's own time axis.
     await page.getByRole('button', { name: 'Pause' }).click();
-    const t = Number(await page.locator('.playback input[type=range]').inputValue());
-    const endMs = Number(await page.locator('.playback input[type=range]').getAttribute('max'));
+    const t = Number(await scrub.inputValue());
     const innerW = await chart.locator('canvas').evaluate((c) => c.getBoundingClientRect().width);
     expect(await coverAt()).toBeCloseTo((innerW * t) / endMs, 0);
     // The canvas holds the whole run: marks on its right half, which the cover hides until the playhead comes.
