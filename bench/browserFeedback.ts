@@ -53,21 +53,30 @@ const awaitBothSides = (page: Page) =>
   );
 
 /**
- * A reader of the page thread's busy time since now, s (Chromium's TaskDuration: the wall time of its
- * tasks, scripts, style, layout and paint): the page's own share of a figure, without the waits on the
- * workers (a loaded machine stretches it too).
+ * A reader of the page thread's time since now, s: `busy`, Chromium's TaskDuration (the wall time of its
+ * tasks, scripts, style, layout and paint), and `cpu`, its ThreadTime (the CPU time it used, which other
+ * users of a loaded machine do not stretch): the page's own share of a figure, without the waits on
+ * the workers.
  */
-async function busyClock(page: Page): Promise<() => Promise<number>> {
+async function busyClock(page: Page): Promise<() => Promise<{ busy: number; cpu: number }>> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
-  return async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')!.value;
+  return async () => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const of = (name: string) => metrics.find((m) => m.name === name)!.value;
+    return { busy: of('TaskDuration'), cpu: of('ThreadTime') };
+  };
 }
+
+/** The page thread's time between two readings, ms each of `n` actions. */
+const pageWork = (from: { busy: number; cpu: number }, to: { busy: number; cpu: number }, n: number) =>
+  `${(((to.busy - from.busy) * 1000) / n).toFixed(0)} ms of page-thread work each (${(((to.cpu - from.cpu) * 1000) / n).toFixed(0)} ms of its CPU)`;
 
 /** A real pointer drag of the link's delay slider, and trace changes: each re-runs both sides. */
 export async function dragAndTrace(page: Page): Promise<Record<string, string>> {
   const drags: number[] = [];
-  const busySeconds = await busyClock(page);
-  const busyBefore = await busySeconds();
+  const pageTime = await busyClock(page);
+  const before = await pageTime();
   const slider = page.locator('[data-param="link.delay"]');
   await slider.scrollIntoViewIfNeeded();
   const box = (await slider.boundingBox())!;
@@ -83,7 +92,7 @@ export async function dragAndTrace(page: Page): Promise<Record<string, string>> 
     await page.mouse.up();
     drags.push(await awaitBothSides(page));
   }
-  const busyDrags = (await busySeconds()) - busyBefore;
+  const afterDrags = await pageTime();
   const traces: number[] = [];
   const names = ['TMobile-LTE-short', 'Verizon-LTE-short'];
   for (let i = 0; i < 6; i++) {
@@ -91,11 +100,10 @@ export async function dragAndTrace(page: Page): Promise<Record<string, string>> 
     await page.locator('[data-param="trace"]').selectOption(names[i % 2]);
     traces.push(await awaitBothSides(page));
   }
-  const busyTraces = (await busySeconds()) - busyBefore - busyDrags;
-  const busy = (seconds: number, n: number) => `${((seconds * 1000) / n).toFixed(0)} ms of page-thread work each`;
+  const afterTraces = await pageTime();
   return {
-    'pointer drag of the link delay slider → both sides re-simulated and redrawn': `${line(drags, 'drags')}; ${busy(busyDrags, drags.length)}`,
-    'trace change → both sides re-simulated and redrawn': `${line(traces, 'changes')}; ${busy(busyTraces, traces.length)}`,
+    'pointer drag of the link delay slider → both sides re-simulated and redrawn': `${line(drags, 'drags')}; ${pageWork(before, afterDrags, drags.length)}`,
+    'trace change → both sides re-simulated and redrawn': `${line(traces, 'changes')}; ${pageWork(afterDrags, afterTraces, traces.length)}`,
   };
 }
 
@@ -118,7 +126,24 @@ export async function firstChart(browser: Browser, url: string, times = 5): Prom
   return `median ${median(firsts).toFixed(0)} ms (runs ${firsts.map((f) => f.toFixed(0)).join(', ')})`;
 }
 
-/** The three figures on a fresh production build of this tree. */
+/**
+ * The page thread's busy share while both runs play back at ×10 (the page's opening state), over three
+ * seconds from the moment both runs are whole: what is left of the page for a slider's drag or a new run.
+ */
+export async function playbackBusy(page: Page): Promise<string> {
+  const pageTime = await busyClock(page);
+  const clock = page.locator('[data-testid="playhead"]');
+  const before = await pageTime();
+  const t0 = Date.now();
+  const from = await clock.innerText();
+  await page.waitForTimeout(3000);
+  const after = await pageTime();
+  const wall = (Date.now() - t0) / 1000;
+  const share = (x: number) => `${((x / wall) * 100).toFixed(0)}%`;
+  return `${share(after.busy - before.busy)} busy, ${share(after.cpu - before.cpu)} of a CPU (playhead ${from.split(' /')[0]} → ${(await clock.innerText()).split(' /')[0]})`;
+}
+
+/** The issue's three figures and the page's load while playing, on a fresh production build of this tree. */
 export async function benchFeedback(): Promise<Record<string, string>> {
   await build({ configFile: resolve(ROOT, 'vite.config.ts'), logLevel: 'warn' });
   const relay = await testRelay();
@@ -130,6 +155,7 @@ export async function benchFeedback(): Promise<Record<string, string>> {
     await page.goto(relay.url);
     await page.waitForSelector('section.cards[data-side^="A "] [data-card="Delay95"]');
     await page.waitForSelector('section.cards[data-side^="B "] [data-card="Delay95"]');
+    figures['page thread while both runs play at ×10'] = await playbackBusy(page);
     await page.getByRole('button', { name: 'Show all' }).click();
     return Object.assign(figures, await dragAndTrace(page));
   } finally {

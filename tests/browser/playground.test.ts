@@ -53,7 +53,7 @@ describe('the playground in Chromium', () => {
     await page.waitForFunction((old) => document.querySelector('section.cards[data-side^="A "] [data-card="Delay95"] dd')?.textContent?.trim() !== old, before);
     const after = await card(page, 'A', 'Delay95');
     expect(after).not.toBe(before);
-    expect(page.url()).toContain('a.timeout=400');
+    await expect.poll(() => page.url()).toContain('a.timeout=400');
     const e = { ...DEFAULT_EXPERIMENT, a: { scheme: 'aimd', params: { timeout: 400 } } };
     expect(after).toBe(`${headless('a', e).all.delay95.toFixed(0)} ms`);
     const again = await open(env.context, page.url());
@@ -127,6 +127,149 @@ describe('the playground in Chromium', () => {
     await page.getByText('seed must be a whole number').waitFor();
     await page.getByText(/controller B: b must be one of .* \(got "warp"\)/).waitFor();
     expect(await card(page, 'A', 'Throughput')).toBe(`${headless('a').all.throughputMbps.toFixed(2)} Mbit/s`);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('a run plays back with no work of the page frame by frame: a cover slides off the whole run, and stops where the playhead stops', async () => {
+    const { page, problems } = await open(env.context, env.relay.url);
+    await card(page, 'A', 'Delay95');
+    await card(page, 'B', 'Delay95');
+    const chart = page.locator('.column[data-side="a"] figure.chart').first();
+    const coverAt = () => chart.locator('.future > div').evaluate((d) => new DOMMatrix(getComputedStyle(d).transform).m41);
+    // Played from a tenth of the run at ×1, so that a loaded machine's slow steps still pause it before the middle.
+    const scrub = page.locator('.playback input[type=range]');
+    const endMs = Number(await scrub.getAttribute('max'));
+    await scrub.evaluate((el: HTMLInputElement, t) => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(el, String(t));
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    }, endMs / 10);
+    await page.getByLabel('Playback speed').selectOption('1');
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    // While it plays, nothing on the page's charts changes (no component renders, no mark is painted)...
+    const mutations = await page.evaluate(async () => {
+      let n = 0;
+      const seen = new MutationObserver((records) => {
+        n += records.length;
+      });
+      seen.observe(document.querySelector('.columns')!, { subtree: true, attributes: true, childList: true, characterData: true });
+      await new Promise((r) => setTimeout(r, 1000));
+      seen.disconnect();
+      return n;
+    });
+    expect(mutations).toBe(0);
+    // ...yet the cover over what comes after the playhead moves on.
+    const first = await coverAt();
+    await page.waitForTimeout(1000);
+    expect(await coverAt()).toBeGreaterThan(first);
+    // Paused, it stands where the playhead does: x(t) on the chart's own time axis.
+    await page.getByRole('button', { name: 'Pause' }).click();
+    const t = Number(await scrub.inputValue());
+    const innerW = await chart.locator('canvas').evaluate((c) => c.getBoundingClientRect().width);
+    expect(await coverAt()).toBeCloseTo((innerW * t) / endMs, 0);
+    // The canvas holds the whole run: marks on its right half, which the cover hides until the playhead comes.
+    expect(t / endMs).toBeLessThan(0.5);
+    const rightHalf = await chart.locator('canvas').evaluate((c: HTMLCanvasElement) => {
+      const d = c.getContext('2d')!.getImageData(c.width / 2, 0, c.width / 2, c.height).data;
+      let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i] !== 0) n++;
+      return n;
+    });
+    expect(rightHalf).toBeGreaterThan(200);
+    // On screen, right of the playhead's line, the plot shows no mark (only the faint grid).
+    const shot = (await chart.locator('.plot').screenshot()).toString('base64');
+    const from = 48 + Math.ceil((innerW * t) / endMs) + 3;
+    const inked = await page.evaluate(
+      async ([b64, x0, w, h]) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const c = document.createElement('canvas');
+        [c.width, c.height] = [img.naturalWidth, img.naturalHeight];
+        const ctx = c.getContext('2d')!;
+        ctx.drawImage(img, 0, 0);
+        const d = ctx.getImageData(x0, 10, w - x0, h).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (Math.min(d[i], d[i + 1], d[i + 2]) < 200) n++;
+        return n;
+      },
+      [shot, from, 48 + Math.floor(innerW) - 1, 170 - 8 - 22 - 4] as const,
+    );
+    expect(inked).toBe(0);
+    await page.getByRole('button', { name: 'Show all' }).click();
+    expect(await coverAt()).toBeGreaterThan(innerW);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('a slider drag writes the URL a few times, not at every step, and it ends on the last value', async () => {
+    const { page, problems } = await open(env.context, env.relay.url);
+    await quickPlayback(page);
+    await page.evaluate(() => {
+      const w = window as unknown as { urlWrites: number };
+      w.urlWrites = 0;
+      const replace = history.replaceState.bind(history);
+      history.replaceState = (...args: Parameters<History['replaceState']>) => {
+        w.urlWrites++;
+        replace(...args);
+      };
+    });
+    const slider = page.locator('[data-param="a.timeout"]');
+    // Ten steps 20 ms apart (a drag on a loaded machine takes longer: the page renders each step).
+    const drag = await slider.evaluate(async (el: HTMLInputElement) => {
+      const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+      const values = [410, 420, 430, 440, 450, 460, 470, 480, 490, 500];
+      const t0 = performance.now();
+      for (const v of values) {
+        set.call(el, String(v));
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return { steps: values.length, ms: performance.now() - t0 };
+    });
+    await expect.poll(() => new URL(page.url()).searchParams.get('a.timeout')).toBe('500');
+    const writes = await page.evaluate(() => (window as unknown as { urlWrites: number }).urlWrites);
+    // The first step at once, then at most one write per 300 ms of the drag, and its last step after it.
+    expect(writes).toBeGreaterThanOrEqual(2);
+    expect(writes, `${writes} writes in a drag of ${drag.ms.toFixed(0)} ms`).toBeLessThanOrEqual(2 + Math.floor(drag.ms / 300));
+    expect(writes).toBeLessThan(drag.steps);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('when both sides re-run, a side waiting for its new run is not repainted for the other side’s first', async () => {
+    const { page, problems } = await open(env.context, env.relay.url);
+    // Each full paint of a chart clears its canvas first: count them per canvas.
+    await page.addInitScript(() => {
+      const clear = CanvasRenderingContext2D.prototype.clearRect;
+      CanvasRenderingContext2D.prototype.clearRect = function (...args) {
+        const c = this.canvas as HTMLCanvasElement & { paints?: number };
+        c.paints = (c.paints ?? 0) + 1;
+        return clear.apply(this, args);
+      };
+    });
+    await page.reload();
+    await card(page, 'A', 'Delay95');
+    await card(page, 'B', 'Delay95');
+    await page.getByRole('button', { name: 'Show all' }).click();
+    await page.waitForTimeout(1000);
+    const notes = () => page.locator('section.cards h3 small').allInnerTexts();
+    const before = await notes();
+    await page.evaluate(() => {
+      for (const c of document.querySelectorAll<HTMLCanvasElement & { paints?: number }>('.columns canvas')) c.paints = 0;
+    });
+    await page.locator('[data-param="trace"]').selectOption('TMobile-LTE-short');
+    await expect.poll(async () => (await notes()).every((n, i) => n !== before[i] && !n.includes('updating')), { timeout: 20_000 }).toBe(true);
+    // Charts off screen paint when the page is idle.
+    await page.waitForTimeout(1500);
+    const paints = (side: 'a' | 'b') => page.locator(`.column[data-side="${side}"] canvas`).evaluateAll((cs) => cs.map((c) => (c as HTMLCanvasElement & { paints?: number }).paints ?? 0));
+    const [a, b] = [await paints('a'), await paints('b')];
+    expect(a.length).toBeGreaterThanOrEqual(5);
+    // Both sides' charts show their new runs; the side that finished second was painted once, for its own run.
+    for (let row = 0; row < a.length; row++) {
+      expect(Math.min(a[row], b[row]), `row ${row}: A ${a}, B ${b}`).toBe(1);
+      expect(Math.max(a[row], b[row]), `row ${row}: A ${a}, B ${b}`).toBeLessThanOrEqual(2);
+    }
     expect(problems).toEqual([]);
     await page.close();
   });

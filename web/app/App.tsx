@@ -8,15 +8,21 @@ import { Sidebar } from '../components/Sidebar.tsx';
 import { useNotices } from '../components/useNotices.ts';
 import { decodeExperiment, DEFAULT_EXPERIMENT, encodeExperiment, type Experiment, SCENARIO_SIDES, type Scenario } from '../state/experiment.ts';
 import { specFor } from '../state/spec.ts';
+import { captions } from '../teach/captions.ts';
+import { useFacts } from '../teach/useFacts.ts';
 import { Columns, Overview } from './Columns.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
 import { sideLabel, viewsFor } from './freshness.ts';
 import { LivePanel } from './LivePanel.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { restoreImportedCode } from '../editor/userCode.ts';
+import { throttledWriter } from './throttle.ts';
 import { usePlayback } from './usePlayback.ts';
 import { relayInfo, useRelay } from './useRelay.ts';
 import { type Runs, type Slot, useRuns } from './useRuns.ts';
+
+/** The shortest time between two writes of the settings into the URL, ms. */
+const URL_WRITE_MS = 300;
 
 /** Uploaded traces of this session: their lengths (for the runs) and their text (for the export). */
 function useUploads() {
@@ -45,6 +51,8 @@ export function App() {
   const allRuns = useRuns(e, uploads.durations);
   // What the page draws: never a run of the other scenario under this one's headings.
   const runs: Runs = { ...allRuns, views: viewsFor(allRuns.views, e) };
+  const facts = { a: useFacts(runs.views.a), b: useFacts(runs.views.b) };
+  const said = useMemo(() => captions(facts.a, facts.b), [facts.a, facts.b]);
   const [zoom, setZoom] = useState<[number, number] | null>(null);
   // The file whose upload just failed: the runs on the screen are the previous trace's until the settings change.
   const [failedUpload, setFailedUpload] = useState<string | null>(null);
@@ -55,13 +63,18 @@ export function App() {
   // On a projector-sized screen (1280 px and less) the settings fold away, so both runs fit side by side.
   const [settingsOpen, setSettingsOpen] = useState(() => window.innerWidth > 1300);
 
+  // A URL write costs the page tens of ms (the browser takes the new address, and its icon, again): a
+  // drag writes its first and last steps, and a few between.
+  const url = useMemo(() => throttledWriter((query) => window.history.replaceState(null, '', `?${query}`), URL_WRITE_MS), []);
+  useEffect(() => url.write(encodeExperiment(e)), [url, e]);
   useEffect(() => {
-    window.history.replaceState(null, '', `?${encodeExperiment(e)}`);
-  }, [e]);
+    window.addEventListener('pagehide', url.flush);
+    return () => window.removeEventListener('pagehide', url.flush);
+  }, [url]);
 
   const shown = (['a', 'b'] as const).map((s) => runs.views[s]?.series ?? runs.previews[s]);
   const endMs = Math.max(1, ...shown.map((s) => s?.endMs ?? 0));
-  const [play, setPlay] = usePlayback(endMs, shown.some(Boolean));
+  const playhead = usePlayback(endMs, shown.some(Boolean));
 
   const specA = specFor(e, 'a');
   const linkNow = linkValues(specA.link);
@@ -80,7 +93,7 @@ export function App() {
   const onImport = async (file: File, slot: Slot) => {
     const r = await runs.pool.request(slot, { kind: 'replay', csv: await file.text() }, (view) => runs.show(slot, view));
     if (r.kind === 'error') return note(`${file.name} could not be replayed: ${r.message}`);
-    setPlay({ playing: true, speed: play.speed, t: 0 });
+    playhead.set({ ...playhead.state(), playing: true, t: 0 });
     await restoreImportedCode(r.view.spec);
   };
 
@@ -118,10 +131,10 @@ export function App() {
           relayPolicy={e.live && info ? { policy: info.policy, sessionPolicy: info.sessionPolicy === true } : null}
         />
         <main>
-          <Playback state={play} endMs={endMs} onChange={setPlay} zoomed={zoom !== null} onResetZoom={() => setZoom(null)} />
-          <Overview e={e} runs={runs} label={label} failedUpload={failedUpload} />
+          <Playback playhead={playhead} endMs={endMs} zoomed={zoom !== null} onResetZoom={() => setZoom(null)} />
+          <Overview e={e} runs={runs} label={label} failedUpload={failedUpload} said={said} />
           {(['a', 'b'] as const).map((s) => runs.errors[s] && <p key={s} className="error" role="alert">{`${sideLabel(SIDE_STYLE[s].name, undefined, e[s].scheme)}: ${runs.errors[s]}`}</p>)}
-          <Columns offset={e.scenario === 'offset'} runs={runs} domain={zoom ?? [0, endMs]} playhead={play.t} setZoom={setZoom} label={label} root={chartsRoot} />
+          <Columns offset={e.scenario === 'offset'} runs={runs} domain={zoom ?? [0, endMs]} playhead={playhead} setZoom={setZoom} label={label} root={chartsRoot} facts={facts} said={said} />
         </main>
       </div>
     </div>

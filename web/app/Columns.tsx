@@ -1,15 +1,15 @@
-import { Fragment, type RefObject, useCallback, useMemo, useState } from 'react';
+import { Fragment, type RefObject, useCallback, useMemo, useRef, useState } from 'react';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS, SIDE_STYLE } from '../charts/palette.ts';
 import { TimeChart, yExtent } from '../charts/TimeChart.tsx';
 import { SummaryCards } from '../components/Summary.tsx';
 import type { Experiment } from '../state/experiment.ts';
 import type { RunView } from '../worker/protocol.ts';
-import { captions, type CaptionRow } from '../teach/captions.ts';
+import type { CaptionRow, RunFacts } from '../teach/captions.ts';
 import { Exercises } from '../teach/Exercises.tsx';
-import { useFacts } from '../teach/useFacts.ts';
 import { staleReason } from './freshness.ts';
 import { chartsOf, overlayOf } from './layers.ts';
+import type { TimeSource } from './playhead.ts';
 import type { Runs, Slot } from './useRuns.ts';
 
 function sideNote(view: RunView | undefined, busy: boolean | undefined): string {
@@ -19,7 +19,7 @@ function sideNote(view: RunView | undefined, busy: boolean | undefined): string 
 }
 
 /** Both runs' cards, and for the contest the throughput–delay plane with the omniscient point. */
-export function Overview({ e, runs, label, failedUpload }: { e: Experiment; runs: Runs; label(slot: Slot): string; failedUpload: string | null }) {
+export function Overview({ e, runs, label, failedUpload, said }: { e: Experiment; runs: Runs; label(slot: Slot): string; failedUpload: string | null; said: Captions }) {
   const points: PlanePoint[] = [];
   for (const s of ['a', 'b'] as const) {
     const v = runs.views[s];
@@ -32,7 +32,7 @@ export function Overview({ e, runs, label, failedUpload }: { e: Experiment; runs
         marker: SIDE_STYLE[s].marker,
       });
   }
-  const plane = captions(useFacts(runs.views.a), useFacts(runs.views.b)).plane;
+  const plane = said.plane;
   const omni = runs.views.a?.summary.omniscient ?? runs.views.b?.summary.omniscient;
   if (omni) points.push({ label: 'omniscient', throughputMbps: omni.throughputMbps, delay95: omni.delay95, color: COLORS.ink, marker: 'star' });
   return (
@@ -62,22 +62,47 @@ export function Overview({ e, runs, label, failedUpload }: { e: Experiment; runs
   );
 }
 
+/** What the page says of both runs, under the plane and each row of charts. */
+export type Captions = Record<CaptionRow, string>;
+
+/** What the captions and the pipe line need of each side's shown run, worked out once per run. */
+export type Facts = Record<Slot, RunFacts | null>;
+
+type Ranges = Map<string, [number, number]>;
+
+/** Whether a side shows a run whose successor is under way (a live run grows instead). */
+const waitsForRun = (runs: Runs, s: Slot) => Boolean(runs.busy[s]) && runs.views[s] !== undefined && runs.views[s].source !== 'live';
+
+/**
+ * The y ranges each side's charts draw on: the shared ones, except that a side whose next run is under
+ * way keeps those it has (at the same time range): its charts are about to be replaced, and repainting
+ * them for the other side's new run first would paint them twice.
+ */
+function useRangesWhileWaiting(shared: Ranges, domain: [number, number], waiting: Record<Slot, boolean>): Record<Slot, Ranges> {
+  const held = useRef({ domain, ranges: { a: shared, b: shared } });
+  const fresh = held.current.domain !== domain;
+  held.current.domain = domain;
+  for (const s of ['a', 'b'] as const) if (fresh || !waiting[s]) held.current.ranges[s] = shared;
+  return held.current.ranges;
+}
+
 interface ColumnsProps {
   offset: boolean;
   runs: Runs;
   domain: [number, number];
-  playhead: number;
+  playhead: TimeSource;
   setZoom(d: [number, number] | null): void;
   label(slot: Slot): string;
   root: RefObject<HTMLDivElement | null>;
+  facts: Facts;
+  said: Captions;
 }
 
 /** Each side's charts in its column, on the shared time axis, row by row with what each row says under it. */
-export function Columns({ offset, runs, domain: asked, playhead, setZoom, label, root }: ColumnsProps) {
+export function Columns({ offset, runs, domain: asked, playhead, setZoom, label, root, facts, said: saidBoth }: ColumnsProps) {
   // The same range and handler from render to render, so the memoised charts skip renders that change neither.
   const domain = useMemo<[number, number]>(() => [asked[0], asked[1]], [asked[0], asked[1]]);
   const resetZoom = useCallback(() => setZoom(null), [setZoom]);
-  const facts = { a: useFacts(runs.views.a), b: useFacts(runs.views.b) };
   // Each side's charts change only with its own run, so a change to A leaves B's canvases as they are.
   // Before a side's first run is whole, its first seconds (the playback starts there).
   const seriesA = runs.views.a?.series ?? runs.previews.a;
@@ -95,14 +120,20 @@ export function Columns({ offset, runs, domain: asked, playhead, setZoom, label,
     }
     return ranges;
   }, [chartsA, chartsB, domain]);
-  const said = offset ? null : captions(facts.a, facts.b);
+  const yRanges = useRangesWhileWaiting(sharedY, domain, {
+    a: waitsForRun(runs, 'a'),
+    b: waitsForRun(runs, 'b'),
+  });
+  const said = offset ? null : saidBoth;
   const [overlay, setOverlay] = useState(false);
   // Built once per pair of runs, so playback paints the overlaid charts incrementally too.
   const overlaid = useMemo(() => {
     const colors = { a: SIDE_STYLE.a.color, b: SIDE_STYLE.b.color };
     return new Map([...new Set([...chartsA, ...chartsB].map((c) => c.id))].map((id) => [id, overlayOf({ a: chartsA.find((c) => c.id === id), b: chartsB.find((c) => c.id === id) }, colors)]));
   }, [chartsA, chartsB]);
-  const tNow = (s: Slot) => (runs.views[s]?.source === 'live' ? Infinity : playhead);
+  // A live run draws all it has; a live side makes the overlaid charts whole too.
+  const live = (s: Slot) => runs.views[s]?.source === 'live';
+  const tNow = (s: Slot) => (live(s) ? Infinity : playhead);
   return (
     <div className={overlay ? 'columns overlay' : 'columns'} ref={root}>
       {(['a', 'b'] as const).map((s) => (
@@ -130,7 +161,7 @@ export function Columns({ offset, runs, domain: asked, playhead, setZoom, label,
                   fitY={first.fitY}
                   sharedY={sharedY.get(id)}
                   domain={domain}
-                  tNow={Math.max(tNow('a'), tNow('b'))}
+                  tNow={live('a') || live('b') ? Infinity : playhead}
                   onBrush={setZoom}
                   onReset={resetZoom}
                   paintOffscreenLater
@@ -150,7 +181,7 @@ export function Columns({ offset, runs, domain: asked, playhead, setZoom, label,
                       yLabel={c.yLabel}
                       layers={c.layers}
                       fitY={c.fitY}
-                      sharedY={sharedY.get(id)}
+                      sharedY={yRanges[s].get(id)}
                       domain={domain}
                       tNow={tNow(s)}
                       onBrush={setZoom}

@@ -1,8 +1,9 @@
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { TimeSource } from '../app/playhead.ts';
 import { Axes } from './Axes.tsx';
 import { seconds } from './format.ts';
-import { Painter, type Layer } from './painter.ts';
+import { type Layer, markFirstChart, Painter } from './painter.ts';
 import { recordPicture } from './picture.ts';
 import { nearWindow, useOnScreen } from './useOnScreen.ts';
 
@@ -12,8 +13,11 @@ export interface TimeChartProps {
   layers: Layer[];
   /** Visible time range, ms. */
   domain: [number, number];
-  /** The playhead, ms: marks after it are not drawn yet. */
-  tNow: number;
+  /**
+   * The playhead, ms, or one that moves (followed without rendering): marks after it are covered until
+   * it comes.
+   */
+  tNow: number | TimeSource;
   height?: number;
   /** A lower bound for the top of the y axis (so empty charts still read). */
   yMin?: number;
@@ -62,6 +66,29 @@ export function yExtent(layers: Layer[], [t0, t1]: [number, number]): [number, n
   return [min, max];
 }
 
+/** A playhead that stays where it is. */
+const standing = (t: number): TimeSource => ({ now: () => t, rate: () => 0, subscribe: () => () => {} });
+
+/**
+ * Puts the cover of what lies after the playhead at time `t` (its edge is the playhead's line; at the end
+ * of the time range it leaves the plot) and, when the playhead moves, slides it on at the same pace
+ * until the range's end: the animation of a transform runs off the page's thread.
+ */
+function slideCover(cover: HTMLElement, x: ScaleLinear<number, number>, t: number, rate: number, innerW: number): Animation | null {
+  const [t0, t1] = x.domain();
+  const out = innerW + 2;
+  const at = (u: number) => `translateX(${u >= t1 ? out : Math.max(0, x(u))}px)`;
+  cover.style.transform = at(t);
+  if (rate <= 0 || t >= t1) return null;
+  const from = Math.max(t, t0);
+  return cover.animate([{ transform: at(from) }, { transform: `translateX(${out}px)` }], {
+    delay: (from - t) / rate,
+    duration: (t1 - from) / rate,
+    easing: 'linear',
+    fill: 'forwards',
+  });
+}
+
 /** The longest an off-screen chart waits for an idle moment before it paints anyway, ms. */
 const OFFSCREEN_WAIT_MS = 200;
 
@@ -97,6 +124,7 @@ export const TimeChart = memo(function TimeChart({
   const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const painter = useRef<Painter | null>(null);
+  const cover = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [drag, setDrag] = useState<[number, number] | null>(null);
 
@@ -126,19 +154,48 @@ export const TimeChart = memo(function TimeChart({
   const onScreen = useOnScreen(box, paintOffscreenLater);
   useEffect(() => {
     if (!canvas.current || width === 0) return;
-    // The picture is what the chart shows, painted yet or not: an export draws it from this.
-    recordPicture(box.current!, { layers, x, y, tNow, innerH });
     const paint = () => {
       painter.current ??= new Painter(canvas.current!);
       painter.current.resize(innerW, innerH, window.devicePixelRatio || 1);
-      painter.current.paint(layers, x, y, tNow);
+      painter.current.paint(layers, x, y);
     };
     if (!paintOffscreenLater || (onScreen ?? nearWindow(box.current!))) return paint();
     return idle(paint);
-  }, [layers, x, y, tNow, width, innerW, innerH, onScreen, paintOffscreenLater]);
+  }, [layers, x, y, width, innerW, innerH, onScreen, paintOffscreenLater]);
+
+  // The canvas holds the whole run; a cover hides what comes after the playhead, and while the run plays
+  // the compositor slides it, so playing costs the page nothing frame by frame.
+  useEffect(() => {
+    const source = typeof tNow === 'number' ? standing(tNow) : tNow;
+    // The picture is what the chart shows, painted yet or not: an export draws it from this.
+    recordPicture(box.current!, {
+      layers,
+      x,
+      y,
+      innerH,
+      get tNow() {
+        return source.now();
+      },
+    });
+    let slide: Animation | null = null;
+    let unmark = () => {};
+    const follow = () => {
+      slide?.cancel();
+      unmark();
+      const [t, rate] = [source.now(), source.rate()];
+      slide = slideCover(cover.current!, x, t, rate, innerW);
+      unmark = markFirstChart(layers, t, rate);
+    };
+    follow();
+    const unsubscribe = source.subscribe(follow);
+    return () => {
+      unsubscribe();
+      slide?.cancel();
+      unmark();
+    };
+  }, [layers, x, y, tNow, innerW, innerH]);
 
   const local = (e: React.PointerEvent) => Math.min(innerW, Math.max(0, e.clientX - (e.currentTarget as Element).getBoundingClientRect().left - MARGIN.left));
-  const head = x(Math.min(tNow, domain[1]));
 
   return (
     <figure className="chart" ref={box} aria-label={title}>
@@ -155,6 +212,9 @@ export const TimeChart = memo(function TimeChart({
       </figcaption>
       <div className="plot" style={{ height }}>
         <canvas ref={canvas} style={{ position: 'absolute', left: MARGIN.left, top: MARGIN.top }} />
+        <div className="future" style={{ left: MARGIN.left, top: MARGIN.top, width: innerW, height: innerH }}>
+          <div ref={cover} />
+        </div>
         <svg
           width={width}
           height={height}
@@ -175,7 +235,6 @@ export const TimeChart = memo(function TimeChart({
         >
           <g transform={`translate(${MARGIN.left},${MARGIN.top})`}>
             <Axes x={x} y={y} xTicks={x.ticks(6)} yTicks={y.ticks(4)} innerW={innerW} innerH={innerH} formatX={seconds} yLabel={yLabel} />
-            {tNow < domain[1] && <line x1={head} x2={head} y1={0} y2={innerH} className="playhead" />}
             {drag && <rect x={Math.min(...drag)} width={Math.abs(drag[1] - drag[0])} height={innerH} className="brush" />}
           </g>
         </svg>

@@ -32,19 +32,39 @@ function rgba(hex: string): number {
   return (0xff << 24) | ((v & 0xff) << 16) | (v & 0xff00) | ((v >> 16) & 0xff);
 }
 
+const nothingToCancel = () => {};
+
 /**
- * Paints layers onto a canvas, up to the playhead. A full paint writes dense dots straight into pixels,
- * each spot of a layer once, and lines thinned to the pixel columns; while the playhead only moves
- * forward, each frame adds just the marks that came due since the last.
+ * Marks the first chart with marks once the playhead (at `t`, moving `rate` ms per ms) has reached its
+ * first mark and the frame showing it has been drawn (at once where there are no frames). Returns how
+ * to call a wait off.
+ */
+export function markFirstChart(layers: Layer[], t: number, rate: number): () => void {
+  const first = Math.min(...layers.map((l) => (l.data.length > 0 ? l.data[0] : Number.POSITIVE_INFINITY)));
+  if (firstMarked || !Number.isFinite(first)) return nothingToCancel;
+  if (first > t) {
+    if (rate <= 0) return nothingToCancel;
+    const wait = setTimeout(() => markFirstChart(layers, first, 0), (first - t) / rate);
+    return () => clearTimeout(wait);
+  }
+  firstMarked = true;
+  const mark = () => performance.mark(FIRST_CHART_MARK);
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(mark));
+  else mark();
+  return nothingToCancel;
+}
+
+/**
+ * Paints layers onto a canvas, the whole time domain (the chart covers what lies after the playhead):
+ * dense dots straight into pixels, each spot of a layer once, and lines thinned to the pixel columns.
  */
 export class Painter {
   private readonly ctx: CanvasRenderingContext2D;
   private dpr = 1;
   private width = 0;
   private height = 0;
-  private painted: { layers: Layer[]; x: ScaleLinear<number, number>; y: ScaleLinear<number, number>; tNow: number } | null = null;
-  /** How many pairs of each dots layer are on the canvas, and which spots they fill. */
-  private readonly drawn = new Map<Layer, number>();
+  private painted: { layers: Layer[]; x: ScaleLinear<number, number>; y: ScaleLinear<number, number> } | null = null;
+  /** Which spots each dots layer fills. */
   private readonly occupied = new Map<Layer, Occupancy>();
   /** Scratch space for the corners of the dots about to be filled. */
   private readonly corners = { buf: new Int32Array(0) };
@@ -65,30 +85,21 @@ export class Painter {
     this.painted = null;
   }
 
-  paint(layers: Layer[], x: ScaleLinear<number, number>, y: ScaleLinear<number, number>, tNow: number): void {
-    if (!firstMarked && layers.some((l) => l.data.length > 0 && l.data[0] <= tNow)) {
-      firstMarked = true;
-      // Marked once the frame showing the canvas has been drawn, not when its pixels were written (at once
-      // where there are no frames).
-      const mark = () => performance.mark(FIRST_CHART_MARK);
-      if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(mark));
-      else mark();
-    }
+  /** Paints the layers, unless the canvas shows them on these scales already. */
+  paint(layers: Layer[], x: ScaleLinear<number, number>, y: ScaleLinear<number, number>): void {
     const p = this.painted;
-    const forward = p && p.layers === layers && p.x === x && p.y === y && tNow >= p.tNow;
-    if (forward) this.paintSince(layers, x, y, p.tNow, tNow);
-    else this.paintAll(layers, x, y, tNow);
-    this.painted = { layers, x, y, tNow };
+    if (p && p.layers === layers && p.x === x && p.y === y) return;
+    this.paintAll(layers, x, y);
+    this.painted = { layers, x, y };
   }
 
-  private paintAll(layers: Layer[], x: ScaleLinear<number, number>, y: ScaleLinear<number, number>, tNow: number): void {
+  private paintAll(layers: Layer[], x: ScaleLinear<number, number>, y: ScaleLinear<number, number>): void {
     const { ctx, dpr } = this;
     const W = this.canvas.width;
     const H = this.canvas.height;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, W, H);
     const [t0, t1] = x.domain();
-    const until = Math.min(tNow, t1);
     const dots = layers.filter((l) => l.kind === 'dots');
     this.occupied.clear();
     if (dots.length) {
@@ -98,7 +109,7 @@ export class Painter {
       for (const l of dots) {
         const color = rgba(l.color);
         const s = dotSide(l, dpr);
-        const [start, end] = dotsBetween(l, t0, until);
+        const [start, end] = dotsBetween(l, t0, t1);
         const n = this.newDots(l, ax, ay, start, end);
         const c = this.corners.buf;
         for (let k = 0; k < 2 * n; k += 2) {
@@ -109,40 +120,14 @@ export class Painter {
             for (let xx = Math.max(0, left); xx < Math.min(W, left + s); xx++) px[row + xx] = color;
           }
         }
-        this.drawn.set(l, end);
       }
       ctx.putImageData(image, 0, 0);
     }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.globalCompositeOperation = 'destination-over';
-    for (const l of layers) if (l.kind === 'bands' || l.kind === 'area') this.paintRange(l, x, y, t0, until);
+    for (const l of layers) if (l.kind === 'bands' || l.kind === 'area') this.paintRange(l, x, y, t0, t1);
     ctx.globalCompositeOperation = 'source-over';
-    for (const l of layers) if (l.kind === 'line' || l.kind === 'step' || l.kind === 'marks') this.paintRange(l, x, y, t0, until);
-  }
-
-  private paintSince(layers: Layer[], x: ScaleLinear<number, number>, y: ScaleLinear<number, number>, from: number, tNow: number): void {
-    const { ctx, dpr } = this;
-    const [t0, t1] = x.domain();
-    const until = Math.min(tNow, t1);
-    if (until <= from) return;
-    const [ax, ay] = [affineOf(x), affineOf(y)];
-    for (const l of layers) {
-      if (l.kind === 'dots') {
-        const [first, end] = dotsBetween(l, t0, until);
-        const n = this.newDots(l, ax, ay, Math.max(this.drawn.get(l) ?? 0, first), end);
-        const s = dotSide(l, dpr);
-        const c = this.corners.buf;
-        ctx.setTransform(1, 0, 0, 1, 0, 0);
-        ctx.fillStyle = l.color;
-        for (let k = 0; k < 2 * n; k += 2) ctx.fillRect(c[k], c[k + 1], s, s);
-        this.drawn.set(l, end);
-      } else {
-        ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-        if (l.kind === 'bands' || l.kind === 'area') ctx.globalCompositeOperation = 'destination-over';
-        this.paintRange(l, x, y, Math.max(t0, from), until);
-        ctx.globalCompositeOperation = 'source-over';
-      }
-    }
+    for (const l of layers) if (l.kind === 'line' || l.kind === 'step' || l.kind === 'marks') this.paintRange(l, x, y, t0, t1);
   }
 
   /** Corners of a dots layer's pairs from `start` to `end` on spots the layer has not filled yet, into `corners`. */

@@ -70,7 +70,7 @@ describe('the canvas painter', () => {
     const drop: Layer = { kind: 'dots', data: Float64Array.of(5, 5), color: '#000001', label: 'drop', size: 4 };
     const send: Layer = { kind: 'dots', data: Float64Array.of(5, 5, 5.1, 5), color: '#000002', label: 'send', size: 2 };
     const ack: Layer = { kind: 'dots', data: Float64Array.of(6, 5), color: '#000003', label: 'ack', size: 2 };
-    p.paint([drop, send, ack], x, y, Infinity);
+    p.paint([drop, send, ack], x, y);
     const px = pixels();
     // ImageData little-endian: 0xAABBGGRR
     const abgr = (b: number) => (0xff000000 | (b << 16)) >>> 0;
@@ -88,7 +88,7 @@ describe('the canvas painter', () => {
     const p = new Painter(canvas);
     p.resize(10, 10, 1);
     const line: Layer = { kind: 'step', data: pairs(10_000, (i) => [i / 1000, i % 2 ? 10 : 0]), color: '#0072B2', label: 'window' };
-    p.paint([line], x, y, Infinity);
+    p.paint([line], x, y);
     const lineTos = calls.filter((c) => c.startsWith('lineTo('));
     expect(lineTos.length).toBeLessThanOrEqual(4 * 20);
     // Both extremes of the first column are kept: 0 packets (y = 10 px) and 10 packets (y = 0 px).
@@ -97,15 +97,20 @@ describe('the canvas painter', () => {
     expect(calls.at(-2)).toBe('stroke()');
   });
 
-  it('playing forward fills only the new dots, and none on a spot the layer already filled', () => {
+  it('paints the whole time range once: the same layers on the same scales are left as they are', () => {
     const { canvas, calls } = fakeCanvas();
     const p = new Painter(canvas);
     p.resize(10, 10, 1);
-    const send: Layer = { kind: 'dots', data: Float64Array.of(1, 1, 2, 2, 2.1, 2, 3, 3), color: '#000002', label: 'send', size: 2 };
+    const send: Layer = { kind: 'step', data: Float64Array.of(1, 1, 2, 2, 9, 3), color: '#000002', label: 'send', size: 2 };
     const layers = [send];
-    p.paint(layers, x, y, 1.5);
-    p.paint(layers, x, y, 2.5);
-    expect(calls.filter((c) => c.startsWith('fillRect('))).toEqual(['fillRect(2,7,2,2)']);
+    p.paint(layers, x, y);
+    // up to the last point, at 9 ms (the chart covers what lies after its playhead)
+    expect(calls.filter((c) => c.startsWith('lineTo(9,'))).toEqual(['lineTo(9,8)', 'lineTo(9,7)']);
+    const before = calls.length;
+    p.paint(layers, x, y);
+    expect(calls.length).toBe(before);
+    p.paint([...layers], x, y);
+    expect(calls.length).toBeGreaterThan(before);
   });
 });
 

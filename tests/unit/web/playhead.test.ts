@@ -1,0 +1,114 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Playhead } from '../../../web/app/playhead.ts';
+import { throttledWriter } from '../../../web/app/throttle.ts';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the playhead', () => {
+  /** A playhead on a clock the test moves by hand, and how many changes its listener heard. */
+  function playhead(playing = true, speed = 10) {
+    let wall = 1000;
+    const p = new Playhead({ playing, speed, t: 0 }, () => wall);
+    let heard = 0;
+    p.subscribe(() => heard++);
+    const pass = (ms: number) => {
+      wall += ms;
+      vi.advanceTimersByTime(ms);
+    };
+    return { p, pass, heard: () => heard };
+  }
+
+  it('stands at 0 until there is a run, then moves at its speed from where it stood', () => {
+    const { p, pass, heard } = playhead();
+    pass(500);
+    expect([p.now(), p.rate()]).toEqual([0, 0]);
+    p.setEnd(14_000, true);
+    expect(heard()).toBe(1);
+    pass(250);
+    expect([p.now(), p.rate()]).toEqual([2500, 10]);
+    // its place follows the clock: moving it costs no change, and nobody hears of one
+    pass(100);
+    expect(p.now()).toBe(3500);
+    expect(heard()).toBe(1);
+  });
+
+  it('stops at the end of the runs by itself, once, and says so', () => {
+    const { p, pass, heard } = playhead();
+    p.setEnd(14_000, true);
+    pass(1399);
+    expect(p.state().playing).toBe(true);
+    pass(1);
+    expect(p.state()).toEqual({ playing: false, speed: 10, t: 14_000 });
+    expect([p.now(), p.rate()]).toEqual([14_000, 0]);
+    expect(heard()).toBe(2);
+    pass(5000);
+    expect(heard()).toBe(2);
+  });
+
+  it('a pause keeps its place; a new speed goes on from there; a longer run moves the end', () => {
+    const { p, pass } = playhead();
+    p.setEnd(14_000, true);
+    pass(100);
+    p.set({ ...p.state(), playing: false, t: p.now() });
+    pass(1000);
+    expect(p.now()).toBe(1000);
+    p.set({ playing: true, speed: 2, t: p.now() });
+    pass(500);
+    expect(p.now()).toBe(2000);
+    p.setEnd(30_000, true);
+    pass(6000);
+    expect(p.now()).toBe(14_000);
+    expect(p.state().playing).toBe(true);
+    pass(8000);
+    expect(p.state()).toEqual({ playing: false, speed: 2, t: 30_000 });
+  });
+
+  it('played from the end it stays there, stopped', () => {
+    const { p } = playhead(false);
+    p.setEnd(14_000, true);
+    p.set({ playing: true, speed: 10, t: 20_000 });
+    expect(p.state()).toEqual({ playing: false, speed: 10, t: 14_000 });
+  });
+});
+
+describe('the URL writer', () => {
+  it('writes the first value of a quiet spell at once and the last of a burst when it ends, each once', () => {
+    const written: string[] = [];
+    const w = throttledWriter((v) => written.push(v), 300);
+    w.write('a=1');
+    expect(written).toEqual(['a=1']);
+    for (const v of ['a=2', 'a=3', 'a=4']) {
+      vi.advanceTimersByTime(50);
+      w.write(v);
+    }
+    expect(written).toEqual(['a=1']);
+    vi.advanceTimersByTime(150);
+    expect(written).toEqual(['a=1', 'a=4']);
+    // the same value again is not written; a burst's last value still is, a spell later
+    w.write('a=4');
+    w.write('a=5');
+    vi.advanceTimersByTime(299);
+    expect(written).toEqual(['a=1', 'a=4']);
+    vi.advanceTimersByTime(1);
+    expect(written).toEqual(['a=1', 'a=4', 'a=5']);
+    vi.advanceTimersByTime(1000);
+    w.write('a=6');
+    expect(written).toEqual(['a=1', 'a=4', 'a=5', 'a=6']);
+  });
+
+  it('a flush writes the waiting value now, and nothing twice', () => {
+    const written: string[] = [];
+    const w = throttledWriter((v) => written.push(v), 300);
+    w.write('x');
+    w.write('y');
+    w.flush();
+    expect(written).toEqual(['x', 'y']);
+    vi.advanceTimersByTime(1000);
+    expect(written).toEqual(['x', 'y']);
+  });
+});
