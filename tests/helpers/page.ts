@@ -55,9 +55,9 @@ export async function open(where: Browser | BrowserContext, url: string): Promis
 }
 
 /**
- * Plays the runs back at ×100 (the playground's top speed) instead of ×10. While it plays the page redraws
- * every chart each frame, which keeps the page's main thread busy (a contest run plays 14 s at ×10) and
- * slows every click and wait of a test that is not about playback. The playhead ends where it would have.
+ * Plays the runs back at ×100 (the playground's top speed) instead of ×10, so a test that is not about
+ * playback sees each run's whole picture at once instead of waiting out its play (a contest run plays 14 s
+ * at ×10). The playhead ends where it would have.
  */
 export async function quickPlayback(page: Page): Promise<void> {
   await page.getByLabel('Playback speed').selectOption('100');
