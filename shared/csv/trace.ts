@@ -22,6 +22,8 @@ export class CsvError extends Error {
 
 /** Shortest decimal that reads back as the same 32-bit float. */
 function f32(v: number): string {
+  // up to 2^24 every whole number is a float and nothing shorter reads back as it: most of a log's values
+  if (Number.isInteger(v) && Math.abs(v) <= 16_777_216) return String(v);
   if (!Number.isFinite(v)) return String(v);
   for (let p = 1; p < 10; p++) {
     const s = Number(v.toPrecision(p));
