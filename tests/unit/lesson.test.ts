@@ -52,6 +52,7 @@ describe('the lesson holds at default parameters', () => {
       expect(longestAtOne(b)).toBeLessThanOrEqual(1000);
       // the ACK path carries ACKs until the data trace ends (a data packet sent late is ACKed within a second)
       expect(lastAck(aimd)).toBeGreaterThan(seconds * 1000 - 1000);
-    });
+      // The longest trace's three runs take 9 s on an idle machine, several times that beside other CPU-bound files on a host that steals the CPU.
+    }, 120_000);
   }
 });
