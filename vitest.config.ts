@@ -19,8 +19,18 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // Worker threads start faster than processes, and nothing here touches process-wide state.
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'tests/integration/simCli.test.ts'], pool: 'threads', sequence: { groupOrder: 0 } },
+        // Worker threads start faster than processes, and nothing here touches process-wide state. One worker per
+        // core (Vitest's default leaves one core out, which on two cores runs these CPU-bound files one by one);
+        // files that change module state (the user-scheme registry, fake timers) put it back after each test,
+        // so a worker keeps the modules it loaded for the next file instead of importing them again.
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts', 'tests/integration/simCli.test.ts'],
+          pool: 'threads',
+          maxWorkers: '100%',
+          isolate: false,
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         extends: true,

@@ -1,4 +1,4 @@
-import { csvFormatRows, csvParse } from 'd3-dsv';
+import { csvParse } from 'd3-dsv';
 import { EventLog } from '../log/eventLog.ts';
 import { DROP_REASONS, ESTIMATES, K, KINDS } from '../log/kinds.ts';
 import type { LiveRun, ScenarioSpec } from '../scenarios/spec.ts';
@@ -22,6 +22,8 @@ export class CsvError extends Error {
 
 /** Shortest decimal that reads back as the same 32-bit float. */
 function f32(v: number): string {
+  // up to 2^24 every whole number is a float and nothing shorter reads back as it: most of a log's values
+  if (Number.isInteger(v) && Math.abs(v) <= 16_777_216) return String(v);
   if (!Number.isFinite(v)) return String(v);
   for (let p = 1; p < 10; p++) {
     const s = Number(v.toPrecision(p));
@@ -39,11 +41,17 @@ function detailOf(kind: number, seq: number, value: number): string {
 
 export function formatTraceCsv(log: EventLog, spec: ScenarioSpec | LiveRun | null): string {
   const c = log.columns;
-  const rows: string[][] = [[...CSV_COLUMNS]];
+  // No field can hold a comma, a quote or a line break (numbers and names from fixed lists): rows are
+  // joined as they are. A row's window is most often the one before it, so its text is kept.
+  const lines: string[] = [CSV_COLUMNS.join(',')];
+  let window = NaN;
+  let windowText = 'NaN';
   for (let i = 0; i < log.length; i++) {
-    rows.push([String(c.t[i]), String(c.flow[i]), KINDS[c.kind[i]], String(c.seq[i]), String(c.bytes[i]), f32(c.window[i]), f32(c.value[i]), detailOf(c.kind[i], c.seq[i], c.value[i])]);
+    const w = c.window[i];
+    if (w !== window) windowText = f32((window = w));
+    lines.push(`${c.t[i]},${c.flow[i]},${KINDS[c.kind[i]]},${c.seq[i]},${c.bytes[i]},${windowText},${f32(c.value[i])},${detailOf(c.kind[i], c.seq[i], c.value[i])}`);
   }
-  return `# ${CSV_VERSION}\n# spec ${spec ? JSON.stringify(spec) : 'null'}\n${csvFormatRows(rows)}\n`;
+  return `# ${CSV_VERSION}\n# spec ${spec ? JSON.stringify(spec) : 'null'}\n${lines.join('\n')}\n`;
 }
 
 export interface ImportedTrace {

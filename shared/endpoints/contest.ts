@@ -1,5 +1,5 @@
 import { K } from '../log/kinds.ts';
-import { dataPacket, intoAck, type Packet, type PacketSink } from '../net/packet.ts';
+import { intoAck, PacketRecycler, type Packet, type PacketSink } from '../net/packet.ts';
 import type { Controller } from '../controllers/types.ts';
 import type { Endpoint } from './context.ts';
 import { WindowedSender } from './windowedSender.ts';
@@ -12,6 +12,7 @@ export class ContestSender extends WindowedSender {
   private seq = 0;
   private nextAck = 0;
   private readonly losses = new GapDetector();
+  private readonly packets = new PacketRecycler();
 
   constructor(
     ep: Endpoint,
@@ -31,7 +32,7 @@ export class ContestSender extends WindowedSender {
   }
 
   protected sendNext(now: number): void {
-    const packet = dataPacket(this.ep.flow, this.seq++, now, this.packetBytes);
+    const packet = this.packets.data(this.ep.flow, this.seq++, now, this.packetBytes);
     this.controller.onSend(packet.seq, now);
     this.logSend(packet, now);
     this.ep.out.receive(packet, now);
@@ -42,6 +43,7 @@ export class ContestSender extends WindowedSender {
     this.acked(ack, now, this.nextAck);
     for (let lost = this.losses.acked(ack.seq); lost >= 0; lost = this.losses.nextLoss()) this.lossDetected(now, lost);
     this.logAck(K.ack, ack.seq, now - ack.sentAt, ack.bytes, now);
+    this.packets.release(ack);
     if (this.nextAck >= this.limit) return this.finish(now);
     this.timer.set(now + this.controller.timeoutMs());
     this.pump(now);

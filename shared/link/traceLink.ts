@@ -101,7 +101,18 @@ export class TraceLink extends Bottleneck {
       this.base += Math.floor((now - this.base) / this.period) * this.period;
       this.index = 0;
     }
-    while (!this.finished && this.nextOpportunity <= now) this.useOpportunity();
+    while (!this.finished && this.nextOpportunity <= now) {
+      // the first opportunity of this period after `now`, by bisection over the rest of the period
+      let lo = this.index;
+      let hi = this.times.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (this.times[mid] + this.base <= now) lo = mid + 1;
+        else hi = mid;
+      }
+      this.index = lo;
+      if (this.nextOpportunity <= now) this.useOpportunity();
+    }
   }
 
   get packetInTransit(): boolean {

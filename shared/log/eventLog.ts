@@ -19,34 +19,41 @@ export const BYTES_PER_EVENT = 8 + 1 + 1 + 4 + 4 + 4 + 4;
 
 export class EventLog {
   length = 0;
-  private cols: EventColumns;
+  private capacity = 0;
+  // The columns as fields of their own: a push stores into each without going through a second object.
+  private t!: Float64Array;
+  private kind!: Uint8Array;
+  private flow!: Uint8Array;
+  private seq!: Int32Array;
+  private bytes!: Int32Array;
+  private value!: Float32Array;
+  private window!: Float32Array;
   /** Rows of each kind among the first `counted` rows: counted when asked, not on every push. */
   private readonly kinds = new Int32Array(256);
   private counted = 0;
 
   constructor(capacity = 4096) {
-    this.cols = allocate(capacity);
+    this.use(allocate(capacity));
   }
 
   static from(columns: EventColumns, length: number): EventLog {
     const log = new EventLog(0);
-    log.cols = columns;
+    log.use(columns);
     log.length = length;
     return log;
   }
 
   push(t: number, kind: number, flow: number, seq: number, bytes: number, value: number, window: number): void {
     const i = this.length;
-    if (i === this.cols.t.length) this.grow();
-    const c = this.cols;
+    if (i === this.capacity) this.grow();
     this.length = i + 1;
-    c.t[i] = t;
-    c.kind[i] = kind;
-    c.flow[i] = flow;
-    c.seq[i] = seq;
-    c.bytes[i] = bytes;
-    c.value[i] = value;
-    c.window[i] = window;
+    this.t[i] = t;
+    this.kind[i] = kind;
+    this.flow[i] = flow;
+    this.seq[i] = seq;
+    this.bytes[i] = bytes;
+    this.value[i] = value;
+    this.window[i] = window;
   }
 
   /** Trimmed views of the columns (copies nothing). */
@@ -71,7 +78,7 @@ export class EventLog {
 
   /** Bytes allocated, spare capacity included. */
   get allocatedBytes(): number {
-    return this.cols.t.length * BYTES_PER_EVENT;
+    return this.capacity * BYTES_PER_EVENT;
   }
 
   /** Copies the rows into exactly-sized columns, for handing over as transferable buffers. */
@@ -90,7 +97,7 @@ export class EventLog {
 
   /** Gives back the spare capacity, so a finished log holds exactly its rows. */
   trim(): void {
-    if (this.cols.t.length !== this.length) this.cols = this.compact();
+    if (this.capacity !== this.length) this.use(this.compact());
   }
 
   count(kind: number): number {
@@ -99,14 +106,14 @@ export class EventLog {
 
   /** Rows of each kind, indexed by kind code (the log's own tally: read it, do not change it). */
   kindCounts(): Int32Array {
-    const k = this.cols.kind;
+    const k = this.kind;
     for (let i = this.counted; i < this.length; i++) this.kinds[k[i]]++;
     this.counted = this.length;
     return this.kinds;
   }
 
   private grow(): void {
-    const next = allocate(Math.max(1024, this.cols.t.length * 2));
+    const next = allocate(Math.max(1024, this.capacity * 2));
     const c = this.cols;
     next.t.set(c.t);
     next.kind.set(c.kind);
@@ -115,7 +122,22 @@ export class EventLog {
     next.bytes.set(c.bytes);
     next.value.set(c.value);
     next.window.set(c.window);
-    this.cols = next;
+    this.use(next);
+  }
+
+  private get cols(): EventColumns {
+    return { t: this.t, kind: this.kind, flow: this.flow, seq: this.seq, bytes: this.bytes, value: this.value, window: this.window };
+  }
+
+  private use(c: EventColumns): void {
+    this.t = c.t;
+    this.kind = c.kind;
+    this.flow = c.flow;
+    this.seq = c.seq;
+    this.bytes = c.bytes;
+    this.value = c.value;
+    this.window = c.window;
+    this.capacity = c.t.length;
   }
 }
 

@@ -27,17 +27,45 @@ function compute(trace: Trace, durationMs: number, once: boolean): OmniscientPoi
   const period = tracePeriod(trace);
   const times = trace.times;
   const total = once ? times.length : Infinity;
-  const opportunityAt = (k: number) => times[k % times.length] + Math.floor(k / times.length) * period;
+  const next = new Opportunities(times, period);
   const delays = new Float64Array(Math.max(0, Math.ceil(durationMs)));
   let n = 0;
-  let k = 0;
   for (let t = 0; t < durationMs; t++) {
-    while (k < total && opportunityAt(k) < t) k++;
-    if (k >= total) break;
-    delays[n++] = opportunityAt(k) - t;
+    while (next.k < total && next.at < t) next.advance();
+    if (next.k >= total) break;
+    delays[n++] = next.at - t;
   }
-  let used = 0;
-  while (used < total && opportunityAt(used) <= durationMs) used++;
-  const span = Math.min(durationMs, opportunityAt(Math.max(0, used - 1)));
+  const last = new Opportunities(times, period);
+  let previous = 0;
+  while (last.k < total && last.at <= durationMs) {
+    previous = last.at;
+    last.advance();
+  }
+  const used = last.k;
+  const span = Math.min(durationMs, used > 0 ? previous : times[0]);
   return { throughputMbps: span > 0 ? (used * OPPORTUNITY_BYTES * 8) / span / 1000 : 0, delay95: percentile(delays.subarray(0, n)) };
+}
+
+/** The trace's opportunities in order, looping with its period: the k-th is at `at`. */
+class Opportunities {
+  k = 0;
+  at: number;
+  private index = 0;
+  private base = 0;
+
+  constructor(
+    private readonly times: Int32Array,
+    private readonly period: number,
+  ) {
+    this.at = times[0];
+  }
+
+  advance(): void {
+    this.k++;
+    if (++this.index === this.times.length) {
+      this.index = 0;
+      this.base += this.period;
+    }
+    this.at = this.times[this.index] + this.base;
+  }
 }

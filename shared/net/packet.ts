@@ -34,6 +34,32 @@ export function ackFor(data: Packet, now: number, ack = data.seq): Packet {
 }
 
 /**
+ * Data packets for a sender whose every ACK comes back to it: an ACK the sender has read becomes one of
+ * its next data packets, so a long run allocates no object per send. Only for ACKs nothing else holds on to.
+ */
+export class PacketRecycler {
+  private readonly spare: Packet[] = [];
+
+  data(flow: number, seq: number, sentAt: number, bytes: number): Packet {
+    const p = this.spare.pop();
+    if (p === undefined) return dataPacket(flow, seq, sentAt, bytes);
+    p.flow = flow;
+    p.seq = seq;
+    p.bytes = bytes;
+    p.isAck = false;
+    p.sentAt = sentAt;
+    p.receivedAt = 0;
+    p.ack = 0;
+    p.retransmit = false;
+    return p;
+  }
+
+  release(ack: Packet): void {
+    this.spare.push(ack);
+  }
+}
+
+/**
  * Turns a delivered data packet into its ACK in place, as the contest skeleton's receiver does with its
  * datagram: no second object per packet. Only for packets nothing else holds on to.
  */

@@ -8,6 +8,8 @@ import { ROOT, runCli, runInProcess } from '../helpers/cli.ts';
 import { testRelay, until } from '../helpers/relay.ts';
 import { RELAY_FLAGS } from '../../server/relayFlags.ts';
 import { relayMain } from '../../server/main.ts';
+import { fetchMain } from '../../server/cli/fetch.ts';
+import { runCliAsync } from '../helpers/cliAsync.ts';
 import { flagName } from '../../server/cli/flags.ts';
 
 describe('npm start: the relay process', () => {
@@ -84,13 +86,8 @@ describe('npm run fetch', () => {
     const relay = await testRelay({ fileSize: 40_000 });
     const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
     const csv = join(dir, 'fetch.csv');
-    const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      const c = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['server/cli/fetch.ts', '--server', relay.info.offsetConstant, '--csv', csv], { cwd: ROOT });
-      let stdout = '';
-      c.stdout.on('data', (d) => (stdout += d));
-      c.on('exit', (code) => resolve({ code, stdout }));
-    });
-    expect(r.code).toBe(0);
+    const r = await runCliAsync('server/cli/fetch.ts', ['--server', relay.info.offsetConstant, '--csv', csv]);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^Result: true\nTime: \d+\nPenalty: \d+\n/);
     expect(r.stdout).toContain(relay.md5);
     const trace = parseTraceCsv(readFileSync(csv, 'utf8'));
@@ -99,11 +96,13 @@ describe('npm run fetch', () => {
     await relay.close();
   }, 30_000);
 
-  it('bad flags and an unreachable server: clear messages', () => {
-    expect(runCli('server/cli/fetch.ts', ['--server', 'nowhere']).stderr).toMatch(/--server must be HOST:PORT/);
-    expect(runCli('server/cli/fetch.ts', ['--scheme', 'warp']).stderr).toMatch(/--scheme: unknown scheme "warp"/);
-    expect(runCli('server/cli/fetch.ts', ['--set', 'margin=500']).stderr).toMatch(/margin must be a number from 0 to 50 %/);
-    const r = runCli('server/cli/fetch.ts', ['--server', '127.0.0.1:9', '--give-up', '800']);
+  // The script itself runs above; its flags and its give-up go through the same main here, in this process.
+  it('bad flags and an unreachable server: clear messages', async () => {
+    const fetchCli = (...args: string[]) => runInProcess('fetch', fetchMain, args);
+    expect((await fetchCli('--server', 'nowhere')).stderr).toMatch(/--server must be HOST:PORT/);
+    expect((await fetchCli('--scheme', 'warp')).stderr).toMatch(/--scheme: unknown scheme "warp"/);
+    expect((await fetchCli('--set', 'margin=500')).stderr).toMatch(/margin must be a number from 0 to 50 %/);
+    const r = await fetchCli('--server', '127.0.0.1:9', '--give-up', '800');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/nothing listens on 127\.0\.0\.1:9 over UDP \(is the offset server running\?\)|gave up after 800 ms/);
   });

@@ -7,7 +7,8 @@ import { SCHEMES } from '../../shared/controllers/registry.ts';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { sim as simMain, SIM_USAGE } from '../../server/cli/sim.ts';
-import { runCli, runInProcess } from '../helpers/cli.ts';
+import { runInProcess } from '../helpers/cli.ts';
+import { runCliAsync } from '../helpers/cliAsync.ts';
 
 const sim = (...args: string[]) => runInProcess('sim', simMain, args, SIM_USAGE);
 
@@ -30,11 +31,10 @@ describe('npm run sim', () => {
       ).toHaveLength(1);
   });
 
-  it('runs as a script: the summary on stdout, a bad flag exits 2', () => {
-    const ok = runCli('server/cli/sim.ts', ['--scenario', 'measurement']);
+  it('runs as a script: the summary on stdout, a bad flag exits 2', async () => {
+    const [ok, bad] = await Promise.all([runCliAsync('server/cli/sim.ts', ['--scenario', 'measurement']), runCliAsync('server/cli/sim.ts', ['--seed', 'x'])]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/^measured [\d.]+ Mbit\/s/);
-    const bad = runCli('server/cli/sim.ts', ['--seed', 'x']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('sim: --seed must be a whole number from 0 to 2147483647 (got "x")\nRun with --help for the options.\n');
   });

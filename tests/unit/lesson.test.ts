@@ -45,12 +45,14 @@ describe('the lesson holds at default parameters', () => {
       const bdp = run(trace, 'bdp', delayMs);
       const b = run(trace, 'bbr', delayMs);
       const power = (r: RunResult) => summarize(r).all.power;
-      expect(power(bdp)).toBeGreaterThan(power(aimd));
-      expect(power(b)).toBeGreaterThan(power(aimd));
+      const blind = power(aimd);
+      expect(power(bdp)).toBeGreaterThan(blind);
+      expect(power(b)).toBeGreaterThan(blind);
       expect(longestAtOne(bdp)).toBeLessThanOrEqual(1000);
       expect(longestAtOne(b)).toBeLessThanOrEqual(1000);
       // the ACK path carries ACKs until the data trace ends (a data packet sent late is ACKed within a second)
       expect(lastAck(aimd)).toBeGreaterThan(seconds * 1000 - 1000);
-    });
+      // The longest trace's three runs take 9 s on an idle machine, several times that beside other CPU-bound files on a host that steals the CPU.
+    }, 120_000);
   }
 });
