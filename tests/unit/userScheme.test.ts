@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installUserScheme } from '../../shared/controllers/registry.ts';
 import { prepareUserCode, UserCodeError } from '../../shared/controllers/userCode.ts';
 import { CALLBACK_BUDGET_MS } from '../../shared/controllers/userScheme.ts';
@@ -143,13 +143,19 @@ describe('a user controller', () => {
   });
 
   it('lets many short loops run for longer than the budget in all, each call counted on its own', async () => {
-    // 300 iterations a call: past the point where the guard first reads the clock, far from the budget
-    const id = await load(controller(`      windowSize() { for (let i = 0; i < 300; i++) w += 0; return w; },\n      onAck(ack) {},\n      onTimeout(now) {},`));
+    // 600 iterations a call: the guard reads the clock twice in each call. A clock that moves 60% of the budget
+    // per reading keeps each call within it, while the run's calls together take far longer.
+    const id = await load(controller(`      windowSize() { for (let i = 0; i < 600; i++) w += 0; return w; },\n      onAck(ack) {},\n      onTimeout(now) {},`));
     const spec = contest('Verizon-LTE-short', [flow(id)], 1);
-    spec.durationMs = 60_000;
-    const t0 = Date.now();
-    expect(runScenario(spec, loadTrace).log.length).toBeGreaterThan(1000);
-    expect(Date.now() - t0).toBeGreaterThan(CALLBACK_BUDGET_MS);
+    spec.durationMs = 5_000;
+    let readings = 0;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => readings++ * CALLBACK_BUDGET_MS * 0.6);
+    try {
+      expect(runScenario(spec, loadTrace).log.length).toBeGreaterThan(1000);
+    } finally {
+      clock.mockRestore();
+    }
+    expect(readings * CALLBACK_BUDGET_MS * 0.6).toBeGreaterThan(100 * CALLBACK_BUDGET_MS);
   });
 
   it('checks every estimates object, also after the same names passed before', async () => {

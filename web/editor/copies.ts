@@ -16,7 +16,7 @@ import bbr from '../../shared/controllers/copies/bbr.js?raw';
 
 /**
  * Readable JavaScript versions of built-ins, by scheme id, that a student edits ("Edit a copy"). Each
- * gives the built-in's numbers on the same run (tests/unit/userSchemeCopies.test.ts).
+ * gives the built-in's numbers on the same run (tests/unit/userSchemeCopies*.test.ts).
  */
 export const COPIES: Readonly<Record<string, string>> = {
   fixed,

@@ -1,3 +1,6 @@
+/**
+ * The edit-a-copy comparisons, shared by two test files so the unit project's workers split the long runs.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import { installUserScheme } from '../../shared/controllers/registry.ts';
 import type { ParamValues } from '../../shared/controllers/types.ts';
@@ -39,10 +42,8 @@ function fastLinkRun(scheme: string, params: ParamValues): ScenarioSpec {
   return spec;
 }
 
-afterEach(() => installUserScheme(null));
-
 /** Each "edit a copy" module, the built-in it copies, and parameter sets beside the defaults. */
-const COPIES: [file: string, builtIn: string, variants: ParamValues[], run?: typeof contestRun][] = [
+export const COPIES: [file: string, builtIn: string, variants: ParamValues[], run?: typeof contestRun][] = [
   ['fixed.js', 'fixed', [{}, { w: 40 }]],
   ['aimd.js', 'aimd', [{}, { loss: 'detect', timeout: 100, decrease: 'sqrt' }, { increase: 'a/w2', decrease: 'quartic', a: 2 }]],
   ['delayTrigger.js', 'delay-trigger', [{}, { variant: 'multiplicative', cut: 'once-per-window', increaseMode: 'per-window' }]],
@@ -62,16 +63,20 @@ const COPIES: [file: string, builtIn: string, variants: ParamValues[], run?: typ
   ['tokenPacer.js', 'token-pacer', [{}, { rate: 400, maxRate: 600, window: 10 }], offsetRun],
 ];
 
-describe('edit-a-copy controllers give the built-in numbers on the contest run (the offset run for offset schemes)', () => {
-  for (const [file, builtIn, variants, run = contestRun] of COPIES) {
-    it(`${file} = ${builtIn}${run === contestRun ? '' : ` (${run.name})`}`, async () => {
-      const id = await loadSchemeFile(`shared/controllers/copies/${file}`);
-      for (const params of variants) {
-        const mine = rows(run(id, params));
-        expect(mine.length).toBeGreaterThan(10_000);
-        expect(mine === rows(run(builtIn, params))).toBe(true);
-      }
-      // CUBIC's two long runs take 20 s on an idle machine, over a minute on a host that steals the CPU.
-    }, 180_000);
-  }
-});
+/** Each copy in `copies` gives byte-identical event rows to its built-in, for every parameter set. */
+export function describeCopies(copies: typeof COPIES): void {
+  afterEach(() => installUserScheme(null));
+  describe('edit-a-copy controllers give the built-in numbers on the contest run (the offset run for offset schemes)', () => {
+    for (const [file, builtIn, variants, run = contestRun] of copies) {
+      it(`${file} = ${builtIn}${run === contestRun ? '' : ` (${run.name})`}`, async () => {
+        const id = await loadSchemeFile(`shared/controllers/copies/${file}`);
+        for (const params of variants) {
+          const mine = rows(run(id, params));
+          expect(mine.length).toBeGreaterThan(10_000);
+          expect(mine === rows(run(builtIn, params))).toBe(true);
+        }
+        // CUBIC's two long runs take 20 s on an idle machine, over a minute on a host that steals the CPU.
+      }, 180_000);
+    }
+  });
+}
