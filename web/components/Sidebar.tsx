@@ -11,7 +11,7 @@ import { SchemeSelect } from './SchemeSelect.tsx';
 import { USER_SCHEME_ID } from '../../shared/controllers/userScheme.ts';
 import { COPIES } from '../editor/copies.ts';
 import { type CheckAndRun, LazyEditor } from '../editor/LazyEditor.tsx';
-import { currentText, showEditor } from '../editor/userCode.ts';
+import { currentText, showEditor, useEditorState } from '../editor/userCode.ts';
 
 interface Props {
   e: Experiment;
@@ -55,6 +55,8 @@ function Group({
 }
 
 function SideControls({ which, e, set }: { which: 'a' | 'b'; e: Experiment; set(e: Experiment): void }) {
+  // Installing a controller changes the registry, not the experiment: this re-renders the menus and sliders then.
+  useEditorState();
   const side = e[which];
   const scheme = findScheme(side.scheme)!;
   const values = withDefaults(scheme.params, side.params);
