@@ -19,12 +19,16 @@ const KEEP_NAMES = 'globalThis.__name = (f) => f';
 /**
  * Resolves (in the page) with the ms from the next `input` or `change` event of `selector` until both
  * sides show a finished run newer than the one shown before, and two frames later (the charts painted).
+ * Each call arms anew; the observers of an earlier call go with the notes they watch.
  */
 function armBothSides(page: Page, selector: string): Promise<void> {
   return page.evaluate((sel) => {
     const w = window as unknown as { bothDone: Promise<number> };
     const notes = ['A', 'B'].map((side) => document.querySelector(`section.cards[data-side^="${side} "] h3 small`)!);
-    const before = notes.map((n) => n.textContent);
+    // A note that changed at all since now (a new run says "updating…" first): the same text can come back,
+    // as two runs can take the same number of milliseconds.
+    const changed = notes.map(() => false);
+    notes.forEach((n, i) => new MutationObserver(() => (changed[i] = true)).observe(n, { characterData: true, childList: true, subtree: true }));
     const input = document.querySelector(sel)!;
     w.bothDone = new Promise<number>((resolve) => {
       let t0 = 0;
@@ -34,7 +38,7 @@ function armBothSides(page: Page, selector: string): Promise<void> {
       input.addEventListener('input', start, { once: true });
       input.addEventListener('change', start, { once: true });
       const check = () => {
-        const fresh = notes.every((n, i) => !n.isConnected || (n.textContent !== before[i] && !n.textContent!.includes('updating')));
+        const fresh = notes.every((n, i) => !n.isConnected || (changed[i] && !n.textContent!.includes('updating')));
         if (!t0 || !fresh) return requestAnimationFrame(check);
         requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - t0)));
       };
@@ -42,6 +46,9 @@ function armBothSides(page: Page, selector: string): Promise<void> {
     });
   }, selector);
 }
+
+/** Until neither side is updating, so the next measurement starts from two finished runs. */
+const settled = (page: Page) => page.waitForFunction(() => [...document.querySelectorAll('section.cards h3 small')].every((n) => !n.textContent!.includes('updating')));
 
 /** The armed measurement; a side that never finishes fails the bench after 10 s instead of stalling it. */
 const awaitBothSides = (page: Page) =>
@@ -86,8 +93,10 @@ export async function dragAndTrace(page: Page): Promise<Record<string, string>> 
     const at = await slider.evaluate((el: HTMLInputElement) => (Number(el.value) - Number(el.min)) / (Number(el.max) - Number(el.min)));
     const x = box.x + 8 + (box.width - 16) * at;
     await page.mouse.move(x, y);
-    await page.mouse.down();
+    // Armed before the press, which may already move the value: the drag's time runs from its first input.
+    await settled(page);
     await armBothSides(page, '[data-param="link.delay"]');
+    await page.mouse.down();
     await page.mouse.move(x + (i % 2 === 0 ? 6 : -6), y, { steps: 3 });
     await page.mouse.up();
     drags.push(await awaitBothSides(page));
@@ -96,6 +105,7 @@ export async function dragAndTrace(page: Page): Promise<Record<string, string>> 
   const traces: number[] = [];
   const names = ['TMobile-LTE-short', 'Verizon-LTE-short'];
   for (let i = 0; i < 6; i++) {
+    await settled(page);
     await armBothSides(page, '[data-param="trace"]');
     await page.locator('[data-param="trace"]').selectOption(names[i % 2]);
     traces.push(await awaitBothSides(page));
