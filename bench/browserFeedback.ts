@@ -19,16 +19,16 @@ const KEEP_NAMES = 'globalThis.__name = (f) => f';
 /**
  * Resolves (in the page) with the ms from the next `input` or `change` event of `selector` until both
  * sides show a finished run newer than the one shown before, and two frames later (the charts painted).
- * Each call arms anew; the observers of an earlier call go with the notes they watch.
  */
 function armBothSides(page: Page, selector: string): Promise<void> {
   return page.evaluate((sel) => {
     const w = window as unknown as { bothDone: Promise<number> };
-    const notes = ['A', 'B'].map((side) => document.querySelector(`section.cards[data-side^="${side} "] h3 small`)!);
-    // A note that changed at all since now (a new run says "updating…" first): the same text can come back,
-    // as two runs can take the same number of milliseconds.
-    const changed = notes.map(() => false);
-    notes.forEach((n, i) => new MutationObserver(() => (changed[i] = true)).observe(n, { characterData: true, childList: true, subtree: true }));
+    // Read afresh each frame: a side's cards may be drawn anew. A side has a new run once its note said
+    // "updating…" or changed (two runs can take the same number of milliseconds), and no longer says so.
+    const note = (side: string) => document.querySelector(`section.cards[data-side^="${side} "] h3 small`)?.textContent ?? '';
+    const sides = ['A', 'B'];
+    const before = sides.map(note);
+    const changed = sides.map(() => false);
     const input = document.querySelector(sel)!;
     w.bothDone = new Promise<number>((resolve) => {
       let t0 = 0;
@@ -38,7 +38,11 @@ function armBothSides(page: Page, selector: string): Promise<void> {
       input.addEventListener('input', start, { once: true });
       input.addEventListener('change', start, { once: true });
       const check = () => {
-        const fresh = notes.every((n, i) => !n.isConnected || (changed[i] && !n.textContent!.includes('updating')));
+        const now = sides.map(note);
+        now.forEach((text, i) => {
+          if (text.includes('updating') || text !== before[i]) changed[i] = true;
+        });
+        const fresh = now.every((text, i) => changed[i] && !text.includes('updating'));
         if (!t0 || !fresh) return requestAnimationFrame(check);
         requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - t0)));
       };
