@@ -1,10 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Integration tests that time what they measure (pacing to the millisecond, latencies, the emulated link):
- * they run one file at a time with nothing else of the suite beside them.
+ * Integration tests that time what they measure (pacing to the millisecond, latencies, the emulated link, the
+ * relay's timed sends): they run one file at a time with nothing else of the suite beside them.
  */
-const TIMED = ['liveTimed', 'link', 'offsetServer', 'differential'].map((name) => `tests/integration/${name}.test.ts`);
+const TIMED = ['liveTimed', 'link', 'offsetServer', 'differential', 'bridge'].map((name) => `tests/integration/${name}.test.ts`);
 
 /**
  * Four groups, one after the other (`sequence.groupOrder`): the CPU-bound unit tests and the in-process CLI
