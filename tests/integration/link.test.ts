@@ -58,6 +58,9 @@ describe('npm run link: the emulated link between real programs', () => {
     const sizes = [0, 1, 12, 1000, 1472, 9000, 65_507];
     const sent = sizes.map((n) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7 + n) & 255)));
     const got: Buffer[] = [];
+    // The overload before leaves a queue that drains at 8 Mbit/s (longer on a starved host): echoed, it would
+    // reach this sender as the link's latest client.
+    await drained(ends);
     // The receiver behind this link is the probe's, echoing; this socket is a second sender on the same link.
     const sender = createSocket('udp4');
     await new Promise<void>((r) => sender.bind(0, '127.0.0.1', () => r()));
@@ -128,3 +131,12 @@ describe('npm run link: the emulated link between real programs', () => {
     expect(trace).toMatchObject({ kind: 'trace', trace: 'Verizon-LTE-short.down', ackTrace: 'Verizon-LTE-short.up' });
   });
 });
+
+/** Until nothing has reached the receiver for 300 ms (at most 5 s): the links have emptied their queues. */
+async function drained(ends: ProbeEnds): Promise<void> {
+  for (let quiet = 0, waited = 0; quiet < 300 && waited < 5_000; waited += 50) {
+    const before = ends.arrivals.length;
+    await new Promise((r) => setTimeout(r, 50));
+    quiet = ends.arrivals.length === before ? quiet + 50 : 0;
+  }
+}
