@@ -82,23 +82,26 @@ describe('timed bridge sessions', () => {
   });
 });
 
-/** The server's Time and Penalty of `npm run fetch` with a scheme, the median (by time) of three runs. */
+const median = (xs: number[]) => sorted(xs)[xs.length >> 1];
+
+/** The server's Time and Penalty of `npm run fetch` with a scheme: the median of each over five runs. */
 async function cliMedian(schemeId: string): Promise<{ serverTime: number; penalty: number }> {
-  // One run can meet a scheduling stall the machine, not the controller, caused.
+  // One run can meet a scheduling stall the machine, not the controller, caused; and a run quick to back off
+  // can be quick and still unlucky in its penalty, so each figure takes its own median.
   const runs = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     const cli = await runCliAsync('server/cli/fetch.ts', ['--server', relay.info.offsetConstant, '--scheme', schemeId, '--json']);
     expect(cli.code, cli.stderr).toBe(0);
     runs.push(JSON.parse(cli.stdout) as { serverTime: number; penalty: number });
   }
-  return runs.sort((a, b) => a.serverTime - b.serverTime)[1];
+  return { serverTime: median(runs.map((r) => r.serverTime)), penalty: median(runs.map((r) => r.penalty)) };
 }
 
 describe('live and simulated agree', () => {
   // The issue's figures: time within 15 %, penalty within a factor of two (or both at most 10).
   it.for(['token-pacer', 'burst-aimd', 'constant-burst'])(
     '%s: npm run fetch and the simulated run over the loopback path take the same time, with a like penalty',
-    { timeout: 60_000 },
+    { timeout: 90_000 },
     async (schemeId, ctx) => {
       const steal = stealMeter();
       const live = await cliMedian(schemeId);
