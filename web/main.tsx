@@ -1,8 +1,16 @@
 import { createRoot } from 'react-dom/client';
-import { Root } from './app/Root.tsx';
+import { Root, viewOf } from './app/Root.tsx';
 import './app/styles.css';
 import { restoreUserCode } from './editor/userCode.ts';
+import { playgroundPool } from './worker/pool.ts';
+import { decodeExperiment } from './state/experiment.ts';
+import { specFor } from './state/spec.ts';
 
+// The workers load their code and traces while the page loads and renders the rest.
+if (viewOf(window.location.search).isPlayground) {
+  const e = decodeExperiment(window.location.search).value;
+  playgroundPool().prefetch([specFor(e, 'a'), specFor(e, 'b')]);
+}
 // A link or the last session may run the user's own controller: it is loaded before the URL is read.
 await restoreUserCode(window.location.search);
 createRoot(document.getElementById('root')!).render(<Root />);

@@ -31,7 +31,7 @@ import {
   whole,
 } from './flags.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
-import { withUserCode } from '../../shared/controllers/userScheme.ts';
+import { withUserCode } from '../../shared/controllers/userInstalled.ts';
 
 const SCENARIOS = ['contest', 'offset-constant', 'offset-variable', 'matrix', 'shared', 'measurement'] as const;
 

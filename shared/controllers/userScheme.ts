@@ -1,7 +1,6 @@
-import type { ScenarioSpec } from '../scenarios/spec.ts';
-import { findScheme } from './registry.ts';
 import { Rng } from '../sim/rng.ts';
-import { checkParam, type ParamSpec, type ParamValues, type Scheme, type SchemeMode } from './types.ts';
+import { checkParam, type ParamSpec, type ParamValues, type SchemeMode } from './types.ts';
+import { CALLBACK_BUDGET_MS, USER_SCHEME_ID, type UserScheme } from './userInstalled.ts';
 import { isObject, wrapController } from './userController.ts';
 import { locate, prepareUserCode, TICK, UserCodeError, type PreparedCode } from './userCode.ts';
 import { watch, watched } from './userWatch.ts';
@@ -13,11 +12,6 @@ import { watch, watched } from './userWatch.ts';
  * mistake shows as a message naming the callback and the line, never as a silently clamped run.
  */
 
-export const USER_SCHEME_ID = 'user';
-
-/** Longest a single callback may run, ms, before it is stopped as an endless loop. */
-export const CALLBACK_BUDGET_MS = 200;
-
 /** What the module loader knows of the loaded text, to point errors at the user's lines. */
 export interface LoadedModule {
   /** The module's default export. */
@@ -27,23 +21,6 @@ export interface LoadedModule {
   prepared: PreparedCode | null;
   /** The user's text, which runs that use the scheme carry. */
   source: string;
-}
-
-export type UserScheme = Scheme & { source: string };
-
-/** The installed user controller's code when `scheme` is it: a worker that runs it must load it first. */
-export function userCodeOf(scheme: string): string | undefined {
-  return scheme === USER_SCHEME_ID ? (findScheme(USER_SCHEME_ID) as UserScheme | undefined)?.source : undefined;
-}
-
-/**
- * The spec with the installed user scheme's source, when one of its flows runs it (else unchanged); a
- * spec that carries code already (new code, checked as it runs) keeps it.
- */
-export function withUserCode(spec: ScenarioSpec): ScenarioSpec {
-  const s = findScheme(USER_SCHEME_ID) as UserScheme | undefined;
-  if (spec.code !== undefined || !s?.source || !spec.flows.some((f) => f.scheme === USER_SCHEME_ID)) return spec;
-  return { ...spec, code: s.source };
 }
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);

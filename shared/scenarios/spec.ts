@@ -40,3 +40,8 @@ export interface ScenarioSpec {
   /** Source of the user's own controller (scheme "user"), when a flow runs it: the run carries its code. */
   code?: string;
 }
+
+/** The traces a run's link plays (none on a constant-rate link). */
+export function tracesOf(spec: ScenarioSpec): string[] {
+  return spec.link.kind === 'trace' ? [spec.link.trace, spec.link.ackTrace].filter((n) => n !== '') : [];
+}

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarize } from '../../shared/metrics/summary.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
-import { CALLBACK_BUDGET_MS } from '../../shared/controllers/userScheme.ts';
+import { CALLBACK_BUDGET_MS } from '../../shared/controllers/userInstalled.ts';
 import { HANG_MS } from '../../web/worker/watchdog.ts';
 import { loadTrace } from '../../server/traces.ts';
 import { loadSchemeFile } from '../../server/cli/flags.ts';
@@ -85,6 +85,21 @@ describe('the controller editor in Chromium', () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);
+
+  it('opens a readable copy of the selected built-in, which runs to the built-in’s figures', async () => {
+    const { page, problems } = await open(env.browser, env.relay.url);
+    const builtIn = await throughputA(page);
+    // the copy replaces the example in the editor: the page asks first
+    const asked = new Promise<string>((resolve) => page.once('dialog', (d) => void d.accept().then(() => resolve(d.message()))));
+    await page.locator('.edit-copy').first().click();
+    expect(await asked).toBe('Replace the text in the editor with a copy of this controller?');
+    await page.locator('.user-editor .cm-content', { hasText: 'AIMD (my copy)' }).waitFor();
+    await page.getByRole('button', { name: 'Run ▶' }).click();
+    await page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[data-param="a.scheme"]')?.value === 'user');
+    await waitForA(page, builtIn);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
 
   it('shows a syntax error with its line, underlined, and keeps the previous run', async () => {
     const { page } = await open(env.browser, env.relay.url);

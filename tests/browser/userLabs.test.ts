@@ -7,7 +7,7 @@ import { summarize } from '../../shared/metrics/summary.ts';
 import { MATRIX, SHARED_PRESETS, sharedBottleneck } from '../../shared/scenarios/presets.ts';
 import { matrixRuns } from '../../shared/scenarios/matrix.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
-import { withUserCode } from '../../shared/controllers/userScheme.ts';
+import { withUserCode } from '../../shared/controllers/userInstalled.ts';
 import { loadSchemeFile } from '../../server/cli/flags.ts';
 import { loadTrace } from '../../server/traces.ts';
 import { fixed } from '../../web/charts/format.ts';

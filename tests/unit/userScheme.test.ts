@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installUserScheme } from '../../shared/controllers/registry.ts';
 import { prepareUserCode, UserCodeError } from '../../shared/controllers/userCode.ts';
-import { CALLBACK_BUDGET_MS } from '../../shared/controllers/userScheme.ts';
+import { CALLBACK_BUDGET_MS } from '../../shared/controllers/userInstalled.ts';
 import { contest, flow } from '../../shared/scenarios/presets.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { summarize } from '../../shared/metrics/summary.ts';

@@ -19,10 +19,17 @@ const VIEWS = [
   { id: 'sessions', title: 'Sessions', view: Sessions },
 ];
 
+/** The view a page's query opens: an unknown one opens the playground. */
+export function viewOf(search: string): { id: string; asked: string; isPlayground: boolean } {
+  const asked = new URLSearchParams(search).get('view') ?? '';
+  const id = VIEWS.some((v) => v.id === asked) ? asked : '';
+  return { id, asked, isPlayground: id === '' };
+}
+
 /** The page's navigation: each view is its own URL (?view=…), carrying its own state. */
 export function Root() {
-  const id = new URLSearchParams(window.location.search).get('view') ?? '';
-  const current = VIEWS.find((v) => v.id === id) ?? VIEWS[0];
+  const { id: shown, asked: id } = viewOf(window.location.search);
+  const current = VIEWS.find((v) => v.id === shown)!;
   const View = current.view;
   return (
     <>

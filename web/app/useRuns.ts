@@ -1,10 +1,10 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { RunSeries } from '../../shared/metrics/series.ts';
 import type { RunView, WorkerResponse } from '../worker/protocol.ts';
-import { WorkerPool } from '../worker/pool.ts';
+import { playgroundPool, type WorkerPool } from '../worker/pool.ts';
 import type { Experiment } from '../state/experiment.ts';
 import { specFor } from '../state/spec.ts';
-import { userCodeOf } from '../../shared/controllers/userScheme.ts';
+import { userCodeOf } from '../../shared/controllers/userInstalled.ts';
 import type { CheckResult } from '../worker/userModule.ts';
 
 export type Slot = 'a' | 'b';
@@ -34,7 +34,7 @@ export interface Runs {
  */
 export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs {
   const pool = useRef<WorkerPool | null>(null);
-  pool.current ??= new WorkerPool();
+  pool.current ??= playgroundPool();
   const [views, setViews] = useState<Partial<Record<Slot, RunView>>>({});
   const [previews, setPreviews] = useState<Partial<Record<Slot, RunSeries>>>({});
   const [errors, setErrors] = useState<Partial<Record<Slot, string>>>({});

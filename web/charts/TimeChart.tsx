@@ -5,7 +5,7 @@ import { Axes } from './Axes.tsx';
 import { seconds } from './format.ts';
 import { type Layer, markFirstChart, Painter } from './painter.ts';
 import { recordPicture } from './picture.ts';
-import { nearWindow, useOnScreen } from './useOnScreen.ts';
+import { useOnScreen, whenPlaced } from './useOnScreen.ts';
 
 export interface TimeChartProps {
   title: string;
@@ -159,8 +159,9 @@ export const TimeChart = memo(function TimeChart({
       painter.current.resize(innerW, innerH, window.devicePixelRatio || 1);
       painter.current.paint(layers, x, y);
     };
-    if (!paintOffscreenLater || (onScreen ?? nearWindow(box.current!))) return paint();
-    return idle(paint);
+    if (!paintOffscreenLater || onScreen) return paint();
+    if (onScreen === false) return idle(paint);
+    return whenPlaced(box.current!, paint, () => idle(paint));
   }, [layers, x, y, width, innerW, innerH, onScreen, paintOffscreenLater]);
 
   // The canvas holds the whole run; a cover hides what comes after the playhead, and while the run plays

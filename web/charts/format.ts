@@ -1,14 +1,20 @@
 import { format, precisionFixed, precisionRound } from 'd3-format';
 
-const three = format('.3~s');
+/** d3's formatter for a specifier, made once: parsing a specifier costs more than formatting a number. */
+const formats = new Map<string, (v: number) => string>();
+function formatOf(spec: string): (v: number) => string {
+  let f = formats.get(spec);
+  if (!f) formats.set(spec, (f = format(spec)));
+  return f;
+}
 
 /** Milliseconds on a time axis, as seconds. */
-export const seconds = (ms: number) => `${format('.3~f')(ms / 1000)} s`;
+export const seconds = (ms: number) => `${formatOf('.3~f')(ms / 1000)} s`;
 /** Axis numbers: SI prefixes for large values (12k, 1.5M), plain decimals below 1000 (0.8, not 800m). */
-export const num = (v: number) => (!Number.isFinite(v) ? '—' : Math.abs(v) >= 1000 ? three(v) : format('.3~r')(v));
+export const num = (v: number) => (!Number.isFinite(v) ? '—' : Math.abs(v) >= 1000 ? formatOf('.3~s')(v) : formatOf('.3~r')(v));
 export const fixed = (v: number, digits: number) => (Number.isFinite(v) ? v.toFixed(digits) : '—');
 /** A bit rate in the unit that reads best: 56.6 kbit/s, 12 Mbit/s (never 56.599999999999994). */
-export const bitrate = (mbps: number) => (mbps >= 1 ? `${format('.4~r')(mbps)} Mbit/s` : `${format('.4~r')(mbps * 1000)} kbit/s`);
+export const bitrate = (mbps: number) => (mbps >= 1 ? `${formatOf('.4~r')(mbps)} Mbit/s` : `${formatOf('.4~r')(mbps * 1000)} kbit/s`);
 
 /**
  * The labels of one axis's ticks, with as many digits as the ticks' spacing needs, so neighbouring ticks
@@ -20,8 +26,10 @@ export function tickFormat(ticks: readonly number[]): (v: number) => string {
   if (!(step > 0) || !Number.isFinite(step)) return num;
   if (largest >= 1000) {
     const p = precisionRound(step, largest);
-    return (v) => (Number.isFinite(v) ? format(`.${p}~s`)(v) : '—');
+    const f = formatOf(`.${p}~s`);
+    return (v) => (Number.isFinite(v) ? f(v) : '—');
   }
   const p = precisionFixed(step);
-  return (v) => (Number.isFinite(v) ? format(`.${p}~f`)(v) : '—');
+  const f = formatOf(`.${p}~f`);
+  return (v) => (Number.isFinite(v) ? f(v) : '—');
 }

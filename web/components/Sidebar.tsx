@@ -8,8 +8,8 @@ import { schemesFor, type Experiment, type Side } from '../state/experiment.ts';
 import { ParamControl } from './ParamControl.tsx';
 import { RelayPolicy, type RelayPolicyView } from '../app/RelayPolicy.tsx';
 import { SchemeSelect } from './SchemeSelect.tsx';
-import { USER_SCHEME_ID } from '../../shared/controllers/userScheme.ts';
-import { COPIES } from '../editor/copies.ts';
+import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
+import { copyOf, hasCopy } from '../editor/copies.ts';
 import { type CheckAndRun, LazyEditor } from '../editor/LazyEditor.tsx';
 import { currentText, showEditor, useEditorState } from '../editor/userCode.ts';
 
@@ -93,10 +93,11 @@ function EditEntry({ scheme, which }: { scheme: string; which: 'a' | 'b' }) {
       </button>
     );
   }
-  const copy = COPIES[scheme];
-  const open = () => {
-    if (currentText() !== copy && !window.confirm('Replace the text in the editor with a copy of this controller?')) return;
-    showEditor(true, which, copy);
+  const copy = hasCopy(scheme);
+  const open = async () => {
+    const text = await copyOf(scheme);
+    if (currentText() !== text && !window.confirm('Replace the text in the editor with a copy of this controller?')) return;
+    showEditor(true, which, text);
   };
   return (
     <button type="button" className="edit-copy" onClick={open} disabled={!copy} title={copy ? 'Open a JavaScript copy of this controller in the editor' : 'No editable copy of this controller yet'}>

@@ -5,7 +5,7 @@ import { basicSetup, EditorView } from 'codemirror';
 import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { findScheme } from '../../shared/controllers/registry.ts';
-import { CALLBACK_BUDGET_MS, USER_SCHEME_ID } from '../../shared/controllers/userScheme.ts';
+import { CALLBACK_BUDGET_MS, USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
 import type { Experiment } from '../state/experiment.ts';
 import type { EditorProps } from './LazyEditor.tsx';
 import { EXAMPLE } from './copies.ts';

@@ -1,40 +1,17 @@
-import aimd from '../../shared/controllers/copies/aimd.js?raw';
-import bdp from '../../shared/controllers/copies/bdp.js?raw';
-import delayTrigger from '../../shared/controllers/copies/delayTrigger.js?raw';
-import fixed from '../../shared/controllers/copies/fixed.js?raw';
-import reno from '../../shared/controllers/copies/reno.js?raw';
-import watermarks from '../../shared/controllers/copies/watermarks.js?raw';
-import deliveryTrend from '../../shared/controllers/copies/deliveryTrend.js?raw';
-import rateBased from '../../shared/controllers/copies/rateBased.js?raw';
-import vegas from '../../shared/controllers/copies/vegas.js?raw';
-import copa from '../../shared/controllers/copies/copa.js?raw';
-import burstAimd from '../../shared/controllers/copies/burstAimd.js?raw';
-import constantBurst from '../../shared/controllers/copies/constantBurst.js?raw';
-import tokenPacer from '../../shared/controllers/copies/tokenPacer.js?raw';
-import cubic from '../../shared/controllers/copies/cubic.js?raw';
-import bbr from '../../shared/controllers/copies/bbr.js?raw';
-
 /**
- * Readable JavaScript versions of built-ins, by scheme id, that a student edits ("Edit a copy"). Each
- * gives the built-in's numbers on the same run (tests/unit/userSchemeCopies*.test.ts).
+ * Readable JavaScript versions of built-ins, one file per scheme (its id in camelCase), that a student
+ * edits ("Edit a copy"). Each gives the built-in's numbers on the same run
+ * (tests/unit/userSchemeCopies*.test.ts). The texts load when asked for: the page's first run needs none.
  */
-export const COPIES: Readonly<Record<string, string>> = {
-  fixed,
-  aimd,
-  'delay-trigger': delayTrigger,
-  watermarks,
-  'delivery-trend': deliveryTrend,
-  'rate-based': rateBased,
-  bdp,
-  reno,
-  cubic,
-  bbr,
-  vegas,
-  copa,
-  'burst-aimd': burstAimd,
-  'constant-burst': constantBurst,
-  'token-pacer': tokenPacer,
-};
+const texts = import.meta.glob<string>('../../shared/controllers/copies/*.js', { query: '?raw', import: 'default' });
+
+const fileOf = (scheme: string) => `../../shared/controllers/copies/${scheme.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}.js`;
+
+/** Whether the scheme has an editable copy. */
+export const hasCopy = (scheme: string): boolean => fileOf(scheme) in texts;
+
+/** The text of the scheme's copy. */
+export const copyOf = (scheme: string): Promise<string> => texts[fileOf(scheme)]();
 
 /** A short, complete controller: the editor's starting text and the help's example. */
 export const EXAMPLE = `// A controller: the default export declares its parameters (sliders are made from them)

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { installUserScheme } from '../../shared/controllers/registry.ts';
-import { USER_SCHEME_ID, type UserScheme } from '../../shared/controllers/userScheme.ts';
+import { USER_SCHEME_ID, type UserScheme } from '../../shared/controllers/userInstalled.ts';
 import { codeFromQuery, MAX_CODE_CHARS } from '../state/experiment.ts';
 import type { CheckMessage } from '../worker/userCheck.ts';
 import type { CheckResult } from '../worker/userModule.ts';

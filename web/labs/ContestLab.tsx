@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { USER_SCHEME_ID } from '../../shared/controllers/userScheme.ts';
+import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
 import { flow } from '../../shared/scenarios/presets.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
 import { scoreboardEntries, sweepValues } from '../../shared/scenarios/sweep.ts';

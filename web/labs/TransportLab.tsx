@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { findScheme } from '../../shared/controllers/registry.ts';
-import { USER_SCHEME_ID } from '../../shared/controllers/userScheme.ts';
+import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
 import { useEditorState } from '../editor/userCode.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
 import { MATRIX_SEEDS, matrixRuns, rowVerdict } from '../../shared/scenarios/matrix.ts';

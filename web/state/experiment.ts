@@ -1,6 +1,6 @@
 import { findScheme, madeForOffsetServer, SCHEMES } from '../../shared/controllers/registry.ts';
 import { choice, num, type ParamValues } from '../../shared/controllers/types.ts';
-import { USER_SCHEME_ID, type UserScheme } from '../../shared/controllers/userScheme.ts';
+import { USER_SCHEME_ID, type UserScheme } from '../../shared/controllers/userInstalled.ts';
 import LZString from 'lz-string';
 import { LINK_PARAMS } from '../../shared/link/params.ts';
 import { OFFSET_PARAMS } from '../../shared/offset/params.ts';

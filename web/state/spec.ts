@@ -4,7 +4,7 @@ import { contest, flow, offsetServer, rateLink } from '../../shared/scenarios/pr
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
 import type { Experiment } from './experiment.ts';
-import { withUserCode } from '../../shared/controllers/userScheme.ts';
+import { withUserCode } from '../../shared/controllers/userInstalled.ts';
 
 /** How long a contest run lasts on a constant-rate or uploaded link whose length is not the trace's. */
 export const RATE_LINK_MS = 60_000;

@@ -1,6 +1,6 @@
-import { withUserCode } from '../../shared/controllers/userScheme.ts';
+import { withUserCode } from '../../shared/controllers/userInstalled.ts';
 import type { RunSeries } from '../../shared/metrics/series.ts';
-import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
+import { type ScenarioSpec, tracesOf } from '../../shared/scenarios/spec.ts';
 import { applyDelta } from './seriesDelta.ts';
 import type { AnswerTo, RequestKind, RequestOf, RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
 import type { CheckResult } from './userModule.ts';
@@ -148,7 +148,18 @@ export class WorkerPool {
     return r.text;
   }
 
+  /** Has both workers load the bundled traces of these runs before the runs are asked for. */
+  prefetch(specs: ScenarioSpec[]): void {
+    const traces = [...new Set(specs.flatMap(tracesOf))].filter((n) => !n.startsWith('upload:'));
+    for (const w of Object.values(this.workers)) w.postMessage({ id: 0, kind: 'prefetch', traces } satisfies WorkerRequest);
+  }
+
   cancelLive(slot: Slot): void {
     this.workers[slot].postMessage({ id: 0, kind: 'cancel' } satisfies WorkerRequest);
   }
 }
+
+let playground: WorkerPool | null = null;
+
+/** The playground's pool, one per page: started as the page loads, its workers load while the page renders. */
+export const playgroundPool = (): WorkerPool => (playground ??= new WorkerPool());

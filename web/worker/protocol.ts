@@ -40,6 +40,8 @@ export type WorkerRequest =
   | { id: number; kind: 'measure'; spec: MeasurementSpec }
   | { id: number; kind: 'measure-live'; relay: string; target: string; sizes: number[]; repeats: number }
   | { id: number; kind: 'export'; what: 'trace' | 'intervals' }
+  /** Bundled traces the page's first runs will play: fetched and parsed while the page renders. */
+  | { id: number; kind: 'prefetch'; traces: string[] }
   | { id: number; kind: 'cancel' };
 
 export type WorkerResponse =
@@ -70,6 +72,7 @@ interface Answers {
   'measure-live': 'measured';
   upload: 'uploaded';
   export: 'exported';
+  prefetch: never;
   cancel: never;
 }
 

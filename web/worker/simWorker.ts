@@ -10,7 +10,7 @@ import { runMeasurement } from '../../shared/scenarios/measurement.ts';
 import { measureLive } from './measureLive.ts';
 import { K } from '../../shared/log/kinds.ts';
 import { type RunResult, startScenario } from '../../shared/scenarios/run.ts';
-import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
+import { type ScenarioSpec, tracesOf } from '../../shared/scenarios/spec.ts';
 import { parseTrace, tracePeriod, type Trace } from '../../shared/trace/mahimahi.ts';
 import { type LiveStart, relayPolicy, startLive } from './liveRun.ts';
 import type { RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
@@ -114,7 +114,7 @@ const PREVIEW_STEPS = 8;
  * run so far once its first seconds are simulated.
  */
 async function simulate(spec: ScenarioSpec, stale?: () => boolean, preview?: (sofar: RunResult) => void): Promise<RunResult | null> {
-  if (spec.link.kind === 'trace') await Promise.all([spec.link.trace, spec.link.ackTrace].filter((n) => n !== '').map(loadTrace));
+  await Promise.all(tracesOf(spec).map(loadTrace));
   // the user's code last: from its first line to the run's end nothing waits on the network, so its beats keep coming
   if (spec.code !== undefined) await loadUserCode(spec.code);
   const run = startScenario(spec, (name) => {
@@ -255,6 +255,10 @@ self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
         return await live(m.id, m);
       case 'export':
         return post({ id: m.id, kind: 'exported', text: exportCsv(m.what) });
+      case 'prefetch':
+        // a trace that fails to load fails the run that asks for it
+        for (const name of m.traces) loadTrace(name).catch(() => {});
+        return;
       case 'cancel':
         cancelLive?.();
         return;

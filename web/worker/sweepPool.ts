@@ -1,7 +1,7 @@
 import type { Summary } from '../../shared/metrics/summary.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import type { WorkerRequest, WorkerResponse } from './protocol.ts';
-import { withUserCode } from '../../shared/controllers/userScheme.ts';
+import { withUserCode } from '../../shared/controllers/userInstalled.ts';
 import { afterHang, Watchdog } from './watchdog.ts';
 
 type Upload = { name: string; text: string };

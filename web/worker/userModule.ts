@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import { installUserScheme } from '../../shared/controllers/registry.ts';
 import { type ParamSpec, withDefaults } from '../../shared/controllers/types.ts';
-import type { UserScheme } from '../../shared/controllers/userScheme.ts';
+import type { UserScheme } from '../../shared/controllers/userInstalled.ts';
 import { watchCallbacks } from '../../shared/controllers/userWatch.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import type { WorkerResponse } from './protocol.ts';
