@@ -17,12 +17,14 @@ const line = (xs: number[], what: string) => `median ${median(xs).toFixed(0)} ms
 const KEEP_NAMES = 'globalThis.__name = (f) => f';
 
 /**
- * Resolves (in the page) with the ms from the next `input` or `change` event of `selector` until both
- * sides show a finished run newer than the one shown before, and two frames later (the charts painted).
+ * Resolves (in the page) with the ms from the next `input` or `change` event of `selector`, and from the
+ * last such event, until both sides show a finished run newer than the one shown before, and two frames
+ * later (the charts painted). The first figure holds the drag's own length, which is the pointer's pace;
+ * the second is what the page owes once the value stops moving.
  */
 function armBothSides(page: Page, selector: string): Promise<void> {
   return page.evaluate((sel) => {
-    const w = window as unknown as { bothDone: Promise<number> };
+    const w = window as unknown as { bothDone: Promise<[number, number]> };
     // Read afresh each frame: a side's cards may be drawn anew. A side has a new run once its note said
     // "updating…" or changed (two runs can take the same number of milliseconds), and no longer says so.
     const note = (side: string) => document.querySelector(`section.cards[data-side^="${side} "] h3 small`)?.textContent ?? '';
@@ -30,13 +32,15 @@ function armBothSides(page: Page, selector: string): Promise<void> {
     const before = sides.map(note);
     const changed = sides.map(() => false);
     const input = document.querySelector(sel)!;
-    w.bothDone = new Promise<number>((resolve) => {
+    w.bothDone = new Promise<[number, number]>((resolve) => {
       let t0 = 0;
-      const start = () => {
-        t0 ||= performance.now();
+      let last = 0;
+      const moved = () => {
+        last = performance.now();
+        t0 ||= last;
       };
-      input.addEventListener('input', start, { once: true });
-      input.addEventListener('change', start, { once: true });
+      input.addEventListener('input', moved);
+      input.addEventListener('change', moved);
       const check = () => {
         const now = sides.map(note);
         now.forEach((text, i) => {
@@ -44,7 +48,9 @@ function armBothSides(page: Page, selector: string): Promise<void> {
         });
         const fresh = now.every((text, i) => changed[i] && !text.includes('updating'));
         if (!t0 || !fresh) return requestAnimationFrame(check);
-        requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - t0)));
+        input.removeEventListener('input', moved);
+        input.removeEventListener('change', moved);
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve([performance.now() - t0, performance.now() - last])));
       };
       requestAnimationFrame(check);
     });
@@ -58,8 +64,8 @@ const settled = (page: Page) => page.waitForFunction(() => [...document.querySel
 const awaitBothSides = (page: Page) =>
   page.evaluate(() =>
     Promise.race([
-      (window as unknown as { bothDone: Promise<number> }).bothDone,
-      new Promise<number>((_, reject) => setTimeout(() => reject(new Error('both sides did not finish within 10 s')), 10_000)),
+      (window as unknown as { bothDone: Promise<[number, number]> }).bothDone,
+      new Promise<[number, number]>((_, reject) => setTimeout(() => reject(new Error('both sides did not finish within 10 s')), 10_000)),
     ]),
   );
 
@@ -85,7 +91,7 @@ const pageWork = (from: { busy: number; cpu: number }, to: { busy: number; cpu: 
 
 /** A real pointer drag of the link's delay slider, and trace changes: each re-runs both sides. */
 export async function dragAndTrace(page: Page): Promise<Record<string, string>> {
-  const drags: number[] = [];
+  const drags: [number, number][] = [];
   const pageTime = await busyClock(page);
   const before = await pageTime();
   const slider = page.locator('[data-param="link.delay"]');
@@ -112,11 +118,17 @@ export async function dragAndTrace(page: Page): Promise<Record<string, string>> 
     await settled(page);
     await armBothSides(page, '[data-param="trace"]');
     await page.locator('[data-param="trace"]').selectOption(names[i % 2]);
-    traces.push(await awaitBothSides(page));
+    traces.push((await awaitBothSides(page))[0]);
   }
   const afterTraces = await pageTime();
   return {
-    'pointer drag of the link delay slider → both sides re-simulated and redrawn': `${line(drags, 'drags')}; ${pageWork(before, afterDrags, drags.length)}`,
+    'pointer drag of the link delay slider → both sides re-simulated and redrawn': `from its first step ${line(
+      drags.map((d) => d[0]),
+      'drags',
+    )}; from its last step ${line(
+      drags.map((d) => d[1]),
+      'drags',
+    )}; ${pageWork(before, afterDrags, drags.length)}`,
     'trace change → both sides re-simulated and redrawn': `${line(traces, 'changes')}; ${pageWork(afterDrags, afterTraces, traces.length)}`,
   };
 }
