@@ -38,3 +38,35 @@ export function judgeTimingUnlessStolen(ctx: TestContext, meter: { share(): numb
   const share = meter.share();
   if (share > STEAL_LIMIT) ctx.skip(`the hypervisor took ${Math.round(share * 100)}% of the CPU during the measurement: timing not judged`);
 }
+
+/** Above this median lateness of the process's own 1 ms timers, ms, the machine did not run it when asked. */
+export const TIMER_LAG_LIMIT_MS = 1;
+
+/**
+ * Measures how late this process's own 1 ms timers fire while a timed check runs: how long the machine
+ * keeps a process that asks for the CPU waiting, whatever took the CPU (the hypervisor or another process).
+ */
+export function timerLagMeter(): { median(): number; stop(): void } {
+  const lags: number[] = [];
+  let at = performance.now();
+  let timer: ReturnType<typeof setTimeout>;
+  const tick = () => {
+    const now = performance.now();
+    lags.push(now - at - 1);
+    at = now;
+    timer = setTimeout(tick, 1);
+  };
+  timer = setTimeout(tick, 1);
+  return {
+    median: () => [...lags].sort((a, b) => a - b)[lags.length >> 1] ?? 0,
+    stop: () => clearTimeout(timer),
+  };
+}
+
+/** As judgeTimingUnlessStolen, and skips too when the process's own timers were late past TIMER_LAG_LIMIT_MS. */
+export function judgeTimingUnlessStarved(ctx: TestContext, steal: { share(): number }, lag: { median(): number; stop(): void }): void {
+  lag.stop();
+  judgeTimingUnlessStolen(ctx, steal);
+  const late = lag.median();
+  if (late > TIMER_LAG_LIMIT_MS) ctx.skip(`this process's 1 ms timers fired ${late.toFixed(2)} ms late at the median during the measurement: timing not judged`);
+}

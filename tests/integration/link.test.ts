@@ -8,7 +8,7 @@ import { K } from '../../shared/log/kinds.ts';
 import { idleDelays, lossAndDuplication, overloadRate, ProbeEnds, startLinkProcess } from '../../server/link/probe.ts';
 import { readAddress, readLinkFlags } from '../../server/link/flags.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
-import { judgeTimingUnlessStolen, stealMeter } from '../helpers/steal.ts';
+import { judgeTimingUnlessStarved, judgeTimingUnlessStolen, stealMeter, timerLagMeter } from '../helpers/steal.ts';
 
 const median = (sorted: number[]) => sorted[Math.floor(sorted.length / 2)];
 
@@ -37,13 +37,14 @@ describe('npm run link: the emulated link between real programs', () => {
   // Timing on a shared two-core machine: a run that lands beside a browser test is tried again.
   it('adds --latency to an idle link, within 1 ms at the median', { retry: 2 }, async (ctx) => {
     const steal = stealMeter();
+    const lag = timerLagMeter();
     const direct = median(await idleDelays(ends, ends.receiverPort, 60, 2, 0));
     const via = await idleDelays(ends, shaped.port, 100, 4);
     const added = median(via) - direct;
     expect(added).toBeGreaterThan(19);
     // Nothing overtakes on a link without jitter or reordering.
     expect(ends.arrivals.map((a) => a.id)).toEqual(ends.arrivals.map((_, i) => i));
-    judgeTimingUnlessStolen(ctx, steal);
+    judgeTimingUnlessStarved(ctx, steal, lag);
     expect(Math.abs(added - 20)).toBeLessThan(1);
   });
 
