@@ -9,7 +9,7 @@ import { specFor } from './state/spec.ts';
 // The workers load their code and traces while the page loads and renders the rest.
 if (viewOf(window.location.search).isPlayground) {
   const e = decodeExperiment(window.location.search).value;
-  playgroundPool().prefetch([specFor(e, 'a'), specFor(e, 'b')]);
+  playgroundPool([specFor(e, 'a'), specFor(e, 'b')]);
 }
 // A link or the last session may run the user's own controller: it is loaded before the URL is read.
 await restoreUserCode(window.location.search);

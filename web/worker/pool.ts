@@ -2,7 +2,7 @@ import { withUserCode } from '../../shared/controllers/userInstalled.ts';
 import type { RunSeries } from '../../shared/metrics/series.ts';
 import { type ScenarioSpec, tracesOf } from '../../shared/scenarios/spec.ts';
 import { applyDelta } from './seriesDelta.ts';
-import type { AnswerTo, RequestKind, RequestOf, RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
+import { type AnswerTo, type RequestKind, type RequestOf, type RunView, type WorkerRequest, type WorkerResponse, workerName } from './protocol.ts';
 import type { CheckResult } from './userModule.ts';
 import { afterHang, Watchdog } from './watchdog.ts';
 
@@ -37,14 +37,20 @@ export class WorkerPool {
   private readonly uploads: RequestOf<'upload'>[] = [];
   private readonly dogs: Record<Slot, Watchdog>;
 
-  constructor() {
+  /** `first`: the runs the page will ask for first, whose bundled traces the workers load as they start. */
+  constructor(first: ScenarioSpec[] = []) {
     this.dogs = { a: new Watchdog(() => this.hung('a')), b: new Watchdog(() => this.hung('b')) };
-    this.start('a');
-    this.start('b');
+    const traces = [...new Set(first.flatMap(tracesOf))].filter((n) => !n.startsWith('upload:'));
+    this.start('a', traces);
+    this.start('b', traces);
   }
 
-  private start(slot: Slot): void {
-    const w = new Worker(new URL('./simWorker.ts', import.meta.url), { type: 'module' });
+  /**
+   * A message posted to a worker still loading waits for the page's thread to hear it is ready, which a
+   * page busy rendering delays: the traces to load go in the worker's name, which it reads at once.
+   */
+  private start(slot: Slot, traces: string[] = []): void {
+    const w = new Worker(new URL('./simWorker.ts', import.meta.url), { type: 'module', name: workerName(slot, traces) });
     w.onmessage = (e: MessageEvent<WorkerResponse>) => this.receive(e.data);
     w.onerror = (e) => {
       for (const [id, x] of this.waiting) if (x.slot === slot) this.settle(id, { id, kind: 'error', message: e.message || 'the worker failed' });
@@ -148,12 +154,6 @@ export class WorkerPool {
     return r.text;
   }
 
-  /** Has both workers load the bundled traces of these runs before the runs are asked for. */
-  prefetch(specs: ScenarioSpec[]): void {
-    const traces = [...new Set(specs.flatMap(tracesOf))].filter((n) => !n.startsWith('upload:'));
-    for (const w of Object.values(this.workers)) w.postMessage({ id: 0, kind: 'prefetch', traces } satisfies WorkerRequest);
-  }
-
   cancelLive(slot: Slot): void {
     this.workers[slot].postMessage({ id: 0, kind: 'cancel' } satisfies WorkerRequest);
   }
@@ -161,5 +161,8 @@ export class WorkerPool {
 
 let playground: WorkerPool | null = null;
 
-/** The playground's pool, one per page: started as the page loads, its workers load while the page renders. */
-export const playgroundPool = (): WorkerPool => (playground ??= new WorkerPool());
+/**
+ * The playground's pool, one per page: started as the page loads (with the runs it opens on), its workers
+ * load their code and traces while the page renders.
+ */
+export const playgroundPool = (first: ScenarioSpec[] = []): WorkerPool => (playground ??= new WorkerPool(first));

@@ -40,8 +40,6 @@ export type WorkerRequest =
   | { id: number; kind: 'measure'; spec: MeasurementSpec }
   | { id: number; kind: 'measure-live'; relay: string; target: string; sizes: number[]; repeats: number }
   | { id: number; kind: 'export'; what: 'trace' | 'intervals' }
-  /** Bundled traces the page's first runs will play: fetched and parsed while the page renders. */
-  | { id: number; kind: 'prefetch'; traces: string[] }
   | { id: number; kind: 'cancel' };
 
 export type WorkerResponse =
@@ -72,7 +70,6 @@ interface Answers {
   'measure-live': 'measured';
   upload: 'uploaded';
   export: 'exported';
-  prefetch: never;
   cancel: never;
 }
 
@@ -80,3 +77,14 @@ export type RequestKind = WorkerRequest['kind'];
 /** A request as the page writes it: the pool adds the id. */
 export type RequestOf<K extends RequestKind> = Omit<Extract<WorkerRequest, { kind: K }>, 'id'>;
 export type AnswerTo<K extends RequestKind> = Extract<WorkerResponse, { kind: Answers[K] | 'error' }>;
+
+const NAME_TRACES = ': traces ';
+
+/** A simulation worker's name: its side, and the bundled traces it loads as it starts. */
+export const workerName = (slot: string, traces: string[]): string => `simulation ${slot}${traces.length ? NAME_TRACES + traces.join(',') : ''}`;
+
+/** The traces a worker's name asks it to load as it starts. */
+export function tracesInName(name: string): string[] {
+  const at = name.indexOf(NAME_TRACES);
+  return at < 0 ? [] : name.slice(at + NAME_TRACES.length).split(',');
+}

@@ -13,7 +13,7 @@ import { type RunResult, startScenario } from '../../shared/scenarios/run.ts';
 import { type ScenarioSpec, tracesOf } from '../../shared/scenarios/spec.ts';
 import { parseTrace, tracePeriod, type Trace } from '../../shared/trace/mahimahi.ts';
 import { type LiveStart, relayPolicy, startLive } from './liveRun.ts';
-import type { RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
+import { type RunView, tracesInName, type WorkerRequest, type WorkerResponse } from './protocol.ts';
 import { importRun } from './replay.ts';
 import { deltaBuffers, seriesDelta } from './seriesDelta.ts';
 import { checkCode, loadUserCode, watchRun } from './userModule.ts';
@@ -40,6 +40,9 @@ function loadTrace(name: string): Promise<Trace> {
   }
   return p;
 }
+
+// The page's first runs' traces, loading before the runs are asked for; a trace that fails to load fails the run that asks for it.
+for (const name of tracesInName(self.name)) loadTrace(name).catch(() => {});
 
 const post = (m: WorkerResponse, transfer: Transferable[] = []) => self.postMessage(m, transfer);
 
@@ -255,10 +258,6 @@ self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
         return await live(m.id, m);
       case 'export':
         return post({ id: m.id, kind: 'exported', text: exportCsv(m.what) });
-      case 'prefetch':
-        // a trace that fails to load fails the run that asks for it
-        for (const name of m.traces) loadTrace(name).catch(() => {});
-        return;
       case 'cancel':
         cancelLive?.();
         return;
