@@ -55,7 +55,7 @@ export async function benchBrowser(): Promise<Record<string, string>> {
     'production bundle (JS, CSS, HTML; traces apart)': `${(size.gzip / 1024).toFixed(1)} kB gzipped (${(size.raw / 1024).toFixed(0)} kB raw, ${size.files} files)`,
   };
   try {
-    figures['first chart on screen after navigation'] = await firstChart(browser, relay.url);
+    figures['first chart on screen after navigation'] = (await firstChart(browser, [relay.url]))[0];
 
     const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
     await page.addInitScript(keepNames);

@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { ROOT } from '../server/relay.ts';
@@ -133,23 +135,28 @@ export async function dragAndTrace(page: Page): Promise<Record<string, string>> 
   };
 }
 
+/** Navigation to the first chart on screen in a fresh context: the page's own user-timing mark, ms. */
+async function firstChartOnce(browser: Browser, url: string): Promise<number> {
+  const ctx = await browser.newContext({ viewport: { width: 1500, height: 1000 } });
+  const page = await ctx.newPage();
+  await page.addInitScript(KEEP_NAMES);
+  await page.goto(url);
+  await page.waitForFunction(() => performance.getEntriesByName('pipefill:first-chart').length > 0, null, { timeout: 15_000 });
+  const ms = await page.evaluate(() => performance.getEntriesByName('pipefill:first-chart')[0].startTime);
+  await ctx.close();
+  return ms;
+}
+
 /**
  * Navigation to the first chart on screen, in fresh contexts: the page's own user-timing mark, set once
  * the frame showing a chart with marks has been drawn (code that set it when the pixels were written is
- * measured from its own mark plus that frame).
+ * measured from its own mark plus that frame). With several builds (`urls`), their loads alternate, so a
+ * machine whose speed drifts during the bench weighs on each alike.
  */
-export async function firstChart(browser: Browser, url: string, times = 5): Promise<string> {
-  const firsts: number[] = [];
-  for (let i = 0; i < times; i++) {
-    const ctx = await browser.newContext({ viewport: { width: 1500, height: 1000 } });
-    const page = await ctx.newPage();
-    await page.addInitScript(KEEP_NAMES);
-    await page.goto(url);
-    await page.waitForFunction(() => performance.getEntriesByName('pipefill:first-chart').length > 0, null, { timeout: 15_000 });
-    firsts.push(await page.evaluate(() => performance.getEntriesByName('pipefill:first-chart')[0].startTime));
-    await ctx.close();
-  }
-  return `median ${median(firsts).toFixed(0)} ms (runs ${firsts.map((f) => f.toFixed(0)).join(', ')})`;
+export async function firstChart(browser: Browser, urls: string[], times = 5): Promise<string[]> {
+  const firsts: number[][] = urls.map(() => []);
+  for (let i = 0; i < times; i++) for (const [k, url] of urls.entries()) firsts[k].push(await firstChartOnce(browser, url));
+  return firsts.map((f) => `median ${median(f).toFixed(0)} ms (runs ${f.map((x) => x.toFixed(0)).join(', ')})`);
 }
 
 /**
@@ -169,13 +176,22 @@ export async function playbackBusy(page: Page): Promise<string> {
   return `${share(after.busy - before.busy)} busy, ${share(after.cpu - before.cpu)} of a CPU (playhead ${from.split(' /')[0]} → ${(await clock.innerText()).split(' /')[0]})`;
 }
 
-/** The issue's three figures and the page's load while playing, on a fresh production build of this tree. */
+/**
+ * The issue's three figures and the page's load while playing, on a fresh production build of this tree.
+ * With BENCH_BASE=<another checkout>, that tree's build too, for the first chart: the two alternate.
+ */
 export async function benchFeedback(): Promise<Record<string, string>> {
   await build({ configFile: resolve(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  const base = process.env.BENCH_BASE;
+  const baseDist = base ? mkdtempSync(join(tmpdir(), 'pipefill-base-')) : null;
+  if (base) await build({ configFile: resolve(base, 'vite.config.ts'), logLevel: 'warn', build: { outDir: baseDist!, emptyOutDir: true } });
   const relay = await testRelay();
+  const baseRelay = baseDist ? await testRelay({ distDir: baseDist }) : null;
   const browser = await launchChromium();
   try {
-    const figures: Record<string, string> = { 'first chart on screen after navigation': await firstChart(browser, relay.url) };
+    const [first, baseFirst] = await firstChart(browser, baseRelay ? [relay.url, baseRelay.url] : [relay.url], baseRelay ? 9 : 5);
+    const figures: Record<string, string> = { 'first chart on screen after navigation': first };
+    if (baseFirst) figures[`first chart, ${base} (loads alternating with the above)`] = baseFirst;
     const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
     await page.addInitScript(KEEP_NAMES);
     await page.goto(relay.url);
@@ -187,5 +203,7 @@ export async function benchFeedback(): Promise<Record<string, string>> {
   } finally {
     await browser.close();
     await relay.close();
+    await baseRelay?.close();
+    if (baseDist) rmSync(baseDist, { recursive: true, force: true });
   }
 }

@@ -83,28 +83,32 @@ describe('timed bridge sessions', () => {
 });
 
 const median = (xs: number[]) => sorted(xs)[xs.length >> 1];
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-/** The server's Time and Penalty of `npm run fetch` with a scheme: the median of each over five runs. */
-async function cliMedian(schemeId: string): Promise<{ serverTime: number; penalty: number }> {
-  // One run can meet a scheduling stall the machine, not the controller, caused; and a run quick to back off
-  // can be quick and still unlucky in its penalty, so each figure takes its own median.
+/**
+ * The server's Time and Penalty of `npm run fetch` with a scheme over seven runs: the mean time and the
+ * median penalty. Burst AIMD's live times fall in two groups (about 1.10 and 1.30 s for this file, by when
+ * the squishes meet its bursts), so a median lands on either group; the mean weighs both. One run can meet
+ * a scheduling stall the machine, not the controller, caused: the median penalty leaves it out.
+ */
+async function cliTypical(schemeId: string): Promise<{ serverTime: number; penalty: number }> {
   const runs = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 7; i++) {
     const cli = await runCliAsync('server/cli/fetch.ts', ['--server', relay.info.offsetConstant, '--scheme', schemeId, '--json']);
     expect(cli.code, cli.stderr).toBe(0);
     runs.push(JSON.parse(cli.stdout) as { serverTime: number; penalty: number });
   }
-  return { serverTime: median(runs.map((r) => r.serverTime)), penalty: median(runs.map((r) => r.penalty)) };
+  return { serverTime: mean(runs.map((r) => r.serverTime)), penalty: median(runs.map((r) => r.penalty)) };
 }
 
 describe('live and simulated agree', () => {
   // The issue's figures: time within 15 %, penalty within a factor of two (or both at most 10).
   it.for(['token-pacer', 'burst-aimd', 'constant-burst'])(
     '%s: npm run fetch and the simulated run over the loopback path take the same time, with a like penalty',
-    { timeout: 90_000 },
+    { timeout: 120_000 },
     async (schemeId, ctx) => {
       const steal = stealMeter();
-      const live = await cliMedian(schemeId);
+      const live = await cliTypical(schemeId);
       const sim = summarize(runScenario(offsetServer(false, [flow(schemeId, {}, 0, FILE)]), () => null as never)).flows[0].offset!;
       expect(sim.result).toBe(true);
       judgeTimingUnlessStolen(ctx, steal);
