@@ -19,10 +19,12 @@ const line = (xs: number[], what: string) => `median ${median(xs).toFixed(0)} ms
 const KEEP_NAMES = 'globalThis.__name = (f) => f';
 
 /**
- * Resolves (in the page) with the ms from the next `input` or `change` event of `selector`, and from the
- * last such event, until both sides show a finished run newer than the one shown before, and two frames
- * later (the charts painted). The first figure holds the drag's own length, which is the pointer's pace;
- * the second is what the page owes once the value stops moving.
+ * Resolves (in the page) with the ms from the next `input` event of `selector`, and from the last such
+ * event (the value's last change: a drag's release sets no new value), until both sides show a finished
+ * run newer than the one shown before, and two frames later (the charts painted). Times run from when
+ * each input reached the page (its timeStamp), so a page too busy to handle it at once pays for the wait.
+ * The first figure holds the drag's own length, which is the pointer's pace; the second is what the page
+ * owes once the value stops moving.
  */
 function armBothSides(page: Page, selector: string): Promise<void> {
   return page.evaluate((sel) => {
@@ -37,12 +39,11 @@ function armBothSides(page: Page, selector: string): Promise<void> {
     w.bothDone = new Promise<[number, number]>((resolve) => {
       let t0 = 0;
       let last = 0;
-      const moved = () => {
-        last = performance.now();
+      const moved = (ev: Event) => {
+        last = ev.timeStamp;
         t0 ||= last;
       };
       input.addEventListener('input', moved);
-      input.addEventListener('change', moved);
       const check = () => {
         const now = sides.map(note);
         now.forEach((text, i) => {
@@ -51,7 +52,6 @@ function armBothSides(page: Page, selector: string): Promise<void> {
         const fresh = now.every((text, i) => changed[i] && !text.includes('updating'));
         if (!t0 || !fresh) return requestAnimationFrame(check);
         input.removeEventListener('input', moved);
-        input.removeEventListener('change', moved);
         requestAnimationFrame(() => requestAnimationFrame(() => resolve([performance.now() - t0, performance.now() - last])));
       };
       requestAnimationFrame(check);

@@ -1,5 +1,5 @@
 import { scaleLinear } from 'd3-scale';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newDotCorners, Occupancy } from '../../../web/charts/dots.ts';
 import { affineOf, at } from '../../../web/charts/geometry.ts';
 import { type Layer, Painter } from '../../../web/charts/painter.ts';
@@ -7,21 +7,37 @@ import { yExtent } from '../../../web/charts/TimeChart.tsx';
 
 const pairs = (n: number, f: (i: number) => [number, number]) => Float64Array.from({ length: 2 * n }, (_, k) => f(k >> 1)[k & 1]);
 
-/** A canvas whose 2D context keeps the pixels put into it and the path calls made on it. */
+/** Records the calls made on an object, and the properties set on it, as text. */
+const recorder = (calls: string[], own: Record<string, unknown> = {}) =>
+  new Proxy(own, {
+    get: (t, k: string) => (k in t ? t[k] : (...args: unknown[]) => calls.push(`${k}(${args.map((a) => (Array.isArray(a) ? `[${a}]` : typeof a === 'object' ? 'path' : a)).join(',')})`)),
+    set: (_, k: string, v) => {
+      calls.push(`${k}=${v}`);
+      return true;
+    },
+  });
+
+/**
+ * A canvas whose 2D context keeps the pixels put into it and the calls made on it and on its paths
+ * (Path2D, which Node lacks, is stood in for until the test ends).
+ */
 function fakeCanvas() {
   const calls: string[] = [];
   let pixels: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
-  const ctx = {
+  const proxy = recorder(calls, {
     createImageData: (w: number, h: number) => ({ data: new Uint8ClampedArray(w * h * 4) }),
     putImageData: (image: { data: Uint8ClampedArray }) => void (pixels = new Uint32Array(image.data.buffer)),
-  };
-  const proxy = new Proxy(ctx as Record<string, unknown>, {
-    get: (t, k: string) => (k in t ? t[k] : (...args: unknown[]) => calls.push(`${k}(${args.join(',')})`)),
-    set: () => true,
+  });
+  vi.stubGlobal('Path2D', function Path2D() {
+    return recorder(calls);
   });
   const canvas = { getContext: () => proxy, style: {}, width: 0, height: 0 } as unknown as HTMLCanvasElement;
   return { canvas, calls, pixels: () => pixels };
 }
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 describe('a linear scale as plain numbers', () => {
   it('maps every value to the very number d3 gives', () => {
@@ -94,7 +110,29 @@ describe('the canvas painter', () => {
     // Both extremes of the first column are kept: 0 packets (y = 10 px) and 10 packets (y = 0 px).
     expect(lineTos.some((c) => c.endsWith(',0)'))).toBe(true);
     expect(lineTos.some((c) => c.endsWith(',10)'))).toBe(true);
-    expect(calls.at(-2)).toBe('stroke()');
+    expect(calls.filter((c) => c === 'stroke(path)')).toHaveLength(2);
+  });
+
+  it('strokes a line as hairlines side by side, one per device pixel of its width, offset along the diagonal', () => {
+    const { canvas, calls } = fakeCanvas();
+    const p = new Painter(canvas);
+    const line = (size: number): Layer => ({ kind: 'line', data: Float64Array.of(1, 1, 9, 9), color: '#0072B2', label: 'pipe', size, dash: [5, 4] });
+    const strokes = (dpr: number, size: number) => {
+      p.resize(10, 10, dpr);
+      const from = calls.length;
+      p.paint([line(size)], x, y);
+      const painted = calls.slice(from);
+      return painted.slice(painted.indexOf('setLineDash([5,4])')).filter((c) => /^(lineWidth|setTransform|stroke\(|setLineDash)/.test(c));
+    };
+    const dashed = (between: string[]) => ['setLineDash([5,4])', ...between, 'setLineDash([])'];
+    // 1.5 px: two 1-px strokes, half a pixel apart
+    expect(strokes(1, 1.5)).toEqual(dashed(['lineWidth=1', 'setTransform(1,0,0,1,0,0)', 'stroke(path)', 'setTransform(1,0,0,1,0.5,0.5)', 'stroke(path)', 'setTransform(1,0,0,1,0,0)']));
+    // at two device pixels a CSS pixel: three strokes a device pixel wide (half a CSS pixel), 0, 1 and 2 device pixels off
+    expect(strokes(2, 1.5)).toEqual(
+      dashed(['lineWidth=0.5', 'setTransform(2,0,0,2,0,0)', 'stroke(path)', 'setTransform(2,0,0,2,1,1)', 'stroke(path)', 'setTransform(2,0,0,2,2,2)', 'stroke(path)', 'setTransform(2,0,0,2,0,0)']),
+    );
+    // 1.2 px at one device pixel a CSS pixel: one hairline
+    expect(strokes(1, 1.2).filter((c) => c === 'stroke(path)')).toHaveLength(1);
   });
 
   it('paints the whole time range once: the same layers on the same scales are left as they are', () => {
