@@ -12,6 +12,7 @@ import { ProbeEnds, startLinkProcess } from '../../server/link/probe.ts';
 import { type EchoConnection, fitConnection } from '../../shared/relay/echo.ts';
 import { fixed, num } from '../../web/charts/format.ts';
 import { open, playground } from '../helpers/page.ts';
+import { judgeTimingUnlessStarved, stealMeter, timerLagMeter } from '../helpers/steal.ts';
 
 /**
  * A student's burst client: rude at first (bursts of 40 every 20 ms, far above 250 tokens/s, so it is
@@ -58,7 +59,10 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-/** Opaque pixels of the chart titled `title` (its marks, not the translucent squish shading), right of `from` (a fraction of its width). */
+/**
+ * Pixels of the chart titled `title` at least three-quarters covered (its marks: a line's antialiased
+ * pixels, not the quarter-opaque squish shading), right of `from` (a fraction of its width).
+ */
 function painted(page: Page, title: string, from = 0): Promise<number> {
   return page.evaluate(
     ([t, f]) => {
@@ -67,7 +71,7 @@ function painted(page: Page, title: string, from = 0): Promise<number> {
       const x0 = Math.floor(c.width * f);
       const d = c.getContext('2d')!.getImageData(x0, 0, c.width - x0, c.height).data;
       let n = 0;
-      for (let i = 3; i < d.length; i += 4) if (d[i] === 255) n++;
+      for (let i = 3; i < d.length; i += 4) if (d[i] >= 192) n++;
       return n;
     },
     [title, from] as const,
@@ -140,7 +144,10 @@ print('done')
 `;
 
 describe('the measurement lab in Chromium', () => {
-  it("fits an outside ping-pong client's recorded series, and keeps “hide the truth” in the URL", async () => {
+  it("fits an outside ping-pong client's recorded series, and keeps “hide the truth” in the URL", async (ctx) => {
+    // The client's sleeps stretch when the machine does not run it: its timing is judged last, and only when it did.
+    const steal = stealMeter();
+    const lag = timerLagMeter();
     const out = await new Promise<string>((resolve, reject) =>
       execFile('python3', ['-c', PING_PONG, env.relay.info.echo.split(':')[1]], { timeout: 30_000 }, (e, stdout) => (e ? reject(e) : resolve(stdout))),
     );
@@ -155,11 +162,6 @@ describe('the measurement lab in Chromium', () => {
     const shown = page.locator('[data-testid="recorded-estimates"]');
     expect(await shown.locator('[data-estimate="mbps"]').innerText()).toBe(`${num(fitted.fit.mbps)} Mbit/s`);
     expect(await shown.locator('[data-estimate="delay"]').innerText()).toBe(`${fixed(fitted.fit.delayMs, 3)} ms`);
-    // the link the client played, read back: 8 Mbit/s and 2 ms (plus loopback's and the sleeps' overshoot)
-    expect(fitted.fit.mbps).toBeGreaterThan(7.2);
-    expect(fitted.fit.mbps).toBeLessThan(8.8);
-    expect(fitted.fit.delayMs).toBeGreaterThan(1.9);
-    expect(fitted.fit.delayMs).toBeLessThan(3.5);
     expect(await page.locator('section[aria-label="Recorded ping-pong clients"] circle').count()).toBe(9); // each size's 3 round trips after its first message
     await page.screenshot({ path: join(tmpdir(), 'pipefill-measurement-recorded.png'), fullPage: true });
     await page.getByLabel('hide the truth').uncheck();
@@ -167,6 +169,12 @@ describe('the measurement lab in Chromium', () => {
     expect(await page.locator('[data-testid="estimates"]').innerText()).toContain('truth');
     expect(problems).toEqual([]);
     await page.close();
+    judgeTimingUnlessStarved(ctx, steal, lag);
+    // the link the client played, read back: 8 Mbit/s and 2 ms (plus loopback's and the sleeps' overshoot)
+    expect(fitted.fit.mbps).toBeGreaterThan(7.2);
+    expect(fitted.fit.mbps).toBeLessThan(8.8);
+    expect(fitted.fit.delayMs).toBeGreaterThan(1.9);
+    expect(fitted.fit.delayMs).toBeLessThan(3.5);
   }, 60_000);
 });
 
