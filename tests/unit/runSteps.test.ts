@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { EventLog, K } from '../../shared/log/eventLog.ts';
-import { thinSteps } from '../../shared/metrics/series.ts';
+import { thinDots, thinSteps } from '../../shared/metrics/thin.ts';
 import { runSignalDelays } from '../../shared/metrics/signalDelay.ts';
 import { contest, flow, matrixRun, MATRIX } from '../../shared/scenarios/presets.ts';
 import { runScenario, startScenario } from '../../shared/scenarios/run.ts';
@@ -68,5 +68,20 @@ describe('a step series thinned for drawing', () => {
   it('gives back a series of at most four points a span as it is', () => {
     const d = Float64Array.from([0, 1, 1, 2, 2, 3, 3, 4]);
     expect(thinSteps(d, 0, 10, 1)).toBe(d);
+  });
+});
+
+describe('a dots series thinned for drawing', () => {
+  it("keeps the first point of each run in one cell of time by value, and the series' last point", () => {
+    // 2 columns of 10 ms, 2 rows of the values' range 0..8 (4 each, the top value its own row)
+    const d = Float64Array.from([0, 0, 1, 1, 2, 5, 3, 2, 9, 3, 10, 3, 11, 8, 12, 7, 19, 6]);
+    // (0,0) (1,1) one cell; (2,5) the next row; (3,2) back to the first cell, a new run; (9,3) the same;
+    // (10,3) the next column; (11,8) the top row; (12,7) and (19,6) one cell, but (19,6) is the last point
+    expect(Array.from(thinDots(d, 0, 20, 2, 2))).toEqual([0, 0, 2, 5, 3, 2, 10, 3, 11, 8, 12, 7, 19, 6]);
+  });
+
+  it('gives back a series of at most a point a column as it is', () => {
+    const d = Float64Array.from([0, 1, 1, 2, 2, 3]);
+    expect(thinDots(d, 0, 10, 3, 2)).toBe(d);
   });
 });

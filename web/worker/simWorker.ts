@@ -3,7 +3,8 @@ import { formatIntervalCsv } from '../../shared/csv/intervals.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
 import { summarizeLog } from '../../shared/metrics/logSummary.ts';
-import { niceBin, runSeries, seriesBuffers, thinSteps } from '../../shared/metrics/series.ts';
+import { niceBin, runSeries, seriesBuffers } from '../../shared/metrics/series.ts';
+import { thinDots, thinSteps } from '../../shared/metrics/thin.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
 import { flowSeries } from '../../shared/metrics/fairness.ts';
 import { runMeasurement } from '../../shared/scenarios/measurement.ts';
@@ -64,6 +65,9 @@ function windowsByFlow(log: EventLog, flows: number): Float64Array[] {
 
 /** Time buckets the window line keeps four points of: several per pixel of the widest chart, zoomed a few times. */
 const WINDOW_BUCKETS = 4000;
+/** The grid a dots series keeps a point per cell of (time by value): finer still, as each dot is a pixel or two. */
+const DOT_COLUMNS = 16_000;
+const DOT_ROWS = 4096;
 
 function viewOf(
   spec: RunView['spec'],
@@ -78,9 +82,12 @@ function viewOf(
 ): [RunView, Transferable[]] {
   const once = spec && 'workload' in spec ? spec.link.once : false;
   const series = runSeries(log, endMs, trace, once);
-  // The window has a point per send and per ACK; a few per pixel draw the same line (a live run's
-  // window grows by deltas, so it is left whole).
-  if (source !== 'live') series.window = thinSteps(series.window, 0, endMs, WINDOW_BUCKETS);
+  // The window has a point per send and per ACK, and the dots a point per packet: a few per pixel draw
+  // the same picture (a live run's series grow by deltas, so they are left whole).
+  if (source !== 'live') {
+    series.window = thinSteps(series.window, 0, endMs, WINDOW_BUCKETS);
+    for (const k of ['sends', 'acks', 'retransmits', 'drops', 'queueDelay'] as const) series[k] = thinDots(series[k], 0, endMs, DOT_COLUMNS, DOT_ROWS);
+  }
   kept = { log, spec, endMs, binMs: series.binMs };
   let flows: RunView['flows'] = null;
   const buffers: ArrayBuffer[] = seriesBuffers(series);

@@ -1,0 +1,76 @@
+/**
+ * Thins a step series (t, y) pairs for drawing: of each of `buckets` equal spans of time it keeps the
+ * first, lowest, highest and last points, in time order. At a span per pixel or finer the line draws the
+ * same, with a fraction of the points; a series short enough already comes back as it is.
+ */
+export function thinSteps(d: Float64Array, start: number, end: number, buckets: number): Float64Array {
+  const n = d.length >> 1;
+  if (n <= 4 * buckets) return d;
+  const span = (end - start) / buckets;
+  const bucketOf = (i: number) => Math.floor((d[2 * i] - start) / span);
+  const out = new Float64Array(2 * Math.min(n, 4 * (bucketOf(n - 1) - bucketOf(0) + 1)));
+  let o = 0;
+  const keep = new Int32Array(4);
+  const flush = (first: number, low: number, high: number, last: number) => {
+    keep[0] = first;
+    keep[1] = Math.min(low, high);
+    keep[2] = Math.max(low, high);
+    keep[3] = last;
+    for (let k = 0; k < 4; k++) {
+      if (k > 0 && keep[k] === keep[k - 1]) continue;
+      out[o++] = d[2 * keep[k]];
+      out[o++] = d[2 * keep[k] + 1];
+    }
+  };
+  let bucket = bucketOf(0);
+  let first = 0;
+  let low = 0;
+  let high = 0;
+  for (let i = 1; i < n; i++) {
+    const b = bucketOf(i);
+    if (b !== bucket) {
+      flush(first, low, high, i - 1);
+      bucket = b;
+      first = low = high = i;
+    } else {
+      if (d[2 * i + 1] < d[2 * low + 1]) low = i;
+      if (d[2 * i + 1] > d[2 * high + 1]) high = i;
+    }
+  }
+  flush(first, low, high, n - 1);
+  return out.slice(0, o);
+}
+
+/**
+ * Thins a dots series (t, y) pairs for drawing: of each run of consecutive points in one cell of a grid
+ * of `columns` equal spans of time by `rows` equal spans of the series' own y range, it keeps the first,
+ * and the series' last point. A run's sends and ACKs climb along a curve, several to a cell of a grid
+ * finer than any canvas, and a cell's points draw as one dot. A series short enough comes back as it is.
+ */
+export function thinDots(d: Float64Array, start: number, end: number, columns: number, rows: number): Float64Array {
+  const n = d.length >> 1;
+  if (n <= columns) return d;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 1; i < d.length; i += 2) {
+    if (d[i] < lo) lo = d[i];
+    if (d[i] > hi) hi = d[i];
+  }
+  const tSpan = (end - start) / columns;
+  const ySpan = (hi - lo) / rows || 1;
+  const out = new Float64Array(d.length);
+  let o = 0;
+  let cell = Number.NaN;
+  for (let i = 0; i < n; i++) {
+    const c = Math.floor((d[2 * i] - start) / tSpan) * (rows + 1) + Math.floor((d[2 * i + 1] - lo) / ySpan);
+    if (c === cell) continue;
+    cell = c;
+    out[o++] = d[2 * i];
+    out[o++] = d[2 * i + 1];
+  }
+  if (out[o - 2] !== d[2 * n - 2] || out[o - 1] !== d[2 * n - 1]) {
+    out[o++] = d[2 * n - 2];
+    out[o++] = d[2 * n - 1];
+  }
+  return out.slice(0, o);
+}
