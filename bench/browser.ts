@@ -90,7 +90,7 @@ export async function benchBrowser(): Promise<Record<string, string>> {
       const t = document.querySelector('.playback .time')!.textContent!;
       return t;
     });
-    figures['playback frame rate at ×20 from 40% in (both runs, >100,000 dots drawn)'] = `${fps.toFixed(1)} frames/s (playhead then at ${dots})`;
+    figures['playback frame rate at ×20 from 40% in (both runs)'] = `${fps.toFixed(1)} frames/s (playhead then at ${dots})`;
 
     // Slider move → both sides' numbers re-run and charts redrawn: time from the key press to the frame after A's card changed.
     await page.getByRole('button', { name: 'Show all' }).click();
