@@ -2,6 +2,7 @@ import type { EventLog } from '../log/eventLog.ts';
 import { ESTIMATES, K } from '../log/kinds.ts';
 import { OPPORTUNITY_BYTES, tracePeriod, type Trace } from '../trace/mahimahi.ts';
 import { runSignalDelays } from './signalDelay.ts';
+import type { CoarseDots } from './thin.ts';
 
 /**
  * What the charts draw, derived from a run's log. Point series are interleaved (t, y) pairs in time
@@ -35,7 +36,13 @@ export interface RunSeries {
   queue: Float64Array;
   /** Squished periods: [start, end] pairs. */
   squished: Float64Array;
+  /** Dots series thinned for drawing the whole run (the full ones draw a zoomed part). */
+  coarse?: Partial<Record<DotSeries, CoarseDots>>;
 }
+
+/** The series drawn as a dot per packet. */
+export const DOT_SERIES = ['sends', 'acks', 'retransmits', 'drops', 'queueDelay'] as const;
+export type DotSeries = (typeof DOT_SERIES)[number];
 
 const MAX_LINE_POINTS = 3000;
 
@@ -255,5 +262,6 @@ export function capacitySeries(trace: Trace, binMs: number, bins: number, once: 
 export function seriesBuffers(s: RunSeries): ArrayBuffer[] {
   const arrays = [s.sends, s.retransmits, s.acks, s.drops, s.window, s.timeouts, s.losses, s.throughput, s.queueDelay, s.signalDelay, s.queue, s.squished, ...Object.values(s.estimates)];
   if (s.capacity) arrays.push(s.capacity);
+  for (const c of Object.values(s.coarse ?? {})) arrays.push(c.data);
   return arrays.map((x) => x.buffer as ArrayBuffer);
 }

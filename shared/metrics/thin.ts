@@ -42,27 +42,37 @@ export function thinSteps(d: Float64Array, start: number, end: number, buckets: 
 }
 
 /**
+ * A dots series thinned to a point per cell of a grid, with the cell's size: wherever a cell is no larger
+ * than a pixel it draws the same dots as the whole series.
+ */
+export interface CoarseDots {
+  data: Float64Array;
+  cellMs: number;
+  cellValue: number;
+}
+
+/**
  * Thins a dots series (t, y) pairs for drawing: of each run of consecutive points in one cell of a grid
  * of `columns` equal spans of time by `rows` equal spans of the series' own y range, it keeps the first,
- * and the series' last point. A run's sends and ACKs climb along a curve, several to a cell of a grid
- * finer than any canvas, and a cell's points draw as one dot. A series short enough comes back as it is.
+ * and the series' last point. A run's sends and ACKs climb along a curve, several to a cell. Null when
+ * that leaves most of the points (a short or scattered series): the whole one draws about as fast.
  */
-export function thinDots(d: Float64Array, start: number, end: number, columns: number, rows: number): Float64Array {
+export function coarseDots(d: Float64Array, start: number, end: number, columns: number, rows: number): CoarseDots | null {
   const n = d.length >> 1;
-  if (n <= columns) return d;
+  if (n <= columns) return null;
   let lo = Infinity;
   let hi = -Infinity;
   for (let i = 1; i < d.length; i += 2) {
     if (d[i] < lo) lo = d[i];
     if (d[i] > hi) hi = d[i];
   }
-  const tSpan = (end - start) / columns;
-  const ySpan = (hi - lo) / rows || 1;
+  const cellMs = (end - start) / columns;
+  const cellValue = (hi - lo) / rows || 1;
   const out = new Float64Array(d.length);
   let o = 0;
   let cell = Number.NaN;
   for (let i = 0; i < n; i++) {
-    const c = Math.floor((d[2 * i] - start) / tSpan) * (rows + 1) + Math.floor((d[2 * i + 1] - lo) / ySpan);
+    const c = Math.floor((d[2 * i] - start) / cellMs) * (rows + 1) + Math.floor((d[2 * i + 1] - lo) / cellValue);
     if (c === cell) continue;
     cell = c;
     out[o++] = d[2 * i];
@@ -72,5 +82,5 @@ export function thinDots(d: Float64Array, start: number, end: number, columns: n
     out[o++] = d[2 * n - 2];
     out[o++] = d[2 * n - 1];
   }
-  return out.slice(0, o);
+  return o > d.length / 2 ? null : { data: out.slice(0, o), cellMs, cellValue };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { EventLog, K } from '../../shared/log/eventLog.ts';
-import { thinDots, thinSteps } from '../../shared/metrics/thin.ts';
+import { coarseDots, thinSteps } from '../../shared/metrics/thin.ts';
 import { runSignalDelays } from '../../shared/metrics/signalDelay.ts';
 import { contest, flow, matrixRun, MATRIX } from '../../shared/scenarios/presets.ts';
 import { runScenario, startScenario } from '../../shared/scenarios/run.ts';
@@ -72,16 +72,19 @@ describe('a step series thinned for drawing', () => {
 });
 
 describe('a dots series thinned for drawing', () => {
-  it("keeps the first point of each run in one cell of time by value, and the series' last point", () => {
-    // 2 columns of 10 ms, 2 rows of the values' range 0..8 (4 each, the top value its own row)
-    const d = Float64Array.from([0, 0, 1, 1, 2, 5, 3, 2, 9, 3, 10, 3, 11, 8, 12, 7, 19, 6]);
-    // (0,0) (1,1) one cell; (2,5) the next row; (3,2) back to the first cell, a new run; (9,3) the same;
-    // (10,3) the next column; (11,8) the top row; (12,7) and (19,6) one cell, but (19,6) is the last point
-    expect(Array.from(thinDots(d, 0, 20, 2, 2))).toEqual([0, 0, 2, 5, 3, 2, 10, 3, 11, 8, 12, 7, 19, 6]);
+  // 2 columns of 10 ms by 2 rows of the values' range (the top value has a row of its own)
+  it("keeps the first point of each run in one cell, and the series' last point, with the cell's size", () => {
+    // values 0..7, rows of 3.5: (0,0) to (4,3) one cell; (5,5) and (6,6) the row above; (7,7) the top's row;
+    // (10,3) the next column; (11,3) to (19,3) the same cell, but (19,3) is the last point
+    const d = Float64Array.from([0, 0, 1, 1, 2, 1, 3, 2, 4, 3, 5, 5, 6, 6, 7, 7, 10, 3, 11, 3, 12, 3, 19, 3]);
+    const c = coarseDots(d, 0, 20, 2, 2)!;
+    expect(Array.from(c.data)).toEqual([0, 0, 5, 5, 7, 7, 10, 3, 19, 3]);
+    expect([c.cellMs, c.cellValue]).toEqual([10, 3.5]);
   });
 
-  it('gives back a series of at most a point a column as it is', () => {
-    const d = Float64Array.from([0, 1, 1, 2, 2, 3]);
-    expect(thinDots(d, 0, 10, 3, 2)).toBe(d);
+  it('gives none for a series of at most a point a column, or one that keeps most of its points', () => {
+    expect(coarseDots(Float64Array.from([0, 1, 1, 2]), 0, 10, 2, 2)).toBeNull();
+    // every point in another cell than the one before
+    expect(coarseDots(Float64Array.from([0, 0, 1, 8, 2, 0, 3, 8]), 0, 10, 2, 2)).toBeNull();
   });
 });

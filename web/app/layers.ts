@@ -59,10 +59,10 @@ export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = nul
       fitY: true,
       // Drops first, so sends and ACKs paint over them; dark, so no colour vision confuses them with ACKs.
       layers: [
-        { kind: 'dots', data: s.drops, color: COLORS.ink, label: 'drop', size: 4 },
-        { kind: 'dots', data: s.sends, color: COLORS.blue, label: offset ? 'request' : 'send', size: 2 },
-        { kind: 'dots', data: s.acks, color: COLORS.orange, label: offset ? 'reply' : 'ack', size: 2 },
-        { kind: 'dots', data: s.retransmits, color: COLORS.purple, label: 'retransmit', size: 3 },
+        { kind: 'dots', data: s.drops, coarse: s.coarse?.drops, color: COLORS.ink, label: 'drop', size: 4 },
+        { kind: 'dots', data: s.sends, coarse: s.coarse?.sends, color: COLORS.blue, label: offset ? 'request' : 'send', size: 2 },
+        { kind: 'dots', data: s.acks, coarse: s.coarse?.acks, color: COLORS.orange, label: offset ? 'reply' : 'ack', size: 2 },
+        { kind: 'dots', data: s.retransmits, coarse: s.coarse?.retransmits, color: COLORS.purple, label: 'retransmit', size: 3 },
       ],
     },
     {
@@ -90,7 +90,7 @@ export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = nul
       title: 'Delay',
       yLabel: 'ms',
       layers: [
-        { kind: 'dots', data: s.queueDelay, color: COLORS.sky, label: 'queueing delay per packet', size: 2 },
+        { kind: 'dots', data: s.queueDelay, coarse: s.coarse?.queueDelay, color: COLORS.sky, label: 'queueing delay per packet', size: 2 },
         { kind: 'line', data: s.signalDelay, color: COLORS.vermillion, label: 'signal delay', size: 1.2 },
         ...estimateLayers((n) => n === 'rttMin' || n === 'srtt' || n === 'rto' || n === 'threshold'),
       ],

@@ -2,6 +2,7 @@ import type { ScaleLinear } from 'd3-scale';
 import { dotSide, newDotCorners, Occupancy } from './dots.ts';
 import { type Affine, affineOf, dotsBetween, isFilled, traceLayer } from './geometry.ts';
 import { ColumnThinner } from './thinning.ts';
+import type { CoarseDots } from '../../shared/metrics/thin.ts';
 
 /**
  * One thing a time chart draws; data are (t, y) pairs in time order, bands (start, end) pairs. Marks are
@@ -20,6 +21,8 @@ export interface Layer {
   dash?: number[];
   /** Marks: the ticks hang from the top edge instead of rising from the time axis (a second run's events, overlaid). */
   hang?: boolean;
+  /** Dots: a thinned copy, drawn where its cells are no larger than a device pixel (the whole run's chart). */
+  coarse?: CoarseDots;
 }
 
 /** A user-timing mark at the first chart painted with marks, for measuring time to first chart. */
@@ -106,7 +109,8 @@ export class Painter {
       const image = ctx.createImageData(W, H);
       const px = new Uint32Array(image.data.buffer);
       const [ax, ay] = [affineOf(x), affineOf(y)];
-      for (const l of dots) {
+      for (const whole of dots) {
+        const l = this.drawnAs(whole, x, y);
         const color = rgba(l.color);
         const s = dotSide(l, dpr);
         const [start, end] = dotsBetween(l, t0, t1);
@@ -128,6 +132,16 @@ export class Painter {
     for (const l of layers) if (l.kind === 'bands' || l.kind === 'area') this.paintRange(l, x, y, t0, t1);
     ctx.globalCompositeOperation = 'source-over';
     for (const l of layers) if (l.kind === 'line' || l.kind === 'step' || l.kind === 'marks') this.paintRange(l, x, y, t0, t1);
+  }
+
+  /** A dots layer's coarse copy where its cells are no larger than a device pixel on these scales; else the layer. */
+  private drawnAs(l: Layer, x: ScaleLinear<number, number>, y: ScaleLinear<number, number>): Layer {
+    const c = l.coarse;
+    if (!c) return l;
+    const [t0, t1] = x.domain();
+    const [v0, v1] = y.domain();
+    const fits = c.cellMs <= (t1 - t0) / this.canvas.width && c.cellValue <= Math.abs(v1 - v0) / this.canvas.height;
+    return fits ? { ...l, data: c.data } : l;
   }
 
   /** Corners of a dots layer's pairs from `start` to `end` on spots the layer has not filled yet, into `corners`. */

@@ -3,8 +3,8 @@ import { formatIntervalCsv } from '../../shared/csv/intervals.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
 import { summarizeLog } from '../../shared/metrics/logSummary.ts';
-import { niceBin, runSeries, seriesBuffers } from '../../shared/metrics/series.ts';
-import { thinDots, thinSteps } from '../../shared/metrics/thin.ts';
+import { DOT_SERIES, niceBin, runSeries, seriesBuffers } from '../../shared/metrics/series.ts';
+import { coarseDots, thinSteps } from '../../shared/metrics/thin.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
 import { flowSeries } from '../../shared/metrics/fairness.ts';
 import { runMeasurement } from '../../shared/scenarios/measurement.ts';
@@ -65,7 +65,7 @@ function windowsByFlow(log: EventLog, flows: number): Float64Array[] {
 
 /** Time buckets the window line keeps four points of: several per pixel of the widest chart, zoomed a few times. */
 const WINDOW_BUCKETS = 4000;
-/** The grid a dots series keeps a point per cell of (time by value): finer still, as each dot is a pixel or two. */
+/** The grid a dots series' coarse copy keeps a point per cell of (time by value): finer than a whole run's chart. */
 const DOT_COLUMNS = 16_000;
 const DOT_ROWS = 4096;
 
@@ -82,11 +82,16 @@ function viewOf(
 ): [RunView, Transferable[]] {
   const once = spec && 'workload' in spec ? spec.link.once : false;
   const series = runSeries(log, endMs, trace, once);
-  // The window has a point per send and per ACK, and the dots a point per packet: a few per pixel draw
-  // the same picture (a live run's series grow by deltas, so they are left whole).
+  // The window has a point per send and per ACK; a few per pixel draw the same line. The dots, a point per
+  // packet, also come coarse, for the whole run's charts, and whole, for a zoomed part (a live run's
+  // series grow by deltas, so they are left whole).
   if (source !== 'live') {
     series.window = thinSteps(series.window, 0, endMs, WINDOW_BUCKETS);
-    for (const k of ['sends', 'acks', 'retransmits', 'drops', 'queueDelay'] as const) series[k] = thinDots(series[k], 0, endMs, DOT_COLUMNS, DOT_ROWS);
+    series.coarse = {};
+    for (const k of DOT_SERIES) {
+      const c = coarseDots(series[k], 0, endMs, DOT_COLUMNS, DOT_ROWS);
+      if (c) series.coarse[k] = c;
+    }
   }
   kept = { log, spec, endMs, binMs: series.binMs };
   let flows: RunView['flows'] = null;

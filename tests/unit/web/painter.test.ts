@@ -99,6 +99,19 @@ describe('the canvas painter', () => {
     expect(colorAt(px, 4, 4)).toBe(0);
   });
 
+  it("draws a dots layer's coarse copy where its cells are no larger than a pixel, and the whole layer where they are", () => {
+    const { canvas, pixels } = fakeCanvas();
+    const p = new Painter(canvas);
+    p.resize(10, 10, 1);
+    // the coarse copy kept (2, 3) of its cell and left (7, 3) out, as a cell per pixel of the whole run
+    const dots: Layer = { kind: 'dots', data: Float64Array.of(2, 3, 7, 3), coarse: { data: Float64Array.of(2, 3), cellMs: 1, cellValue: 1 }, color: '#000001', label: 'send', size: 1 };
+    p.paint([dots], x, y);
+    expect([pixels()[7 * 10 + 2] !== 0, pixels()[7 * 10 + 7] !== 0]).toEqual([true, false]);
+    // zoomed to half the values: a cell is two pixels tall, so every point is drawn (y = 3 at row 4)
+    p.paint([dots], x, scaleLinear().domain([0, 5]).range([10, 0]));
+    expect([pixels()[4 * 10 + 2] !== 0, pixels()[4 * 10 + 7] !== 0]).toEqual([true, true]);
+  });
+
   it('strokes a line of thousands of points through at most four points per half-pixel column', () => {
     const { canvas, calls } = fakeCanvas();
     const p = new Painter(canvas);
