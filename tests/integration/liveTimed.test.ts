@@ -14,7 +14,7 @@ import type { WebSocketLike } from '../../web/live/bridgeSession.ts';
 import { timedFetch } from '../../web/live/timedFetch.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
 import { openBridge, testRelay, until } from '../helpers/relay.ts';
-import { judgeTimingUnlessStolen, stealMeter } from '../helpers/steal.ts';
+import { judgeTimingUnlessStarved, judgeTimingUnlessStolen, stealMeter, timerLagMeter } from '../helpers/steal.ts';
 
 const FILE = 300_000;
 let relay: Awaited<ReturnType<typeof testRelay>>;
@@ -113,11 +113,14 @@ describe('live and simulated agree', () => {
     '%s: npm run fetch and the simulated run over the loopback path take the same time, with a like penalty',
     { timeout: 120_000 },
     async (schemeId, ctx) => {
+      // A CLI whose timers the machine holds up paces late and bunched: its time and penalty then say more of
+      // the machine than of the controller.
       const steal = stealMeter();
+      const lag = timerLagMeter();
       const live = await cliTypical(schemeId);
       const sim = summarize(runScenario(offsetServer(false, [flow(schemeId, {}, 0, FILE)]), () => null as never)).flows[0].offset!;
       expect(sim.result).toBe(true);
-      judgeTimingUnlessStolen(ctx, steal);
+      judgeTimingUnlessStarved(ctx, steal, lag);
       expect(Math.abs(live.serverTime / sim.timeMs - 1), `live ${live.serverTime} ms, simulated ${sim.timeMs} ms`).toBeLessThan(0.15);
       const [low, high] = [live.penalty, sim.penalty].sort((a, b) => a - b);
       expect(high <= 10 || high <= 2 * low, `live penalty ${live.penalty}, simulated ${sim.penalty}`).toBe(true);
