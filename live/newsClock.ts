@@ -10,14 +10,6 @@ import type { WallClock } from './wallClock.ts';
 export const NEWS_ALLOWANCE_MS = 10;
 
 /**
- * How late an action may run and still be handed its due time. A page's clock reads in steps of 0.1 ms and
- * its polls take a fraction of a millisecond, so a pacer's timer fires a little late each time; a pacer
- * that booked its next send from the time it ran would lose that much on every request (5% of the token
- * pacer's 4.1 ms gap). Handed its due time, it keeps its schedule; later than this, the lateness counts.
- */
-export const LATE_SLACK_MS = 0.5;
-
-/**
  * The model's Clock on this side's wall clock, for a controller whose datagrams a relay sends a delay after
  * the time each was sent at (web/live/bridgeFetch.ts). An action due at T runs once this side has heard
  * what the relay heard until T − allowance (or after MAX_HOLD_MS): when the hop back is held up (a busy
@@ -25,7 +17,7 @@ export const LATE_SLACK_MS = 0.5;
  * and no send goes out into the stall. Before a long wait ends it asks for fresh news, so an idle session
  * is not held up by a round trip.
  *
- * An action is handed its due time if it runs at most `slackMs` late (never a time before one the model
+ * An action is handed its due time if it runs at most `slackMs()` late (never a time before one the model
  * has read): its sends still leave the relay at their places, as the relay keeps the time they are
  * stamped with, not when they reach it.
  */
@@ -37,8 +29,13 @@ export class NewsClock implements Clock {
   constructor(
     private readonly wall: WallClock,
     private readonly news: RelayNews,
+    /**
+     * How late an action may run and still be handed its due time (it may change during a run). A pacer
+     * whose timer fires a little late would otherwise book its next send from the late time and lose that
+     * much on every request; handed its due time, it keeps its schedule. Later than this, lateness counts.
+     */
+    private readonly slackMs: () => number,
     private readonly allowanceMs = NEWS_ALLOWANCE_MS,
-    private readonly slackMs = LATE_SLACK_MS,
   ) {}
 
   get now(): number {
@@ -61,7 +58,7 @@ export class NewsClock implements Clock {
     while (this.held.length > 0) {
       if (!force && this.news.heardUntil() + this.allowanceMs < this.held[0].at) return this.news.behind();
       const { at, action } = this.held.shift()!;
-      this.given = Math.max(at, this.wall.now - this.slackMs, this.given);
+      this.given = Math.max(at, this.wall.now - this.slackMs(), this.given);
       action(this.given);
     }
   }

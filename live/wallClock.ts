@@ -9,9 +9,16 @@ export interface Timers {
   now(): number;
   setTimer(f: () => void, ms: number): unknown;
   clearTimer(handle: unknown): void;
-  /** Runs a function soon, after pending I/O: setImmediate in Node, a MessageChannel post in browsers. */
-  yieldTo(f: () => void): void;
+  /**
+   * Runs a function soon, after pending I/O (setImmediate in Node): the clock then polls near a deadline
+   * for sub-millisecond timing. Without it the clock only sleeps, and an action may run a timer's
+   * lateness after its time: for a side whose datagrams the relay sends on time (web/live/browserClock.ts).
+   */
+  yieldTo?(f: () => void): void;
 }
+
+/** How close to a deadline a polling clock stops sleeping: timers fire up to a millisecond or so late. */
+const POLL_WITHIN_MS = 3;
 
 /**
  * The model's Clock on the wall: milliseconds since it was made. Actions run close to their deadline:
@@ -60,14 +67,16 @@ export class WallClock implements Clock {
     const first = this.pending[0];
     if (!first) return;
     const wait = first.at - this.now;
-    if (wait > 3) {
-      this.sleeping = this.timers.setTimer(() => {
+    if (wait <= POLL_WITHIN_MS && this.timers.yieldTo) return this.poll();
+    // A polling clock wakes a little early and polls the rest; one that only sleeps wakes at the time.
+    const early = this.timers.yieldTo ? POLL_WITHIN_MS - 1 : 0;
+    this.sleeping = this.timers.setTimer(
+      () => {
         this.sleeping = null;
         this.poll();
-      }, wait - 2);
-    } else {
-      this.poll();
-    }
+      },
+      Math.max(0, wait - early),
+    );
   }
 
   private poll = (): void => {
@@ -75,7 +84,7 @@ export class WallClock implements Clock {
     if (this.stopped) return;
     while (this.pending.length > 0 && this.pending[0].at <= this.now) this.pending.shift()!.action(this.now);
     if (this.pending.length === 0) return;
-    if (this.pending[0].at - this.now > 3) return this.arm();
+    if (this.pending[0].at - this.now > POLL_WITHIN_MS || !this.timers.yieldTo) return this.arm();
     this.polling = true;
     this.timers.yieldTo(this.poll);
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LATE_SLACK_MS, NEWS_ALLOWANCE_MS, NewsClock } from '../../live/newsClock.ts';
+import { NEWS_ALLOWANCE_MS, NewsClock } from '../../live/newsClock.ts';
 import { MAX_HOLD_MS } from '../../live/relayClock.ts';
 import { Pacer } from '../../shared/endpoints/pacer.ts';
 import { Timer } from '../../shared/sim/scheduler.ts';
@@ -11,11 +11,15 @@ function news(heard = 0) {
   return { n, news: { heardUntil: () => n.heard, behind: () => void n.pings++ } };
 }
 
+/** How late an action may run and keep its time, in these tests. */
+const LATE_SLACK_MS = 0.5;
+const slack = () => LATE_SLACK_MS;
+
 describe('NewsClock', () => {
   it('runs an action on time when the news is within the allowance, handing it the wall clock', () => {
     const { wall, advance } = manualWall();
     const { n, news: relay } = news(0);
-    const clock = new NewsClock(wall, relay);
+    const clock = new NewsClock(wall, relay, slack);
     const ran: number[] = [];
     clock.at(NEWS_ALLOWANCE_MS, (now) => ran.push(now));
     advance(NEWS_ALLOWANCE_MS);
@@ -26,7 +30,7 @@ describe('NewsClock', () => {
   it('holds an action while the news trails it by more than the allowance, asks for news, and runs it when news comes, handed the time less the slack', () => {
     const { wall, advance } = manualWall();
     const { n, news: relay } = news(4);
-    const clock = new NewsClock(wall, relay);
+    const clock = new NewsClock(wall, relay, slack);
     const ran: number[] = [];
     clock.at(15, (now) => ran.push(now));
     clock.at(16, (now) => ran.push(now));
@@ -45,7 +49,7 @@ describe('NewsClock', () => {
   it('runs held actions after MAX_HOLD_MS whatever the news', () => {
     const { wall, advance } = manualWall();
     const { news: relay } = news(0);
-    const clock = new NewsClock(wall, relay);
+    const clock = new NewsClock(wall, relay, slack);
     const ran: number[] = [];
     clock.at(50, (now) => ran.push(now));
     advance(50 + MAX_HOLD_MS - 1);
@@ -57,7 +61,7 @@ describe('NewsClock', () => {
   it('asks for news the allowance before a long wait ends, not before a short one', () => {
     const { wall, advance } = manualWall();
     const { n, news: relay } = news(0);
-    const clock = new NewsClock(wall, relay);
+    const clock = new NewsClock(wall, relay, slack);
     clock.at(2 * NEWS_ALLOWANCE_MS, () => {});
     advance(2 * NEWS_ALLOWANCE_MS - 1);
     expect(n.pings).toBe(0);
@@ -73,7 +77,7 @@ describe('NewsClock', () => {
   it('drops what is pending when stopped', () => {
     const { wall, advance } = manualWall();
     const { news: relay } = news(-100);
-    const clock = new NewsClock(wall, relay);
+    const clock = new NewsClock(wall, relay, slack);
     const ran: number[] = [];
     clock.at(5, (now) => ran.push(now));
     advance(6);
@@ -85,7 +89,7 @@ describe('NewsClock', () => {
   it('keeps a pacer on its schedule when each poll runs its send a fraction of a millisecond late', () => {
     // The hand-moved wall polls every 0.25 ms: a send due at 4.1237 runs at 4.25, as a page's clock would.
     const { wall, advance } = manualWall();
-    const clock = new NewsClock(wall, news(Number.POSITIVE_INFINITY).news);
+    const clock = new NewsClock(wall, news(Number.POSITIVE_INFINITY).news, slack);
     const rate = 242.5;
     const sent: { model: number; wall: number }[] = [];
     const pacer: Pacer = new Pacer(new Timer(clock, (now) => send(now)));
@@ -106,7 +110,7 @@ describe('NewsClock', () => {
 
   it('hands an action that runs over the slack late the time less the slack, so a stall is not made up in a burst', () => {
     const { wall, jump } = manualWall();
-    const clock = new NewsClock(wall, news(Number.POSITIVE_INFINITY).news);
+    const clock = new NewsClock(wall, news(Number.POSITIVE_INFINITY).news, slack);
     const got: number[] = [];
     clock.at(10, (now) => got.push(now));
     clock.at(11, (now) => got.push(now));
@@ -114,9 +118,23 @@ describe('NewsClock', () => {
     expect(got).toEqual([20 - LATE_SLACK_MS, 20 - LATE_SLACK_MS]);
   });
 
+  it('reads the slack when an action runs, so a slack that grows during a run forgives later lateness', () => {
+    const { wall, jump } = manualWall();
+    let slackMs = 0.5;
+    const clock = new NewsClock(wall, news(Number.POSITIVE_INFINITY).news, () => slackMs);
+    const got: number[] = [];
+    clock.at(10, (now) => got.push(now));
+    jump(13);
+    slackMs = 4;
+    clock.at(20, (now) => got.push(now));
+    jump(23);
+    // 3 ms late under a 0.5 ms slack counts (12.5); 3 ms late under a 4 ms slack is forgiven (20).
+    expect(got).toEqual([12.5, 20]);
+  });
+
   it('never hands an action a time before one the model has already read', () => {
     const { wall, advance, jump } = manualWall();
-    const clock = new NewsClock(wall, news(Number.POSITIVE_INFINITY).news);
+    const clock = new NewsClock(wall, news(Number.POSITIVE_INFINITY).news, slack);
     const got: number[] = [];
     clock.at(10, (now) => got.push(now));
     advance(9.9);

@@ -6,7 +6,13 @@ import type { WallClock } from '../../live/wallClock.ts';
 import { sinkSession, synchronize, type WebSocketLike } from './bridgeSession.ts';
 
 /** The least delay between the controller's send and the relay's; the pings and late arrivals size it up. */
-export const SEND_DELAY_MS = 3;
+export const SEND_DELAY_MS = 5;
+
+/**
+ * What of the delay a datagram needs to reach the relay on time. The rest is how late a timer here may fire
+ * and its action still be handed its due time: the datagram still leaves the relay at its place.
+ */
+export const HOP_MARGIN_MS = 2.5;
 
 /**
  * A live fetch through a timed bridge session (`timed=1`). The controller decides on this side's clock; each
@@ -14,7 +20,8 @@ export const SEND_DELAY_MS = 3;
  * The WebSocket hop delivers frames in clumps (a busy browser or relay reads several at once); a datagram
  * that reaches the relay within the delay leaves spaced as the controller sent it, as a CLI's would. The
  * delay starts from the pings (leadFromPings) and grows when a datagram arrives after its time
- * (leadAfterStall), up to MAX_LEAD_MS: it only adds that much to each round trip.
+ * (leadAfterStall), up to MAX_LEAD_MS: it only adds that much to each round trip. Within the delay, less
+ * the hop, a late timer here is forgiven: its action is handed its due time.
  *
  * It starts once the hop is quiet (synchronize: a page that has just started a run is busy drawing and
  * compiling), and runs on a NewsClock fed by the relay's stamps and its reports of each datagram sent, so
@@ -40,7 +47,7 @@ export function bridgeFetch(ws: WebSocketLike, wall: WallClock, o: LiveFetchOpti
       pinging = true;
     },
   };
-  const clock = new NewsClock(wall, news);
+  const clock = new NewsClock(wall, news, () => delayMs - HOP_MARGIN_MS);
   const heard = (relayTime: number) => {
     latest = Math.max(latest, relayTime);
     clock.release();
