@@ -25,6 +25,12 @@ export class NewsClock implements Clock {
   private readonly held: { at: number; action: Action }[] = [];
   /** The latest time the model has been given or has read: it never sees time go back. */
   private given = Number.NEGATIVE_INFINITY;
+  /**
+   * While an action or an arrival is handled, the time it was handed: what the model reads as `now` then.
+   * Reading the wall instead (a timer set inside, say) would move the model on to when this side ran it,
+   * and the next action would lose the slack it was forgiven.
+   */
+  private handling: number | null = null;
 
   constructor(
     private readonly wall: WallClock,
@@ -39,6 +45,7 @@ export class NewsClock implements Clock {
   ) {}
 
   get now(): number {
+    if (this.handling !== null) return this.handling;
     this.given = Math.max(this.given, this.wall.now);
     return this.given;
   }
@@ -53,13 +60,35 @@ export class NewsClock implements Clock {
     });
   }
 
+  /**
+   * Hands `receive` a datagram's arrival at the relay, `t` on this side's clock, after running what was
+   * due by then: the relay's stamp, not when this side got round to reading it, so a reply held up on the
+   * hop back (a busy browser) neither lengthens the controller's round trip nor jumps ahead of a send or
+   * timeout due before it. Never a time before one the model has read, nor a time to come.
+   */
+  arrival(t: number, receive: Action): void {
+    this.wall.runDue(t);
+    this.handle(Math.max(this.given, Math.min(t, this.wall.now)), receive);
+    this.release();
+  }
+
   /** Runs the held actions, in order, as far as the news has caught up (all of them if `force`). */
   release(force = false): void {
     while (this.held.length > 0) {
       if (!force && this.news.heardUntil() + this.allowanceMs < this.held[0].at) return this.news.behind();
       const { at, action } = this.held.shift()!;
-      this.given = Math.max(at, this.wall.now - this.slackMs(), this.given);
-      action(this.given);
+      this.handle(Math.max(at, this.wall.now - this.slackMs(), this.given), action);
+    }
+  }
+
+  private handle(t: number, action: Action): void {
+    const outer = this.handling;
+    this.given = t;
+    this.handling = t;
+    try {
+      action(t);
+    } finally {
+      this.handling = outer;
     }
   }
 

@@ -132,6 +132,39 @@ describe('NewsClock', () => {
     expect(got).toEqual([12.5, 20]);
   });
 
+  it('reads as now, inside an action, the time it was handed, so a timer set there does not move the model on', () => {
+    const { wall, jump } = manualWall();
+    const clock = new NewsClock(wall, news(Number.POSITIVE_INFINITY).news, () => 2);
+    const got: number[] = [];
+    clock.at(10, () => {
+      got.push(clock.now);
+      clock.at(14, (now) => got.push(now));
+    });
+    jump(11.5);
+    // Run 1.5 ms late, within the slack: handed 10, it reads 10, not 11.5, and the next, run 1.5 ms late too, gets 14.
+    jump(15.5);
+    expect(got).toEqual([10, 14]);
+  });
+
+  it('hands a datagram the time it reached the relay, after the actions due before it, never a time already read or to come', () => {
+    const { wall, stall, jump } = manualWall();
+    const clock = new NewsClock(wall, news(Number.POSITIVE_INFINITY).news, () => 5);
+    const got: string[] = [];
+    clock.at(10, (now) => got.push(`timeout@${now}`));
+    clock.at(13, (now) => got.push(`send@${now}`));
+    // Read at 14 here, its timers not yet run: the reply reached the relay at 12 on this side's clock.
+    stall(14);
+    clock.arrival(12, (now) => got.push(`reply@${now}`));
+    expect(got).toEqual(['timeout@10', 'reply@12']);
+    jump(14);
+    expect(got).toEqual(['timeout@10', 'reply@12', 'send@13']);
+    // Stamped before a time the model has read, it is handed that time; stamped ahead of this side's clock
+    // (the clocks' match is an estimate), it is handed now.
+    clock.arrival(12.5, (now) => got.push(`behind@${now}`));
+    clock.arrival(15, (now) => got.push(`ahead@${now}`));
+    expect(got.slice(3)).toEqual(['behind@13', 'ahead@14']);
+  });
+
   it('never hands an action a time before one the model has already read', () => {
     const { wall, advance, jump } = manualWall();
     const clock = new NewsClock(wall, news(Number.POSITIVE_INFINITY).news, slack);

@@ -14,12 +14,12 @@ function recordingTimers(polls: boolean) {
 }
 
 describe('WallClock', () => {
-  it('sleeps until 2 ms before a deadline and polls the rest when it can poll', () => {
+  it('sleeps until half a millisecond before a deadline and polls the rest when it can poll', () => {
     const { state, wall } = recordingTimers(true);
     const ran: number[] = [];
     wall.at(10, (now) => ran.push(now));
-    expect(state.timers.map((x) => x.ms)).toEqual([8]);
-    state.t = 8.1;
+    expect(state.timers.map((x) => x.ms)).toEqual([9.5]);
+    state.t = 9.6;
     state.timers[0].f();
     expect(state.yields).toHaveLength(1);
     state.t = 10.05;
@@ -39,5 +39,22 @@ describe('WallClock', () => {
     // The next deadline is 0.7 ms off: one more timer for exactly that, no polling.
     expect(state.timers.map((x) => x.ms)).toEqual([10, 11.5 - 10.8]);
     expect(state.yields).toEqual([]);
+  });
+
+  it('runs at once the actions a late timer has not run, up to a time no later than now, in order', () => {
+    const { state, wall } = recordingTimers(false);
+    const ran: string[] = [];
+    wall.at(10, () => ran.push('a'));
+    wall.at(11, () => ran.push('b'));
+    wall.at(12, () => ran.push('c'));
+    state.t = 11.5;
+    wall.runDue(11);
+    expect(ran).toEqual(['a', 'b']);
+    // Asked for a time still to come, it runs only what is due now.
+    wall.runDue(20);
+    expect(ran).toEqual(['a', 'b']);
+    state.t = 12;
+    wall.runDue(20);
+    expect(ran).toEqual(['a', 'b', 'c']);
   });
 });
