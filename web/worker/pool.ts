@@ -68,7 +68,12 @@ export class WorkerPool {
       if (m.result.ok) return;
     }
     if (m.kind === 'preview') {
-      if (m.id === this.latest[w.slot]) w.onPreview?.(m.series);
+      const worker = this.workers[w.slot];
+      const goOn = () => worker.postMessage({ id: m.id, kind: 'preview-shown' } satisfies WorkerRequest);
+      if (m.id !== this.latest[w.slot] || !w.onPreview) return goOn();
+      w.onPreview(m.series);
+      // Once the frame with it is drawn: a task after the next animation frame.
+      requestAnimationFrame(() => setTimeout(goOn));
       return;
     }
     if (m.kind === 'delta') {

@@ -14,7 +14,8 @@ import { type RunResult, startScenario } from '../../shared/scenarios/run.ts';
 import { type ScenarioSpec, tracesOf } from '../../shared/scenarios/spec.ts';
 import { parseTrace, tracePeriod, type Trace } from '../../shared/trace/mahimahi.ts';
 import { type LiveStart, relayPolicy, startLive } from './liveRun.ts';
-import { type RunView, tracesInName, type WorkerRequest, type WorkerResponse } from './protocol.ts';
+import { previewWaits } from './previewWait.ts';
+import { PREVIEW_WAIT_MS, type RunView, tracesInName, type WorkerRequest, type WorkerResponse } from './protocol.ts';
 import { importRun } from './replay.ts';
 import { deltaBuffers, seriesDelta } from './seriesDelta.ts';
 import { checkCode, loadUserCode, watchRun } from './userModule.ts';
@@ -128,7 +129,7 @@ const PREVIEW_STEPS = 8;
  * (then null): between slices of a few milliseconds the worker takes its messages. `preview` is handed the
  * run so far once its first seconds are simulated.
  */
-async function simulate(spec: ScenarioSpec, stale?: () => boolean, preview?: (sofar: RunResult) => void): Promise<RunResult | null> {
+async function simulate(spec: ScenarioSpec, stale?: () => boolean, preview?: (sofar: RunResult) => Promise<void>): Promise<RunResult | null> {
   await Promise.all(tracesOf(spec).map(loadTrace));
   // the user's code last: from its first line to the run's end nothing waits on the network, so its beats keep coming
   if (spec.code !== undefined) await loadUserCode(spec.code);
@@ -140,7 +141,7 @@ async function simulate(spec: ScenarioSpec, stale?: () => boolean, preview?: (so
   let sliceStart = performance.now();
   let steps = 0;
   while (!run.advance()) {
-    if (++steps === PREVIEW_STEPS) preview?.(run.result());
+    if (++steps === PREVIEW_STEPS && preview) await preview(run.result());
     if (!stale || performance.now() - sliceStart < SLICE_MS) continue;
     await nextTask();
     if (stale()) return null;
@@ -156,14 +157,17 @@ async function simulate(spec: ScenarioSpec, stale?: () => boolean, preview?: (so
 let newestRun = 0;
 
 /**
- * The series of a run's first seconds, on the whole run's time axis (so the page's axes stand when the rest
- * arrives).
+ * Sends the series of a run's first seconds, on the whole run's time axis (so the page's axes stand when the
+ * rest arrives); settles once the page has drawn them, or after PREVIEW_WAIT_MS.
  */
-function postPreview(id: number, spec: ScenarioSpec, sofar: RunResult): void {
+function postPreview(id: number, spec: ScenarioSpec, sofar: RunResult): Promise<void> {
   const once = 'workload' in spec ? spec.link.once : false;
   const series = runSeries(sofar.log, Math.max(spec.durationMs, sofar.endMs), sofar.trace, once);
   post({ id, kind: 'preview', series }, seriesBuffers(series));
+  return previews.wait(id);
 }
+
+const previews = previewWaits(PREVIEW_WAIT_MS);
 
 async function run(id: number, spec: ScenarioSpec, probeFrom?: number, check = false, preview = false): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 0));
@@ -270,6 +274,8 @@ self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
         return await live(m.id, m);
       case 'export':
         return post({ id: m.id, kind: 'exported', text: exportCsv(m.what) });
+      case 'preview-shown':
+        return previews.shown(m.id);
       case 'cancel':
         cancelLive?.();
         return;
