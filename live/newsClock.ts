@@ -41,7 +41,6 @@ export class NewsClock implements Clock {
      * much on every request; handed its due time, it keeps its schedule. Later than this, lateness counts.
      */
     private readonly slackMs: () => number,
-    private readonly allowanceMs = NEWS_ALLOWANCE_MS,
   ) {}
 
   get now(): number {
@@ -51,8 +50,8 @@ export class NewsClock implements Clock {
   }
 
   at(at: number, action: Action): void {
-    const askAt = at - this.allowanceMs;
-    if (askAt - this.wall.now > this.allowanceMs) this.wall.at(askAt, () => this.news.heardUntil() < askAt && this.news.behind());
+    const askAt = at - NEWS_ALLOWANCE_MS;
+    if (askAt - this.wall.now > NEWS_ALLOWANCE_MS) this.wall.at(askAt, () => this.news.heardUntil() < askAt && this.news.behind());
     this.wall.at(at, () => {
       this.held.push({ at, action });
       if (this.held.length === 1) this.wall.at(this.wall.now + MAX_HOLD_MS, () => this.release(true));
@@ -75,7 +74,7 @@ export class NewsClock implements Clock {
   /** Runs the held actions, in order, as far as the news has caught up (all of them if `force`). */
   release(force = false): void {
     while (this.held.length > 0) {
-      if (!force && this.news.heardUntil() + this.allowanceMs < this.held[0].at) return this.news.behind();
+      if (!force && this.news.heardUntil() + NEWS_ALLOWANCE_MS < this.held[0].at) return this.news.behind();
       const { at, action } = this.held.shift()!;
       this.handle(Math.max(at, this.wall.now - this.slackMs(), this.given), action);
     }

@@ -69,46 +69,47 @@ export class WallClock implements Clock {
     else this.arm();
   }
 
+  /** Polls on the loop's next turn (a clock that cannot poll sleeps 0 ms), whatever it slept until. */
   private soon(): void {
     if (this.polling || this.stopped) return;
-    if (this.sleeping !== null) this.timers.clearTimer(this.sleeping);
-    this.sleeping = null;
-    if (this.timers.yieldTo) {
-      this.polling = true;
-      return this.timers.yieldTo(this.poll);
-    }
-    this.sleeping = this.timers.setTimer(() => {
-      this.sleeping = null;
-      this.poll();
-    }, 0);
+    this.wake();
+    if (this.timers.yieldTo) this.pollNext(this.timers.yieldTo);
+    else this.sleep(0);
   }
 
   stop(): void {
     this.stopped = true;
     this.pending = [];
-    if (this.sleeping !== null) this.timers.clearTimer(this.sleeping);
-    this.sleeping = null;
+    this.wake();
   }
 
   private arm(): void {
     if (this.polling || this.stopped) return;
-    if (this.sleeping !== null) {
-      this.timers.clearTimer(this.sleeping);
-      this.sleeping = null;
-    }
+    this.wake();
     const first = this.pending[0];
     if (!first) return;
     const wait = first.at - this.now;
     if (wait <= POLL_WITHIN_MS && this.timers.yieldTo) return this.poll();
     // A polling clock wakes a little early and polls the rest; one that only sleeps wakes at the time.
-    const early = this.timers.yieldTo ? POLL_WITHIN_MS - 1 : 0;
-    this.sleeping = this.timers.setTimer(
-      () => {
-        this.sleeping = null;
-        this.poll();
-      },
-      Math.max(0, wait - early),
-    );
+    this.sleep(Math.max(0, wait - (this.timers.yieldTo ? POLL_WITHIN_MS - 1 : 0)));
+  }
+
+  private sleep(ms: number): void {
+    this.sleeping = this.timers.setTimer(() => {
+      this.sleeping = null;
+      this.poll();
+    }, ms);
+  }
+
+  /** Calls off the timer it sleeps on, if any. */
+  private wake(): void {
+    if (this.sleeping !== null) this.timers.clearTimer(this.sleeping);
+    this.sleeping = null;
+  }
+
+  private pollNext(yieldTo: (f: () => void) => void): void {
+    this.polling = true;
+    yieldTo(this.poll);
   }
 
   private poll = (): void => {
@@ -117,7 +118,6 @@ export class WallClock implements Clock {
     while (this.pending.length > 0 && this.pending[0].at <= this.now) this.pending.shift()!.action(this.now);
     if (this.pending.length === 0) return;
     if (this.pending[0].at - this.now > POLL_WITHIN_MS || !this.timers.yieldTo) return this.arm();
-    this.polling = true;
-    this.timers.yieldTo(this.poll);
+    this.pollNext(this.timers.yieldTo);
   };
 }
