@@ -79,6 +79,8 @@ export function parseTraceCsv(text: string): ImportedTrace {
   const rows = csvParse(body);
   for (const col of CSV_COLUMNS) if (!rows.columns.includes(col)) throw new CsvError(`line 3: missing column "${col}"`);
   if (rows.length > MAX_ROWS) throw new CsvError(`more than ${MAX_ROWS} rows`);
+  // An export ends with a line break: without one, the last row may have been cut anywhere, even where it still reads as a number.
+  if (!text.endsWith('\n')) throw new CsvError(`line ${rows.length + 3} is cut off: the file ends in the middle of a row (was it truncated?)`);
   const log = new EventLog(Math.max(16, rows.length));
   rows.forEach((r, i) => {
     const line = i + 4;

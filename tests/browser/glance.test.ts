@@ -95,6 +95,13 @@ describe('one glance at projector sizes, in Chromium', () => {
     await box.fill('9000');
     await page.getByText('delay must be a number from 0 to 5000 ms (got "9000")').waitFor();
     expect(new URLSearchParams(new URL(page.url()).search).get('link.delay')).toBe('333');
+    // Leaving the box shows the value in force again; the reason stays.
+    await box.blur();
+    expect(await box.inputValue()).toBe('333');
+    // What the box takes, a link reproduces: a fraction of a whole-number parameter is refused as the URL refuses it.
+    await box.fill('0.5');
+    await page.getByText('delay must be a whole number from 0 to 5000 ms (got "0.5")').waitFor();
+    expect(new URLSearchParams(new URL(page.url()).search).get('link.delay')).toBe('333');
     const slider = page.locator('[data-param="link.delay"]');
     expect(await slider.getAttribute('data-scale')).toBe('log');
     // The middle of the track is about 70 ms (√5001 − 1), not 2,500 ms.

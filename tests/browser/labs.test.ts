@@ -64,8 +64,16 @@ describe('the labs in Chromium', () => {
     await page.getByText('uses the default instead: sw "fixed:w:2..5000*2": w must be a number from 1 to 1000 packets (got "1024")').waitFor();
     await page.getByText(/uses the default instead: trace must be one of .* \(got "Atlantis"\)/).waitFor();
     await page.locator('[data-param="sweep0"]').fill('2..5000*2');
+    // Said as typed, beside the field; the link keeps the last sweep typed right.
+    await page.locator('fieldset').getByText('w must be a number from 1 to 1000 packets (got "1024")').waitFor();
     await page.locator('[data-action="sweep"]').click();
     await page.getByText('sweep 1: w must be a number from 1 to 1000 packets (got "1024")').waitFor();
+    await page.locator('[data-param="sweep0"]').fill('4..64*2');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('sw') === 'fixed:w:4..64*2');
+    await page.locator('[data-param="sweep0"]').fill('abc');
+    expect(await page.locator('[data-param="sweep0"]').getAttribute('aria-invalid')).toBe('true');
+    await page.waitForTimeout(400);
+    expect(new URLSearchParams(new URL(page.url()).search).get('sw')).toBe('fixed:w:4..64*2');
     await page.close();
   });
 

@@ -39,6 +39,8 @@ describe('trace CSV', () => {
     expect(() => parseTraceCsv(`${head}x,0,send,0,1500,1,0,\n`)).toThrow(/line 4: t_ms is not a number/);
     expect(() => parseTraceCsv(`${head}1,300,send,0,1500,1,0,\n`)).toThrow(/flow must be/);
     expect(() => parseTraceCsv('# pipefill-trace v1\n# spec null\nt_ms,flow\n')).toThrow(/missing column "kind"/);
+    // Cut in the middle of a value that still reads as a number ("0.2" of "0.25"): the missing line break gives it away.
+    expect(() => parseTraceCsv(`${head}1,0,send,0,1500,1,0,\n2,0,ack,0,80,1,0.2`)).toThrow('line 5 is cut off: the file ends in the middle of a row (was it truncated?)');
   });
 });
 

@@ -26,4 +26,9 @@ describe('importing a saved offset run', () => {
     expect(run.endMs).toBe(20);
     expect(run.summary.flows[0].offset).toMatchObject({ result, timeMs: 3150, penalty: 250, requests: 2 });
   });
+
+  it('refuses a file with a header and no events, saying so', async () => {
+    const header = formatTraceCsv(new EventLog(), spec);
+    await expect(importRun(header, () => Promise.resolve(null))).rejects.toThrow('the file has no events: nothing follows its header');
+  });
 });

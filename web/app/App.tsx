@@ -21,6 +21,9 @@ import { usePlayback } from './usePlayback.ts';
 import { relayInfo, useRelay } from './useRelay.ts';
 import { type Runs, type Slot, useRuns } from './useRuns.ts';
 
+/** How a failed import is told: a later import that works takes it back. */
+const NOT_REPLAYED = ' could not be replayed: ';
+
 /** The shortest time between two writes of the settings into the URL, ms. */
 const URL_WRITE_MS = 300;
 
@@ -46,7 +49,7 @@ function useUploads() {
 export function App() {
   const initial = useMemo(() => decodeExperiment(window.location.search), []);
   const [e, setE] = useState<Experiment>(initial.value);
-  const { notices, note, dismiss } = useNotices(initial.errors);
+  const { notices, note, dismiss, forget } = useNotices(initial.errors);
   const uploads = useUploads();
   const allRuns = useRuns(e, uploads.durations);
   // What the page draws: never a run of the other scenario under this one's headings.
@@ -92,7 +95,8 @@ export function App() {
 
   const onImport = async (file: File, slot: Slot) => {
     const r = await runs.pool.request(slot, { kind: 'replay', csv: await file.text() }, (view) => runs.show(slot, view));
-    if (r.kind === 'error') return note(`${file.name} could not be replayed: ${r.message}`);
+    if (r.kind === 'error') return note(`${file.name}${NOT_REPLAYED}${r.message}`);
+    forget((m) => m.includes(NOT_REPLAYED));
     playhead.set({ ...playhead.state(), playing: true, t: 0 });
     await restoreImportedCode(r.view.spec);
   };

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
-import { checkParam, type NumberParam, type ParamSpec } from '../../shared/controllers/types.ts';
+import type { NumberParam, ParamSpec } from '../../shared/controllers/types.ts';
+import { checkField } from '../state/codec.ts';
 import { sliderScale } from './sliderScale.ts';
 
 /** One labelled control generated from a parameter's schema: a slider for numbers, a menu for choices. */
@@ -44,14 +45,18 @@ export function ParamControl({ spec, value, onChange, prefix }: { spec: ParamSpe
   );
 }
 
-/** The exact value, typed: a value outside the range or off the step is refused with the reason, and not applied. */
+/**
+ * The exact value, typed. It is checked as a link's value is (checkField), so what the box applies a
+ * shared link reproduces: a value outside the range, or a fraction of a whole-number parameter, is refused
+ * with the reason and not applied; leaving the box then shows the value in force again, beside the reason.
+ */
 function NumberBox({ spec, value, onChange, name }: { spec: NumberParam; value: number; onChange(v: number): void; name: string }) {
   const [text, setText] = useState(String(value));
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => setText(String(value)), [value]);
   const type = (raw: string) => {
     setText(raw);
-    const r = checkParam(spec, raw.trim());
+    const r = checkField(spec, raw.trim());
     setProblem('error' in r ? r.error : null);
     if ('value' in r) onChange(Number(r.value));
   };
@@ -63,6 +68,7 @@ function NumberBox({ spec, value, onChange, name }: { spec: NumberParam; value: 
         inputMode="decimal"
         value={text}
         onChange={(e) => type(e.target.value)}
+        onBlur={() => setText(String(value))}
         aria-label={`${spec.name} (${spec.unit || 'value'})`}
         aria-invalid={problem !== null}
         data-number={name}

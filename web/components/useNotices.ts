@@ -8,5 +8,7 @@ export function useNotices(urlErrors: readonly string[]) {
     notices,
     note: (m: string) => setNotices((n) => [...n.slice(-3), m]),
     dismiss: (i: number) => setNotices((x) => x.filter((_, k) => k !== i)),
+    /** Takes back the notices a later success made untrue. */
+    forget: (untrue: (m: string) => boolean) => setNotices((x) => x.filter((m) => !untrue(m))),
   };
 }

@@ -10,7 +10,7 @@ import type { Item } from '../state/codec.ts';
 import { CONTEST_LAB } from '../state/labs.ts';
 import { WorkerPool } from '../worker/pool.ts';
 import { exportSweepCsv, SweepResults } from './contest/SweepResults.tsx';
-import { defaultSweep, type SweepDef, SweepSettings } from './contest/SweepSettings.tsx';
+import { defaultSweep, type SweepDef, SweepSettings, sweepProblem } from './contest/SweepSettings.tsx';
 import { type SweepRun, useSweepRunner } from './contest/useSweepRunner.ts';
 import { useInitialState, useUrlState } from './lab.ts';
 
@@ -53,10 +53,13 @@ export function ContestLab() {
   const [sweeps, setSweeps] = useState<SweepDef[]>(() => sweepsFrom(initial.value.sw as Item[]));
   const runner = useSweepRunner();
   const { uploads, upload } = useUploads((m) => runner.setErrors([m]), setTrace);
+  // The link carries the sweeps last typed right: one being typed, or wrong, would open as the default.
+  const linked = useRef(sweeps);
+  if (sweeps.every((s) => sweepProblem(s) === null)) linked.current = sweeps;
   useUrlState(
     'contest-lab',
     CONTEST_LAB,
-    { trace: trace.startsWith('upload:') ? 'Verizon-LTE-short' : trace, sw: sweeps.map((s) => [s.scheme, s.param, s.values]) },
+    { trace: trace.startsWith('upload:') ? 'Verizon-LTE-short' : trace, sw: linked.current.map((s) => [s.scheme, s.param, s.values]) },
     sweeps.some((s) => s.scheme === USER_SCHEME_ID),
   );
 

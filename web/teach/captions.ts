@@ -50,6 +50,8 @@ export function degenerate(f: RunFacts): string | null {
 const share = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
 const ms = (v: number) => `${Math.round(v)} ms`;
 const mbps = (v: number) => `${v.toFixed(2)} Mbit/s`;
+const packets = (n: number) => `${n.toFixed(0)} packet${n.toFixed(0) === '1' ? '' : 's'}`;
+const score = (f: RunFacts) => Math.log(f.throughputMbps / f.delay95);
 
 /** Each run's headline, then how the second compares with the first. */
 function planeCaption(runs: RunFacts[]): string {
@@ -59,10 +61,14 @@ function planeCaption(runs: RunFacts[]): string {
   });
   if (runs.length === 2) {
     const [a, b] = runs;
-    const better = Math.log(a.throughputMbps / a.delay95) >= Math.log(b.throughputMbps / b.delay95) ? a : b;
+    const better = score(a) >= score(b) ? a : b;
     const other = better === a ? b : a;
+    const star = runs.some((f) => f.capacityMbps !== null) ? '; the star is the omniscient sender' : '';
     lines.push(
-      `${better.name} scores higher: ${ms(better.delay95)} at ${share(better.throughputMbps, other.throughputMbps)} of ${other.name}'s throughput. Up and to the right is better (delay falls to the right); the star is the omniscient sender.`,
+      score(a) === score(b)
+        ? `${a.name} and ${b.name} score the same (throughput ÷ delay95).`
+        : `${better.name} scores higher: ${ms(better.delay95)} at ${share(better.throughputMbps, other.throughputMbps)} of ${other.name}'s throughput.`,
+      `Up and to the right is better (delay falls to the right)${star}.`,
     );
   }
   return lines.join(' ');
@@ -74,14 +80,21 @@ function windowCaption(runs: RunFacts[]): string {
   const each = runs.map((f) => {
     const over = bdp ? ` (${(f.maxWindow / bdp).toFixed(1)}× the pipe)` : '';
     const detected = f.losses ? ` and ${f.losses} loss${f.losses === 1 ? '' : 'es'} detected from ACKs` : '';
-    return `${f.name} peaks at ${f.maxWindow.toFixed(0)} packets${over} with ${f.timeouts} timeout${f.timeouts === 1 ? '' : 's'}${detected}.`;
+    return `${f.name} peaks at ${packets(f.maxWindow)}${over} with ${f.timeouts} timeout${f.timeouts === 1 ? '' : 's'}${detected}.`;
   });
   return pipe + each.join(' ');
 }
 
 /** The captions of every row, for the runs shown (either may be missing while it runs). */
 export function captions(a: RunFacts | null, b: RunFacts | null): Record<CaptionRow, string> {
-  const runs = [a, b].filter((f): f is RunFacts => f !== null);
+  // Two runs of one scheme are told apart by their side.
+  const same = a !== null && b !== null && a.name === b.name;
+  const runs = same
+    ? [
+        { ...a, name: `A · ${a.name}` },
+        { ...b, name: `B · ${b.name}` },
+      ]
+    : [a, b].filter((f): f is RunFacts => f !== null);
   if (runs.length === 0) return { plane: '', sequence: '', window: '', throughput: '', delay: '', queue: '' };
   const warnings = runs.map(degenerate).filter((w): w is string => w !== null);
   const warn = warnings.length ? `Look out: ${warnings.join('; ')}. ` : '';

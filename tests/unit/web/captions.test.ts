@@ -30,11 +30,26 @@ describe('captions from the runs', () => {
     );
   });
 
+  it('says when A and B score the same, and tells two runs of one scheme apart by their side', () => {
+    expect(captions(bdp, { ...bdp }).plane).toBe(
+      'A · BDP estimator: 3.94 Mbit/s (66% of the link) at delay95 136 ms. B · BDP estimator: 3.94 Mbit/s (66% of the link) at delay95 136 ms. ' +
+        'A · BDP estimator and B · BDP estimator score the same (throughput ÷ delay95). Up and to the right is better (delay falls to the right); the star is the omniscient sender.',
+    );
+    expect(captions(bdp, { ...bdp }).sequence).toBe('Sends climb at the sending rate and ACKs follow one RTT later; a flat stretch is a stall. Drops: A · BDP estimator 0; B · BDP estimator 0.');
+  });
+
+  it('names the omniscient star only where the link has one to draw', () => {
+    expect(captions({ ...aimd, capacityMbps: null }, { ...bdp, capacityMbps: null }).plane).toMatch(
+      /BDP estimator scores higher: 136 ms at 82% of AIMD's throughput\. Up and to the right is better \(delay falls to the right\)\.$/,
+    );
+  });
+
   it('measures the window against the pipe', () => {
     expect(captions(aimd, bdp).window).toBe(
       'The dashed line is the pipe, capacity × minimum RTT ≈ 40 packets; window above it waits in the queue as added delay. ' +
         'AIMD peaks at 120 packets (3.0× the pipe) with 3 timeouts. BDP estimator peaks at 44 packets (1.1× the pipe) with 1 timeout.',
     );
+    expect(captions({ ...aimd, maxWindow: 1 }, null).window).toMatch(/AIMD peaks at 1 packet \(/);
     expect(captions({ ...aimd, losses: 12 }, { ...bdp, losses: 1 }).window).toMatch(/with 3 timeouts and 12 losses detected from ACKs\. .* with 1 timeout and 1 loss detected from ACKs\.$/);
     expect(captions(aimd, bdp).delay).toBe('Signal delay p95: AIMD 979 ms; BDP estimator 136 ms; of it, queueing p95: AIMD 900 ms; BDP estimator 80 ms.');
   });

@@ -1,4 +1,5 @@
 import { findScheme } from '../../../shared/controllers/registry.ts';
+import { sweepValues } from '../../../shared/scenarios/sweep.ts';
 import { BUNDLED_TRACES } from '../../../shared/scenarios/presets.ts';
 import { SchemeSelect } from '../../components/SchemeSelect.tsx';
 import { SWEEP_COLORS } from './SweepResults.tsx';
@@ -30,8 +31,15 @@ export function defaultSweep(scheme: string, param?: string): SweepDef {
   return { scheme, param: p.name, values: preset ?? whole };
 }
 
+/** What is wrong with a sweep's values, or null: said as they are typed, not only when the sweep runs. */
+export function sweepProblem(s: SweepDef): string | null {
+  const r = sweepValues(s.scheme, s.param, s.values);
+  return 'error' in r ? r.error : null;
+}
+
 function SweepFieldset({ index, sweep: s, set, remove }: { index: number; sweep: SweepDef; set(d: Partial<SweepDef>): void; remove: (() => void) | null }) {
   const scheme = findScheme(s.scheme)!;
+  const problem = sweepProblem(s);
   return (
     <fieldset style={{ borderColor: SWEEP_COLORS[index] }}>
       <legend>sweep {index + 1}</legend>
@@ -50,7 +58,13 @@ function SweepFieldset({ index, sweep: s, set, remove }: { index: number; sweep:
         title="FROM..TO*FACTOR, FROM..TO+STEP or a list: 2..512*2, 1..3+0.25, 1,2,4"
         data-param={`sweep${index}`}
         size={14}
+        aria-invalid={problem !== null}
       />
+      {problem && (
+        <span className="error" role="alert">
+          {problem}
+        </span>
+      )}
       {remove && (
         <button type="button" onClick={remove} aria-label={`remove sweep ${index + 1}`}>
           ×
