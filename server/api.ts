@@ -70,7 +70,7 @@ export function handleApi(req: IncomingMessage, res: ServerResponse, context: Ap
       res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="leaderboard.csv"', 'cache-control': 'no-store' }).end(board.csv());
       break;
     case '/api/leaderboard/events':
-      board.watch(res);
+      board.watch(res, viewer, req.method === 'HEAD');
       break;
     case '/api/echo':
       if (mayView()) json(echo.all.filter((c) => mine(hostOf(c.remote))));

@@ -7,6 +7,14 @@ export interface EchoServerOptions {
   /** Connections silent this long are closed. */
   idleMs: number;
   maxConnections: number;
+  /**
+   * Connections one remote address may hold at once, so that no one client shuts the others out. This
+   * machine's own (the bridge's connections for every browser, which it caps per browser, and local tools)
+   * are bounded by maxConnections alone.
+   */
+  maxPerAddress: number;
+  /** Addresses maxPerAddress leaves alone: this machine's, unless told otherwise. */
+  uncapped?: (address: string) => boolean;
 }
 
 export interface EchoServer {
@@ -16,6 +24,8 @@ export interface EchoServer {
   readonly records: EchoRecords;
   close(): Promise<void>;
 }
+
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
 export const MIN_MESSAGE = 2;
 export const MAX_MESSAGE = 65_535;
@@ -28,21 +38,38 @@ export const MAX_MESSAGE = 65_535;
 export async function startEchoServer(o: EchoServerOptions): Promise<EchoServer> {
   const sockets = new Set<Socket>();
   const records = new EchoRecords();
+  const perAddress = new Map<string, number>();
+  const uncapped = o.uncapped ?? ((a: string) => LOOPBACK.test(a));
   const server: Server = createServer((socket) => {
+    const from = socket.remoteAddress ?? '';
+    const held = perAddress.get(from) ?? 0;
+    // The ping-pong format has no room for a reason: a connection over the cap is closed at once.
+    if (held >= o.maxPerAddress && !uncapped(from)) return void socket.destroy();
+    perAddress.set(from, held + 1);
     sockets.add(socket);
     const record = records.open(`${socket.remoteAddress}:${socket.remotePort}`);
     socket.setNoDelay(true);
     socket.setTimeout(o.idleMs, () => socket.destroy());
     socket.on('close', () => {
+      const n = (perAddress.get(from) ?? 1) - 1;
+      if (n === 0) perAddress.delete(from);
+      else perAddress.set(from, n);
       sockets.delete(socket);
       record.close();
     });
     socket.on('error', () => socket.destroy());
     // One listener for the connection's life: the reader pauses when a write backs up and resumes here.
     socket.on('drain', () => socket.resume());
-    let pending: Buffer = Buffer.alloc(0);
+    // Chunks are joined once a whole message (or its length) is there, not at each one: a client dripping
+    // a 64 KB message a few bytes at a time would otherwise make the server copy it thousands of times.
+    let parts: Buffer[] = [];
+    let have = 0;
+    let need = 2;
     socket.on('data', (chunk: Buffer) => {
-      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      parts.push(chunk);
+      have += chunk.length;
+      if (have < need) return;
+      const pending = parts.length === 1 ? parts[0] : Buffer.concat(parts, have);
       let start = 0;
       while (pending.length - start >= 2) {
         const length = pending.readUInt16BE(start);
@@ -56,7 +83,10 @@ export async function startEchoServer(o: EchoServerOptions): Promise<EchoServer>
         start += length;
         if (!ok) socket.pause();
       }
-      pending = start === pending.length ? Buffer.alloc(0) : pending.subarray(start);
+      const rest = pending.subarray(start);
+      parts = rest.length ? [rest] : [];
+      have = rest.length;
+      need = rest.length >= 2 ? Math.max(2, rest.readUInt16BE(0)) : 2;
     });
   });
   server.maxConnections = o.maxConnections;

@@ -33,8 +33,10 @@ export function startOffsetThread(o: OffsetServerOptions): Promise<OffsetThread>
     worker.on('error', reject);
     worker.on('message', (m: FromWorker) => {
       if (m.type === 'failed') reject(Object.assign(new Error(m.message), { code: m.code }));
-      else if (m.type === 'submit') onSubmit?.({ id: m.id, result: m.result, time: m.time, penalty: m.penalty } satisfies Submission);
-      else if (m.type === 'stats') waiting.shift()?.(m);
+      else if (m.type === 'submit') {
+        const { type: _, ...s } = m;
+        onSubmit?.(s satisfies Submission);
+      } else if (m.type === 'stats') waiting.shift()?.(m);
       else if (m.type === 'answer') {
         answers.get(m.n)?.(m.body);
         answers.delete(m.n);

@@ -2,13 +2,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PortSet } from './portSet.ts';
 import { startOffsetServer, type OffsetServerOptions } from './offsetServer.ts';
 import { withPolicyValues } from '../shared/offset/params.ts';
+import type { Submission } from '../shared/offset/policy.ts';
 
 /** The thread side of an offset server run off the relay's main thread (see offsetThread.ts). */
 export type WorkerOptions = Omit<OffsetServerOptions, 'bridgedPorts' | 'onSubmit'> & { bridgedPorts: SharedArrayBuffer | null };
 
 export type FromWorker =
   | { type: 'ready'; port: number }
-  | { type: 'submit'; id: string; result: boolean; time: number; penalty: number }
+  | ({ type: 'submit' } & Submission)
   | { type: 'stats'; sessions: number; handled: number }
   | { type: 'answer'; n: number; body: unknown }
   | { type: 'failed'; message: string; code?: string };

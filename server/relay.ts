@@ -120,10 +120,14 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   const md5 = md5Hex(file);
   const leaderboard = new Leaderboard(o.leaderboardFile);
   const bridgedPorts = new PortSet();
-  const submitted = (server: 'constant' | 'variable') => (s: Submission) => leaderboard.add({ ...s, server, at: new Date().toISOString() });
+  // Only a session that was served the whole file is ranked; every Submit is still answered as the course server answers it.
+  const submitted =
+    (server: 'constant' | 'variable') =>
+    ({ wholeFile, ...s }: Submission) =>
+      wholeFile && leaderboard.add({ ...s, server, at: new Date().toISOString() });
   const constant = await startOffsetServerFor(o, file, bridgedPorts, false, submitted('constant'));
   const variable = await startOffsetServerFor(o, file, bridgedPorts, true, submitted('variable'));
-  const echo = await startEchoServer({ host: o.host, port: o.echoPort, idleMs: o.idleMs, maxConnections: o.maxSessions });
+  const echo = await startEchoServer({ host: o.host, port: o.echoPort, idleMs: o.idleMs, maxConnections: o.maxSessions, maxPerAddress: o.maxSessionsPerClient });
 
   const http = createServer({ maxHeaderSize: MAX_HEADER_BYTES });
   explainClientErrors(http);

@@ -1,10 +1,11 @@
+import { lookup } from 'node:dns/promises';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
 import { withDefaults } from '../../shared/controllers/types.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { fetchOverUdp } from '../liveFetch.ts';
-import { applySets, type Io, isEntry, isSchemeFile, loadSchemeFile, parseSets, runTool, schemesHelp, UsageError, whole } from './flags.ts';
+import { applySets, checkWritable, type Io, isEntry, isSchemeFile, loadSchemeFile, parseSets, runAsProcess, schemesHelp, UsageError, whole } from './flags.ts';
 
 const options = {
   server: { type: 'string', default: '127.0.0.1:9801' },
@@ -34,21 +35,33 @@ Schemes and their parameters:
 ${schemesHelp(SCHEMES)}
 `;
 
+/** --server as an IPv4 address and a port from 1 to 65535, a host name looked up first. */
+async function serverAddress(raw: string): Promise<{ host: string; port: number }> {
+  const m = /^([^:\s]+):(\d{1,5})$/.exec(raw);
+  const port = Number(m?.[2]);
+  if (!m || port < 1 || port > 65_535) throw new UsageError(`--server must be HOST:PORT with a port from 1 to 65535 (got "${raw}")`);
+  try {
+    return { host: (await lookup(m[1], { family: 4 })).address, port };
+  } catch {
+    throw new UsageError(`--server: no IPv4 address found for "${m[1]}"`);
+  }
+}
+
 export async function fetchMain(argv: string[], io: Io): Promise<number> {
   const { values: v } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
   if (v.help) {
     io.out(HELP);
     return 0;
   }
-  const m = /^([^:\s]+):(\d{1,5})$/.exec(v.server);
-  if (!m || Number(m[2]) > 65_535) throw new UsageError(`--server must be HOST:PORT (got "${v.server}")`);
+  const server = await serverAddress(v.server);
+  if (v.csv) checkWritable('csv', v.csv);
   const sets = parseSets(v.set);
   const giveUp = whole('give-up', v['give-up'], 100, 3_600_000);
   const scheme = findScheme(isSchemeFile(v.scheme) ? await loadSchemeFile(v.scheme) : v.scheme);
   if (!scheme) throw new UsageError(`--scheme: unknown scheme "${v.scheme}" (known: ${SCHEMES.map((s) => s.id).join(', ')})`);
   const params = withDefaults(scheme.params);
   applySets(sets, [{ scheme, params }]);
-  const out = await fetchOverUdp(m[1], Number(m[2]), { scheme, params, id: v.id, giveUpMs: giveUp });
+  const out = await fetchOverUdp(server.host, server.port, { scheme, params, id: v.id, giveUpMs: giveUp });
   if (v.csv) writeFileSync(v.csv, formatTraceCsv(out.log, { live: { server: v.server, scheme: v.scheme, params, via: 'udp' } }));
   const r = out.result;
   if (v.json) io.out(JSON.stringify({ ...r, chunks: out.chunks }));
@@ -60,4 +73,4 @@ export async function fetchMain(argv: string[], io: Io): Promise<number> {
   return r.result ? 0 : 1;
 }
 
-if (isEntry(import.meta.url)) process.exitCode = await runTool('fetch', fetchMain, process.argv.slice(2));
+if (isEntry(import.meta.url)) await runAsProcess('fetch', fetchMain);

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import type { ParseArgsConfig } from 'node:util';
@@ -208,6 +209,27 @@ export async function runTool(tool: string, main: (argv: string[], io: Io) => nu
     }
     io.err(`${tool}: ${error.message}`);
     return 1;
+  }
+}
+
+/**
+ * Runs a tool as this process. A tool that failed exits at once: what failed may have left a socket or a
+ * timer open (a proxy bound before its watch port turned out taken) that would keep the process alive.
+ */
+export async function runAsProcess(tool: string, main: (argv: string[], io: Io) => number | Promise<number>, usage: UsageFaults = {}): Promise<void> {
+  const code = await runTool(tool, main, process.argv.slice(2), PROCESS_IO, usage);
+  process.exitCode = code;
+  if (code !== 0) process.exit(code);
+}
+
+/** Refuses an output file that cannot be written, before the work whose result it would hold. */
+export function checkWritable(flag: string, path: string): void {
+  const at = resolve(path);
+  try {
+    if (existsSync(at) && statSync(at).isDirectory()) throw new Error('a directory');
+    accessSync(existsSync(at) ? at : dirname(at), constants.W_OK);
+  } catch {
+    throw new UsageError(`--${flag}: cannot write "${path}" (no such directory, or not allowed)`);
   }
 }
 

@@ -6,7 +6,7 @@ import { hintFor, linkHelp, linkOptions, readAddress, readLinkFlags } from '../l
 import { describeLink, formatLinkReport, linkReport } from '../link/summary.ts';
 import { serveWatch } from '../link/watch.ts';
 import { loadTrace } from '../traces.ts';
-import { isEntry, runTool, whole } from './flags.ts';
+import { checkWritable, isEntry, runAsProcess, whole } from './flags.ts';
 
 const MAX_ROWS = 5_000_000;
 
@@ -54,6 +54,7 @@ async function main(): Promise<number> {
   const to = readAddress('to', v.to, false);
   const link = readLinkFlags(v);
   const watchAt = v.watch === undefined ? null : readAddress('watch', v.watch, true);
+  if (v.csv) checkWritable('csv', v.csv);
   const proxy = await EmulatedLink.open({
     link,
     seed: whole('seed', v.seed, 0, 2 ** 31 - 1),
@@ -88,4 +89,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-if (isEntry(import.meta.url)) process.exitCode = await runTool('link', () => main(), process.argv.slice(2), undefined, { errors: [TraceError], codes: ['EADDRINUSE', 'EADDRNOTAVAIL'], hint: hintFor });
+if (isEntry(import.meta.url)) await runAsProcess('link', () => main(), { errors: [TraceError], codes: ['EADDRINUSE', 'EADDRNOTAVAIL'], hint: hintFor });

@@ -21,7 +21,8 @@ import {
   loadSchemeFiles,
   parseSets,
   readSchemaFlags,
-  runTool,
+  checkWritable,
+  runAsProcess,
   schemaHelp,
   schemaOptions,
   schemesHelp,
@@ -169,6 +170,7 @@ export async function sim(argv: string[], io: Io): Promise<number> {
   if (!(SCENARIOS as readonly string[]).includes(v.scenario)) {
     throw new UsageError(`--scenario must be one of ${SCENARIOS.join(', ')} (got "${v.scenario}")`);
   }
+  for (const flag of ['csv', 'summary-csv'] as const) if (v[flag]) checkWritable(flag, v[flag]);
   v.scheme = await loadSchemeFiles(v.scheme);
   const seed = whole('seed', v.seed, 0, 2 ** 31 - 1);
   const count = whole('flows', v.flows, 1, 255);
@@ -299,4 +301,4 @@ function runMatrix(rowFlag: string | undefined, scheme: string, sets: readonly S
 /** A scenario the model refuses and a trace file that does not parse are the command line's fault too. */
 export const SIM_USAGE: UsageFaults = { errors: [ScenarioError, TraceError] };
 
-if (isEntry(import.meta.url)) process.exitCode = await runTool('sim', sim, process.argv.slice(2), undefined, SIM_USAGE);
+if (isEntry(import.meta.url)) await runAsProcess('sim', sim, SIM_USAGE);

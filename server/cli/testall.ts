@@ -5,7 +5,7 @@ import { csvFormat } from 'd3-dsv';
 import { MATRIX, type MatrixRow } from '../../shared/scenarios/presets.ts';
 import { rowTimeoutMs, runRow, type RowResult } from '../link/matrix.ts';
 import { stopAll } from '../link/programs.ts';
-import { isEntry, runTool, UsageError, whole } from './flags.ts';
+import { isEntry, runAsProcess, UsageError, whole } from './flags.ts';
 
 const GROUPS: readonly MatrixRow['group'][] = ['basic', 'advanced', 'performance'];
 
@@ -100,4 +100,4 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-if (isEntry(import.meta.url)) process.exitCode = await runTool('testall', () => main(), process.argv.slice(2));
+if (isEntry(import.meta.url)) await runAsProcess('testall', () => main());

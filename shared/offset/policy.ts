@@ -60,6 +60,12 @@ export interface Submission {
   result: boolean;
   time: number;
   penalty: number;
+  /**
+   * The session was served at least the file's size in replies. Without it a Time means nothing: a fresh
+   * socket that only submits gets Time 0 (the course server keys sessions by address alone, so there it
+   * would be the session that fetched).
+   */
+  wholeFile: boolean;
 }
 
 export interface Decision {
@@ -131,7 +137,7 @@ export class OffsetPolicy {
       case 'size':
         return { ...base, reply: encodeSizeReply(this.file.length), outcome: 'size' };
       case 'submit': {
-        const submission = { id: request.id, result: request.md5 === this.md5, time: now - s.start, penalty: s.penalty };
+        const submission = { id: request.id, result: request.md5 === this.md5, time: now - s.start, penalty: s.penalty, wholeFile: s.servedBytes >= this.file.length };
         return { ...base, reply: encodeResult(submission.result, submission.time, submission.penalty), outcome: 'result', submission };
       }
       case 'data':
@@ -182,6 +188,7 @@ export class OffsetPolicy {
     s.replied = true;
     s.lastReplyAt = now;
     const body = this.file.subarray(offset, Math.min(offset + numBytes, this.file.length));
+    s.servedBytes += body.length;
     return decide(encodeDataReply(offset, body, s.squishLeft > 0), 'served', change);
   }
 

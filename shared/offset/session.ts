@@ -11,6 +11,8 @@ export interface Session {
   lastReplyAt: number;
   lastRequestAt: number;
   penalty: number;
+  /** Bytes of the file sent in replies (a chunk sent twice counts twice). */
+  servedBytes: number;
   /** Token-less requests since the last squish began; it keeps growing while squished. */
   runningCount: number;
   squishLeft: number;
@@ -34,6 +36,7 @@ export function newSession(c: OffsetPolicyConfig, now: number, rng: Rng): Sessio
     lastReplyAt: now,
     lastRequestAt: now,
     penalty: 0,
+    servedBytes: 0,
     runningCount: 0,
     squishLeft: 0,
     squishes: 0,

@@ -14,9 +14,17 @@ export interface LeaderboardEntry {
 
 const COLUMNS = ['at', 'server', 'id', 'result', 'time', 'penalty'] as const;
 
+/**
+ * An id a spreadsheet would run as a formula (=, +, -, @ first) is written after an apostrophe, which
+ * spreadsheets show as text; reading takes it off again.
+ */
+const FORMULA = /^[=+\-@\t\r]/;
+const defuse = (id: string) => (FORMULA.test(id) ? `'${id}` : id);
+const restore = (cell: string) => (cell.startsWith("'") && FORMULA.test(cell.slice(1)) ? cell.slice(1) : cell);
+
 export function leaderboardCsv(entries: readonly LeaderboardEntry[]): string {
   return `${csvFormat(
-    entries.map((e) => ({ ...e, result: String(e.result) })),
+    entries.map((e) => ({ ...e, id: defuse(e.id), result: String(e.result) })),
     [...COLUMNS],
   )}\n`;
 }
@@ -36,7 +44,7 @@ export function parseLeaderboardCsv(text: string): { entries: LeaderboardEntry[]
       Number.isInteger(penalty) &&
       !Number.isNaN(Date.parse(row.at ?? ''));
     if (!ok) rejected++;
-    else entries.push({ id: row.id!, result: row.result === 'true', time, penalty, at: row.at!, server: row.server as LeaderboardEntry['server'] });
+    else entries.push({ id: restore(row.id!), result: row.result === 'true', time, penalty, at: row.at!, server: row.server as LeaderboardEntry['server'] });
   }
   return { entries, rejected };
 }

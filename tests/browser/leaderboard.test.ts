@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLeaderboardCsv } from '../../shared/relay/leaderboard.ts';
 import { open, playground } from '../helpers/page.ts';
-import { UdpProbe } from '../helpers/udp.ts';
+import { fetchWhole, UdpProbe } from '../helpers/udp.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -17,6 +17,7 @@ describe('the leaderboard in Chromium', () => {
     const { page, problems } = await open(env.browser, `${env.relay.url}/?view=leaderboard`);
     await page.getByText('Live: every Submit').waitFor();
     const probe = await UdpProbe.open(Number(env.relay.info.offsetConstant.split(':')[1]));
+    await fetchWhole(probe); // only a session that fetched the file is ranked
     probe.send(`Submit: wrong@team\nMD5: ${'0'.repeat(32)}\n\n`);
     await probe.next();
     await page.locator('[data-testid="leaderboard"] tbody tr').first().waitFor();

@@ -35,7 +35,7 @@ function exchange(port: number, chunks: Buffer[], expectBytes: number): Promise<
 describe('ping-pong echo server over TCP', () => {
   let echo: EchoServer;
   beforeAll(async () => {
-    echo = await startEchoServer({ host: '127.0.0.1', port: 0, idleMs: 5000, maxConnections: 16 });
+    echo = await startEchoServer({ host: '127.0.0.1', port: 0, idleMs: 5000, maxConnections: 16, maxPerAddress: 4 });
   });
   afterAll(() => echo.close());
 
@@ -47,6 +47,20 @@ describe('ping-pong echo server over TCP', () => {
     }
   });
 
+  it('one address holds at most its share of connections; the next is closed and the others stay served', async () => {
+    const capped = await startEchoServer({ host: '127.0.0.1', port: 0, idleMs: 5000, maxConnections: 16, maxPerAddress: 2, uncapped: () => false });
+    const held = [connect(capped.port, '127.0.0.1'), connect(capped.port, '127.0.0.1')];
+    await Promise.all(held.map((s) => new Promise((r) => s.once('connect', r))));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await exchange(capped.port, [message(20, 7)], 20)).toEqual({ data: Buffer.alloc(0), closed: true });
+    held[0].destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    const m = message(20, 7);
+    expect(Buffer.compare((await exchange(capped.port, [m], 20)).data, m)).toBe(0);
+    held[1].destroy();
+    await capped.close();
+  });
+
   it('reassembles a message split across writes and separates messages sharing one', async () => {
     const a = message(30_000, 1);
     const b = message(20, 2);
@@ -54,6 +68,10 @@ describe('ping-pong echo server over TCP', () => {
     const stream = Buffer.concat([a, b, c]);
     const back = await exchange(echo.port, [stream.subarray(0, 1), stream.subarray(1, 20_001), stream.subarray(20_001)], stream.length);
     expect(Buffer.compare(back.data, stream)).toBe(0);
+    // A length's two bytes apart, then a message dripped in pieces.
+    const dripped = message(300, 4);
+    const pieces = [dripped.subarray(0, 1), dripped.subarray(1, 2), ...Array.from({ length: 10 }, (_, k) => dripped.subarray(2 + k * 30, Math.min(300, 32 + k * 30)))];
+    expect(Buffer.compare((await exchange(echo.port, pieces, 300)).data, dripped)).toBe(0);
   });
 
   it('closes a connection whose length cannot frame a message, and keeps serving others', async () => {

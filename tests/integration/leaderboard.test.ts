@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseLeaderboardCsv } from '../../shared/relay/leaderboard.ts';
 import { testRelay, until } from '../helpers/relay.ts';
-import { text, UdpProbe } from '../helpers/udp.ts';
+import { fetchWhole, text, UdpProbe } from '../helpers/udp.ts';
 
 const portOf = (hostPort: string) => Number(hostPort.split(':')[1]);
 
 describe('tournament and leaderboard', () => {
-  it('keeps every Submit with its grade, streams it live and exports CSV; tournament mode ignores Reset', async () => {
+  it('keeps every ranked Submit with its grade, streams it live and exports CSV; tournament mode ignores Reset', async () => {
     const relay = await testRelay({ tournament: true });
     expect(await (await fetch(`${relay.url}/api/relay`)).json()).toMatchObject({ tournament: true });
     const events: string[] = [];
@@ -29,16 +29,17 @@ describe('tournament and leaderboard', () => {
     await new Promise((r) => setTimeout(r, 200));
     p.send('SendSize\nReset\n\n'); // ignored in a tournament
     await p.next();
+    await fetchWhole(p);
     p.send(`Submit: ann@red, "quoted"\nMD5: ${relay.md5}\n\n`);
     const reply = text(await p.next())!;
-    expect(reply).toMatch(/^Result: true\nTime: \d+\nPenalty: 0\n\n$/);
+    expect(reply).toMatch(/^Result: true\nTime: \d+\nPenalty: \d+\n\n$/);
     expect(Number(/Time: (\d+)/.exec(reply)![1])).toBeGreaterThanOrEqual(200);
     p.send(`Submit: bob@blue\nMD5: ${'0'.repeat(32)}\n\n`);
     await p.next();
     expect(await until(() => events.join('').split('\n\n').length >= 4)).toBe(true);
     const all = await (await fetch(`${relay.url}/api/leaderboard`)).json();
     expect(all).toMatchObject([
-      { id: 'ann@red, "quoted"', result: true, penalty: 0, server: 'constant' },
+      { id: 'ann@red, "quoted"', result: true, server: 'constant' },
       { id: 'bob@blue', result: false, server: 'constant' },
     ]);
     expect(events.join('')).toMatch(/^event: all\ndata: \[\]\n\ndata: \{"id":"ann@red, \\"quoted\\""/);
@@ -56,6 +57,7 @@ describe('tournament and leaderboard', () => {
     const first = await testRelay({ leaderboardFile: file });
     expect(first.leaderboard.rejected).toBe(1);
     const p = await UdpProbe.open(portOf(first.info.offsetVariable));
+    await fetchWhole(p);
     p.send(`Submit: new@team\nMD5: ${first.md5}\n\n`);
     await p.next();
     p.close();
@@ -68,5 +70,33 @@ describe('tournament and leaderboard', () => {
     const fresh = await testRelay({ singleThread: true });
     expect(await (await fetch(`${fresh.url}/api/leaderboard`)).json()).toEqual([]);
     await fresh.close();
+  });
+
+  it('ranks only a session that was served the whole file, and answers the others as the course server does', async () => {
+    const relay = await testRelay({ singleThread: true });
+    const cheat = await UdpProbe.open(portOf(relay.info.offsetConstant));
+    cheat.send(`Submit: quick@cheat\nMD5: ${relay.md5}\n\n`);
+    expect(text(await cheat.next())).toBe('Result: true\nTime: 0\nPenalty: 0\n\n');
+    const honest = await UdpProbe.open(portOf(relay.info.offsetConstant));
+    await fetchWhole(honest);
+    honest.send(`Submit: slow@honest\nMD5: ${relay.md5}\n\n`);
+    expect(text(await honest.next())).toMatch(/^Result: true\n/);
+    expect((await (await fetch(`${relay.url}/api/leaderboard`)).json()).map((e: { id: string }) => e.id)).toEqual(['slow@honest']);
+    cheat.close();
+    honest.close();
+    await relay.close();
+  });
+
+  it('answers HEAD on the live feed and leaves it, and takes at most eight pages from one address', async () => {
+    const relay = await testRelay({ singleThread: true });
+    const head = await fetch(`${relay.url}/api/leaderboard/events`, { method: 'HEAD', signal: AbortSignal.timeout(3000) });
+    expect([head.status, head.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    const watching = Array.from({ length: 8 }, () => new AbortController());
+    const opened = await Promise.all(watching.map((c) => fetch(`${relay.url}/api/leaderboard/events`, { signal: c.signal })));
+    expect(opened.map((r) => r.status)).toEqual(Array(8).fill(200));
+    const ninth = await fetch(`${relay.url}/api/leaderboard/events`);
+    expect([ninth.status, await ninth.text()]).toEqual([503, 'more than 8 pages from one address are watching the leaderboard\n']);
+    for (const c of watching) c.abort();
+    await relay.close();
   });
 });

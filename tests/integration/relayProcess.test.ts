@@ -100,6 +100,13 @@ describe('npm run fetch', () => {
   it('bad flags and an unreachable server: clear messages', async () => {
     const fetchCli = (...args: string[]) => runInProcess('fetch', fetchMain, args);
     expect((await fetchCli('--server', 'nowhere')).stderr).toMatch(/--server must be HOST:PORT/);
+    expect((await fetchCli('--server', '127.0.0.1:0')).stderr).toMatch(/--server must be HOST:PORT with a port from 1 to 65535 \(got "127\.0\.0\.1:0"\)/);
+    for (const host of ['nosuch.invalid', '256.1.1.1']) {
+      const r = await fetchCli('--server', `${host}:9801`);
+      expect([r.code, r.stderr]).toEqual([2, `fetch: --server: no IPv4 address found for "${host}"\nRun with --help for the options.\n`]);
+    }
+    // An output it could not write is refused before the fetch, not after its Submit.
+    expect((await fetchCli('--csv', '/nonexistent/dir/x.csv')).stderr).toMatch(/--csv: cannot write "\/nonexistent\/dir\/x\.csv"/);
     expect((await fetchCli('--scheme', 'warp')).stderr).toMatch(/--scheme: unknown scheme "warp"/);
     expect((await fetchCli('--set', 'margin=500')).stderr).toMatch(/margin must be a number from 0 to 50 %/);
     const r = await fetchCli('--server', '127.0.0.1:9', '--give-up', '800');
