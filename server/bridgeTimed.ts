@@ -1,4 +1,4 @@
-import { MAX_TIMED_LEAD_MS, MAX_TIMED_PENDING, TIMED_PREFIX } from '../shared/bridge/protocol.ts';
+import { MAX_TIMED_LEAD_MS, MAX_TIMED_PENDING, MAX_TIMED_PENDING_BYTES, TIMED_PREFIX } from '../shared/bridge/protocol.ts';
 import { WallClock } from '../live/wallClock.ts';
 
 export interface TimedSender {
@@ -23,6 +23,7 @@ export function timedSender(relayNow: () => number, send: (datagram: Buffer, num
   // The wall clock counts from its making; the page speaks relay time.
   const origin = relayNow() - clock.now;
   let pending = 0;
+  let pendingBytes = 0;
   return {
     push(message, number) {
       if (message.length < TIMED_PREFIX) return `a timed message starts with an ${TIMED_PREFIX}-byte send time`;
@@ -32,13 +33,16 @@ export function timedSender(relayNow: () => number, send: (datagram: Buffer, num
       if (sendAt - now > MAX_TIMED_LEAD_MS) return `a timed message may be at most ${MAX_TIMED_LEAD_MS} ms ahead (got ${Math.round(sendAt - now)} ms)`;
       if (pending >= MAX_TIMED_PENDING) return `more than ${MAX_TIMED_PENDING} timed messages waiting`;
       const datagram = message.subarray(TIMED_PREFIX);
+      if (sendAt > now && pendingBytes + datagram.length > MAX_TIMED_PENDING_BYTES) return `more than ${MAX_TIMED_PENDING_BYTES} bytes of timed messages waiting`;
       if (sendAt <= now) {
         send(datagram, number, now);
         return null;
       }
       pending++;
+      pendingBytes += datagram.length;
       clock.at(sendAt - origin, () => {
         pending--;
+        pendingBytes -= datagram.length;
         send(datagram, number, now);
       });
       return null;

@@ -14,9 +14,13 @@ export const FRAME_SENT = 1; // payload: 4-byte number of the message (counted f
  * timers, and stamps every datagram with a FRAME_SENT when it actually leaves.
  */
 export const TIMED_PREFIX = 8;
-/** How far ahead a timed datagram may be handed over, and how many may wait at once. */
+/**
+ * How far ahead a timed datagram may be handed over, and how many, and how many bytes of them, may wait at
+ * once: requests are tens of bytes, so a page parking datagrams of tens of kilobytes meets the byte bound.
+ */
 export const MAX_TIMED_LEAD_MS = 2000;
 export const MAX_TIMED_PENDING = 512;
+export const MAX_TIMED_PENDING_BYTES = 256 * 1024;
 
 export function timedMessage(sendAt: number, datagram: Uint8Array): Uint8Array {
   const out = new Uint8Array(TIMED_PREFIX + datagram.length);

@@ -76,6 +76,21 @@ describe('the figure an instructor puts on a slide', () => {
     await page.close();
   });
 
+  it('a figure exported while the run plays shows the whole run the cards describe, and no playhead', { timeout: 90_000 }, async () => {
+    const { page } = await open(env.browser, `${env.relay.url}/?a=aimd&b=bdp&seed=3`);
+    await card(page, 'B', 'Throughput');
+    const marks = (svg: string) => [...svg.matchAll(/<path data-layer="[^"]+" d="[^"]*"/g)].map((m) => m[0]);
+    const playing = (await exportFigure(page, 'svg')).toString('utf8');
+    expect(await page.locator('.playback .time').innerText()).not.toMatch(/^140(\.0)? s/); // still playing when exported
+    await page.getByText('Export', { exact: true }).click(); // folds the menu the export opened
+    await page.getByRole('button', { name: 'Show all' }).click();
+    await page.waitForTimeout(300);
+    const played = (await exportFigure(page, 'svg')).toString('utf8');
+    expect(marks(playing).length).toBeGreaterThan(20);
+    expect(marks(playing)).toEqual(marks(played));
+    await page.close();
+  });
+
   it('SVG of overlaid charts: each side’s event ticks in its colour, B’s hanging from the top edge', { timeout: 90_000 }, async () => {
     const page = await ready(env.relay.url);
     await page.locator('[data-action="overlay"]').check();

@@ -39,6 +39,8 @@ describe('one glance at projector sizes, in Chromium', () => {
       expect(chartB.x).toBeGreaterThan(chartA.x + chartA.width - 1);
       expect(Math.abs(chartA.y - chartB.y)).toBeLessThan(2);
       expect(await page.evaluate(() => document.scrollingElement!.scrollLeft === 0 && document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true);
+      // Every card's label is there whole, not cut to "Per-packet on…".
+      expect(await page.locator('.card dt').evaluateAll((dts) => dts.filter((d) => d.scrollWidth > d.clientWidth + 1).map((d) => d.textContent))).toEqual([]);
       // the settings are folded away, and the sliders' number boxes stand beside them when opened
       expect(await page.locator('.sidebar').isVisible()).toBe(false);
       await page.locator('[data-action="settings"]').click();
@@ -93,7 +95,7 @@ describe('one glance at projector sizes, in Chromium', () => {
     await box.fill('333');
     await page.waitForFunction(() => new URLSearchParams(location.search).get('link.delay') === '333');
     await box.fill('9000');
-    await page.getByText('delay must be a number from 0 to 5000 ms (got "9000")').waitFor();
+    await page.getByText('delay must be a whole number from 0 to 5000 ms (got "9000")').waitFor();
     expect(new URLSearchParams(new URL(page.url()).search).get('link.delay')).toBe('333');
     // Leaving the box shows the value in force again; the reason stays.
     await box.blur();
@@ -112,6 +114,7 @@ describe('one glance at projector sizes, in Chromium', () => {
     });
     await page.waitForFunction(() => new URLSearchParams(location.search).get('link.delay') === '70');
     expect(await box.inputValue()).toBe('70');
+    expect(await slider.getAttribute('aria-valuenow')).toBe('70'); // the delay, not its place on the log scale
     await page.close();
   });
 

@@ -41,6 +41,10 @@ describe('the overfitting lesson, in Chromium', () => {
     await page.waitForFunction(() => !document.querySelector('section.cards[data-side^="B "] h3 small')?.textContent?.includes('updating'));
     const b5 = (await page.locator('[data-check="B · BDP estimator"]').innerText()).startsWith('✓');
     expect(await line('B · BDP estimator').innerText()).toBe(expected('b', 5, b5));
+    // An exercise whose scheme neither side runs scores no goal there, on either trace.
+    await page.locator('[data-param="exercise"]').selectOption('window');
+    expect(await page.locator('[data-check="A · AIMD"]').innerText()).toBe('✗ A · AIMD: not the fixed window: choose it for A or B');
+    expect(await page.locator('[data-held-out]').count()).toBe(0);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -32,7 +32,8 @@ export function Axes({ x, y, xTicks, yTicks, innerW, innerH, formatX = tickForma
       {xTicks.map((t) => (
         <g key={`x${t}`} className="tick" transform={`translate(${x(t)},${innerH})`}>
           {xGrid ? <line y1={-innerH} className="grid" /> : <line y2={4} />}
-          <text y={15} textAnchor="middle">
+          {/* The last tick at the plot's right edge would run past it ("140 s" cut to "140"): it ends there. */}
+          <text y={15} textAnchor={x(t) > innerW - 16 ? 'end' : 'middle'}>
             {formatX(t)}
           </text>
         </g>

@@ -169,15 +169,7 @@ export const TimeChart = memo(function TimeChart({
   useEffect(() => {
     const source = typeof tNow === 'number' ? standing(tNow) : tNow;
     // The picture is what the chart shows, painted yet or not: an export draws it from this.
-    recordPicture(box.current!, {
-      layers,
-      x,
-      y,
-      innerH,
-      get tNow() {
-        return source.now();
-      },
-    });
+    recordPicture(box.current!, { layers, x, y, innerH });
     let slide: Animation | null = null;
     let unmark = () => {};
     const follow = () => {

@@ -6,7 +6,6 @@ export interface ChartPicture {
   layers: Layer[];
   x: ScaleLinear<number, number>;
   y: ScaleLinear<number, number>;
-  tNow: number;
   innerH: number;
 }
 

@@ -35,6 +35,10 @@ export function ParamControl({ spec, value, onChange, prefix }: { spec: ParamSpe
           value={toSlider(Number(value))}
           onChange={(e) => onChange(fromSlider(Number(e.target.value)))}
           aria-valuetext={`${value} ${spec.unit}`}
+          // A log-scaled slider's own value is a position on its scale: assistive technology gets the parameter's.
+          aria-valuenow={Number(value)}
+          aria-valuemin={spec.min}
+          aria-valuemax={spec.max}
           data-param={`${prefix}${spec.name}`}
           data-scale={log ? 'log' : 'linear'}
         />
@@ -69,7 +73,7 @@ function NumberBox({ spec, value, onChange, name }: { spec: NumberParam; value: 
         value={text}
         onChange={(e) => type(e.target.value)}
         onBlur={() => setText(String(value))}
-        aria-label={`${spec.name} (${spec.unit || 'value'})`}
+        aria-label={`${spec.name}, exact value${spec.unit ? ` in ${spec.unit}` : ''}`}
         aria-invalid={problem !== null}
         data-number={name}
       />

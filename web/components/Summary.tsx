@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { Summary as RunSummary } from '../../shared/metrics/summary.ts';
-import { fixed } from '../charts/format.ts';
+import { fixed, significant } from '../charts/format.ts';
 
 export interface Card {
   label: string;
@@ -29,7 +29,7 @@ export function cardsOf(s: RunSummary): Card[] {
   return [
     { label: 'Throughput', value: fixed(a.throughputMbps, 2), unit: 'Mbit/s', title: 'Bits through the bottleneck ÷ (last − first departure)' },
     { label: 'Signal delay95', key: 'Delay95', value: fixed(a.delay95, 0), unit: 'ms', title: 'Signal delay, 95th percentile (the contest’s delay; propagation excluded)' },
-    { label: 'Power', value: fixed(a.power, 1), unit: '', title: 'Throughput (Mbit/s) ÷ delay95 (s)' },
+    { label: 'Power', value: significant(a.power), unit: '', title: 'Throughput (Mbit/s) ÷ delay95 (s)' },
     { label: 'Score', value: fixed(a.score, 3), unit: '', title: 'ln(throughput Mbit/s ÷ delay95 ms), the contest score' },
     { label: 'Queueing p95', value: fixed(a.queueDelay95, 0), unit: 'ms', title: '95th percentile of per-packet queueing delay' },
     { label: 'Per-packet one-way p95', key: 'One-way p95', value: fixed(a.oneWay95, 0), unit: 'ms', title: 'Per-packet end-to-end one-way delay, 95th percentile (propagation included)' },
@@ -40,7 +40,7 @@ export function cardsOf(s: RunSummary): Card[] {
             label: 'Self-inflicted p95',
             value: fixed(s.delays.selfInflicted95, 0),
             unit: 'ms',
-            title: 'Sprout’s self-inflicted delay: end-to-end delay p95 minus the omniscient sender’s on the same trace',
+            title: 'Sprout’s self-inflicted delay: this run’s signal delay p95 minus the omniscient sender’s on the same trace (the delay at every instant, not per packet; the propagation cancels)',
           },
         ]),
   ];

@@ -2,7 +2,7 @@ import { pictureOf } from '../charts/picture.ts';
 import { marksSvg } from './marks.ts';
 
 /** What a figure leaves out: the page's controls and its hidden explanations. */
-const SKIP = 'button, input, select, details, .playback, .overlay-switch, .tip, [data-export-skip]';
+const SKIP = 'button, input, select, details, .playback, .overlay-switch, .tip, .future, [data-export-skip]';
 
 export const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const n = (v: number) => Math.round(v * 100) / 100;

@@ -34,13 +34,12 @@ function paint(color: string, attr: 'fill' | 'stroke'): string {
 }
 
 /**
- * A chart's marks as SVG paths, the same geometry its canvas shows (up to the playhead, inside the time
- * domain), in the order the canvas stacks them: bands and areas under everything, then dots, then lines
- * and event ticks.
+ * A chart's marks as SVG paths, the same geometry its canvas holds inside the time domain, in the order
+ * the canvas stacks them: bands and areas under everything, then dots, then lines and event ticks. The
+ * whole run, wherever the playhead is: a figure shows the run its cards and captions describe.
  */
 export function marksSvg(p: ChartPicture): string {
-  const [t0, t1] = p.x.domain();
-  const until = Math.min(p.tNow, t1);
+  const [t0, until] = p.x.domain();
   const order = (k: string) => (k === 'bands' || k === 'area' ? 0 : k === 'dots' ? 1 : 2);
   const layers = p.layers.map((l, i) => ({ l, i })).sort((a, b) => order(a.l.kind) - order(b.l.kind) || a.i - b.i);
   const out: string[] = [];

@@ -12,7 +12,7 @@ interface SideRun {
 
 /** One side's verdict on the trace being tuned, and beside it on the held-out trace with whether the goal holds on both. */
 function SideCheck({ x, e, run, heldOut }: { x: Exercise; e: Experiment; run: SideRun & { summary: Summary }; heldOut: HeldOutRuns | null }) {
-  const tuned = x.check!(e, run.summary);
+  const tuned = x.check!(e, run.summary, run.slot);
   const held = x.heldOut;
   const other: Verdict | null | undefined = held && heldOut && (heldOut.summaries[run.slot] ? held.score(heldOut.summaries[run.slot]!) : { met: false, why: heldOut.errors[run.slot] ?? 'no run' });
   return (
@@ -20,7 +20,7 @@ function SideCheck({ x, e, run, heldOut }: { x: Exercise; e: Experiment; run: Si
       <p className={tuned.met ? 'met' : 'unmet'} data-check={run.side}>
         {tuned.met ? '✓' : '✗'} {run.side}: {tuned.why}
       </p>
-      {held && e.scenario === 'contest' && (
+      {held && !tuned.off && (
         <p className={other?.met ? 'met held-out' : 'unmet held-out'} data-held-out={run.side}>
           {other ? `${other.met ? '✓' : '✗'} held out, ${held.title}: ${other.why} · ${tuned.met && other.met ? 'the goal holds on both' : 'not on both'}` : `scoring on ${held.title}…`}
         </p>
@@ -35,7 +35,7 @@ export function Exercises({ e, runs }: { e: Experiment; runs: SideRun[] }) {
   const x = EXERCISES.find((ex) => ex.id === id);
   const heldOut = useHeldOut(x, e);
   const shown = x?.check ? runs.filter((r): r is SideRun & { summary: Summary } => Boolean(r.summary)) : [];
-  const met = shown.some((r) => x!.check!(e, r.summary).met);
+  const met = shown.some((r) => x!.check!(e, r.summary, r.slot).met);
   return (
     <details className="menu exercises" data-exercise={id ?? ''}>
       <summary>{x ? `Exercise: ${x.title}${met ? ' ✓' : ''}` : 'Exercises'}</summary>

@@ -5,6 +5,8 @@ import type { Experiment } from '../state/experiment.ts';
 export interface Verdict {
   met: boolean;
   why: string;
+  /** The run is not what the exercise asks for (another scenario, trace or scheme): no goal was scored. */
+  off?: boolean;
 }
 
 /** One course exercise as a goal the page can check on the runs it shows. */
@@ -13,7 +15,7 @@ export interface Exercise {
   title: string;
   goal: string;
   /** Whether a run of the current experiment meets the goal, and what it lacks; null when the goal is checked elsewhere. */
-  check: ((e: Experiment, s: Summary) => Verdict) | null;
+  check: ((e: Experiment, s: Summary, slot: 'a' | 'b') => Verdict) | null;
   /**
    * The overfitting lesson: a trace the settings were not tuned on, where the same controllers run again
    * and the same goal is scored, beside the one being tuned.
@@ -33,7 +35,7 @@ const contestGoal =
   };
 
 const contestCheck = (minMbps: number, maxDelay: number) => (e: Experiment, s: Summary) =>
-  e.scenario !== 'contest' || e.trace !== 'Verizon-LTE-short' ? { met: false, why: 'choose the contest on the Verizon LTE trace' } : contestGoal(minMbps, maxDelay)(s);
+  e.scenario !== 'contest' || e.trace !== 'Verizon-LTE-short' ? { met: false, why: 'choose the contest on the Verizon LTE trace', off: true } : contestGoal(minMbps, maxDelay)(s);
 
 /** Tuned on Verizon LTE, scored on T-Mobile LTE too: settings that only fit one trace show it here. */
 const heldOutOn = (minMbps: number, maxDelay: number) => ({ trace: 'TMobile-LTE-short', title: 'T-Mobile LTE', score: contestGoal(minMbps, maxDelay) });
@@ -43,7 +45,7 @@ export const EXERCISES: readonly Exercise[] = [
     id: 'window',
     title: 'A fixed window',
     goal: 'With the fixed window, find a window that keeps 3 Mbit/s on Verizon LTE with delay95 under 400 ms.',
-    check: (e, s) => (e.a.scheme !== 'fixed' && e.b.scheme !== 'fixed' ? { met: false, why: 'choose the fixed window for A or B' } : contestCheck(3, 400)(e, s)),
+    check: (e, s, slot) => (e[slot].scheme !== 'fixed' ? { met: false, why: 'not the fixed window: choose it for A or B', off: true } : contestCheck(3, 400)(e, s)),
     heldOut: heldOutOn(3, 400),
   },
   {
@@ -59,7 +61,7 @@ export const EXERCISES: readonly Exercise[] = [
     goal: 'Fetch the whole file from the offset server with the right MD5 and a penalty under 10.',
     check: (e, s) => {
       const o = s.flows[0]?.offset;
-      if (e.scenario !== 'offset' || !o) return { met: false, why: 'choose the offset server scenario' };
+      if (e.scenario !== 'offset' || !o) return { met: false, why: 'choose the offset server scenario', off: true };
       if (o.result !== true) return { met: false, why: o.result === null ? 'the fetch has not finished' : 'the MD5 is wrong' };
       return o.penalty < 10 ? { met: true, why: `penalty ${o.penalty} in ${Math.round(o.timeMs)} ms` } : { met: false, why: `penalty ${o.penalty}: ${o.penalty - 9} too many` };
     },

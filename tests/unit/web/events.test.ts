@@ -94,7 +94,7 @@ describe('events on the time axis', () => {
     expect(rects('A')).toEqual([[300 - 0.75, 90, 1.5, 10]]);
     expect(rects('B')).toEqual([[300 - 0.75, 0, 1.5, 10]]);
     // the exported figure draws the same: B's tick from the top edge, in B's colour
-    const svg = marksSvg({ layers, x, y, tNow: Infinity, innerH: 100 });
+    const svg = marksSvg({ layers, x, y, innerH: 100 });
     expect(svg).toContain('data-layer="A timeout" d="M299.25,90h1.5v10h-1.5Z" fill="#0072B2"');
     expect(svg).toContain('data-layer="B timeout" d="M299.25,0h1.5v10h-1.5Z" fill="#D55E00"');
     // the two sides' colours stay apart under deuteranopia

@@ -8,18 +8,25 @@ const delay = EXERCISES.find((x) => x.id === 'delay')!;
 
 describe('guided exercises', () => {
   it('checks the low-delay goal on the run, saying what it lacks', () => {
-    expect(delay.check!(DEFAULT_EXPERIMENT, run(4.34, 128))).toEqual({ met: true, why: '4.34 Mbit/s at 128 ms' });
-    expect(delay.check!(DEFAULT_EXPERIMENT, run(3.5, 250.2))).toEqual({ met: false, why: 'needs 0.50 Mbit/s more throughput and 52 ms less delay95' });
-    expect(delay.check!({ ...DEFAULT_EXPERIMENT, trace: 'TMobile-LTE-short' }, run(5, 100)).met).toBe(false);
+    expect(delay.check!(DEFAULT_EXPERIMENT, run(4.34, 128), 'a')).toEqual({ met: true, why: '4.34 Mbit/s at 128 ms' });
+    expect(delay.check!(DEFAULT_EXPERIMENT, run(3.5, 250.2), 'a')).toEqual({ met: false, why: 'needs 0.50 Mbit/s more throughput and 52 ms less delay95' });
+    expect(delay.check!({ ...DEFAULT_EXPERIMENT, trace: 'TMobile-LTE-short' }, run(5, 100), 'a')).toEqual({ met: false, why: 'choose the contest on the Verizon LTE trace', off: true });
+  });
+
+  it('the fixed-window goal is scored only on a side that runs the fixed window', () => {
+    const window = EXERCISES.find((x) => x.id === 'window')!;
+    const e = { ...DEFAULT_EXPERIMENT, b: { ...DEFAULT_EXPERIMENT.b, scheme: 'fixed' } };
+    expect(window.check!(e, run(3.2, 300), 'a')).toEqual({ met: false, why: 'not the fixed window: choose it for A or B', off: true });
+    expect(window.check!(e, run(3.2, 300), 'b')).toEqual({ met: true, why: '3.20 Mbit/s at 300 ms' });
   });
 
   it('the offset goal reads the server’s verdict', () => {
     const offset = EXERCISES.find((x) => x.id === 'offset')!;
     const summary = (penalty: number, result: boolean | null) => ({ all: {}, flows: [{ offset: { penalty, result, timeMs: 4321.4 } }] }) as unknown as Summary;
     const e = { ...DEFAULT_EXPERIMENT, scenario: 'offset' as const };
-    expect(offset.check!(e, summary(3, true))).toEqual({ met: true, why: 'penalty 3 in 4321 ms' });
-    expect(offset.check!(e, summary(12, true))).toEqual({ met: false, why: 'penalty 12: 3 too many' });
-    expect(offset.check!(e, summary(0, false))).toEqual({ met: false, why: 'the MD5 is wrong' });
+    expect(offset.check!(e, summary(3, true), 'a')).toEqual({ met: true, why: 'penalty 3 in 4321 ms' });
+    expect(offset.check!(e, summary(12, true), 'a')).toEqual({ met: false, why: 'penalty 12: 3 too many' });
+    expect(offset.check!(e, summary(0, false), 'a')).toEqual({ met: false, why: 'the MD5 is wrong' });
   });
 
   it('goes on to the next challenge, and round again', () => {

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { bitrate, tickFormat } from '../../../web/charts/format.ts';
+import { bitrate, fixed, significant, tickFormat } from '../../../web/charts/format.ts';
 
 describe('axis and rate formatting', () => {
+  it('cards: a value rounding to zero has no sign; ratios keep three significant digits', () => {
+    expect([fixed(-0.04, 1), fixed(-0.05, 1), fixed(-0.06, 1), fixed(0, 0), fixed(Number.NaN, 1)]).toEqual(['0.0', '-0.1', '-0.1', '0', '—']);
+    expect([0.51 / 7.691, 0.31 / 2.735, 4.34 / 0.128, 1234.5, Number.POSITIVE_INFINITY].map(significant)).toEqual(['0.0663', '0.113', '33.9', '1235', '—']);
+  });
+
   it('gives close ticks above 1000 the digits that tell them apart', () => {
     const ticks = [14_000, 14_200, 14_400, 14_600];
     expect(ticks.map(tickFormat(ticks))).toEqual(['14k', '14.2k', '14.4k', '14.6k']);

@@ -6,7 +6,7 @@ import { marksSvg } from '../../../web/export/marks.ts';
 // 10 s over 100 px; y from 0 to 10 over 100 px down to 0
 const x = scaleLinear().domain([0, 10_000]).range([0, 100]);
 const y = scaleLinear().domain([0, 10]).range([100, 0]);
-const picture = (layers: Layer[], tNow = Infinity) => ({ layers, x, y, tNow, innerH: 100 });
+const picture = (layers: Layer[]) => ({ layers, x, y, innerH: 100 });
 const pairs = (n: number, f: (i: number) => [number, number]) => Float64Array.from({ length: 2 * n }, (_, k) => f(k >> 1)[k & 1]);
 const pathOf = (svg: string, label: string) => new RegExp(`data-layer="${label}" d="([^"]*)"`).exec(svg)?.[1] ?? '';
 
@@ -29,10 +29,11 @@ describe('chart marks as SVG paths', () => {
     expect(d).toContain(',100L');
   });
 
-  it('dots on the same pixel are written once; nothing after the playhead', () => {
+  it('dots on the same pixel are written once; nothing outside the time domain', () => {
     const dots: Layer = { kind: 'dots', data: pairs(1000, (i) => [5000 + i / 1000, 5]), color: '#E69F00', label: 'ack', size: 2 };
     expect(pathOf(marksSvg(picture([dots])), 'ack')).toBe('M50,49h2v2h-2Z');
-    expect(marksSvg(picture([dots], 4000))).toBe('');
+    const later: Layer = { ...dots, data: pairs(10, (i) => [12_000 + i, 5]) };
+    expect(marksSvg(picture([later]))).toBe('');
   });
 
   it('stacks as the canvas does: areas under dots, dots under lines; translucent colours keep their opacity', () => {

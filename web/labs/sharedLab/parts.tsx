@@ -102,7 +102,11 @@ export function FlowTable({ flows, setFlows }: { flows: FlowDef[]; setFlows(f: F
   );
 }
 
-/** When each flow finished, its goodput, whether it arrived exact, and its delay. */
+/**
+ * When each flow finished, its goodput, whether it arrived exact, its delay, and the throughput the plane
+ * shows: goodput counts the file once over the time to finish it; throughput counts every packet through the
+ * bottleneck, retransmissions included, over the time it was sending.
+ */
 export function FlowResults({ view }: { view: RunView }) {
   return (
     <table className="results" data-testid="flow-results">
@@ -110,9 +114,10 @@ export function FlowResults({ view }: { view: RunView }) {
         <tr>
           <th>flow</th>
           <th>finished</th>
-          <th>goodput Mbit/s</th>
+          <th title="The file's bits ÷ the time from the flow's start to its last byte">goodput Mbit/s</th>
           <th>exact</th>
           <th>delay95 ms</th>
+          <th title="Every packet's bits through the bottleneck, retransmissions included ÷ (last − first departure): the plane's throughput">throughput Mbit/s</th>
         </tr>
       </thead>
       <tbody>
@@ -125,6 +130,7 @@ export function FlowResults({ view }: { view: RunView }) {
             <td>{fixed(f.reliable?.goodputMbps ?? NaN, 3)}</td>
             <td>{f.reliable?.exact ? 'yes' : 'no'}</td>
             <td>{fixed(f.link.delay95, 0)}</td>
+            <td>{fixed(f.link.throughputMbps, 2)}</td>
           </tr>
         ))}
       </tbody>
