@@ -5,7 +5,8 @@ import { findScheme, SCHEMES } from '../../shared/controllers/registry.ts';
 import { withDefaults } from '../../shared/controllers/types.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { fetchOverUdp } from '../liveFetch.ts';
-import { applySets, checkWritable, type Io, isEntry, isSchemeFile, loadSchemeFile, parseSets, runAsProcess, schemesHelp, UsageError, whole } from './flags.ts';
+import { applySets, checkWritable, type Io, isEntry, isSchemeFile, loadSchemeFile, parseSets, schemesHelp, UsageError, whole } from './flags.ts';
+import { runAsProcess } from './asProcess.ts';
 
 const options = {
   server: { type: 'string', default: '127.0.0.1:9801' },
@@ -73,4 +74,4 @@ export async function fetchMain(argv: string[], io: Io): Promise<number> {
   return r.result ? 0 : 1;
 }
 
-if (isEntry(import.meta.url)) await runAsProcess('fetch', fetchMain);
+if (isEntry(import.meta.url)) await runAsProcess('fetch', fetchMain, import.meta.url);

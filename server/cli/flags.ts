@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:
 import { dirname, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
+import { isMainThread, workerData } from 'node:worker_threads';
 import type { ParseArgsConfig } from 'node:util';
 import { installUserScheme, madeForOffsetServer } from '../../shared/controllers/registry.ts';
 import { checkParam, checkValues, type ParamSpec, type ParamValues, type Scheme } from '../../shared/controllers/types.ts';
@@ -212,16 +213,6 @@ export async function runTool(tool: string, main: (argv: string[], io: Io) => nu
   }
 }
 
-/**
- * Runs a tool as this process. A tool that failed exits at once: what failed may have left a socket or a
- * timer open (a proxy bound before its watch port turned out taken) that would keep the process alive.
- */
-export async function runAsProcess(tool: string, main: (argv: string[], io: Io) => number | Promise<number>, usage: UsageFaults = {}): Promise<void> {
-  const code = await runTool(tool, main, process.argv.slice(2), PROCESS_IO, usage);
-  process.exitCode = code;
-  if (code !== 0) process.exit(code);
-}
-
 /** Refuses an output file that cannot be written, before the work whose result it would hold. */
 export function checkWritable(flag: string, path: string): void {
   const at = resolve(path);
@@ -233,8 +224,11 @@ export function checkWritable(flag: string, path: string): void {
   }
 }
 
-/** Whether the module at `url` is the script node was started with (and not imported by a test). */
-export const isEntry = (url: string) => process.argv[1] !== undefined && url === pathToFileURL(process.argv[1]).href;
+/**
+ * Whether the module at `url` is the script node was started with (and not imported by a test), or the
+ * one a guarded tool's thread was started to run (server/cli/asProcess.ts).
+ */
+export const isEntry = (url: string) => (process.argv[1] !== undefined && url === pathToFileURL(process.argv[1]).href) || (!isMainThread && (workerData as { module?: string } | null)?.module === url);
 
 /** Whether a --scheme value names a file (a path to a JavaScript module) rather than a built-in. */
 export const isSchemeFile = (arg: string) => /\.m?js$/.test(arg) || arg.includes('/');

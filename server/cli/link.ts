@@ -6,7 +6,8 @@ import { hintFor, linkHelp, linkOptions, readAddress, readLinkFlags } from '../l
 import { describeLink, formatLinkReport, linkReport } from '../link/summary.ts';
 import { serveWatch } from '../link/watch.ts';
 import { loadTrace } from '../traces.ts';
-import { checkWritable, isEntry, runAsProcess, whole } from './flags.ts';
+import { checkWritable, isEntry, whole } from './flags.ts';
+import { runAsProcess } from './asProcess.ts';
 
 const MAX_ROWS = 5_000_000;
 
@@ -89,4 +90,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-if (isEntry(import.meta.url)) await runAsProcess('link', () => main(), { errors: [TraceError], codes: ['EADDRINUSE', 'EADDRNOTAVAIL'], hint: hintFor });
+if (isEntry(import.meta.url)) await runAsProcess('link', () => main(), import.meta.url, { errors: [TraceError], codes: ['EADDRINUSE', 'EADDRNOTAVAIL'], hint: hintFor });

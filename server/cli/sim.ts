@@ -22,7 +22,6 @@ import {
   parseSets,
   readSchemaFlags,
   checkWritable,
-  runAsProcess,
   schemaHelp,
   schemaOptions,
   schemesHelp,
@@ -31,6 +30,7 @@ import {
   type UsageFaults,
   whole,
 } from './flags.ts';
+import { runAsProcess } from './asProcess.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
 import { withUserCode } from '../../shared/controllers/userInstalled.ts';
 
@@ -301,4 +301,4 @@ function runMatrix(rowFlag: string | undefined, scheme: string, sets: readonly S
 /** A scenario the model refuses and a trace file that does not parse are the command line's fault too. */
 export const SIM_USAGE: UsageFaults = { errors: [ScenarioError, TraceError] };
 
-if (isEntry(import.meta.url)) await runAsProcess('sim', sim, SIM_USAGE);
+if (isEntry(import.meta.url)) await runAsProcess('sim', sim, import.meta.url, SIM_USAGE);

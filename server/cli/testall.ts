@@ -5,7 +5,8 @@ import { csvFormat } from 'd3-dsv';
 import { MATRIX, type MatrixRow } from '../../shared/scenarios/presets.ts';
 import { rowTimeoutMs, runRow, type RowResult } from '../link/matrix.ts';
 import { stopAll } from '../link/programs.ts';
-import { isEntry, runAsProcess, UsageError, whole } from './flags.ts';
+import { isEntry, UsageError, whole } from './flags.ts';
+import { runAsProcess } from './asProcess.ts';
 
 const GROUPS: readonly MatrixRow['group'][] = ['basic', 'advanced', 'performance'];
 
@@ -100,4 +101,4 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-if (isEntry(import.meta.url)) await runAsProcess('testall', () => main());
+if (isEntry(import.meta.url)) await runAsProcess('testall', () => main(), import.meta.url);

@@ -62,6 +62,18 @@ describe('--scheme FILE', () => {
     expect(r.stderr).toMatch(/^fetch: your controller at line 6/);
   });
 
+  it('a hang the loop guard cannot reach ends the tool with exit 2 and says so, as does a controller that exits the tool', () => {
+    const file = write('regex.js', FIXED.replace('windowSize: () => p.w', "windowSize: () => (/^(a+)+$/.test('a'.repeat(40) + 'b') ? 1 : p.w)"));
+    const started = Date.now();
+    const r = runCli('server/cli/sim.ts', ['--scheme', file]);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(/^sim: your controller stopped making progress in .* for 5 s: a regular expression that backtracks for ever, or a call that never returns\?/);
+    expect(Date.now() - started).toBeLessThan(25_000);
+    const exits = write('exits.js', FIXED.replace('return { windowSize', 'process.exit(0);\n    return { windowSize'));
+    const e = runCli('server/cli/sim.ts', ['--scheme', exits, '--json']);
+    expect([e.code, e.stdout, e.stderr]).toEqual([2, '', 'sim: your controller ended the tool (process.exit?) before it finished\n']);
+  });
+
   it('an unreadable file exits 2', () => {
     const r = runCli('server/cli/sim.ts', ['--scheme', join(dir, 'missing.js')]);
     expect(r.code).toBe(2);
