@@ -44,17 +44,25 @@ interface LabelPlace {
   shift: number;
 }
 
+/** How far from its centre a point's marker reaches, px: a label keeps off it. */
+const MARKER_PX = 7;
+
 /**
  * Places labels in order: each on the side with room, then moved up or down by whole lines, nearest
- * first, until it overlaps no label placed before it.
+ * first, until it overlaps no label placed before it and runs over no marker further along its line
+ * (`markers`: every point drawn, labelled or not).
  */
-export function placeLabels(labels: { cx: number; cy: number; text: string }[], innerW: number): LabelPlace[] {
+export function placeLabels(labels: { cx: number; cy: number; text: string }[], innerW: number, markers: readonly { cx: number; cy: number }[] = labels): LabelPlace[] {
   const placed: { x0: number; x1: number; y: number }[] = [];
   return labels.map(({ cx, cy, text }) => {
     const w = 9 + CHAR_PX * text.length;
     const left = cx + w > innerW && cx > innerW - cx;
     const [x0, x1] = left ? [cx - w, cx] : [cx, cx + w];
-    const clear = (y: number) => placed.every((p) => p.x1 <= x0 || p.x0 >= x1 || Math.abs(p.y - y) >= LINE_PX);
+    // Markers bunched with its own point (its own among them) cannot be kept off: the label starts among them.
+    const others = markers.filter((m) => Math.abs(m.cx - cx) > 2 * MARKER_PX || Math.abs(m.cy - cy) > 2 * MARKER_PX);
+    const clear = (y: number) =>
+      placed.every((p) => p.x1 <= x0 || p.x0 >= x1 || Math.abs(p.y - y) >= LINE_PX) &&
+      others.every((m) => m.cx + MARKER_PX <= x0 || m.cx - MARKER_PX >= x1 || Math.abs(m.cy - y) >= LINE_PX / 2 + MARKER_PX);
     const shift = [0, 1, -1, 2, -2, 3, -3].map((k) => k * LINE_PX).find((d) => clear(cy + d)) ?? 0;
     placed.push({ x0, x1, y: cy + shift });
     return { left, shift };
@@ -95,6 +103,7 @@ export function PlaneChart({ points, lines = [], width: W = 460, height: H = 250
     placeLabels(
       labelled.map((p) => ({ cx: x(p.delay95), cy: y(p.throughputMbps), text: labelText(p) })),
       innerW,
+      ok.map((p) => ({ cx: x(p.delay95), cy: y(p.throughputMbps) })),
     ).map((place, i) => [labelled[i], place]),
   );
 
