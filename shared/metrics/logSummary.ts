@@ -61,7 +61,8 @@ function readOutcomes(log: EventLog, workload: RunFacts['spec']['workload'], out
     if (workload === 'offset') o.offset = fetchSoFar(fileEnd[f], requests[f], c.seq[i] === 1, c.value[i], c.window[i]);
   }
   // A fetch still under way (or stopped) shows the exercise's figures from its first reply, verdict pending.
-  if (workload === 'offset') for (const o of outcomes) if (!o.offset && fileEnd[o.flow] > 0) o.offset = fetchSoFar(fileEnd[o.flow], requests[o.flow], null, NaN, NaN);
+  // Its size is not known yet (the furthest chunk so far is not the file's end), nor is the bound it sets.
+  if (workload === 'offset') for (const o of outcomes) if (!o.offset && fileEnd[o.flow] > 0) o.offset = fetchSoFar(NaN, requests[o.flow], null, NaN, NaN);
 }
 
 function fetchSoFar(size: number, requests: number, result: boolean | null, serverTime: number, penalty: number): NonNullable<FlowOutcome['offset']> {
