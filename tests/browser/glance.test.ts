@@ -137,6 +137,13 @@ describe('one glance at projector sizes, in Chromium', () => {
     await page.locator('[data-action="overlay"]').check();
     const window = page.locator('[data-overlay="window"] figure.chart');
     await window.waitFor();
+    // The link carries it: a page opened from it overlays too.
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('overlay') === '1');
+    const again = await env.browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await again.goto(page.url());
+    await again.locator('[data-overlay="window"] figure.chart').waitFor();
+    expect(await again.locator('[data-action="overlay"]').isChecked()).toBe(true);
+    await again.close();
     expect(await page.locator('.column[data-side="a"] figure.chart').count()).toBe(0);
     const keys = await window.locator('.legend .key').allInnerTexts();
     expect(keys).toContain('A window');
@@ -181,6 +188,11 @@ describe('one glance at projector sizes, in Chromium', () => {
     const b = `✓ B · BDP estimator: ${(await card(page, 'B', 'Throughput')).replace(' Mbit/s', '')} Mbit/s at ${await card(page, 'B', 'Delay95')}`;
     expect(await page.locator('[data-check="B · BDP estimator"]').innerText()).toBe(b);
     expect(await page.locator('[data-check="A · AIMD"]').innerText()).toMatch(/^✗ A · AIMD: needs \d+ ms less delay95$/);
+    // The link carries the exercise: a page opened from it shows it, checked on its runs.
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('ex') === 'delay');
+    const again = await openAt(env.browser, page.url(), 1280, 720);
+    expect(await again.locator('[data-check="B · BDP estimator"]').innerText()).toBe(b);
+    await again.close();
     await page.getByRole('button', { name: 'Next challenge: The offset server' }).click();
     await page.locator('[data-check="A · AIMD"]').getByText('choose the offset server scenario').waitFor();
     await page.close();

@@ -35,7 +35,8 @@ describe('importing a saved offset run', () => {
   it('a fetch still under way has no bound yet: the furthest chunk so far is not the file’s end', async () => {
     const log = fetchLog(1);
     const partial = new EventLog();
-    for (let i = 0; i < log.length - 1; i++) partial.push(log.columns.t[i], log.columns.kind[i], log.columns.flow[i], log.columns.seq[i], log.columns.bytes[i], log.columns.value[i], log.columns.window[i]);
+    for (let i = 0; i < log.length - 1; i++)
+      partial.push(log.columns.t[i], log.columns.kind[i], log.columns.flow[i], log.columns.seq[i], log.columns.bytes[i], log.columns.value[i], log.columns.window[i]);
     const under = (await importRun(formatTraceCsv(partial, spec), () => Promise.resolve(null))).summary.flows[0].offset!;
     expect([under.result, under.boundMs, under.requests]).toEqual([null, Number.NaN, 2]);
     const done = (await importRun(formatTraceCsv(log, spec), () => Promise.resolve(null))).summary.flows[0].offset!;

@@ -28,6 +28,8 @@ describe('the playground URL', () => {
     offset: everyParam(OFFSET_PARAMS),
     a: { scheme: 'aimd', params: everyParam(findScheme('aimd')!.params) },
     b: { scheme: 'bbr', params: everyParam(findScheme('bbr')!.params) },
+    overlay: true,
+    exercise: 'offset',
   };
 
   it('carries every field, every link and server parameter and both sides’ parameters', () => {

@@ -136,9 +136,21 @@ export function App() {
         />
         <main>
           <Playback playhead={playhead} endMs={endMs} zoomed={zoom !== null} onResetZoom={() => setZoom(null)} />
-          <Overview e={e} runs={runs} label={label} failedUpload={failedUpload} said={said} />
+          <Overview e={e} setE={setE} runs={runs} label={label} failedUpload={failedUpload} said={said} />
           {(['a', 'b'] as const).map((s) => runs.errors[s] && <p key={s} className="error" role="alert">{`${sideLabel(SIDE_STYLE[s].name, undefined, e[s].scheme)}: ${runs.errors[s]}`}</p>)}
-          <Columns offset={e.scenario === 'offset'} runs={runs} domain={zoom ?? [0, endMs]} playhead={playhead} setZoom={setZoom} label={label} root={chartsRoot} facts={facts} said={said} />
+          <Columns
+            offset={e.scenario === 'offset'}
+            runs={runs}
+            domain={zoom ?? [0, endMs]}
+            playhead={playhead}
+            setZoom={setZoom}
+            label={label}
+            root={chartsRoot}
+            facts={facts}
+            said={said}
+            overlay={e.overlay}
+            setOverlay={(overlay) => setE({ ...e, overlay })}
+          />
         </main>
       </div>
     </div>

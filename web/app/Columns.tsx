@@ -1,4 +1,4 @@
-import { Fragment, type RefObject, useCallback, useMemo, useRef, useState } from 'react';
+import { Fragment, type RefObject, useCallback, useMemo, useRef } from 'react';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS, SIDE_STYLE } from '../charts/palette.ts';
 import { TimeChart, yExtent } from '../charts/TimeChart.tsx';
@@ -19,7 +19,21 @@ function sideNote(view: RunView | undefined, busy: boolean | undefined): string 
 }
 
 /** Both runs' cards, and for the contest the throughput–delay plane with the omniscient point. */
-export function Overview({ e, runs, label, failedUpload, said }: { e: Experiment; runs: Runs; label(slot: Slot): string; failedUpload: string | null; said: Captions }) {
+export function Overview({
+  e,
+  setE,
+  runs,
+  label,
+  failedUpload,
+  said,
+}: {
+  e: Experiment;
+  setE(e: Experiment): void;
+  runs: Runs;
+  label(slot: Slot): string;
+  failedUpload: string | null;
+  said: Captions;
+}) {
   const points: PlanePoint[] = [];
   for (const s of ['a', 'b'] as const) {
     const v = runs.views[s];
@@ -51,7 +65,7 @@ export function Overview({ e, runs, label, failedUpload, said }: { e: Experiment
       })}
       <div className="plane-side">
         {e.scenario === 'contest' && <PlaneChart points={points} width={380} height={200} short />}
-        <Exercises e={e} runs={(['a', 'b'] as const).map((s) => ({ slot: s, side: label(s), summary: runs.views[s]?.summary }))} />
+        <Exercises e={e} runs={(['a', 'b'] as const).map((s) => ({ slot: s, side: label(s), summary: runs.views[s]?.summary }))} choose={(exercise) => setE({ ...e, exercise })} />
       </div>
       {e.scenario === 'contest' && plane && (
         <p className="caption" data-caption="plane">
@@ -96,10 +110,12 @@ interface ColumnsProps {
   root: RefObject<HTMLDivElement | null>;
   facts: Facts;
   said: Captions;
+  overlay: boolean;
+  setOverlay(on: boolean): void;
 }
 
 /** Each side's charts in its column, on the shared time axis, row by row with what each row says under it. */
-export function Columns({ offset, runs, domain: asked, playhead, setZoom, label, root, facts, said: saidBoth }: ColumnsProps) {
+export function Columns({ offset, runs, domain: asked, playhead, setZoom, label, root, facts, said: saidBoth, overlay, setOverlay }: ColumnsProps) {
   // The same range and handler from render to render, so the memoised charts skip renders that change neither.
   const domain = useMemo<[number, number]>(() => [asked[0], asked[1]], [asked[0], asked[1]]);
   const resetZoom = useCallback(() => setZoom(null), [setZoom]);
@@ -125,7 +141,6 @@ export function Columns({ offset, runs, domain: asked, playhead, setZoom, label,
     b: waitsForRun(runs, 'b'),
   });
   const said = offset ? null : saidBoth;
-  const [overlay, setOverlay] = useState(false);
   // Built once per pair of runs, so playback paints the overlaid charts incrementally too.
   const overlaid = useMemo(() => {
     const colors = { a: SIDE_STYLE.a.color, b: SIDE_STYLE.b.color };

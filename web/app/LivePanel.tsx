@@ -11,7 +11,6 @@ export function LivePanel({ e, runs, target, relay }: { e: Experiment; runs: Run
     <div className="live" role="status">
       {target ? (
         <>
-          Controller A fetches the file from the relay’s {e.variable ? 'variable' : 'constant'}-rate server at {target} through the bridge.{' '}
           {runs.busy.a ? (
             <button type="button" onClick={runs.stopLive}>
               Stop
@@ -21,6 +20,7 @@ export function LivePanel({ e, runs, target, relay }: { e: Experiment; runs: Run
               Start live fetch
             </button>
           )}{' '}
+          Controller A fetches the file from the relay’s {e.variable ? 'variable' : 'constant'}-rate server at {target} through the bridge.
           <small data-hint="simulated-path">
             B’s simulated server sits on the loopback path (1 Gbit/s, 0.05 ms each way
             {info?.loopbackRttMs === undefined ? '' : `; this relay’s own UDP round trip is ${info.loopbackRttMs.toFixed(2)} ms`}), without the load-dependent delays of the real one.

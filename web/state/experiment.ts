@@ -5,6 +5,7 @@ import LZString from 'lz-string';
 import { LINK_PARAMS } from '../../shared/link/params.ts';
 import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
 import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
+import { EXERCISES } from '../teach/exercises.ts';
 import { decode, decodeGroup, encode, encodeGroup, flag, type Decoded, type Field } from './codec.ts';
 
 /** The whole experiment a page shows: everything the URL carries. */
@@ -29,6 +30,9 @@ export interface Experiment {
   a: Side;
   b: Side;
   seed: number;
+  /** How the page shows the runs: A and B on one set of charts, and the guided exercise open ('' for none). */
+  overlay: boolean;
+  exercise: string;
 }
 
 export const DEFAULT_EXPERIMENT: Experiment = {
@@ -41,6 +45,8 @@ export const DEFAULT_EXPERIMENT: Experiment = {
   a: { scheme: 'aimd', params: {} },
   b: { scheme: 'bdp', params: {} },
   seed: 1,
+  overlay: false,
+  exercise: '',
 };
 
 /** The comparison each scenario opens with. */
@@ -86,6 +92,8 @@ export function experimentSchema(scenario: Scenario): Field[] {
     num('seed', '', 0, 2 ** 31 - 1, 1, 1, 'Seed of every random choice'),
     choice('a', ids, sides.a.scheme, 'Controller A'),
     choice('b', ids, sides.b.scheme, 'Controller B'),
+    flag('overlay', 'A and B drawn on one set of charts'),
+    choice('ex', ['', ...EXERCISES.map((x) => x.id)], '', 'The guided exercise open beside the plane'),
   ];
 }
 
@@ -98,7 +106,17 @@ const GROUPS = [
 const SIDES = ['a', 'b'] as const;
 
 export function encodeExperiment(e: Experiment): string {
-  const q = encode(experimentSchema(e.scenario), { s: e.scenario, live: e.live ? '1' : '0', trace: e.trace, var: e.variable ? '1' : '0', seed: e.seed, a: e.a.scheme, b: e.b.scheme });
+  const q = encode(experimentSchema(e.scenario), {
+    s: e.scenario,
+    live: e.live ? '1' : '0',
+    trace: e.trace,
+    var: e.variable ? '1' : '0',
+    seed: e.seed,
+    a: e.a.scheme,
+    b: e.b.scheme,
+    overlay: e.overlay ? '1' : '0',
+    ex: e.exercise,
+  });
   // The sides' schemes stay in the link even at their defaults, so it reads the same after the defaults change.
   for (const side of SIDES) {
     q.set(side, e[side].scheme);
@@ -138,6 +156,8 @@ export function decodeExperiment(search: string): Decoded<Experiment> {
     offset: {},
     a: { scheme: v.a as string, params: {} },
     b: { scheme: v.b as string, params: {} },
+    overlay: v.overlay === '1',
+    exercise: v.ex as string,
   };
   for (const side of SIDES) {
     const scheme = findScheme(e[side].scheme)!;

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import type { Summary } from '../../shared/metrics/summary.ts';
 import type { Experiment } from '../state/experiment.ts';
 import { EXERCISES, type Exercise, nextExercise, type Verdict } from './exercises.ts';
@@ -30,19 +29,19 @@ function SideCheck({ x, e, run, heldOut }: { x: Exercise; e: Experiment; run: Si
 }
 
 /** The course's exercises as goals: the chosen one is checked on each side's run as the runs change. */
-export function Exercises({ e, runs }: { e: Experiment; runs: SideRun[] }) {
-  const [id, setId] = useState<string | null>(null);
+export function Exercises({ e, runs, choose }: { e: Experiment; runs: SideRun[]; choose(id: string): void }) {
+  const id = e.exercise || null;
   const x = EXERCISES.find((ex) => ex.id === id);
   const heldOut = useHeldOut(x, e);
   const shown = x?.check ? runs.filter((r): r is SideRun & { summary: Summary } => Boolean(r.summary)) : [];
   const met = shown.some((r) => x!.check!(e, r.summary, r.slot).met);
   return (
-    <details className="menu exercises" data-exercise={id ?? ''}>
+    <details className="menu exercises" data-exercise={id ?? ''} open={Boolean(x)}>
       <summary>{x ? `Exercise: ${x.title}${met ? ' ✓' : ''}` : 'Exercises'}</summary>
       <div>
         <label>
           exercise
-          <select value={id ?? ''} onChange={(ev) => setId(ev.target.value || null)} data-param="exercise">
+          <select value={id ?? ''} onChange={(ev) => choose(ev.target.value)} data-param="exercise">
             <option value="">choose one…</option>
             {EXERCISES.map((ex) => (
               <option key={ex.id} value={ex.id}>
@@ -57,7 +56,7 @@ export function Exercises({ e, runs }: { e: Experiment; runs: SideRun[] }) {
           <SideCheck key={r.side} x={x!} e={e} run={r} heldOut={heldOut} />
         ))}
         {met && x && (
-          <button type="button" onClick={() => setId(nextExercise(x.id).id)}>
+          <button type="button" onClick={() => choose(nextExercise(x.id).id)}>
             Next challenge: {nextExercise(x.id).title}
           </button>
         )}
