@@ -31,8 +31,8 @@ export function timedSender(relayNow: () => number, send: (datagram: Buffer, num
       const now = relayNow();
       if (!Number.isFinite(sendAt)) return 'the send time of a timed message is not a number';
       if (sendAt - now > MAX_TIMED_LEAD_MS) return `a timed message may be at most ${MAX_TIMED_LEAD_MS} ms ahead (got ${Math.round(sendAt - now)} ms)`;
-      if (pending >= MAX_TIMED_PENDING) return `more than ${MAX_TIMED_PENDING} timed messages waiting`;
       const datagram = message.subarray(TIMED_PREFIX);
+      if (sendAt > now && pending >= MAX_TIMED_PENDING) return `more than ${MAX_TIMED_PENDING} timed messages waiting`;
       if (sendAt > now && pendingBytes + datagram.length > MAX_TIMED_PENDING_BYTES) return `more than ${MAX_TIMED_PENDING_BYTES} bytes of timed messages waiting`;
       if (sendAt <= now) {
         send(datagram, number, now);

@@ -9,8 +9,8 @@ export interface EchoServerOptions {
   maxConnections: number;
   /**
    * Connections one remote address may hold at once, so that no one client shuts the others out. This
-   * machine's own (the bridge's connections for every browser, which it caps per browser, and local tools)
-   * are bounded by maxConnections alone.
+   * machine's own (loopback, or the server's own address: the bridge's connections for every browser, which
+   * it caps per browser, and local tools) are bounded by maxConnections alone.
    */
   maxPerAddress: number;
   /** Addresses maxPerAddress leaves alone: this machine's, unless told otherwise. */
@@ -44,7 +44,7 @@ export async function startEchoServer(o: EchoServerOptions): Promise<EchoServer>
     const from = socket.remoteAddress ?? '';
     const held = perAddress.get(from) ?? 0;
     // The ping-pong format has no room for a reason: a connection over the cap is closed at once.
-    if (held >= o.maxPerAddress && !uncapped(from)) return void socket.destroy();
+    if (held >= o.maxPerAddress && !uncapped(from) && from !== socket.localAddress) return void socket.destroy();
     perAddress.set(from, held + 1);
     sockets.add(socket);
     const record = records.open(`${socket.remoteAddress}:${socket.remotePort}`);

@@ -1,24 +1,29 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { leaderboardCsv, parseLeaderboardCsv, type LeaderboardEntry } from '../shared/relay/leaderboard.ts';
+import { leaderboardCsv, parseLeaderboardCsv, rankEntries, type LeaderboardEntry } from '../shared/relay/leaderboard.ts';
 
 /**
- * What the board keeps: the latest Submits of each id, for this many ids; an id beyond them is not
- * ranked. A class submits a few hundred times an hour under a few dozen ids. A flood of Submits then
- * churns only its own ids' rows: it can neither push the class's entries out nor grow the board.
+ * What the board keeps: for each of this many ids, its best Submit and its latest ones. A class submits a
+ * few hundred times an hour under a few dozen ids. Past the limit the id heard from least recently goes,
+ * and Submits under an id never push out its best; the offset servers rank only a few Submits per session
+ * that was served the file (shared/offset/policy.ts), so filling the board takes as many fetches.
  */
 export const MAX_IDS = 500;
 export const MAX_PER_ID = 20;
 /** Longer ids are cut to this many characters on the board (a header may hold a kilobyte). */
 export const MAX_ID_CHARS = 64;
 const MAX_WATCHERS = 256;
-/** One address may watch from this many pages at once, so no one address takes every slot. */
-const MAX_WATCHERS_PER_ADDRESS = 8;
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 /** A page that lets this much pile up is not reading its event stream: it is cut off. */
 const MAX_WATCHER_BACKLOG = 256 * 1024;
 const FLUSH_MS = 500;
 
-const cut = (id: string) => (id.length > MAX_ID_CHARS ? `${id.slice(0, MAX_ID_CHARS - 1)}…` : id);
+/** Cut by characters, not UTF-16 units, so no half of a pair is left. */
+const cut = (id: string) => {
+  const chars = Array.from(id);
+  return chars.length > MAX_ID_CHARS ? `${chars.slice(0, MAX_ID_CHARS - 1).join('')}…` : id;
+};
+const better = (a: LeaderboardEntry, b: LeaderboardEntry) => rankEntries([a, b])[0] === a;
 
 /**
  * The Submits the offset servers grade, in memory and optionally in a CSV file that survives restarts.
@@ -26,7 +31,8 @@ const cut = (id: string) => (id.length > MAX_ID_CHARS ? `${id.slice(0, MAX_ID_CH
  */
 export class Leaderboard {
   private entries: LeaderboardEntry[] = [];
-  private readonly perId = new Map<string, number>();
+  /** Each id's Submits kept, in the order its ids were last heard from (the least recent first). */
+  private readonly byId = new Map<string, LeaderboardEntry[]>();
   private readonly watchers = new Map<ServerResponse, string>();
   private pending: LeaderboardEntry[] = [];
   private appended = 0;
@@ -35,10 +41,14 @@ export class Leaderboard {
   private allEvent: string | null = null;
   /** Rows of the file that were not entries. */
   readonly rejected: number = 0;
-  /** Submits of ids beyond MAX_IDS, left off the board. */
-  unranked = 0;
-
-  constructor(private readonly file: string | null) {
+  /**
+   * `maxPerAddress`: pages one address may watch from at once (the relay's --max-per-client), so that no
+   * one address takes every slot; this machine's own are not counted.
+   */
+  constructor(
+    private readonly file: string | null,
+    private readonly maxPerAddress = 16,
+  ) {
     if (file && existsSync(file)) {
       const { entries, rejected } = parseLeaderboardCsv(readFileSync(file, 'utf8'));
       for (const e of entries) this.keep({ ...e, id: cut(e.id) });
@@ -51,34 +61,42 @@ export class Leaderboard {
     return this.entries;
   }
 
-  /** Ranks a Submit, unless its id is one too many; returns whether it is on the board. */
-  add(submitted: LeaderboardEntry): boolean {
+  /** Ranks a Submit. */
+  add(submitted: LeaderboardEntry): void {
     const e = { ...submitted, id: cut(submitted.id) };
-    if (!this.keep(e)) return false;
+    this.keep(e);
     const line = `data: ${JSON.stringify(e)}\n\n`;
     for (const w of this.watchers.keys()) {
       if (w.writableLength > MAX_WATCHER_BACKLOG) w.destroy();
       else w.write(line);
     }
     if (this.file) this.schedule(e);
-    return true;
   }
 
-  private keep(e: LeaderboardEntry): boolean {
-    const n = this.perId.get(e.id) ?? 0;
-    if (n === 0 && this.perId.size >= MAX_IDS) {
-      this.unranked++;
-      return false;
+  /** Keeps `e` under its id: the id's best and its latest Submits; the least recently heard id goes past MAX_IDS. */
+  private keep(e: LeaderboardEntry): void {
+    const kept = this.byId.get(e.id) ?? [];
+    this.byId.delete(e.id);
+    kept.push(e);
+    const dropped: LeaderboardEntry[] = [];
+    if (kept.length > MAX_PER_ID) {
+      const best = kept.reduce((b, x) => (better(x, b) ? x : b));
+      dropped.push(
+        ...kept.splice(
+          kept.findIndex((x) => x !== best),
+          1,
+        ),
+      );
+    }
+    this.byId.set(e.id, kept);
+    if (this.byId.size > MAX_IDS) {
+      const [id, gone] = this.byId.entries().next().value!;
+      this.byId.delete(id);
+      dropped.push(...gone);
     }
     this.entries.push(e);
+    if (dropped.length > 0) this.entries = this.entries.filter((x) => !dropped.includes(x));
     this.allEvent = null;
-    if (n < MAX_PER_ID) this.perId.set(e.id, n + 1);
-    else
-      this.entries.splice(
-        this.entries.findIndex((x) => x.id === e.id),
-        1,
-      );
-    return true;
   }
 
   csv(): string {
@@ -87,9 +105,9 @@ export class Leaderboard {
 
   /** Streams the board to a page: everything so far as one event, then each Submit as it comes. */
   watch(res: ServerResponse, address: string, headOnly: boolean): void {
-    const fromThere = [...this.watchers.values()].filter((a) => a === address).length;
-    if (this.watchers.size >= MAX_WATCHERS || fromThere >= MAX_WATCHERS_PER_ADDRESS) {
-      const why = fromThere >= MAX_WATCHERS_PER_ADDRESS ? `more than ${MAX_WATCHERS_PER_ADDRESS} pages from one address` : 'too many pages';
+    const fromThere = LOOPBACK.test(address) ? 0 : [...this.watchers.values()].filter((a) => a === address).length;
+    if (this.watchers.size >= MAX_WATCHERS || fromThere >= this.maxPerAddress) {
+      const why = fromThere >= this.maxPerAddress ? `more than ${this.maxPerAddress} pages from one address` : 'too many pages';
       res.writeHead(503, { 'content-type': 'text/plain' }).end(`${why} are watching the leaderboard\n`);
       return;
     }

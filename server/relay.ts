@@ -118,13 +118,13 @@ export interface Relay {
 export async function startRelay(o: RelayOptions): Promise<Relay> {
   const file = o.filePath ? new Uint8Array(readFileSync(o.filePath)) : generateFile(o.fileSize, o.seed);
   const md5 = md5Hex(file);
-  const leaderboard = new Leaderboard(o.leaderboardFile);
+  const leaderboard = new Leaderboard(o.leaderboardFile, o.maxSessionsPerClient);
   const bridgedPorts = new PortSet();
-  // Only a session that was served the whole file is ranked; every Submit is still answered as the course server answers it.
+  // Only what the policy ranks goes on the board (a session served the file's size); every Submit is still answered as the course server answers it.
   const submitted =
     (server: 'constant' | 'variable') =>
-    ({ wholeFile, ...s }: Submission) =>
-      wholeFile && leaderboard.add({ ...s, server, at: new Date().toISOString() });
+    ({ ranked, ...s }: Submission) =>
+      ranked && leaderboard.add({ ...s, server, at: new Date().toISOString() });
   const constant = await startOffsetServerFor(o, file, bridgedPorts, false, submitted('constant'));
   const variable = await startOffsetServerFor(o, file, bridgedPorts, true, submitted('variable'));
   const echo = await startEchoServer({ host: o.host, port: o.echoPort, idleMs: o.idleMs, maxConnections: o.maxSessions, maxPerAddress: o.maxSessionsPerClient });

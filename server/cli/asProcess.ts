@@ -3,17 +3,19 @@ import { watchCallbacks } from '../../shared/controllers/userWatch.ts';
 import { type Io, isSchemeFile, PROCESS_IO, runTool, type UsageFaults } from './flags.ts';
 
 /**
- * How long the user's controller may go without a beat before the tool counts it as hung. Longer than the
- * page's 2 s: between runs a command-line tool computes figures with no callback running, and the loop
- * guard stops a looping callback long before this.
+ * How long the tool's thread may stay stuck (its event loop idle for none of it, no callback of the user's
+ * controller entered) while the controller's code is in use before it counts as hung. The loop guard stops
+ * a looping callback long before this.
  */
 export const CLI_HANG_MS = 5000;
-/** Until its first beat, the thread may take this long to start and load the controller's module. */
+/** How often the tool's thread says its event loop still turns. */
+const TICK_MS = 500;
+/** Until its first word, the thread may take this long to start and load the tool's modules. */
 const START_MS = 30_000;
 
 const BOOT = new URL('../threadBoot.mjs', import.meta.url);
 
-type FromGuarded = { kind: 'beat'; callback: string | null } | { kind: 'code'; code: number };
+type FromGuarded = { kind: 'beat'; callback: string | null } | { kind: 'tick' } | { kind: 'quiet' } | { kind: 'code'; code: number };
 
 /** Whether a command line loads the user's own controller (`--scheme FILE`, or a file in a list). */
 function loadsUserCode(argv: readonly string[]): boolean {
@@ -37,12 +39,28 @@ export async function runAsProcess(tool: string, main: (argv: string[], io: Io) 
   if (code !== 0 || report) process.exit(code);
 }
 
-/** In the thread a guarded tool runs in: beats of its user code go to the thread that waits on it. */
+const isGuarded = () => !isMainThread && Boolean((workerData as { guarded?: boolean } | null)?.guarded);
+
+/**
+ * In the thread a guarded tool runs in: beats of its user code, and ticks of its event loop (a fetch waits
+ * on sockets between callbacks), go to the thread that waits on it.
+ */
 function guardedHere(): ((code: number) => void) | null {
-  if (isMainThread || !(workerData as { guarded?: boolean } | null)?.guarded) return null;
+  if (!isGuarded()) return null;
   const post = (m: FromGuarded) => parentPort!.postMessage(m);
   watchCallbacks((callback) => post({ kind: 'beat', callback }));
+  setInterval(() => post({ kind: 'tick' }), TICK_MS).unref();
   return (code) => post({ kind: 'code', code });
+}
+
+/**
+ * Says that the user's controller has done its part (a tool then writes its files, which may take long
+ * with no callback): from here on the thread is not watched for hangs.
+ */
+export function userCodeDone(): void {
+  if (!isGuarded()) return;
+  watchCallbacks(null);
+  parentPort!.postMessage({ kind: 'quiet' } satisfies FromGuarded);
 }
 
 /**
@@ -55,6 +73,7 @@ function runGuarded(tool: string, script: string, err: (text: string) => void): 
   const worker = new Worker(BOOT, { workerData: { module: script, guarded: true }, argv: process.argv.slice(2) });
   return new Promise((resolve) => {
     let code: number | null = null;
+    let failed = false;
     let last = 'its module';
     let timer: ReturnType<typeof setTimeout> | undefined;
     const hung = () => {
@@ -70,18 +89,21 @@ function runGuarded(tool: string, script: string, err: (text: string) => void): 
     };
     timer = setTimeout(hung, START_MS);
     worker.on('message', (m: FromGuarded) => {
-      if (m.kind === 'code') {
-        code = m.code;
+      if (m.kind === 'code' || m.kind === 'quiet') {
+        if (m.kind === 'code') code = m.code;
         return clearTimeout(timer);
       }
-      if (m.callback !== null) last = m.callback;
+      if (m.kind === 'beat' && m.callback !== null) last = m.callback;
       arm();
     });
-    worker.on('error', (e) => err(`${tool}: ${e.message}`));
+    worker.on('error', (e) => {
+      failed = true;
+      err(`${tool}: ${e.message}`);
+    });
     worker.on('exit', () => {
       clearTimeout(timer);
-      if (code === null) err(`${tool}: your controller ended the tool (process.exit?) before it finished`);
-      resolve(code ?? 2);
+      if (code === null && !failed) err(`${tool}: your controller ended the tool (process.exit?) before it finished`);
+      resolve(code ?? (failed ? 1 : 2));
     });
   });
 }

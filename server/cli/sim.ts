@@ -30,7 +30,7 @@ import {
   type UsageFaults,
   whole,
 } from './flags.ts';
-import { runAsProcess } from './asProcess.ts';
+import { runAsProcess, userCodeDone } from './asProcess.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
 import { withUserCode } from '../../shared/controllers/userInstalled.ts';
 
@@ -224,6 +224,7 @@ export async function sim(argv: string[], io: Io): Promise<number> {
 }
 
 function emit(out: ReturnType<typeof run>, v: { json: boolean; csv?: string; 'summary-csv'?: string; interval: string }): void {
+  userCodeDone();
   if (v.csv) writeFileSync(v.csv, out.csv());
   if (v['summary-csv']) writeFileSync(v['summary-csv'], out.intervals(Number(v.interval)));
   if (v.json) print(JSON.stringify({ ...out.summary, wallMs: out.wallMs }));

@@ -53,6 +53,9 @@ export interface SessionTableOptions {
 
 const UNBOUNDED: SessionTableOptions = { maxSessions: Infinity, tournament: false };
 
+/** Submits of one session a leaderboard may rank. */
+export const RANKED_SUBMITS = 3;
+
 export type Outcome = 'size' | 'served' | 'lost' | 'no-token' | 'result' | 'error';
 
 export interface Submission {
@@ -61,11 +64,13 @@ export interface Submission {
   time: number;
   penalty: number;
   /**
-   * The session was served at least the file's size in replies. Without it a Time means nothing: a fresh
-   * socket that only submits gets Time 0 (the course server keys sessions by address alone, so there it
-   * would be the session that fetched).
+   * Whether a leaderboard ranks it: the session was served at least the file's size in replies (each reply
+   * takes a token, so no faster than an honest fetch), and this is one of its first RANKED_SUBMITS Submits.
+   * Without the first a Time means nothing: a fresh socket that only submits gets Time 0 (the course server
+   * keys sessions by address alone, so there it would be the session that fetched); without the second one
+   * fetch could put any number of ids on the board.
    */
-  wholeFile: boolean;
+  ranked: boolean;
 }
 
 export interface Decision {
@@ -137,7 +142,13 @@ export class OffsetPolicy {
       case 'size':
         return { ...base, reply: encodeSizeReply(this.file.length), outcome: 'size' };
       case 'submit': {
-        const submission = { id: request.id, result: request.md5 === this.md5, time: now - s.start, penalty: s.penalty, wholeFile: s.servedBytes >= this.file.length };
+        const submission = {
+          id: request.id,
+          result: request.md5 === this.md5,
+          time: now - s.start,
+          penalty: s.penalty,
+          ranked: s.servedBytes >= this.file.length && ++s.rankedSubmits <= RANKED_SUBMITS,
+        };
         return { ...base, reply: encodeResult(submission.result, submission.time, submission.penalty), outcome: 'result', submission };
       }
       case 'data':

@@ -13,6 +13,8 @@ export interface Session {
   penalty: number;
   /** Bytes of the file sent in replies (a chunk sent twice counts twice). */
   servedBytes: number;
+  /** Submits counted as ranked so far (offset/policy.ts RANKED_SUBMITS). */
+  rankedSubmits: number;
   /** Token-less requests since the last squish began; it keeps growing while squished. */
   runningCount: number;
   squishLeft: number;
@@ -37,6 +39,7 @@ export function newSession(c: OffsetPolicyConfig, now: number, rng: Rng): Sessio
     lastRequestAt: now,
     penalty: 0,
     servedBytes: 0,
+    rankedSubmits: 0,
     runningCount: 0,
     squishLeft: 0,
     squishes: 0,

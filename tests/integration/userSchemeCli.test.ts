@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createSocket } from 'node:dgram';
 import { runCli } from '../helpers/cli.ts';
+import { runCliAsync } from '../helpers/cliAsync.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pipefill-cli-user-'));
 const write = (name: string, text: string) => {
@@ -73,6 +75,17 @@ describe('--scheme FILE', () => {
     const e = runCli('server/cli/sim.ts', ['--scheme', exits, '--json']);
     expect([e.code, e.stdout, e.stderr]).toEqual([2, '', 'sim: your controller ended the tool (process.exit?) before it finished\n']);
   });
+
+  it('fetch with a controller file waits on a silent server past the hang limit, and gives up as it was told', async () => {
+    const file = write('fixed4.js', FIXED);
+    const silent = createSocket('udp4');
+    await new Promise<void>((r) => silent.bind(0, '127.0.0.1', () => r()));
+    const r = await runCliAsync('server/cli/fetch.ts', ['--scheme', file, '--server', `127.0.0.1:${silent.address().port}`, '--give-up', '6500']);
+    silent.close();
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/gave up after 6500 ms/);
+    expect(r.stderr).not.toMatch(/stopped making progress/);
+  }, 30_000);
 
   it('an unreadable file exits 2', () => {
     const r = runCli('server/cli/sim.ts', ['--scheme', join(dir, 'missing.js')]);

@@ -32,18 +32,38 @@ describe('leaderboard', () => {
 });
 
 describe('the relay’s board under a flood of Submits', () => {
-  it('keeps each id’s latest Submits, ranks no id beyond the limit, and cuts long ids', () => {
+  it('keeps each id’s best and latest Submits, lets the id heard from least recently go, and cuts long ids', () => {
     const board = new Leaderboard(null);
-    expect(board.add(e('ann@red', true, 2900, 1))).toBe(true);
-    for (let i = 0; i < 3 * MAX_PER_ID; i++) board.add(e('spam@x', false, i, 0));
-    expect(board.all.filter((x) => x.id === 'spam@x').map((x) => x.time)).toEqual(Array.from({ length: MAX_PER_ID }, (_, i) => 2 * MAX_PER_ID + i));
-    for (let i = 0; i < MAX_IDS + 50; i++) board.add(e(`s${i}@x`, false, 1, 0));
+    board.add(e('ann@red', true, 2900, 1));
+    for (let i = 0; i < 3 * MAX_PER_ID; i++) board.add(e('ann@red', false, i, 0)); // a flood under ann's id
+    const ann = board.all.filter((x) => x.id === 'ann@red');
+    expect(ann.length).toBe(MAX_PER_ID);
+    expect(ann[0]).toEqual(e('ann@red', true, 2900, 1)); // her best stays
+    expect(ann.slice(1).map((x) => x.time)).toEqual(Array.from({ length: MAX_PER_ID - 1 }, (_, i) => 2 * MAX_PER_ID + 1 + i));
+    board.add(e('bob@blue', true, 3100, 0));
+    for (let i = 0; i < MAX_IDS - 2; i++) board.add(e(`s${i}@x`, false, 1, 0));
     expect(new Set(board.all.map((x) => x.id)).size).toBe(MAX_IDS);
-    expect(board.unranked).toBe(52);
-    expect(board.all[0]).toEqual(e('ann@red', true, 2900, 1));
-    expect(board.add(e('ann@red', true, 2800, 0))).toBe(true);
+    board.add(e('ann@red', true, 2800, 0)); // ann is heard from again: now bob is the least recent
+    board.add(e('new@team', true, 3000, 0));
+    const ids = new Set(board.all.map((x) => x.id));
+    expect([ids.size, ids.has('ann@red'), ids.has('bob@blue'), ids.has('new@team')]).toEqual([MAX_IDS, true, false, true]);
     const long = new Leaderboard(null);
-    long.add(e('x'.repeat(1000), true, 1, 0));
-    expect(long.all[0].id).toBe(`${'x'.repeat(MAX_ID_CHARS - 1)}…`);
+    long.add(e(`${'x'.repeat(MAX_ID_CHARS - 2)}😀😀😀`, true, 1, 0));
+    expect(long.all[0].id).toBe(`${'x'.repeat(MAX_ID_CHARS - 2)}😀…`);
+  });
+
+  it('takes at most --max-per-client pages from one remote address, and says why it refuses the next', () => {
+    const board = new Leaderboard(null, 2);
+    const page = () => {
+      const res = { status: 0, body: '', writableLength: 0, writeHead: (s: number) => ((res.status = s), res), end: (t = '') => void (res.body += t), write: () => true, on: () => res };
+      return res;
+    };
+    const pages = [page(), page(), page()];
+    for (const p of pages) board.watch(p as never, '203.0.113.7', false);
+    expect(pages.map((p) => p.status)).toEqual([200, 200, 503]);
+    expect(pages[2].body).toBe('more than 2 pages from one address are watching the leaderboard\n');
+    const other = page();
+    board.watch(other as never, '203.0.113.8', false);
+    expect(other.status).toBe(200);
   });
 });

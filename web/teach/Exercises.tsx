@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { Summary } from '../../shared/metrics/summary.ts';
 import type { Experiment } from '../state/experiment.ts';
 import { EXERCISES, type Exercise, nextExercise, type Verdict } from './exercises.ts';
@@ -32,11 +33,16 @@ function SideCheck({ x, e, run, heldOut }: { x: Exercise; e: Experiment; run: Si
 export function Exercises({ e, runs, choose }: { e: Experiment; runs: SideRun[]; choose(id: string): void }) {
   const id = e.exercise || null;
   const x = EXERCISES.find((ex) => ex.id === id);
+  // An exercise chosen, here or by the link, shows itself; closing the menu is left to the student.
+  const box = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (id && box.current) box.current.open = true;
+  }, [id]);
   const heldOut = useHeldOut(x, e);
   const shown = x?.check ? runs.filter((r): r is SideRun & { summary: Summary } => Boolean(r.summary)) : [];
   const met = shown.some((r) => x!.check!(e, r.summary, r.slot).met);
   return (
-    <details className="menu exercises" data-exercise={id ?? ''} open={Boolean(x)}>
+    <details className="menu exercises" data-exercise={id ?? ''} ref={box}>
       <summary>{x ? `Exercise: ${x.title}${met ? ' ✓' : ''}` : 'Exercises'}</summary>
       <div>
         <label>

@@ -51,7 +51,8 @@ const share = (part: number, whole: number) => `${Math.round((100 * part) / whol
 const ms = (v: number) => `${Math.round(v)} ms`;
 const mbps = (v: number) => `${v.toFixed(2)} Mbit/s`;
 const packets = (n: number) => `${n.toFixed(0)} packet${n.toFixed(0) === '1' ? '' : 's'}`;
-const score = (f: RunFacts) => Math.log(f.throughputMbps / f.delay95);
+/** The contest score as the cards show it (three decimals): two runs that read the same are a tie. */
+const score = (f: RunFacts) => Math.round(1000 * Math.log(f.throughputMbps / f.delay95));
 
 /** Each run's headline, then how the second compares with the first. */
 function planeCaption(runs: RunFacts[]): string {

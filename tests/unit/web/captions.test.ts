@@ -38,6 +38,10 @@ describe('captions from the runs', () => {
     expect(captions(bdp, { ...bdp }).sequence).toBe('Sends climb at the sending rate and ACKs follow one RTT later; a flat stretch is a stall. Drops: A · BDP estimator 0; B · BDP estimator 0.');
   });
 
+  it('two runs whose cards show the same score are a tie, however their last digits differ', () => {
+    expect(captions(bdp, { ...bdp, name: 'Other', throughputMbps: 3.936001 }).plane).toContain('BDP estimator and Other score the same (throughput ÷ delay95).');
+  });
+
   it('names the omniscient star only where the link has one to draw', () => {
     expect(captions({ ...aimd, capacityMbps: null }, { ...bdp, capacityMbps: null }).plane).toMatch(
       /BDP estimator scores higher: 136 ms at 82% of AIMD's throughput\. Up and to the right is better \(delay falls to the right\)\.$/,

@@ -18,7 +18,7 @@ describe('labels on the throughput–delay plane', () => {
 
   it('a label keeps off the other points’ markers, the omniscient star among them', () => {
     // "B Rate-based" (9 + 6 × 12 = 81 px) from x 100 would print over the star at x 150 on its line: it moves a line
-    // down, then two, until it clears the star's 7 px and half a line
+    // away from the star (up when the star sits below the line, down when above), clearing its 7 px and half a line
     const labels = [{ cx: 100, cy: 50, text: 'B Rate-based' }];
     expect(placeLabels(labels, 318, [...labels, { cx: 150, cy: 55 }])).toEqual([{ left: false, shift: -12 }]);
     expect(placeLabels(labels, 318, [...labels, { cx: 150, cy: 45 }])).toEqual([{ left: false, shift: 12 }]);
