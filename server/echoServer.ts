@@ -13,8 +13,8 @@ export interface EchoServerOptions {
    * it caps per browser, and local tools) are bounded by maxConnections alone.
    */
   maxPerAddress: number;
-  /** Addresses maxPerAddress leaves alone: this machine's, unless told otherwise. */
-  uncapped?: (address: string) => boolean;
+  /** Addresses maxPerAddress leaves alone, given the server's own: this machine's, unless told otherwise. */
+  uncapped?: (address: string, local: string) => boolean;
 }
 
 export interface EchoServer {
@@ -39,12 +39,12 @@ export async function startEchoServer(o: EchoServerOptions): Promise<EchoServer>
   const sockets = new Set<Socket>();
   const records = new EchoRecords();
   const perAddress = new Map<string, number>();
-  const uncapped = o.uncapped ?? ((a: string) => LOOPBACK.test(a));
+  const uncapped = o.uncapped ?? ((a: string, local: string) => LOOPBACK.test(a) || a === local);
   const server: Server = createServer((socket) => {
     const from = socket.remoteAddress ?? '';
     const held = perAddress.get(from) ?? 0;
     // The ping-pong format has no room for a reason: a connection over the cap is closed at once.
-    if (held >= o.maxPerAddress && !uncapped(from) && from !== socket.localAddress) return void socket.destroy();
+    if (held >= o.maxPerAddress && !uncapped(from, socket.localAddress ?? '')) return void socket.destroy();
     perAddress.set(from, held + 1);
     sockets.add(socket);
     const record = records.open(`${socket.remoteAddress}:${socket.remotePort}`);
