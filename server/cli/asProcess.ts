@@ -3,9 +3,9 @@ import { watchCallbacks } from '../../shared/controllers/userWatch.ts';
 import { type Io, isSchemeFile, PROCESS_IO, runTool, type UsageFaults } from './flags.ts';
 
 /**
- * How long the tool's thread may stay stuck (its event loop idle for none of it, no callback of the user's
- * controller entered) while the controller's code is in use before it counts as hung. The loop guard stops
- * a looping callback long before this.
+ * How long the tool's thread may go without a word (its event loop has not turned, and no callback of the
+ * user's controller was entered) while the controller is in use, before it counts as hung. The loop guard
+ * stops a looping callback long before this.
  */
 export const CLI_HANG_MS = 5000;
 /** How often the tool's thread says its event loop still turns. */
