@@ -4,6 +4,7 @@ import type { EchoRecords } from './echoRecords.ts';
 import type { Leaderboard } from './leaderboard.ts';
 import { loopbackRtt } from './loopbackRtt.ts';
 import type { SessionSummary } from './sessionRecords.ts';
+import { isLoopback } from './loopback.ts';
 
 export interface ApiContext {
   info: RelayInfo;
@@ -16,8 +17,6 @@ export interface ApiContext {
   sessions(): Promise<SessionSummary[]>;
   sessionCsv(id: string): Promise<string | null>;
 }
-
-const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
 /** The address a client's connections come from, without the port. */
 const hostOf = (remote: string) => remote.slice(0, remote.lastIndexOf(':'));
@@ -34,7 +33,7 @@ export function handleApi(req: IncomingMessage, res: ServerResponse, context: Ap
     return true;
   }
   const viewer = req.socket.remoteAddress ?? '';
-  const operator = LOOPBACK.test(viewer);
+  const operator = isLoopback(viewer);
   const mine = (address: string) => operator || shareAllRecords || address === viewer;
   const mayView = () => {
     if (operator || shareRecords || shareAllRecords) return true;

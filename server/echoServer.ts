@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { EchoRecords } from './echoRecords.ts';
+import { isLoopback } from './loopback.ts';
 
 export interface EchoServerOptions {
   host: string;
@@ -25,8 +26,6 @@ export interface EchoServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
-
 export const MIN_MESSAGE = 2;
 export const MAX_MESSAGE = 65_535;
 
@@ -39,7 +38,7 @@ export async function startEchoServer(o: EchoServerOptions): Promise<EchoServer>
   const sockets = new Set<Socket>();
   const records = new EchoRecords();
   const perAddress = new Map<string, number>();
-  const uncapped = o.uncapped ?? ((a: string, local: string) => LOOPBACK.test(a) || a === local);
+  const uncapped = o.uncapped ?? ((a: string, local: string) => isLoopback(a) || a === local);
   const server: Server = createServer((socket) => {
     const from = socket.remoteAddress ?? '';
     const held = perAddress.get(from) ?? 0;

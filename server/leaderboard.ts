@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { leaderboardCsv, parseLeaderboardCsv, rankEntries, type LeaderboardEntry } from '../shared/relay/leaderboard.ts';
+import { isLoopback } from './loopback.ts';
 
 /**
  * What the board keeps: for each of this many ids, its best Submit and its latest ones. A class submits a
@@ -13,7 +14,6 @@ export const MAX_PER_ID = 20;
 /** Longer ids are cut to this many characters on the board (a header may hold a kilobyte). */
 export const MAX_ID_CHARS = 64;
 const MAX_WATCHERS = 256;
-const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 /** A page that lets this much pile up is not reading its event stream: it is cut off. */
 const MAX_WATCHER_BACKLOG = 256 * 1024;
 const FLUSH_MS = 500;
@@ -105,7 +105,7 @@ export class Leaderboard {
 
   /** Streams the board to a page: everything so far as one event, then each Submit as it comes. */
   watch(res: ServerResponse, address: string, headOnly: boolean): void {
-    const fromThere = LOOPBACK.test(address) ? 0 : [...this.watchers.values()].filter((a) => a === address).length;
+    const fromThere = isLoopback(address) ? 0 : [...this.watchers.values()].filter((a) => a === address).length;
     if (this.watchers.size >= MAX_WATCHERS || fromThere >= this.maxPerAddress) {
       const why = fromThere >= this.maxPerAddress ? `more than ${this.maxPerAddress} pages from one address` : 'too many pages';
       res.writeHead(503, { 'content-type': 'text/plain' }).end(`${why} are watching the leaderboard\n`);

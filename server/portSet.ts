@@ -1,3 +1,5 @@
+import { isLoopback } from './loopback.ts';
+
 /**
  * A set of UDP port numbers shared between threads: the bridge marks the local ports of its sockets so
  * an offset server (in its own thread) can tell a bridged browser from another client on the same host.
@@ -22,10 +24,8 @@ export class PortSet {
   }
 }
 
-const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
-
 /** The session key of a datagram's source: by IP as the course server, except that each bridged browser stays its own. */
 export function sessionKey(keyBy: 'ip' | 'ip:port', address: string, port: number, bridged: PortSet | null): string {
-  if (keyBy === 'ip:port' || (bridged?.has(port) && LOOPBACK.test(address))) return `${address}:${port}`;
+  if (keyBy === 'ip:port' || (bridged?.has(port) && isLoopback(address))) return `${address}:${port}`;
   return address;
 }
