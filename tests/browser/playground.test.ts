@@ -237,6 +237,59 @@ describe('the playground in Chromium', () => {
     await page.close();
   });
 
+  it('controls changed one after another all stay in force: the link, each side, in any order', async () => {
+    const { page, problems } = await open(env.context, env.relay.url);
+    await quickPlayback(page);
+    const changes: [string, string][] = [
+      ['a.timeout', '460'],
+      ['b.gain', '1.5'],
+      ['link.delay', '35'],
+      ['b.interval', '30'],
+      ['link.delay', '40'],
+    ];
+    for (const [name, value] of changes) await page.locator(`[data-number="${name}"]`).fill(value);
+    const want = { 'a.timeout': '460', 'b.gain': '1.5', 'b.interval': '30', 'link.delay': '40' };
+    await expect.poll(() => Object.fromEntries(Object.keys(want).map((k) => [k, new URL(page.url()).searchParams.get(k)]))).toEqual(want);
+    for (const [name, value] of Object.entries(want)) expect(await page.locator(`[data-number="${name}"]`).inputValue()).toBe(value);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('while a side waits for its new run, the covers over its charts stand still, and slide on once it comes', async () => {
+    const { page, problems } = await open(env.context, env.relay.url);
+    await card(page, 'A', 'Delay95');
+    await card(page, 'B', 'Delay95');
+    // Playing at ×1, so the playback outlasts the re-run by far.
+    await page.getByLabel('Playback speed').selectOption('1');
+    // Frame by frame: whether A says it is updating, and how many of its covers slide.
+    await page.evaluate(() => {
+      const w = window as unknown as { frames: [boolean, number][] };
+      w.frames = [];
+      const note = () => document.querySelector('section.cards[data-side^="A "] h3 small')?.textContent ?? '';
+      const sliding = () => [...document.querySelectorAll('.column[data-side="a"] .future > div')].filter((d) => d.getAnimations().some((a) => a.playState === 'running')).length;
+      const sample = () => {
+        w.frames.push([note().includes('updating'), sliding()]);
+        if (w.frames.length < 3000) requestAnimationFrame(sample);
+      };
+      requestAnimationFrame(sample);
+    });
+    await page.locator('[data-param="trace"]').selectOption('TMobile-LTE-short');
+    const frames = () => page.evaluate(() => (window as unknown as { frames: [boolean, number][] }).frames);
+    // Until A has been updating and is done, and a few frames more.
+    await expect.poll(async () => (await frames()).slice((await frames()).findIndex(([u]) => u)).findIndex(([u]) => !u) > 5, { timeout: 20_000 }).toBe(true);
+    const seen = await frames();
+    const start = seen.findIndex(([u]) => u);
+    const end = start + seen.slice(start).findIndex(([u]) => !u);
+    expect(seen.slice(0, start).some(([, n]) => n > 0)).toBe(true);
+    // The frame that shows "updating…" may still slide (the covers stop in the effects after it).
+    const waiting = seen.slice(start + 1, end);
+    expect(waiting.length, `${end - start} frames updating`).toBeGreaterThan(0);
+    expect(waiting.every(([, n]) => n === 0)).toBe(true);
+    expect(seen.slice(end + 2).some(([, n]) => n > 0)).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('when both sides re-run, a side waiting for its new run is not repainted for the other side’s first', async () => {
     const { page, problems } = await open(env.context, env.relay.url);
     // Each full paint of a chart clears its canvas first: count them per canvas.

@@ -18,6 +18,7 @@ import { Toolbar } from './Toolbar.tsx';
 import { restoreImportedCode } from '../editor/userCode.ts';
 import { throttledWriter } from './throttle.ts';
 import { usePlayback } from './usePlayback.ts';
+import { useSteadyCallback } from './useSteadyCallback.ts';
 import { relayInfo, useRelay } from './useRelay.ts';
 import { type Runs, type Slot, useRuns } from './useRuns.ts';
 
@@ -79,9 +80,11 @@ export function App() {
   const endMs = Math.max(1, ...shown.map((s) => s?.endMs ?? 0));
   const playhead = usePlayback(endMs, shown.some(Boolean));
 
-  const specA = specFor(e, 'a');
-  const linkNow = linkValues(specA.link);
-  const policyNow = specA.offset ? policyValues(specA.offset.policy) : {};
+  // Worked out once per experiment, so the memoised sidebar skips the page's renders for new runs.
+  const { linkNow, policyNow } = useMemo(() => {
+    const specA = specFor(e, 'a');
+    return { linkNow: linkValues(specA.link), policyNow: specA.offset ? policyValues(specA.offset.policy) : {} };
+  }, [e]);
   const setScenario = (scenario: Scenario) => setE({ ...DEFAULT_EXPERIMENT, ...structuredClone(SCENARIO_SIDES[scenario]), scenario, seed: e.seed, link: {}, offset: {} });
 
   const onUpload = (file: File) =>
@@ -103,6 +106,10 @@ export function App() {
 
   const info = relayInfo(relay);
   const liveTarget = info && (e.variable ? info.offsetVariable : info.offsetConstant);
+  const uploaded = useMemo(() => Object.keys(uploads.durations), [uploads.durations]);
+  const relayPolicy = useMemo(() => (e.live && info ? { policy: info.policy, sessionPolicy: info.sessionPolicy === true } : null), [e.live, info]);
+  const checkAndRun = useSteadyCallback(runs.checkAndRun);
+  const uploadFile = useSteadyCallback((f: File) => void onUpload(f));
   const label = (slot: Slot) => sideLabel(SIDE_STYLE[slot].name, runs.views[slot], e[slot].scheme);
 
   return (
@@ -124,16 +131,7 @@ export function App() {
       <Notices notices={notices} dismiss={dismiss} />
       <LivePanel e={e} runs={runs} target={liveTarget} relay={relay} />
       <div className={settingsOpen ? 'layout' : 'layout settings-closed'}>
-        <Sidebar
-          e={e}
-          set={setE}
-          checkAndRun={runs.checkAndRun}
-          uploaded={Object.keys(uploads.durations)}
-          onUpload={(f) => void onUpload(f)}
-          linkNow={linkNow}
-          policyNow={policyNow}
-          relayPolicy={e.live && info ? { policy: info.policy, sessionPolicy: info.sessionPolicy === true } : null}
-        />
+        <Sidebar e={e} set={setE} checkAndRun={checkAndRun} uploaded={uploaded} onUpload={uploadFile} linkNow={linkNow} policyNow={policyNow} relayPolicy={relayPolicy} />
         <main>
           <Playback playhead={playhead} endMs={endMs} zoomed={zoom !== null} onResetZoom={() => setZoom(null)} />
           <Overview e={e} setE={setE} runs={runs} label={label} failedUpload={failedUpload} said={said} />

@@ -100,6 +100,18 @@ function useRangesWhileWaiting(shared: Ranges, domain: [number, number], waiting
   return held.current.ranges;
 }
 
+/**
+ * The time a side's charts follow: the playhead, except while the side's next run is under way, when they
+ * stand where the playhead was as the wait began. Sliding the covers over a run about to be replaced is
+ * compositor work every frame, and on a two-core machine it takes time from the simulations.
+ */
+function useHeldWhileWaiting(playhead: TimeSource, waiting: boolean): TimeSource | number {
+  const held = useRef<number | null>(null);
+  if (!waiting) held.current = null;
+  else held.current ??= playhead.now();
+  return held.current ?? playhead;
+}
+
 interface ColumnsProps {
   offset: boolean;
   runs: Runs;
@@ -136,10 +148,10 @@ export function Columns({ offset, runs, domain: asked, playhead, setZoom, label,
     }
     return ranges;
   }, [chartsA, chartsB, domain]);
-  const yRanges = useRangesWhileWaiting(sharedY, domain, {
-    a: waitsForRun(runs, 'a'),
-    b: waitsForRun(runs, 'b'),
-  });
+  const waiting = { a: waitsForRun(runs, 'a'), b: waitsForRun(runs, 'b') };
+  const yRanges = useRangesWhileWaiting(sharedY, domain, waiting);
+  const time = { a: useHeldWhileWaiting(playhead, waiting.a), b: useHeldWhileWaiting(playhead, waiting.b) };
+  const timeOverlaid = useHeldWhileWaiting(playhead, waiting.a || waiting.b);
   const said = offset ? null : saidBoth;
   // Built once per pair of runs, so playback paints the overlaid charts incrementally too.
   const overlaid = useMemo(() => {
@@ -148,7 +160,7 @@ export function Columns({ offset, runs, domain: asked, playhead, setZoom, label,
   }, [chartsA, chartsB]);
   // A live run draws all it has; a live side makes the overlaid charts whole too.
   const live = (s: Slot) => runs.views[s]?.source === 'live';
-  const tNow = (s: Slot) => (live(s) ? Infinity : playhead);
+  const tNow = (s: Slot) => (live(s) ? Infinity : time[s]);
   return (
     <div className={overlay ? 'columns overlay' : 'columns'} ref={root}>
       {(['a', 'b'] as const).map((s) => (
@@ -176,7 +188,7 @@ export function Columns({ offset, runs, domain: asked, playhead, setZoom, label,
                   fitY={first.fitY}
                   sharedY={sharedY.get(id)}
                   domain={domain}
-                  tNow={live('a') || live('b') ? Infinity : playhead}
+                  tNow={live('a') || live('b') ? Infinity : timeOverlaid}
                   onBrush={setZoom}
                   onReset={resetZoom}
                   paintOffscreenLater

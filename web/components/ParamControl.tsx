@@ -1,11 +1,26 @@
-import { useEffect, useId, useState } from 'react';
+import { memo, useEffect, useId, useState } from 'react';
 import type { NumberParam, ParamSpec } from '../../shared/controllers/types.ts';
 import { checkField } from '../state/codec.ts';
 import { sliderScale } from './sliderScale.ts';
 
-/** One labelled control generated from a parameter's schema: a slider for numbers, a menu for choices. */
-export function ParamControl({ spec, value, onChange, prefix }: { spec: ParamSpec; value: number | string; onChange(v: number | string): void; prefix: string }) {
+/**
+ * One labelled control generated from a parameter's schema: a slider for numbers, a menu for choices.
+ * Memoised: `onChange` (the parameter's name and new value) keeps its identity, so a change of another
+ * control, or a new run, leaves this one alone.
+ */
+export const ParamControl = memo(function ParamControl({
+  spec,
+  value,
+  onChange: onNamed,
+  prefix,
+}: {
+  spec: ParamSpec;
+  value: number | string;
+  onChange(name: string, v: number | string): void;
+  prefix: string;
+}) {
   const id = useId();
+  const onChange = (v: number | string) => onNamed(spec.name, v);
   if (spec.kind === 'choice') {
     return (
       <div className="param" title={spec.doc}>
@@ -47,7 +62,7 @@ export function ParamControl({ spec, value, onChange, prefix }: { spec: ParamSpe
       <small>{spec.doc}</small>
     </div>
   );
-}
+});
 
 /**
  * The exact value, typed. It is checked as a link's value is (checkField), so what the box applies a

@@ -1,3 +1,4 @@
+import { type Dispatch, memo, type SetStateAction, useCallback } from 'react';
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { withDefaults, type ParamSpec, type ParamValues } from '../../shared/controllers/types.ts';
 import { DISCIPLINE_PARAMS, LINK_PARAMS } from '../../shared/link/params.ts';
@@ -13,9 +14,12 @@ import { copyOf, hasCopy } from '../editor/copies.ts';
 import { type CheckAndRun, LazyEditor } from '../editor/LazyEditor.tsx';
 import { currentText, showEditor, useEditorState } from '../editor/userCode.ts';
 
+/** Sets the experiment, or changes the one in force (a control's change never works on an older copy). */
+type SetExperiment = Dispatch<SetStateAction<Experiment>>;
+
 interface Props {
   e: Experiment;
-  set(e: Experiment): void;
+  set: SetExperiment;
   /** The editor's Run: new code checked and run in one worker pass (web/app/useRuns.ts). */
   checkAndRun: CheckAndRun;
   uploaded: string[];
@@ -48,19 +52,20 @@ function Group({
     <details open={open}>
       <summary>{title}</summary>
       {specs.map((p) => (
-        <ParamControl key={p.name} spec={p} value={values[p.name] ?? p.default} onChange={(v) => onChange(p.name, v)} prefix={prefix} />
+        <ParamControl key={p.name} spec={p} value={values[p.name] ?? p.default} onChange={onChange} prefix={prefix} />
       ))}
     </details>
   );
 }
 
-function SideControls({ which, e, set }: { which: 'a' | 'b'; e: Experiment; set(e: Experiment): void }) {
+function SideControls({ which, e, set }: { which: 'a' | 'b'; e: Experiment; set: SetExperiment }) {
   // Installing a controller changes the registry, not the experiment: this re-renders the menus and sliders then.
   useEditorState();
   const side = e[which];
   const scheme = findScheme(side.scheme)!;
   const values = withDefaults(scheme.params, side.params);
   const update = (s: Side) => set({ ...e, [which]: s });
+  const setParam = useCallback((name: string, v: number | string) => set((x) => ({ ...x, [which]: { scheme: x[which].scheme, params: { ...x[which].params, [name]: v } } })), [set, which]);
   const style = SIDE_STYLE[which];
   return (
     <section className="side" aria-label={`Controller ${style.name}`}>
@@ -75,7 +80,7 @@ function SideControls({ which, e, set }: { which: 'a' | 'b'; e: Experiment; set(
       </label>
       <EditEntry scheme={side.scheme} which={which} />
       {scheme.params.map((p) => (
-        <ParamControl key={p.name} spec={p} value={values[p.name]} onChange={(v) => update({ scheme: side.scheme, params: { ...side.params, [p.name]: v } })} prefix={`${which}.`} />
+        <ParamControl key={p.name} spec={p} value={values[p.name]} onChange={setParam} prefix={`${which}.`} />
       ))}
     </section>
   );
@@ -107,9 +112,9 @@ function EditEntry({ scheme, which }: { scheme: string; which: 'a' | 'b' }) {
 }
 
 /** Every control: the link (or the offset server), and one panel per controller, built from the schemas. */
-export function Sidebar({ e, set, checkAndRun, uploaded, onUpload, linkNow, policyNow, relayPolicy = null }: Props) {
-  const setLink = (name: string, v: number | string) => set({ ...e, link: { ...e.link, [name]: v } });
-  const setPolicy = (name: string, v: number | string) => set({ ...e, offset: { ...e.offset, [name]: v } });
+export const Sidebar = memo(function Sidebar({ e, set, checkAndRun, uploaded, onUpload, linkNow, policyNow, relayPolicy = null }: Props) {
+  const setLink = useCallback((name: string, v: number | string) => set((x) => ({ ...x, link: { ...x.link, [name]: v } })), [set]);
+  const setPolicy = useCallback((name: string, v: number | string) => set((x) => ({ ...x, offset: { ...x.offset, [name]: v } })), [set]);
   const isRate = e.trace === 'rate';
   const discipline = String(linkNow.discipline) as keyof typeof DISCIPLINE_PARAMS;
   const queueParams = [...(linkNow.queue === 'infinite' ? ['queue'] : ['queue', 'queueLimit']), 'discipline', ...DISCIPLINE_PARAMS[discipline]];
@@ -172,4 +177,4 @@ export function Sidebar({ e, set, checkAndRun, uploaded, onUpload, linkNow, poli
       <LazyEditor e={e} set={set} checkAndRun={checkAndRun} />
     </aside>
   );
-}
+});
