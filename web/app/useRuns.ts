@@ -30,7 +30,7 @@ export interface Runs {
 
 /**
  * Keeps both sides' runs in step with the experiment: every change re-runs what it affects in the
- * workers (coalesced to one request per animation frame), and the latest answers are what the page shows.
+ * workers, and the latest answers are what the page shows.
  */
 export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs {
   const pool = useRef<WorkerPool | null>(null);
@@ -79,12 +79,10 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
   // The page's first runs start before its first paint: the workers compute while the page draws itself.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only once, on mounting.
   useLayoutEffect(ask, []);
-  // Later changes (a slider's drag) coalesce to one request per frame; an unchanged spec asks for nothing.
+  // Later changes (a slider's drag) ask at once, each step of a drag too: a worker drops a run that a newer
+  // request replaced at its next slice (web/worker/simWorker.ts), and an unchanged spec asks for nothing.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs follow the experiment and the uploads; the helpers are remade each render and change nothing.
-  useEffect(() => {
-    const frame = requestAnimationFrame(ask);
-    return () => cancelAnimationFrame(frame);
-  }, [e, uploadedMs]);
+  useEffect(ask, [e, uploadedMs]);
 
   return {
     views,

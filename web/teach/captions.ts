@@ -22,8 +22,10 @@ export interface RunFacts {
   /** Time of the last packet sent, and the run's end, ms. */
   lastSendMs: number;
   endMs: number;
-  /** The link's own capacity over the run (the omniscient sender's throughput), Mbit/s, if known. */
+  /** The link's own capacity over the run (a constant rate, or the omniscient sender's throughput), Mbit/s, if known. */
   capacityMbps: number | null;
+  /** Whether the plane draws the omniscient sender's star (a trace-driven link). */
+  omniscient: boolean;
   /** The bandwidth–delay product: capacity × minimum RTT, packets, if known. */
   bdp: number | null;
 }
@@ -38,7 +40,7 @@ export function bdpPackets(capacityMbps: number, minRttMs: number, packetBytes: 
 /** Why a run shows nothing to learn from, if it does not: a window stuck at 1, a stalled sender, an idle link. */
 export function degenerate(f: RunFacts): string | null {
   if (f.sends === 0) return `${f.name} sent nothing`;
-  if (f.maxWindow <= 1) return `${f.name}'s window is stuck at 1 packet: it sends one packet per round trip`;
+  if (f.maxWindow <= 1) return `${possessive(f.name)} window is stuck at 1 packet: it sends one packet per round trip`;
   const quiet = f.endMs - f.lastSendMs;
   if (quiet > Math.max(2000, 0.2 * f.endMs)) return `${f.name} stalled: it sent nothing in the last ${(quiet / 1000).toFixed(1)} s`;
   if (f.capacityMbps !== null && f.capacityMbps > 0 && f.throughputMbps < 0.05 * f.capacityMbps) {
@@ -48,36 +50,42 @@ export function degenerate(f: RunFacts): string | null {
 }
 
 const share = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
-const ms = (v: number) => `${Math.round(v)} ms`;
+/** A delay, or a dash (as on the cards) for a run that delivered nothing to measure it from. */
+const ms = (v: number) => (Number.isFinite(v) ? `${Math.round(v)} ms` : '—');
+const possessive = (name: string) => (name.endsWith('s') ? `${name}'` : `${name}'s`);
 const mbps = (v: number) => `${v.toFixed(2)} Mbit/s`;
 const packets = (n: number) => `${n.toFixed(0)} packet${n.toFixed(0) === '1' ? '' : 's'}`;
-/** The contest score as the cards show it (three decimals): two runs that read the same are a tie. */
+/** The contest score as the cards show it (three decimals): two runs that read the same are a tie. NaN: no score. */
 const score = (f: RunFacts) => Math.round(1000 * Math.log(f.throughputMbps / f.delay95));
+const scored = (f: RunFacts) => Number.isFinite(score(f));
 
 /** Each run's headline, then how the second compares with the first. */
 function planeCaption(runs: RunFacts[]): string {
   const lines = runs.map((f) => {
+    if (!Number.isFinite(f.delay95)) return `${f.name} delivered no packet: it has no delay and no score.`;
     const cap = f.capacityMbps ? ` (${share(f.throughputMbps, f.capacityMbps)} of the link)` : '';
     return `${f.name}: ${mbps(f.throughputMbps)}${cap} at delay95 ${ms(f.delay95)}.`;
   });
-  if (runs.length === 2) {
-    const [a, b] = runs;
-    const better = score(a) >= score(b) ? a : b;
-    const other = better === a ? b : a;
-    const star = runs.some((f) => f.capacityMbps !== null) ? '; the star is the omniscient sender' : '';
-    lines.push(
-      score(a) === score(b)
-        ? `${a.name} and ${b.name} score the same (throughput ÷ delay95).`
-        : `${better.name} scores higher: ${ms(better.delay95)} at ${share(better.throughputMbps, other.throughputMbps)} of ${other.name}'s throughput.`,
-      `Up and to the right is better (delay falls to the right)${star}.`,
-    );
+  if (runs.length === 2 && runs.some(scored)) {
+    lines.push(comparison(runs[0], runs[1]), `Up and to the right is better (delay falls to the right)${runs.some((f) => f.omniscient) ? '; the star is the omniscient sender' : ''}.`);
   }
   return lines.join(' ');
 }
 
+/** Which of two runs scores higher (at least one has a score), or that they tie. */
+function comparison(a: RunFacts, b: RunFacts): string {
+  if (!scored(a) || !scored(b)) return `Only ${(scored(a) ? a : b).name} has a score.`;
+  if (score(a) === score(b)) return `${a.name} and ${b.name} score the same (throughput ÷ delay95).`;
+  const [better, other] = score(a) > score(b) ? [a, b] : [b, a];
+  const rate = other.throughputMbps > 0 ? ` at ${share(better.throughputMbps, other.throughputMbps)} of ${possessive(other.name)} throughput` : '';
+  return `${better.name} scores higher: ${ms(better.delay95)}${rate}.`;
+}
+
 function windowCaption(runs: RunFacts[]): string {
   const bdp = runs.find((f) => f.bdp !== null)?.bdp;
-  const pipe = bdp ? `The dashed line is the pipe, capacity × minimum RTT ≈ ${bdp.toFixed(0)} packets; window above it waits in the queue as added delay. ` : '';
+  const pipe = bdp
+    ? `The dashed line is the pipe, capacity × minimum RTT ≈ ${bdp.toFixed(0)} packets; window above it waits in the queue as added delay, or is dropped once the queue is full. `
+    : '';
   const each = runs.map((f) => {
     const over = bdp ? ` (${(f.maxWindow / bdp).toFixed(1)}× the pipe)` : '';
     const detected = f.losses ? ` and ${f.losses} loss${f.losses === 1 ? '' : 'es'} detected from ACKs` : '';
@@ -105,7 +113,7 @@ export function captions(a: RunFacts | null, b: RunFacts | null): Record<Caption
     sequence: `Sends climb at the sending rate and ACKs follow one RTT later; a flat stretch is a stall. Drops: ${list((f) => `${f.name} ${f.drops}`)}.`,
     window: warn + windowCaption(runs),
     throughput: `Throughput against what the link offered: ${list((f) => (f.capacityMbps ? `${f.name} uses ${share(f.throughputMbps, f.capacityMbps)}` : `${f.name} ${mbps(f.throughputMbps)}`))}.`,
-    delay: `Signal delay p95: ${list((f) => `${f.name} ${ms(f.delay95)}`)}; of it, queueing p95: ${list((f) => `${f.name} ${ms(f.queueDelay95)}`)}.`,
+    delay: `Signal delay p95: ${list((f) => `${f.name} ${ms(f.delay95)}`)}. Time packets waited in the queue, p95: ${list((f) => `${f.name} ${ms(f.queueDelay95)}`)}.`,
     queue: `Packets waiting at the bottleneck: a standing queue is delay added to every packet behind it. Queueing p95: ${list((f) => `${f.name} ${ms(f.queueDelay95)}`)}.`,
   };
 }
@@ -117,11 +125,15 @@ function pairsMaxAndLast(d: Float64Array): { max: number; lastT: number; count: 
   return { max, lastT: d.length ? d[d.length - 2] : 0, count: d.length >> 1 };
 }
 
-/** The facts of a run the page holds; the BDP from the link's round trip and the bytes per packet. */
-export function factsOf(view: RunView, name: string, minRttMs: number | null, packetBytes: number): RunFacts {
+/**
+ * The facts of a run the page holds; the BDP from the link's round trip and the bytes per packet. A
+ * constant-rate link's capacity is its rate (`linkMbps`); a trace's, what the omniscient sender gets.
+ */
+export function factsOf(view: RunView, name: string, minRttMs: number | null, packetBytes: number, linkMbps: number | null = null): RunFacts {
   const s = view.series;
   const all = view.summary.all;
-  const capacityMbps = view.summary.omniscient?.throughputMbps ?? null;
+  const omniscient = view.summary.omniscient ?? null;
+  const capacityMbps = omniscient?.throughputMbps ?? linkMbps;
   const sends = pairsMaxAndLast(s.sends);
   return {
     name,
@@ -136,6 +148,7 @@ export function factsOf(view: RunView, name: string, minRttMs: number | null, pa
     lastSendMs: sends.lastT,
     endMs: s.endMs,
     capacityMbps,
+    omniscient: omniscient !== null,
     bdp: capacityMbps !== null && minRttMs !== null ? bdpPackets(capacityMbps, minRttMs, packetBytes) : null,
   };
 }

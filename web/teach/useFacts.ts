@@ -12,6 +12,7 @@ export function useFacts(view: RunView | undefined): RunFacts | null {
     const spec = view.spec && 'flows' in view.spec ? view.spec : null;
     const minRttMs = spec ? 2 * spec.link.delayMs : null;
     const packetBytes = spec?.link.kind === 'trace' ? OPPORTUNITY_BYTES : DATA_BYTES;
-    return factsOf(view, schemeTitle(schemeOfView(view) ?? '?'), minRttMs, packetBytes);
+    const linkMbps = spec?.link.kind === 'rate' ? spec.link.mbps : null;
+    return factsOf(view, schemeTitle(schemeOfView(view) ?? '?'), minRttMs, packetBytes, linkMbps);
   }, [view]);
 }

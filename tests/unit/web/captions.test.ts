@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { bdpPackets, captions, degenerate, type RunFacts } from '../../../web/teach/captions.ts';
+import { runSeries } from '../../../shared/metrics/series.ts';
+import { summarize } from '../../../shared/metrics/summary.ts';
+import { runScenario } from '../../../shared/scenarios/run.ts';
+import { DEFAULT_EXPERIMENT } from '../../../web/state/experiment.ts';
+import { specFor } from '../../../web/state/spec.ts';
+import { bdpPackets, captions, degenerate, factsOf, type RunFacts } from '../../../web/teach/captions.ts';
 
 const aimd: RunFacts = {
   name: 'AIMD',
@@ -14,6 +19,7 @@ const aimd: RunFacts = {
   lastSendMs: 59_000,
   endMs: 60_000,
   capacityMbps: 6,
+  omniscient: true,
   bdp: 40,
 };
 const bdp: RunFacts = { ...aimd, name: 'BDP estimator', throughputMbps: 3.936, delay95: 136, queueDelay95: 80, maxWindow: 44, timeouts: 1 };
@@ -43,19 +49,35 @@ describe('captions from the runs', () => {
   });
 
   it('names the omniscient star only where the link has one to draw', () => {
-    expect(captions({ ...aimd, capacityMbps: null }, { ...bdp, capacityMbps: null }).plane).toMatch(
+    expect(captions({ ...aimd, omniscient: false }, { ...bdp, omniscient: false }).plane).toMatch(
       /BDP estimator scores higher: 136 ms at 82% of AIMD's throughput\. Up and to the right is better \(delay falls to the right\)\.$/,
     );
   });
 
   it('measures the window against the pipe', () => {
     expect(captions(aimd, bdp).window).toBe(
-      'The dashed line is the pipe, capacity × minimum RTT ≈ 40 packets; window above it waits in the queue as added delay. ' +
+      'The dashed line is the pipe, capacity × minimum RTT ≈ 40 packets; window above it waits in the queue as added delay, or is dropped once the queue is full. ' +
         'AIMD peaks at 120 packets (3.0× the pipe) with 3 timeouts. BDP estimator peaks at 44 packets (1.1× the pipe) with 1 timeout.',
     );
     expect(captions({ ...aimd, maxWindow: 1 }, null).window).toMatch(/AIMD peaks at 1 packet \(/);
     expect(captions({ ...aimd, losses: 12 }, { ...bdp, losses: 1 }).window).toMatch(/with 3 timeouts and 12 losses detected from ACKs\. .* with 1 timeout and 1 loss detected from ACKs\.$/);
-    expect(captions(aimd, bdp).delay).toBe('Signal delay p95: AIMD 979 ms; BDP estimator 136 ms; of it, queueing p95: AIMD 900 ms; BDP estimator 80 ms.');
+    expect(captions(aimd, bdp).delay).toBe('Signal delay p95: AIMD 979 ms; BDP estimator 136 ms. Time packets waited in the queue, p95: AIMD 900 ms; BDP estimator 80 ms.');
+  });
+
+  it('a run that delivered nothing has no delay and no score: no NaN, and no side is said to score higher', () => {
+    const lost = { ...aimd, throughputMbps: 0, delay95: Number.NaN, queueDelay95: Number.NaN };
+    const said = captions(lost, { ...bdp, throughputMbps: 0, delay95: Number.NaN, queueDelay95: Number.NaN });
+    expect(said.plane).toBe(
+      "Look out: the link sits idle under AIMD: 0% of its capacity used; the link sits idle under BDP estimator: 0% of its capacity used. AIMD delivered no packet: it has no delay and no score. BDP estimator delivered no packet: it has no delay and no score.",
+    );
+    expect(said.delay).toBe('Signal delay p95: AIMD —; BDP estimator —. Time packets waited in the queue, p95: AIMD —; BDP estimator —.');
+    expect(captions(lost, bdp).plane).toMatch(/AIMD delivered no packet: it has no delay and no score\. BDP estimator: .* Only BDP estimator has a score\. Up and to the right/);
+    for (const text of Object.values(said)) expect(text).not.toContain('NaN');
+  });
+
+  it('a name ending in s takes a bare apostrophe', () => {
+    expect(captions({ ...aimd, name: 'Watermarks' }, bdp).plane).toContain("of Watermarks' throughput");
+    expect(degenerate({ ...aimd, name: 'Watermarks', maxWindow: 1 })).toBe("Watermarks' window is stuck at 1 packet: it sends one packet per round trip");
   });
 
   it('says when a run is degenerate, and puts it first', () => {
@@ -68,6 +90,18 @@ describe('captions from the runs', () => {
     expect(captions({ ...aimd, maxWindow: 1 }, null).plane).toBe(
       "Look out: AIMD's window is stuck at 1 packet: it sends one packet per round trip. AIMD: 4.80 Mbit/s (80% of the link) at delay95 979 ms.",
     );
+  });
+
+  it('a constant-rate link’s capacity is its rate: 12 Mbit/s with 20 ms each way is a pipe of 40 packets, and no star', () => {
+    const spec = specFor({ ...DEFAULT_EXPERIMENT, trace: 'rate' }, 'b');
+    expect([spec.link.kind, spec.link.mbps, spec.link.delayMs]).toEqual(['rate', 12, 20]);
+    const run = runScenario(spec, () => {
+      throw new Error('no trace on a constant-rate link');
+    });
+    const view = { spec, summary: summarize(run), series: runSeries(run.log, run.endMs, null), live: null, wallMs: 0, source: 'simulated' as const, flows: null };
+    const facts = factsOf(view, 'BDP estimator', 40, 1500, 12);
+    expect([facts.capacityMbps, facts.bdp, facts.omniscient]).toEqual([12, 40, false]);
+    expect(captions(facts, null).throughput).toMatch(/^Throughput against what the link offered: BDP estimator uses \d+%\.$/);
   });
 
   it('with no run shown yet there is nothing to say', () => {
