@@ -85,7 +85,9 @@ export function App() {
     const specA = specFor(e, 'a');
     return { linkNow: linkValues(specA.link), policyNow: specA.offset ? policyValues(specA.offset.policy) : {} };
   }, [e]);
-  const setScenario = (scenario: Scenario) => setE({ ...DEFAULT_EXPERIMENT, ...structuredClone(SCENARIO_SIDES[scenario]), scenario, seed: e.seed, link: {}, offset: {} });
+  // A new scenario starts from its own sides and link; the seed, the exercise open and the overlay stay.
+  const setScenario = (scenario: Scenario) =>
+    setE({ ...DEFAULT_EXPERIMENT, ...structuredClone(SCENARIO_SIDES[scenario]), scenario, seed: e.seed, exercise: e.exercise, overlay: e.overlay, link: {}, offset: {} });
 
   const onUpload = (file: File) =>
     uploads.upload(file, runs.pool).then(

@@ -55,13 +55,16 @@ export class Playhead implements TimeSource {
 
   set = (next: PlaybackState): void => this.change(next);
 
-  /** The end of the runs, ms, and whether there is anything to play yet. */
+  /**
+   * The end of the runs, ms, and whether there is anything to play yet. With nothing left to play (a new
+   * scenario's runs are under way), the next runs play from the start, as the page's first ones do.
+   */
   setEnd(endMs: number, ready: boolean): void {
     if (endMs === this.endMs && ready === this.ready) return;
-    const t = this.now();
+    const next = ready ? { ...this.controls, t: this.now() } : { ...this.controls, t: 0, playing: true };
     this.endMs = endMs;
     this.ready = ready;
-    this.change({ ...this.controls, t });
+    this.change(next);
   }
 
   private change(next: PlaybackState): void {

@@ -61,7 +61,7 @@ export function Exercises({ e, runs, choose }: { e: Experiment; runs: SideRun[];
         {shown.map((r) => (
           <SideCheck key={r.side} x={x!} e={e} run={r} heldOut={heldOut} />
         ))}
-        {met && x && (
+        {x && (met || !x.check) && (
           <button type="button" onClick={() => choose(nextExercise(x.id).id)}>
             Next challenge: {nextExercise(x.id).title}
           </button>

@@ -83,9 +83,7 @@ function comparison(a: RunFacts, b: RunFacts): string {
 
 function windowCaption(runs: RunFacts[]): string {
   const bdp = runs.find((f) => f.bdp !== null)?.bdp;
-  const pipe = bdp
-    ? `The dashed line is the pipe, capacity × minimum RTT ≈ ${bdp.toFixed(0)} packets; window above it waits in the queue as added delay, or is dropped once the queue is full. `
-    : '';
+  const pipe = bdp ? `The dashed line is the pipe, capacity × minimum RTT ≈ ${bdp.toFixed(0)} packets; window above it waits in the queue as added delay, or is dropped once the queue is full. ` : '';
   const each = runs.map((f) => {
     const over = bdp ? ` (${(f.maxWindow / bdp).toFixed(1)}× the pipe)` : '';
     const detected = f.losses ? ` and ${f.losses} loss${f.losses === 1 ? '' : 'es'} detected from ACKs` : '';

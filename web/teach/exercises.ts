@@ -1,5 +1,8 @@
+import { linkValues } from '../../shared/link/params.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
-import type { Experiment } from '../state/experiment.ts';
+import { policyValues } from '../../shared/offset/params.ts';
+import { type Experiment, SCENARIO_SIDES } from '../state/experiment.ts';
+import { specFor } from '../state/spec.ts';
 
 /** Whether a run meets a goal, and what it lacks or how it did. */
 export interface Verdict {
@@ -25,6 +28,28 @@ export interface Exercise {
   href?: string;
 }
 
+/** The settings whose values differ from the scenario's own: the link's, and the offset server's policy. */
+export function changedSettings(e: Experiment): string[] {
+  const values = (x: Experiment) => {
+    const spec = specFor(x, 'a');
+    return { ...linkValues(spec.link), ...(spec.offset ? policyValues(spec.offset.policy) : {}) };
+  };
+  const [now, own] = [values(e), values({ ...e, link: {}, offset: {} })];
+  return Object.keys(own).filter((k) => now[k] !== own[k]);
+}
+
+/**
+ * Why a side's run does not count for a goal, if it does not: the goal holds on the scenario's own link
+ * and server, and the side the page opens with (the worked example) is not a solution.
+ */
+function notCounted(e: Experiment, slot: 'a' | 'b'): string | null {
+  const changed = changedSettings(e);
+  if (changed.length > 0) return `the goal is set on the scenario's own ${e.scenario === 'offset' ? 'server and link' : 'link'}; these settings change it: ${changed.join(', ')}`;
+  const own = SCENARIO_SIDES[e.scenario][slot];
+  if (e[slot].scheme === own.scheme && Object.keys(e[slot].params).length === 0) return 'the page’s own example, as it opens: change its settings or its controller';
+  return null;
+}
+
 /** The contest's goal on a run's numbers alone, whatever the trace. */
 const contestGoal =
   (minMbps: number, maxDelay: number) =>
@@ -34,8 +59,13 @@ const contestGoal =
     return { met: lacks.length === 0, why: lacks.length ? `needs ${lacks.join(' and ')}` : `${t.toFixed(2)} Mbit/s at ${Math.round(d)} ms` };
   };
 
-const contestCheck = (minMbps: number, maxDelay: number) => (e: Experiment, s: Summary) =>
-  e.scenario !== 'contest' || e.trace !== 'Verizon-LTE-short' ? { met: false, why: 'choose the contest on the Verizon LTE trace', off: true } : contestGoal(minMbps, maxDelay)(s);
+const contestCheck =
+  (minMbps: number, maxDelay: number) =>
+  (e: Experiment, s: Summary, slot: 'a' | 'b'): Verdict => {
+    if (e.scenario !== 'contest' || e.trace !== 'Verizon-LTE-short') return { met: false, why: 'choose the contest on the Verizon LTE trace', off: true };
+    const not = notCounted(e, slot);
+    return not ? { met: false, why: not, off: true } : contestGoal(minMbps, maxDelay)(s);
+  };
 
 /** Tuned on Verizon LTE, scored on T-Mobile LTE too: settings that only fit one trace show it here. */
 const heldOutOn = (minMbps: number, maxDelay: number) => ({ trace: 'TMobile-LTE-short', title: 'T-Mobile LTE', score: contestGoal(minMbps, maxDelay) });
@@ -45,7 +75,7 @@ export const EXERCISES: readonly Exercise[] = [
     id: 'window',
     title: 'A fixed window',
     goal: 'With the fixed window, find a window that keeps 3 Mbit/s on Verizon LTE with delay95 under 400 ms.',
-    check: (e, s, slot) => (e[slot].scheme !== 'fixed' ? { met: false, why: 'not the fixed window: choose it for A or B', off: true } : contestCheck(3, 400)(e, s)),
+    check: (e, s, slot) => (e[slot].scheme !== 'fixed' ? { met: false, why: 'not the fixed window: choose it for A or B', off: true } : contestCheck(3, 400)(e, s, slot)),
     heldOut: heldOutOn(3, 400),
   },
   {
@@ -59,14 +89,23 @@ export const EXERCISES: readonly Exercise[] = [
     id: 'offset',
     title: 'The offset server',
     goal: 'Fetch the whole file from the offset server with the right MD5 and a penalty under 10.',
-    check: (e, s) => {
+    check: (e, s, slot) => {
       const o = s.flows[0]?.offset;
       if (e.scenario !== 'offset' || !o) return { met: false, why: 'choose the offset server scenario', off: true };
+      const not = notCounted(e, slot);
+      if (not) return { met: false, why: not, off: true };
       if (o.result !== true) return { met: false, why: o.result === null ? 'the fetch has not finished' : 'the MD5 is wrong' };
       return o.penalty < 10 ? { met: true, why: `penalty ${o.penalty} in ${Math.round(o.timeMs)} ms` } : { met: false, why: `penalty ${o.penalty}: ${o.penalty - 9} too many` };
     },
   },
   { id: 'matrix', title: 'Reliable transport', goal: 'Pass every row of the test matrix on every seed.', check: null, href: '?view=transport-lab' },
+  {
+    id: 'measure',
+    title: 'Measure a link',
+    goal: 'With the truth hidden, estimate the bandwidth and the one-way delay from the echo times of two message sizes; then show the truth and compare.',
+    check: null,
+    href: '?view=measurement&hide=1',
+  },
 ];
 
 /** The exercise after this one, the first again after the last. */

@@ -68,7 +68,7 @@ describe('captions from the runs', () => {
     const lost = { ...aimd, throughputMbps: 0, delay95: Number.NaN, queueDelay95: Number.NaN };
     const said = captions(lost, { ...bdp, throughputMbps: 0, delay95: Number.NaN, queueDelay95: Number.NaN });
     expect(said.plane).toBe(
-      "Look out: the link sits idle under AIMD: 0% of its capacity used; the link sits idle under BDP estimator: 0% of its capacity used. AIMD delivered no packet: it has no delay and no score. BDP estimator delivered no packet: it has no delay and no score.",
+      'Look out: the link sits idle under AIMD: 0% of its capacity used; the link sits idle under BDP estimator: 0% of its capacity used. AIMD delivered no packet: it has no delay and no score. BDP estimator delivered no packet: it has no delay and no score.',
     );
     expect(said.delay).toBe('Signal delay p95: AIMD —; BDP estimator —. Time packets waited in the queue, p95: AIMD —; BDP estimator —.');
     expect(captions(lost, bdp).plane).toMatch(/AIMD delivered no packet: it has no delay and no score\. BDP estimator: .* Only BDP estimator has a score\. Up and to the right/);

@@ -1,16 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import type { Summary } from '../../../shared/metrics/summary.ts';
-import { EXERCISES, nextExercise } from '../../../web/teach/exercises.ts';
+import { changedSettings, EXERCISES, nextExercise } from '../../../web/teach/exercises.ts';
 import { DEFAULT_EXPERIMENT } from '../../../web/state/experiment.ts';
 
 const run = (throughputMbps: number, delay95: number) => ({ all: { throughputMbps, delay95 }, flows: [] }) as unknown as Summary;
 const delay = EXERCISES.find((x) => x.id === 'delay')!;
 
 describe('guided exercises', () => {
+  const tuned = { ...DEFAULT_EXPERIMENT, a: { scheme: 'aimd', params: { timeout: 150 } } };
+
   it('checks the low-delay goal on the run, saying what it lacks', () => {
-    expect(delay.check!(DEFAULT_EXPERIMENT, run(4.34, 128), 'a')).toEqual({ met: true, why: '4.34 Mbit/s at 128 ms' });
-    expect(delay.check!(DEFAULT_EXPERIMENT, run(3.5, 250.2), 'a')).toEqual({ met: false, why: 'needs 0.50 Mbit/s more throughput and 52 ms less delay95' });
-    expect(delay.check!({ ...DEFAULT_EXPERIMENT, trace: 'TMobile-LTE-short' }, run(5, 100), 'a')).toEqual({ met: false, why: 'choose the contest on the Verizon LTE trace', off: true });
+    expect(delay.check!(tuned, run(4.34, 128), 'a')).toEqual({ met: true, why: '4.34 Mbit/s at 128 ms' });
+    expect(delay.check!(tuned, run(3.5, 250.2), 'a')).toEqual({ met: false, why: 'needs 0.50 Mbit/s more throughput and 52 ms less delay95' });
+    expect(delay.check!({ ...tuned, trace: 'TMobile-LTE-short' }, run(5, 100), 'a')).toEqual({ met: false, why: 'choose the contest on the Verizon LTE trace', off: true });
+  });
+
+  it('scores a goal only on the scenario’s own link, and not on the side the page opens with', () => {
+    const shorter = { ...tuned, link: { delay: 0, queue: 'packets', queueLimit: 15 } };
+    expect(changedSettings(shorter)).toEqual(['delay', 'queue', 'queueLimit']);
+    expect(delay.check!(shorter, run(4.88, 100), 'a')).toEqual({
+      met: false,
+      why: "the goal is set on the scenario's own link; these settings change it: delay, queue, queueLimit",
+      off: true,
+    });
+    // A value typed back to the scenario's own is no change.
+    expect(changedSettings({ ...tuned, link: { delay: 20 } })).toEqual([]);
+    expect(delay.check!(DEFAULT_EXPERIMENT, run(4.34, 128), 'b')).toEqual({ met: false, why: 'the page’s own example, as it opens: change its settings or its controller', off: true });
+    expect(delay.check!({ ...DEFAULT_EXPERIMENT, b: { scheme: 'bdp', params: { gain: 1.6 } } }, run(4.34, 128), 'b').met).toBe(true);
   });
 
   it('the fixed-window goal is scored only on a side that runs the fixed window', () => {
@@ -27,11 +43,20 @@ describe('guided exercises', () => {
     expect(offset.check!(e, summary(3, true), 'a')).toEqual({ met: true, why: 'penalty 3 in 4321 ms' });
     expect(offset.check!(e, summary(12, true), 'a')).toEqual({ met: false, why: 'penalty 12: 3 too many' });
     expect(offset.check!(e, summary(0, false), 'a')).toEqual({ met: false, why: 'the MD5 is wrong' });
+    // A kinder server is not the course's: the goal holds on its own policy.
+    expect(offset.check!({ ...e, offset: { rate: 1000 } }, summary(3, true), 'a')).toEqual({
+      met: false,
+      why: "the goal is set on the scenario's own server and link; these settings change it: rate",
+      off: true,
+    });
+    expect(offset.check!({ ...e, a: { scheme: 'token-pacer', params: {} } }, summary(0, true), 'a').off).toBe(true);
   });
 
   it('goes on to the next challenge, and round again', () => {
     expect(nextExercise('delay').id).toBe('offset');
-    expect(nextExercise('matrix').id).toBe(EXERCISES[0].id);
+    expect(nextExercise('matrix').id).toBe('measure');
+    expect(nextExercise('measure').id).toBe(EXERCISES[0].id);
+    expect(EXERCISES.find((x) => x.id === 'measure')!.href).toBe('?view=measurement&hide=1');
   });
 });
 

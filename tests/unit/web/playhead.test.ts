@@ -68,6 +68,20 @@ describe('the playhead', () => {
     expect(p.state()).toEqual({ playing: false, speed: 2, t: 30_000 });
   });
 
+  it('once nothing is left to play (another scenario), the next runs play from the start', () => {
+    const { p, pass } = playhead();
+    p.setEnd(14_000, true);
+    pass(2000);
+    expect(p.state()).toEqual({ playing: false, speed: 10, t: 14_000 });
+    p.setEnd(1, false);
+    expect([p.now(), p.rate()]).toEqual([0, 0]);
+    pass(300);
+    p.setEnd(8230, true);
+    expect(p.state().playing).toBe(true);
+    pass(100);
+    expect(p.now()).toBe(1000);
+  });
+
   it('played from the end it stays there, stopped', () => {
     const { p } = playhead(false);
     p.setEnd(14_000, true);
