@@ -45,15 +45,18 @@ function key(prefix: '' | 'ack', name: string): string {
   return prefix ? `${prefix}${name[0].toUpperCase()}${name.slice(1)}` : name;
 }
 
+/** A fraction as the percentage typed for it: 0.009 reads 0.9, not 0.9000000000000001. */
+export const percent = (fraction: number): number => Number((fraction * 100).toPrecision(12));
+
 /** The current value of every link parameter in `spec`, as the schema expresses it. */
 export function linkValues(link: LinkSpec): Record<string, number | string> {
   const impair = (prefix: '' | 'ack', s: ImpairmentSpec) => ({
-    [key(prefix, 'loss')]: s.loss * 100,
-    [key(prefix, 'burstP')]: (s.burst?.p ?? 0) * 100,
-    [key(prefix, 'burstR')]: (s.burst?.r ?? 1) * 100,
-    [key(prefix, 'burstLoss')]: (s.burst?.lossBad ?? 1) * 100,
-    [key(prefix, 'duplicate')]: s.duplicate * 100,
-    [key(prefix, 'reorder')]: s.reorder * 100,
+    [key(prefix, 'loss')]: percent(s.loss),
+    [key(prefix, 'burstP')]: percent(s.burst?.p ?? 0),
+    [key(prefix, 'burstR')]: percent(s.burst?.r ?? 1),
+    [key(prefix, 'burstLoss')]: percent(s.burst?.lossBad ?? 1),
+    [key(prefix, 'duplicate')]: percent(s.duplicate),
+    [key(prefix, 'reorder')]: percent(s.reorder),
     [key(prefix, 'jitter')]: s.jitter,
   });
   return {

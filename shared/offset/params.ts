@@ -1,3 +1,4 @@
+import { percent } from '../link/params.ts';
 import { checkValues, choice, num, type ParamSpec } from '../controllers/types.ts';
 import { DEFAULT_POLICY, type OffsetPolicyConfig } from './policy.ts';
 
@@ -25,7 +26,7 @@ export function policyValues(c: OffsetPolicyConfig): Record<string, number | str
   return {
     rate: c.rate,
     bucket: c.bucket,
-    loss: c.loss * 100,
+    loss: percent(c.loss),
     squishedRate: c.squishedRate,
     squishThreshold: c.squishThreshold,
     squishLength: c.squishLength,

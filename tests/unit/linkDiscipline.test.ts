@@ -4,6 +4,8 @@ import { DISCIPLINES } from '../../shared/link/queue.ts';
 import { contest } from '../../shared/scenarios/presets.ts';
 import { decodeExperiment } from '../../web/state/experiment.ts';
 import { specFor } from '../../web/state/spec.ts';
+import { DEFAULT_POLICY } from '../../shared/offset/policy.ts';
+import { policyValues, withPolicyValues } from '../../shared/offset/params.ts';
 
 describe('queue disciplines as link parameters', () => {
   it('every discipline lists parameters the link schema has', () => {
@@ -23,5 +25,11 @@ describe('queue disciplines as link parameters', () => {
     const link = withLinkValues(contest().link, { discipline: 'pie', pieTarget: 30 });
     expect(linkValues(link)).toMatchObject({ discipline: 'pie', pieTarget: 30, pieMaxBurst: 150, codelTarget: 5, codelInterval: 100 });
     expect(withLinkValues(link, { discipline: 'drop-head' }).queue).toEqual({ kind: 'infinite', discipline: { kind: 'drop-head' } });
+  });
+
+  it('percentages read back as typed, with no noise of the ÷100 ×100 round trip', () => {
+    const link = withLinkValues(contest().link, { loss: 0.9, ackLoss: 7, duplicate: 0.7, burstP: 0.3 });
+    expect(linkValues(link)).toMatchObject({ loss: 0.9, ackLoss: 7, duplicate: 0.7, burstP: 0.3 });
+    expect(policyValues(withPolicyValues(DEFAULT_POLICY, { loss: 7 })).loss).toBe(7);
   });
 });
