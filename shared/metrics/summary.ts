@@ -4,6 +4,7 @@ import { grade, type Grade } from './grade.ts';
 import { linkMetrics, type LinkMetrics } from './linkMetrics.ts';
 import { omniscientPoint, type OmniscientPoint } from './omniscient.ts';
 import { MAX_CHUNK } from '../offset/protocol.ts';
+import { boundMs } from '../offset/policy.ts';
 
 export interface FlowSummary {
   flow: number;
@@ -26,7 +27,7 @@ export interface FlowSummary {
     duplicates: number;
     squishes: number;
     md5: string;
-    /** chunks ÷ token rate: the time a perfectly paced client needs, ms. */
+    /** The time a perfectly paced client needs, ms: chunks at the token rate, along its schedule when it varies. */
     boundMs: number;
   } | null;
 }
@@ -80,7 +81,6 @@ export function summarize(run: RunFacts): Summary {
     if (spec.workload === 'offset' && o.offset) {
       const policy = spec.offset!.policy;
       const chunks = Math.ceil(o.offset.size / MAX_CHUNK);
-      const meanRate = policy.variable ? policy.rates.reduce((s, r) => s + r, 0) / policy.rates.length : policy.rate;
       let squishes = 0;
       const c = log.columns;
       for (let i = 0; i < log.length; i++) if (c.kind[i] === K.squish && c.flow[i] === o.flow && c.value[i] === 1) squishes++;
@@ -92,7 +92,7 @@ export function summarize(run: RunFacts): Summary {
         duplicates: o.offset.duplicates,
         squishes,
         md5: o.offset.md5,
-        boundMs: (chunks / meanRate) * 1000,
+        boundMs: boundMs(policy, chunks),
       };
     }
     return { flow: o.flow, scheme: o.scheme, link, reliable, offset };

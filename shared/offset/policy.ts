@@ -43,6 +43,26 @@ export const DEFAULT_POLICY: OffsetPolicyConfig = {
   idealBucket: false,
 };
 
+/**
+ * The time a perfectly paced client needs for `chunks` replies, ms: the tokens the server grants at its
+ * rate, or, for the variable server, along its schedule (`initialRate` for `firstMs`, then `rates` in turn).
+ */
+export function boundMs(c: OffsetPolicyConfig, chunks: number): number {
+  if (!c.variable) return (chunks / c.rate) * 1000;
+  const first = (c.initialRate * c.firstMs) / 1000;
+  // A schedule whose later phases grant nothing never finishes a file the first phase does not.
+  if (first < chunks && (c.periodMs <= 0 || c.rates.every((r) => r <= 0))) return Number.POSITIVE_INFINITY;
+  let left = chunks;
+  let t = 0;
+  for (let phase = -1; ; phase++) {
+    const [rate, ms] = phase < 0 ? [c.initialRate, c.firstMs] : [c.rates[phase % c.rates.length], c.periodMs];
+    const tokens = (rate * ms) / 1000;
+    if (tokens >= left) return t + (left / rate) * 1000;
+    left -= tokens;
+    t += ms;
+  }
+}
+
 /** How a server (not the model) keeps its sessions. */
 export interface SessionTableOptions {
   /** Sessions kept at once; beyond it the one heard from least recently is forgotten. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { md5Hex } from '../../shared/offset/md5.ts';
-import { DEFAULT_POLICY, OffsetPolicy, type OffsetPolicyConfig } from '../../shared/offset/policy.ts';
+import { boundMs, DEFAULT_POLICY, OffsetPolicy, type OffsetPolicyConfig } from '../../shared/offset/policy.ts';
 import { encodeDataRequest, encodeSizeRequest, encodeSubmit, ERROR_INVALID, parseReply } from '../../shared/offset/protocol.ts';
 import { generateFile } from '../../shared/offset/file.ts';
 import { Rng } from '../../shared/sim/rng.ts';
@@ -245,5 +245,21 @@ describe('offset policy: Size, Submit, Reset, errors', () => {
     expect(p.sessionCount).toBe(2);
     expect(p.reclaim(70_000, 60_000)).toBe(1);
     expect(p.session('a')).toBeUndefined();
+  });
+});
+
+describe('the bound: a perfectly paced client', () => {
+  it('takes chunks ÷ rate from the constant server: 691 chunks at 250 tokens/s is 2764 ms', () => {
+    expect(boundMs(DEFAULT_POLICY, 691)).toBe(2764);
+  });
+
+  it('follows the variable server’s schedule: 500 tokens in the first 2 s at 250/s, the other 191 at 125/s, 3528 ms', () => {
+    const variable = { ...DEFAULT_POLICY, variable: true };
+    expect(boundMs(variable, 691)).toBe(3528);
+    expect(boundMs(variable, 400)).toBe(1600);
+    // 500 + 250 (2 s at 125/s) + 2000 (2 s at 1000/s), then 250 more at 125/s
+    expect(boundMs(variable, 3000)).toBe(8000);
+    expect(boundMs({ ...variable, rates: [0, 0] }, 691)).toBe(Number.POSITIVE_INFINITY);
+    expect(boundMs({ ...variable, rates: [0, 0] }, 400)).toBe(1600);
   });
 });

@@ -22,7 +22,7 @@ export function cardsOf(s: RunSummary): Card[] {
       { label: 'Squishes', value: String(o.squishes), unit: '', title: 'Times the server squished the client' },
       { label: 'Result', value: o.result === null ? '…' : String(o.result), unit: '', title: 'The server’s Result: whether the MD5 of the fetched file matched' },
       { label: 'Requests', value: String(o.requests), unit: '', title: 'Data requests sent' },
-      { label: 'Bound', value: fixed(o.boundMs, 0), unit: 'ms', title: 'chunks ÷ token rate: a perfectly paced client' },
+      { label: 'Bound', value: fixed(o.boundMs, 0), unit: 'ms', title: 'the time a perfectly paced client needs: chunks at the token rate (along its schedule on the variable server)' },
     ];
   }
   const a = s.all;

@@ -16,7 +16,7 @@ const GUIDES: Record<GuideView, { title: string; lines: string[] }> = {
     title: 'Fetching a file from the offset server, which hands out tokens at a fixed rate',
     lines: [
       'Time is what the server measures: from the session’s start to the Submit. Penalty counts requests that found no token; too many and the server squishes the client (the shaded bands).',
-      'A client that paces just under the token rate finishes near the Bound (chunks ÷ token rate) with no penalty.',
+      'A client that paces just under the token rate finishes near the Bound (chunks at the token rate, along its schedule on the variable server) with no penalty.',
     ],
   },
   'contest-lab': {
