@@ -42,7 +42,8 @@ export function Exercises({ e, runs, choose }: { e: Experiment; runs: SideRun[];
   const shown = x?.check ? runs.filter((r): r is SideRun & { summary: Summary } => Boolean(r.summary)) : [];
   const met = shown.some((r) => x!.check!(e, r.summary, r.slot).met);
   return (
-    <details className="menu exercises" data-exercise={id ?? ''} ref={box}>
+    // Beside the contest's plane the panel opens rightwards; in the offset view its button ends the row, and it opens leftwards.
+    <details className={e.scenario === 'contest' ? 'menu exercises' : 'menu exercises leftwards'} data-exercise={id ?? ''} ref={box}>
       <summary>{x ? `Exercise: ${x.title}${met ? ' ✓' : ''}` : 'Exercises'}</summary>
       <div>
         <label>

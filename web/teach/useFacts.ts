@@ -12,7 +12,8 @@ export function useFacts(view: RunView | undefined): RunFacts | null {
     const spec = view.spec && 'flows' in view.spec ? view.spec : null;
     const minRttMs = spec ? 2 * spec.link.delayMs : null;
     const packetBytes = spec?.link.kind === 'trace' ? OPPORTUNITY_BYTES : DATA_BYTES;
-    const linkMbps = spec?.link.kind === 'rate' ? spec.link.mbps : null;
+    // A contest on a constant-rate link knows its capacity; the offset server's rate is its tokens, not the link's.
+    const linkMbps = spec?.workload === 'contest' && spec.link.kind === 'rate' ? spec.link.mbps : null;
     return factsOf(view, schemeTitle(schemeOfView(view) ?? '?'), minRttMs, packetBytes, linkMbps);
   }, [view]);
 }
