@@ -27,7 +27,8 @@ export function defaultSweep(scheme: string, param?: string): SweepDef {
   if (p.kind !== 'number') throw new Error('unreachable: a numeric parameter');
   const preset = PRESET_RANGES[`${scheme}.${p.name}`];
   const eighth = Math.max(p.step, Math.round((p.max - p.min) / 8 / p.step) * p.step);
-  const whole = p.min > 0 ? `${p.min}..${p.max}*2` : `${p.min}..${p.max}+${Number(eighth.toPrecision(6))}`;
+  // Doubling where the range spans a few octaves (2..512); steps of an eighth where it does not (0.5..0.9).
+  const whole = p.min > 0 && p.max / p.min >= 8 ? `${p.min}..${p.max}*2` : `${p.min}..${p.max}+${Number(eighth.toPrecision(6))}`;
   return { scheme, param: p.name, values: preset ?? whole };
 }
 
