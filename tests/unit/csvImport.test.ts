@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
 import { K } from '../../shared/log/kinds.ts';
-import { flow, offsetServer } from '../../shared/scenarios/presets.ts';
+import { summarize } from '../../shared/metrics/summary.ts';
+import { flow, MATRIX, matrixRun, offsetServer } from '../../shared/scenarios/presets.ts';
+import { runScenario } from '../../shared/scenarios/run.ts';
 import { importRun } from '../../web/worker/replay.ts';
 
 /** An offset fetch of two 1000-byte chunks that ends with the server's verdict. */
@@ -41,5 +43,21 @@ describe('importing a saved offset run', () => {
     expect([under.result, under.boundMs, under.requests]).toEqual([null, Number.NaN, 2]);
     const done = (await importRun(formatTraceCsv(log, spec), () => Promise.resolve(null))).summary.flows[0].offset!;
     expect(done.boundMs).toBe((2 / 250) * 1000);
+  });
+});
+
+describe('importing a saved reliable transfer', () => {
+  it('gives back the simulated run’s figures: retransmissions, bytes on the wire, overhead and time', async () => {
+    const lossiest = MATRIX.filter((r) => r.drop < 50).reduce((a, b) => (b.drop > a.drop ? b : a));
+    const spec = matrixRun(lossiest, 'reno', {}, 7);
+    const run = runScenario(spec, () => {
+      throw new Error('no trace on a matrix row');
+    });
+    const simulated = summarize(run).flows[0].reliable!;
+    expect(simulated.retransmissions).toBeGreaterThan(0);
+    const imported = (await importRun(formatTraceCsv(run.log, spec), () => Promise.resolve(null))).summary.flows[0].reliable!;
+    expect(imported.retransmissions).toBe(simulated.retransmissions);
+    expect(imported.overhead).toBe(simulated.overhead);
+    expect(imported.seconds).toBe(simulated.seconds);
   });
 });

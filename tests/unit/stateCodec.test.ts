@@ -119,3 +119,20 @@ describe('list items', () => {
     expect(decodeGroup(LINK_PARAMS, new URLSearchParams('link.delay=30&x=1'), 'link.', 'the link')).toEqual({ value: { delay: 30 }, errors: [] });
   });
 });
+
+describe('the labs’ links', () => {
+  // What each lab's link carries, by name: a field dropped from a schema (so a shared link loses it) fails here.
+  it.each([
+    ['contest lab', CONTEST_LAB, ['trace', 'sw']],
+    ['shared-bottleneck lab', SHARED_LAB, ['preset', 'f']],
+    ['transport lab', TRANSPORT_LAB, ['scheme', 'row']],
+    ['measurement lab', MEASUREMENT_LAB, ['bw', 'delay', 'jitter', 'hide']],
+  ] as const)('the %s carries %j', (_, schema, names) => {
+    expect(schema.map((f) => f.name)).toEqual(names);
+  });
+
+  it('the measurement lab’s hidden truth and the transport lab’s open row come back from a link', () => {
+    expect(decode(MEASUREMENT_LAB, new URLSearchParams('hide=1&bw=5')).value).toMatchObject({ hide: '1', bw: 5 });
+    expect(decode(TRANSPORT_LAB, new URLSearchParams('row=3')).value).toMatchObject({ row: 3 });
+  });
+});
