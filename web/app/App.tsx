@@ -1,13 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { linkValues } from '../../shared/link/params.ts';
-import { policyValues } from '../../shared/offset/params.ts';
 import { SIDE_STYLE } from '../charts/palette.ts';
 import { Notices } from '../components/Notices.tsx';
 import { Playback } from '../components/Playback.tsx';
 import { Sidebar } from '../components/Sidebar.tsx';
 import { useNotices } from '../components/useNotices.ts';
 import { decodeExperiment, DEFAULT_EXPERIMENT, encodeExperiment, type Experiment, SCENARIO_SIDES, type Scenario } from '../state/experiment.ts';
-import { specFor } from '../state/spec.ts';
+import { settingsOf } from '../state/spec.ts';
 import { captions } from '../teach/captions.ts';
 import { useFacts } from '../teach/useFacts.ts';
 import { Columns, Overview } from './Columns.tsx';
@@ -81,10 +79,7 @@ export function App() {
   const playhead = usePlayback(endMs, shown.some(Boolean));
 
   // Worked out once per experiment, so the memoised sidebar skips the page's renders for new runs.
-  const { linkNow, policyNow } = useMemo(() => {
-    const specA = specFor(e, 'a');
-    return { linkNow: linkValues(specA.link), policyNow: specA.offset ? policyValues(specA.offset.policy) : {} };
-  }, [e]);
+  const { link: linkNow, policy: policyNow } = useMemo(() => settingsOf(e), [e]);
   // A new scenario starts from its own sides and link; the seed, the exercise open and the overlay stay.
   const setScenario = (scenario: Scenario) =>
     setE({ ...DEFAULT_EXPERIMENT, ...structuredClone(SCENARIO_SIDES[scenario]), scenario, seed: e.seed, exercise: e.exercise, overlay: e.overlay, link: {}, offset: {} });

@@ -1,5 +1,6 @@
-import { withLinkValues } from '../../shared/link/params.ts';
-import { withPolicyValues } from '../../shared/offset/params.ts';
+import { linkValues, withLinkValues } from '../../shared/link/params.ts';
+import { policyValues, withPolicyValues } from '../../shared/offset/params.ts';
+import type { ParamValues } from '../../shared/controllers/types.ts';
 import { contest, flow, offsetServer, rateLink } from '../../shared/scenarios/presets.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
@@ -23,4 +24,10 @@ export function specFor(e: Experiment, side: 'a' | 'b', uploadedMs?: number): Sc
   }
   spec.link = withLinkValues(spec.link, e.link);
   return withUserCode(spec);
+}
+
+/** The link's and the offset server's settings in force (the scenario's own, with the experiment's changes), as the schemas express them. */
+export function settingsOf(e: Experiment): { link: ParamValues; policy: ParamValues } {
+  const spec = specFor(e, 'a');
+  return { link: linkValues(spec.link), policy: spec.offset ? policyValues(spec.offset.policy) : {} };
 }

@@ -1,8 +1,6 @@
-import { linkValues } from '../../shared/link/params.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
-import { policyValues } from '../../shared/offset/params.ts';
 import { type Experiment, SCENARIO_SIDES } from '../state/experiment.ts';
-import { specFor } from '../state/spec.ts';
+import { settingsOf } from '../state/spec.ts';
 
 /** Whether a run meets a goal, and what it lacks or how it did. */
 export interface Verdict {
@@ -31,8 +29,8 @@ export interface Exercise {
 /** The settings whose values differ from the scenario's own: the link's, and the offset server's policy. */
 export function changedSettings(e: Experiment): string[] {
   const values = (x: Experiment) => {
-    const spec = specFor(x, 'a');
-    return { ...linkValues(spec.link), ...(spec.offset ? policyValues(spec.offset.policy) : {}) };
+    const { link, policy } = settingsOf(x);
+    return { ...link, ...policy };
   };
   const [now, own] = [values(e), values({ ...e, link: {}, offset: {} })];
   return Object.keys(own).filter((k) => now[k] !== own[k]);
