@@ -1,3 +1,5 @@
+import { findScheme } from '../../shared/controllers/registry.ts';
+import { withDefaults } from '../../shared/controllers/types.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
 import { type Experiment, SCENARIO_SIDES } from '../state/experiment.ts';
 import { settingsOf } from '../state/spec.ts';
@@ -44,7 +46,9 @@ function notCounted(e: Experiment, slot: 'a' | 'b'): string | null {
   const changed = changedSettings(e);
   if (changed.length > 0) return `the goal is set on the scenario's own ${e.scenario === 'offset' ? 'server and link' : 'link'}; these settings change it: ${changed.join(', ')}`;
   const own = SCENARIO_SIDES[e.scenario][slot];
-  if (e[slot].scheme === own.scheme && Object.keys(e[slot].params).length === 0) return 'the page’s own example, as it opens: change its settings or its controller';
+  const params = findScheme(own.scheme)?.params ?? [];
+  const atDefaults = JSON.stringify(withDefaults(params, e[slot].params)) === JSON.stringify(withDefaults(params));
+  if (e[slot].scheme === own.scheme && atDefaults) return 'the page’s own example, as it opens: change its settings or its controller';
   return null;
 }
 

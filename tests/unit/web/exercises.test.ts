@@ -27,6 +27,8 @@ describe('guided exercises', () => {
     expect(changedSettings({ ...tuned, link: { delay: 20 } })).toEqual([]);
     expect(delay.check!(DEFAULT_EXPERIMENT, run(4.34, 128), 'b')).toEqual({ met: false, why: 'the page’s own example, as it opens: change its settings or its controller', off: true });
     expect(delay.check!({ ...DEFAULT_EXPERIMENT, b: { scheme: 'bdp', params: { gain: 1.6 } } }, run(4.34, 128), 'b').met).toBe(true);
+    // A setting typed back to its default is still the example.
+    expect(delay.check!({ ...DEFAULT_EXPERIMENT, b: { scheme: 'bdp', params: { gain: 1.75 } } }, run(4.34, 128), 'b').off).toBe(true);
   });
 
   it('the fixed-window goal is scored only on a side that runs the fixed window', () => {
