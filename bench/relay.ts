@@ -4,7 +4,7 @@ import { FRAME_DATA, unframe } from '../shared/bridge/protocol.ts';
 import { findScheme } from '../shared/controllers/registry.ts';
 import { withDefaults } from '../shared/controllers/types.ts';
 import { MAX_CHUNK } from '../shared/offset/protocol.ts';
-import { OffsetPolicy, DEFAULT_POLICY } from '../shared/offset/policy.ts';
+import { boundMs, OffsetPolicy, DEFAULT_POLICY } from '../shared/offset/policy.ts';
 import { generateFile } from '../shared/offset/file.ts';
 import { encodeDataRequest } from '../shared/offset/protocol.ts';
 import { Rng } from '../shared/sim/rng.ts';
@@ -157,16 +157,13 @@ export async function benchRelay(): Promise<Record<string, string>> {
   try {
     const port = (kind: 'constant' | 'variable') => servers[kind];
     const scheme = findScheme('token-pacer')!;
-    for (const [kind, meanRate] of [
-      ['constant', 250],
-      ['variable', 562.5],
-    ] as const) {
+    for (const kind of ['constant', 'variable'] as const) {
       const runs: { time: number; penalty: number }[] = [];
       for (let i = 0; i < 5; i++) {
         const r = await fetchOverUdp('127.0.0.1', port(kind), { scheme, params: withDefaults(scheme.params), id: 'bench@pipefill', giveUpMs: 60_000 });
         runs.push({ time: r.result.serverTime, penalty: r.result.penalty });
       }
-      const bound = (Math.ceil(1_000_000 / MAX_CHUNK) / meanRate) * 1000;
+      const bound = boundMs({ ...DEFAULT_POLICY, variable: kind === 'variable' }, Math.ceil(1_000_000 / MAX_CHUNK));
       const times = runs.map((r) => r.time);
       const median = pct(times, 0.5);
       figures[`fetch 1 MB, token-pacer, ${kind} server`] =
