@@ -273,8 +273,10 @@ describe('the playground in Chromium', () => {
       };
       requestAnimationFrame(sample);
     });
-    await page.locator('[data-param="trace"]').selectOption('TMobile-LTE-short');
     const frames = () => page.evaluate(() => (window as unknown as { frames: [boolean, number][] }).frames);
+    // A changed speed restarts the covers' animations: wait until they are seen sliding before the re-run.
+    await expect.poll(async () => (await frames()).some(([, n]) => n > 0)).toBe(true);
+    await page.locator('[data-param="trace"]').selectOption('TMobile-LTE-short');
     // Until A has been updating and is done, and a few frames more.
     await expect.poll(async () => (await frames()).slice((await frames()).findIndex(([u]) => u)).findIndex(([u]) => !u) > 5, { timeout: 20_000 }).toBe(true);
     const seen = await frames();
