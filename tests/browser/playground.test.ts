@@ -202,6 +202,28 @@ describe('the playground in Chromium', () => {
     await page.close();
   });
 
+  it('a drag across a chart zooms every chart to that span without selecting text, and a double-click shows the whole run', async () => {
+    const { page, problems } = await open(env.context, `${env.relay.url}/?${LIGHT_RUN}`);
+    await quickPlayback(page);
+    await card(page, 'A', 'Delay95');
+    const chart = (side: 'a' | 'b') => page.locator(`.column[data-side="${side}"] figure.chart`).first();
+    const xTicks = (side: 'a' | 'b') => chart(side).locator('svg text').allInnerTexts();
+    const whole = await xTicks('a');
+    const box = (await chart('a').locator('svg').boundingBox())!;
+    // From well inside the axis labels to the right: the labels' text lies under the pointer's path.
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height - 8);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height - 8, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(() => xTicks('a')).not.toEqual(whole);
+    expect(await xTicks('b'), 'B zooms with A').toEqual(await xTicks('a'));
+    expect(await page.evaluate(() => window.getSelection()?.toString() ?? '')).toBe('');
+    await chart('a').locator('svg').dblclick();
+    await expect.poll(() => xTicks('a')).toEqual(whole);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('a slider drag writes the URL a few times, not at every step, and it ends on the last value', async () => {
     const { page, problems } = await open(env.context, env.relay.url);
     await quickPlayback(page);
