@@ -32,12 +32,19 @@ function loadTrace(name: string): Promise<Trace> {
   if (have) return Promise.resolve(have);
   let p = pending.get(name);
   if (!p) {
-    p = network.fetch(new URL(`/traces/${encodeURIComponent(name)}`, self.location.origin)).then(async (r) => {
+    const url = new URL(`/traces/${encodeURIComponent(name)}`, self.location.origin);
+    // A fetch that reaches no server rejects with the browser's bare "Failed to fetch": say what it means here.
+    const unreachable = () => {
+      throw new Error(`the trace ${name} could not be loaded: the page’s server at ${url.host} does not answer`);
+    };
+    p = network.fetch(url).then(async (r) => {
       if (!r.ok) throw new Error(`the trace ${name} could not be loaded (${r.status})`);
       const t = parseTrace(await r.text(), name);
       traces.set(name, t);
       return t;
-    });
+    }, unreachable);
+    // A trace that failed is asked for again next time (the server may be back).
+    p.catch(() => pending.delete(name));
     pending.set(name, p);
   }
   return p;
