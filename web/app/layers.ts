@@ -13,8 +13,12 @@ export interface ChartDef {
   fitY?: boolean;
 }
 
+/**
+ * Lines keep off the colours of the timeout and loss ticks (vermillion, green), since any line can run
+ * along the time axis where the ticks stand, and a tick must not read as data.
+ */
 const ESTIMATE_COLORS: Record<string, string> = {
-  ssthresh: COLORS.green,
+  ssthresh: COLORS.sky,
   rttMin: COLORS.purple,
   bandwidth: COLORS.sky,
   pacingRate: COLORS.sky,
@@ -91,7 +95,7 @@ export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = nul
       yLabel: 'ms',
       layers: [
         { kind: 'dots', data: s.queueDelay, coarse: s.coarse?.queueDelay, color: COLORS.sky, label: 'queueing delay per packet', size: 2 },
-        { kind: 'line', data: s.signalDelay, color: COLORS.vermillion, label: 'signal delay', size: 1.2 },
+        { kind: 'line', data: s.signalDelay, color: COLORS.ink, label: 'signal delay', size: 1.2 },
         ...estimateLayers((n) => n === 'rttMin' || n === 'srtt' || n === 'rto' || n === 'threshold'),
       ],
     },
@@ -99,7 +103,7 @@ export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = nul
       id: 'queue',
       title: 'Queue at the bottleneck',
       yLabel: 'packets',
-      layers: [{ kind: 'step', data: s.queue, color: COLORS.green, label: 'queued', size: 1.5 }],
+      layers: [{ kind: 'step', data: s.queue, color: COLORS.blue, label: 'queued', size: 1.5 }],
     },
   ];
   const rates = estimateLayers((n) => n === 'bandwidth' || n === 'pacingRate');

@@ -1,7 +1,7 @@
 import { scaleLinear } from 'd3-scale';
 import { describe, expect, it } from 'vitest';
 import { EventLog } from '../../../shared/log/eventLog.ts';
-import { K } from '../../../shared/log/kinds.ts';
+import { ESTIMATES, K } from '../../../shared/log/kinds.ts';
 import { runSeries } from '../../../shared/metrics/series.ts';
 import { chartsOf, overlayOf } from '../../../web/app/layers.ts';
 import { EVENT_STYLE, eventMarks } from '../../../web/charts/events.ts';
@@ -100,6 +100,22 @@ describe('events on the time axis', () => {
     // the two sides' colours stay apart under deuteranopia
     const [la, lb] = [deuteranopeLuminance(timeout('A').color), deuteranopeLuminance(timeout('B').color)];
     expect((Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05)).toBeGreaterThan(1.5);
+  });
+
+  // Lines run along the time axis where the ticks stand (a queue near empty, a delay near its floor); dots,
+  // the drops' dark ones among them, sit at their sequence numbers or delays.
+  it('timeout and loss ticks take a colour no line of any chart uses, so no tick reads as data', () => {
+    const s = series();
+    // Every estimate on its chart, as the schemes that report them would put it there.
+    for (const [i, name] of ESTIMATES.entries()) s.estimates[name] = Float64Array.of(0, i + 1, 900, i + 1);
+    const charts = [false, true].flatMap((offset) => chartsOf(s, offset, 20));
+    expect(charts.flatMap((c) => c.layers).filter((l) => l.kind === 'line' || l.kind === 'step').length).toBeGreaterThanOrEqual(10);
+    {
+      for (const chart of charts) {
+        const data = chart.layers.filter((l) => l.kind === 'line' || l.kind === 'step').map((l) => l.color);
+        for (const kind of ['timeout', 'loss'] as const) expect(data, `${chart.id}: ${kind}`).not.toContain(EVENT_STYLE[kind].color);
+      }
+    }
   });
 
   it('the kinds differ in height as well as colour', () => {
