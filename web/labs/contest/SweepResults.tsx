@@ -4,13 +4,12 @@ import type { Summary } from '../../../shared/metrics/summary.ts';
 import { Explained } from '../../teach/Explained.tsx';
 import { STAR_EXPLANATION } from '../../teach/explanations.ts';
 import { bestBy, frontier } from '../../../shared/scenarios/sweep.ts';
-import { fixed } from '../../charts/format.ts';
+import { fixed, significant } from '../../charts/format.ts';
 import { PlaneChart, type PlaneLine, type PlanePoint } from '../../charts/PlaneChart.tsx';
 import { COLORS } from '../../charts/palette.ts';
 import { download } from '../../export/download.ts';
+import { pointStyle, SWEEP_COLORS } from './pointStyle.ts';
 import type { SweepResult } from './useSweepRunner.ts';
-
-export const SWEEP_COLORS = [COLORS.blue, COLORS.vermillion, COLORS.green, COLORS.purple];
 
 /** The sweep's points as a CSV file, each marked whether it lies on its sweep's frontier. */
 export function exportSweepCsv(trace: string, points: SweepResult[]): void {
@@ -35,26 +34,24 @@ export function exportSweepCsv(trace: string, points: SweepResult[]): void {
 /** The throughput–delay plane with each sweep's frontier and the best points ringed, and the table of runs. */
 export function SweepResults({ points, sweeps, omni }: { points: SweepResult[]; sweeps: number; omni: Summary['omniscient'] }) {
   const scoreboard = points.length > 0 && points.every((p) => p.param === '');
-  const groups = scoreboard
-    ? points.map((p, i) => ({ color: SWEEP_COLORS[i % 4], pts: [p] }))
-    : Array.from({ length: sweeps }, (_, k) => ({ color: SWEEP_COLORS[k], pts: points.filter((p) => p.sweep === k) }));
+  const title = (p: SweepResult) => findScheme(p.scheme)?.title ?? p.scheme;
   const bestPower = bestBy(points, 'power');
   const bestScore = bestBy(points, 'score');
   const planePoints: PlanePoint[] = points.map((p, i) => ({
-    label: scoreboard ? p.scheme : `${p.scheme} ${p.param}=${p.value}`,
+    label: scoreboard ? title(p) : `${p.scheme} ${p.param}=${p.value}`,
     throughputMbps: p.throughputMbps,
     delay95: p.delay95,
-    color: scoreboard ? SWEEP_COLORS[i % 4] : SWEEP_COLORS[p.sweep],
-    marker: 'dot',
+    ...pointStyle(p, i, scoreboard),
     labelled: scoreboard || p === bestPower || p === bestScore,
     ring: p === bestPower || p === bestScore,
   }));
   if (omni) planePoints.push({ label: 'omniscient', ...omni, color: COLORS.ink, marker: 'star' });
-  const lines: PlaneLine[] = scoreboard ? [] : groups.map((g) => ({ color: g.color, points: frontier(g.pts) }));
+  const lines: PlaneLine[] = scoreboard ? [] : Array.from({ length: sweeps }, (_, k) => ({ color: SWEEP_COLORS[k], points: frontier(points.filter((p) => p.sweep === k)) }));
   return (
     <div className="lab-body">
       <figure className="plane-with-key">
-        <PlaneChart points={planePoints} lines={lines} width={640} height={380} />
+        {/* A dozen schemes crowd the plane: their names only there, their numbers in the table. */}
+        <PlaneChart points={planePoints} lines={lines} width={640} height={380} short={scoreboard} />
         {!scoreboard && points.length > 0 && <figcaption className="hint">{STAR_EXPLANATION.frontier}.</figcaption>}
       </figure>
       <table className="results" data-testid="sweep-table">
@@ -73,8 +70,7 @@ export function SweepResults({ points, sweeps, omni }: { points: SweepResult[]; 
             .map((p) => (
               <tr key={`${p.scheme}${p.param}${p.value}`} className={p === bestPower || p === bestScore ? 'best' : ''}>
                 <td>
-                  <i className="swatch" style={{ background: scoreboard ? SWEEP_COLORS[points.indexOf(p) % 4] : SWEEP_COLORS[p.sweep] }} />{' '}
-                  {scoreboard ? findScheme(p.scheme)?.title : `${p.scheme} ${p.param}=${p.value}`}
+                  <Swatch {...pointStyle(p, points.indexOf(p), scoreboard)} /> {scoreboard ? title(p) : `${p.scheme} ${p.param}=${p.value}`}
                   {p === bestPower && (
                     <>
                       {' '}
@@ -90,7 +86,7 @@ export function SweepResults({ points, sweeps, omni }: { points: SweepResult[]; 
                 </td>
                 <td>{fixed(p.throughputMbps, 2)}</td>
                 <td>{fixed(p.delay95, 0)}</td>
-                <td>{fixed(p.power, 1)}</td>
+                <td>{significant(p.power)}</td>
                 <td>{fixed(p.score, 3)}</td>
               </tr>
             ))}
@@ -98,4 +94,9 @@ export function SweepResults({ points, sweeps, omni }: { points: SweepResult[]; 
       </table>
     </div>
   );
+}
+
+/** The table's key to a point: its colour, round or square as its marker is. */
+function Swatch({ color, marker }: { color: string; marker: string }) {
+  return <i className={`swatch ${marker}`} style={{ background: color }} data-marker={marker} />;
 }

@@ -2,7 +2,7 @@ import { findScheme } from '../../../shared/controllers/registry.ts';
 import { sweepValues } from '../../../shared/scenarios/sweep.ts';
 import { BUNDLED_TRACES } from '../../../shared/scenarios/presets.ts';
 import { SchemeSelect } from '../../components/SchemeSelect.tsx';
-import { SWEEP_COLORS } from './SweepResults.tsx';
+import { SWEEP_COLORS } from './pointStyle.ts';
 import { schemesFor } from '../../state/experiment.ts';
 
 export interface SweepDef {
