@@ -146,6 +146,7 @@ function tick(): void {
 }
 
 function look(): void {
+  // biome-ignore lint/style/noRestrictedGlobals: the loop guard’s budget is wall time by nature: it never changes a run’s figures, only stops a run that hangs
   const now = Date.now();
   if (loop.ticks === TICKS_PER_LOOK) loop.started = now;
   else if (now - loop.started > CALLBACK_BUDGET_MS) throw new Overrun();

@@ -26,7 +26,11 @@ describe('the contest lab’s scoreboard in Chromium', () => {
     // The plane's labels: each scheme by the table's name, once.
     const titles = entries.map((e) => findScheme(e.scheme)!.title);
     const labels = await page.locator('figure.plane .point text').allTextContents();
-    for (const t of titles) expect(labels.filter((l) => l === t), t).toHaveLength(1);
+    for (const t of titles)
+      expect(
+        labels.filter((l) => l === t),
+        t,
+      ).toHaveLength(1);
     // Power with three significant digits, as on the playground's cards (CUBIC's is below 1).
     const cubic = summarize(runScenario(contest('Verizon-LTE-short', [flow('cubic', {})]), loadTrace)).all;
     const cells = await rows.filter({ hasText: 'CUBIC' }).locator('td').allInnerTexts();

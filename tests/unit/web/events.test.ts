@@ -110,11 +110,9 @@ describe('events on the time axis', () => {
     for (const [i, name] of ESTIMATES.entries()) s.estimates[name] = Float64Array.of(0, i + 1, 900, i + 1);
     const charts = [false, true].flatMap((offset) => chartsOf(s, offset, 20));
     expect(charts.flatMap((c) => c.layers).filter((l) => l.kind === 'line' || l.kind === 'step').length).toBeGreaterThanOrEqual(10);
-    {
-      for (const chart of charts) {
-        const data = chart.layers.filter((l) => l.kind === 'line' || l.kind === 'step').map((l) => l.color);
-        for (const kind of ['timeout', 'loss'] as const) expect(data, `${chart.id}: ${kind}`).not.toContain(EVENT_STYLE[kind].color);
-      }
+    for (const chart of charts) {
+      const data = chart.layers.filter((l) => l.kind === 'line' || l.kind === 'step').map((l) => l.color);
+      for (const kind of ['timeout', 'loss'] as const) expect(data, `${chart.id}: ${kind}`).not.toContain(EVENT_STYLE[kind].color);
     }
   });
 
