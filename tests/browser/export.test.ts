@@ -110,6 +110,26 @@ describe('the figure an instructor puts on a slide', () => {
     await page.close();
   });
 
+  it('SVG: a card label the page breaks after a hyphen keeps each part on its line, whole', { timeout: 90_000 }, async () => {
+    const page = await ready(`${env.relay.url}/?trace=rate&link.bandwidth=1`);
+    // At this width the cards are narrow enough that "Per-packet one-way p95" breaks after "one-".
+    await page.setViewportSize({ width: 1080, height: 1100 });
+    const label = page.locator('section.cards[data-side^="A "] [data-card="One-way p95"] dt');
+    const lines = await label.evaluate((dt) => {
+      const node = dt.firstChild as Text;
+      const range = document.createRange();
+      range.setStart(node, node.data.indexOf('one-way'));
+      range.setEnd(node, node.data.indexOf('one-way') + 'one-way'.length);
+      return range.getClientRects().length;
+    });
+    expect(lines, 'the page breaks "one-way" across two lines').toBe(2);
+    const texts = [...unescapeXml((await exportFigure(page, 'svg')).toString('utf8')).matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    const parts = texts.filter((t) => /one-|^way p95/.test(t));
+    expect(parts.slice(0, 2)).toEqual(['Per-packet one-', 'way p95']);
+    expect(texts.filter((t) => t.includes('…'))).toEqual([]);
+    await page.close();
+  });
+
   it('PNG: twice the figure’s size, with both sides’ colours and the charts’ marks', { timeout: 90_000 }, async () => {
     const page = await ready(env.relay.url);
     const width = await page.locator('main').evaluate((m) => Math.ceil(m.getBoundingClientRect().width));

@@ -66,30 +66,42 @@ function clipRight(el: Element): number {
 /** About how wide an ellipsis is at the page's small sizes. */
 const ELLIPSIS_PX = 9;
 
+/** A word's parts as the page lays them out: whole, or split after its hyphens when it breaks across lines. */
+function wordParts(range: Range, node: Text, at: number, word: string): { at: number; text: string }[] {
+  range.setStart(node, at);
+  range.setEnd(node, at + word.length);
+  if (range.getClientRects().length <= 1) return [{ at, text: word }];
+  let from = at;
+  return word.split(/(?<=-)/).map((text) => ({ at: (from += text.length) - text.length, text }));
+}
+
+/** What of a word part fits before `right` (the edge of the box that clips it), with an ellipsis if cut. */
+function fitted(range: Range, r: DOMRect, right: number, at: number, text: string): { text: string; cut: boolean } {
+  if (r.right <= right + 0.5) return { text, cut: false };
+  let k = text.length;
+  do range.setEnd(range.startContainer, at + --k);
+  while (k > 0 && range.getBoundingClientRect().right > right - ELLIPSIS_PX);
+  return { text: `${text.slice(0, k)}…`, cut: true };
+}
+
 /** A text node as one SVG text per line it wraps onto, each starting where its first word stands. */
 function textSvg(node: Text, style: CSSStyleDeclaration, place: Place, opacity: number): string {
-  const text = node.data;
   const range = document.createRange();
-  const lines: { left: number; top: number; bottom: number; words: string[] }[] = [];
+  const lines: { left: number; top: number; bottom: number; text: string }[] = [];
   const right = clipRight(node.parentElement!);
-  for (const m of text.matchAll(/\S+/g)) {
-    range.setStart(node, m.index);
-    range.setEnd(node, m.index + m[0].length);
-    const r = range.getBoundingClientRect();
-    if (r.width === 0) continue;
-    // cut by its box (a card's label): keep what fits before an ellipsis, as the page shows it
-    const cut = r.right > right + 0.5;
-    let word = m[0];
-    if (cut) {
-      let k = word.length;
-      do range.setEnd(node, m.index + --k);
-      while (k > 0 && range.getBoundingClientRect().right > right - ELLIPSIS_PX);
-      word = `${word.slice(0, k)}…`;
+  words: for (const m of node.data.matchAll(/\S+/g)) {
+    for (const [j, part] of wordParts(range, node, m.index, m[0]).entries()) {
+      range.setStart(node, part.at);
+      range.setEnd(node, part.at + part.text.length);
+      const r = range.getBoundingClientRect();
+      if (r.width === 0) continue;
+      // cut by its box (a card's label): keep what fits before an ellipsis, as the page shows it
+      const { text, cut } = fitted(range, r, right, part.at, part.text);
+      const line = lines.at(-1);
+      if (line && Math.abs(line.top - r.top) < 2) line.text += j === 0 ? ` ${text}` : text;
+      else lines.push({ left: r.left, top: r.top, bottom: r.bottom, text });
+      if (cut) break words;
     }
-    const line = lines.at(-1);
-    if (line && Math.abs(line.top - r.top) < 2) line.words.push(word);
-    else lines.push({ left: r.left, top: r.top, bottom: r.bottom, words: [word] });
-    if (cut) break;
   }
   const font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
   const ascent = ascentOf(font);
@@ -97,7 +109,7 @@ function textSvg(node: Text, style: CSSStyleDeclaration, place: Place, opacity: 
   return lines
     .map((l) => {
       const { x, y } = place(new DOMRect(l.left, l.top, 0, l.bottom - l.top));
-      return `<text x="${n(x)}" y="${n(y + ascent)}" ${attrs} xml:space="preserve">${escapeXml(l.words.join(' '))}</text>`;
+      return `<text x="${n(x)}" y="${n(y + ascent)}" ${attrs} xml:space="preserve">${escapeXml(l.text)}</text>`;
     })
     .join('');
 }
