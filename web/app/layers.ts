@@ -118,6 +118,13 @@ const translucent = (hex: string, alpha: number) => {
   return `rgba(${v >> 16},${(v >> 8) & 0xff},${v & 0xff},${alpha})`;
 };
 
+/** A colour mixed with white (`share` of white), still opaque: dots are painted as solid pixels. */
+export function towardWhite(hex: string, share: number): string {
+  const v = parseInt(hex.slice(1), 16);
+  const mix = (c: number) => Math.round(c + (255 - c) * share);
+  return `#${[v >> 16, (v >> 8) & 0xff, v & 0xff].map((c) => mix(c).toString(16).padStart(2, '0')).join('')}`;
+}
+
 /**
  * A's and B's charts of one kind drawn as one: every mark in its side's colour (drops and the pipe, the
  * same link for both, as they are), each label prefixed with its side. Event ticks take their side's
@@ -130,7 +137,9 @@ export function overlayOf(sides: { a?: ChartDef; b?: ChartDef }, colors: { a: st
     for (const l of sides[s]?.layers ?? []) {
       if (l.label.startsWith('pipe') && s === 'b' && sides.a) continue;
       const keep = l.label.startsWith('pipe') || l.label.startsWith('drop') || l.kind === 'bands';
-      const color = keep ? l.color : l.kind === 'area' ? translucent(colors[s], 0.2) : colors[s];
+      // A side's ACKs (replies) are its colour made light, so they stay apart from its sends in one colour.
+      const light = l.kind === 'dots' && (l.label === 'ack' || l.label === 'reply');
+      const color = keep ? l.color : l.kind === 'area' ? translucent(colors[s], 0.2) : light ? towardWhite(colors[s], 0.55) : colors[s];
       layers.push({ ...l, color, label: `${s.toUpperCase()} ${l.label}`, ...(l.kind === 'marks' && s === 'b' ? { hang: true } : {}) });
     }
   }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EventLog } from '../../../shared/log/eventLog.ts';
 import { ESTIMATES, K } from '../../../shared/log/kinds.ts';
 import { runSeries } from '../../../shared/metrics/series.ts';
-import { chartsOf, overlayOf } from '../../../web/app/layers.ts';
+import { chartsOf, overlayOf, towardWhite } from '../../../web/app/layers.ts';
 import { EVENT_STYLE, eventMarks } from '../../../web/charts/events.ts';
 import { SIDE_STYLE } from '../../../web/charts/palette.ts';
 import { marksSvg } from '../../../web/export/marks.ts';
@@ -139,5 +139,20 @@ describe('the sequence chart’s palette under deuteranopia', () => {
     const color = (label: string) => layers.find((l) => l.label === label)!.color;
     const [a, b] = [deuteranopeLuminance(color('ack')), deuteranopeLuminance(color('drop'))];
     expect((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)).toBeGreaterThan(4.5);
+  });
+});
+
+describe('overlaid sequence charts', () => {
+  it('keep each side’s sends, ACKs and retransmits apart: ACKs in its colour made light, retransmits larger', () => {
+    const s = series();
+    const sequence = chartsOf(s, false).find((c) => c.id === 'sequence')!;
+    const layers = overlayOf({ a: sequence, b: sequence }, { a: SIDE_STYLE.a.color, b: SIDE_STYLE.b.color });
+    const look = (label: string) => {
+      const l = layers.find((x) => x.label === label)!;
+      return `${l.color} ${l.size}`;
+    };
+    expect(towardWhite('#0072B2', 0.55)).toBe('#8cc0dc');
+    expect([look('A send'), look('A ack'), look('A retransmit')]).toEqual(['#0072B2 2', '#8cc0dc 2', '#0072B2 3']);
+    expect([look('B send'), look('B ack')]).toEqual(['#D55E00 2', '#ecb78c 2']);
   });
 });
