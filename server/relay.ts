@@ -129,14 +129,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   const variable = await startOffsetServerFor(o, file, bridgedPorts, true, submitted('variable'));
   const echo = await startEchoServer({ host: o.host, port: o.echoPort, idleMs: o.idleMs, maxConnections: o.maxSessions, maxPerAddress: o.maxSessionsPerClient });
 
-  const http = createServer({ maxHeaderSize: MAX_HEADER_BYTES });
-  explainClientErrors(http);
-  await new Promise<void>((res, rej) => {
-    http.once('error', rej);
-    http.listen(o.httpPort, o.host, () => res());
-  });
-  const address = http.address();
-  const httpPort = typeof address === 'object' && address ? address.port : o.httpPort;
+  const { http, httpPort } = await listenHttp(o);
   const url = `http://${o.host}:${httpPort}`;
   const local = (port: number) => `${o.host}:${port}`;
   const info: RelayInfo = {
@@ -153,25 +146,10 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   const sessionPolicy = o.allowSessionPolicy ? (target: string, key: string, values: Record<string, number | string> | null) => servers[target].setSessionPolicy(key, values) : null;
   const bridge = bridgeFor(o, info, httpPort, bridgedPorts, sessionPolicy);
 
-  const serveApp = o.dev ? await viteMiddleware(http) : staticHandler(o.distDir);
   const sessions = async () => [...(await constant.sessions()), ...(await variable.sessions())];
   const sessionCsv = async (id: string) => (await constant.sessionCsv(id)) ?? (await variable.sessionCsv(id));
   const api = { info, board: leaderboard, echo: echo.records, shareRecords: o.shareRecords, shareAllRecords: o.shareAllRecords, sessions, sessionCsv };
-  http.on('request', (req, res) => {
-    try {
-      if (!handleApi(req, res, api)) serveApp(req, res);
-    } catch (e) {
-      // A request no handler expected (a target URL cannot parse, a bad escape): say so, serve everyone else.
-      if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
-      res.end(`bad request: ${(e as Error).message}\n`);
-    }
-  });
-  http.on('upgrade', (req, socket, head) => {
-    socket.on('error', () => socket.destroy());
-    const path = URL.parse(req.url ?? '/', 'http://relay')?.pathname;
-    if (path === '/bridge') bridge.handleUpgrade(req, socket, head);
-    else if (!o.dev || path === undefined) socket.destroy();
-  });
+  await route(http, o, api, bridge);
 
   const lines = serviceLines(o, { url, httpPort, info, md5, leaderboard });
   return {
@@ -192,6 +170,38 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
       await Promise.all([new Promise<void>((r) => http.close(() => r())), constant.close(), variable.close(), echo.close()]);
     },
   };
+}
+
+/** The HTTP server, listening: port 0 gives a free port (tests), which `httpPort` tells. */
+async function listenHttp(o: RelayOptions): Promise<{ http: Server; httpPort: number }> {
+  const http = createServer({ maxHeaderSize: MAX_HEADER_BYTES });
+  explainClientErrors(http);
+  await new Promise<void>((res, rej) => {
+    http.once('error', rej);
+    http.listen(o.httpPort, o.host, () => res());
+  });
+  const address = http.address();
+  return { http, httpPort: typeof address === 'object' && address ? address.port : o.httpPort };
+}
+
+/** Requests to the API or the app (built, or Vite's in dev), and WebSocket upgrades to the bridge. */
+async function route(http: Server, o: RelayOptions, api: Parameters<typeof handleApi>[2], bridge: Bridge): Promise<void> {
+  const serveApp = o.dev ? await viteMiddleware(http) : staticHandler(o.distDir);
+  http.on('request', (req, res) => {
+    try {
+      if (!handleApi(req, res, api)) serveApp(req, res);
+    } catch (e) {
+      // A request no handler expected (a target URL cannot parse, a bad escape): say so, serve everyone else.
+      if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end(`bad request: ${(e as Error).message}\n`);
+    }
+  });
+  http.on('upgrade', (req, socket, head) => {
+    socket.on('error', () => socket.destroy());
+    const path = URL.parse(req.url ?? '/', 'http://relay')?.pathname;
+    if (path === '/bridge') bridge.handleUpgrade(req, socket, head);
+    else if (!o.dev || path === undefined) socket.destroy();
+  });
 }
 
 /** Vite in middleware mode, sharing the relay's HTTP server for hot reload. */

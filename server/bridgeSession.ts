@@ -1,0 +1,175 @@
+import type { RawData, WebSocket } from 'ws';
+import { frame, FRAME_DATA, FRAME_SENT, type ControlMessage } from '../shared/bridge/protocol.ts';
+import type { Admitted } from './bridgeAdmission.ts';
+import { Meter } from './bridgeMeter.ts';
+import { openTarget, type Target } from './bridgeTarget.ts';
+import { timedSender } from './bridgeTimed.ts';
+import type { BridgeOptions } from './bridge.ts';
+
+/** UDP carries at most 65,507 bytes in one IPv4 datagram. */
+const MAX_UDP_PAYLOAD = 65_507;
+/** Control messages are a few dozen bytes of JSON. */
+const MAX_CONTROL_BYTES = 1024;
+
+/** A session as the watchdog sees it. */
+export interface Live {
+  ws: WebSocket;
+  lastHeard: number;
+  overSince: number;
+  awaitingPong: boolean;
+  pingedAt: number;
+  end(): void;
+}
+
+/** What every session of one bridge shares: its options, its clock, the sessions open and its tallies. */
+export interface Hub {
+  o: BridgeOptions;
+  relayNow(): number;
+  live: Set<Live>;
+  perClient: Map<string, number>;
+  counts: { openSockets: number; dropped: number; cutOff: Record<string, number> };
+}
+
+export const send = (ws: WebSocket, m: ControlMessage) => {
+  if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+};
+
+export const refuse = (ws: WebSocket, message: string, code = 1008) => {
+  send(ws, { type: 'error', message, fatal: true });
+  ws.close(code, message.slice(0, 120));
+};
+
+/** One browser session: a socket to its target, messages passed unchanged both ways until either side ends. */
+export function runSession(hub: Hub, ws: WebSocket, a: Admitted): void {
+  const { o, relayNow } = hub;
+  hub.perClient.set(a.client, (hub.perClient.get(a.client) ?? 0) + 1);
+  const state: Live = { ws, lastHeard: relayNow(), overSince: -1, awaitingPong: false, pingedAt: relayNow(), end: () => end() };
+  hub.live.add(state);
+  const page = toPage(hub, ws, () => target);
+  const target: Target = openTarget(
+    a,
+    {
+      data: (payload) => {
+        state.lastHeard = relayNow();
+        page.deliver(FRAME_DATA, payload);
+      },
+      error: (message, fatal) => (fatal ? refuse(ws, message, 1011) : send(ws, { type: 'error', message, fatal: false })),
+      closed: () => ws.readyState === ws.OPEN && ws.close(1000, 'target closed the connection'),
+      // The page sends faster than the target takes: stop reading the page until the target drains.
+      backedUp: () => ws.pause(),
+      drained: () => ws.resume(),
+    },
+    o.maxBufferedBytes,
+    o.bridgedPorts,
+  );
+  hub.counts.openSockets++;
+  // A timed datagram is stamped as it is handed to the socket: that is its send time, not a later callback's.
+  const timed = a.timed
+    ? timedSender(relayNow, (datagram, number, arrivedAt) => {
+        target.send(datagram, null);
+        page.stamp(number, arrivedAt)();
+      })
+    : null;
+  const limit = a.transport === 'udp' ? Math.min(o.maxMessageBytes, MAX_UDP_PAYLOAD) : o.maxMessageBytes;
+  const ready = () =>
+    send(ws, {
+      type: 'ready',
+      target: a.target,
+      transport: a.transport,
+      relayTime: relayNow(),
+      limits: { maxMessageBytes: limit, maxDatagramsPerSecond: o.maxDatagramsPerSecond, maxBytesPerSecond: o.maxBytesPerSecond, idleMs: o.idleMs },
+    });
+  const policy = askPolicy(o, a, target, (message) => refuse(ws, message, 1011), ready);
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    policy.forget();
+    timed?.close();
+    hub.live.delete(state);
+    const n = (hub.perClient.get(a.client) ?? 1) - 1;
+    if (n === 0) hub.perClient.delete(a.client);
+    else hub.perClient.set(a.client, n);
+    target.close();
+    hub.counts.openSockets--;
+  };
+  const meter = new Meter(o, relayNow());
+  let sent = 0;
+  ws.on('message', (data: RawData, isBinary: boolean) => {
+    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    state.lastHeard = relayNow();
+    const refusal = meter.admit(bytes.length, isBinary ? limit : MAX_CONTROL_BYTES, state.lastHeard);
+    if (refusal) return refuse(ws, refusal, refusal.startsWith('message of') ? 1009 : 1008);
+    if (!isBinary) return control(hub, ws, bytes.toString('utf8'));
+    sent++;
+    if (!timed) return target.send(bytes, a.receipts ? page.stamp(sent) : null);
+    const wrong = timed.push(bytes, sent);
+    if (wrong) send(ws, { type: 'error', message: wrong, fatal: false });
+  });
+  ws.on('pong', () => (state.awaitingPong = false));
+  ws.on('close', end);
+  ws.on('error', end);
+}
+
+/**
+ * Frames to the page, each stamped with the relay's clock; past the bound a datagram is dropped (and
+ * counted), a TCP target paused until the page reads. `stamp` makes the receipt of a message sent.
+ */
+function toPage(hub: Hub, ws: WebSocket, target: () => Target) {
+  const { o, relayNow } = hub;
+  const deliver = (type: number, payload: Uint8Array) => {
+    if (ws.readyState !== ws.OPEN) return;
+    const t = target();
+    const full = ws.bufferedAmount > o.maxBufferedBytes;
+    if (full && t.datagrams) return void hub.counts.dropped++;
+    if (t.datagrams) return ws.send(frame(type, relayNow(), payload), { binary: true });
+    if (full) t.pause();
+    ws.send(frame(type, relayNow(), payload), { binary: true }, () => ws.bufferedAmount <= o.maxBufferedBytes / 2 && t.resumeIfPaused());
+  };
+  const stamp = (number: number, arrivedAt?: number) => () => {
+    const payload = new Uint8Array(arrivedAt === undefined ? 4 : 12);
+    const view = new DataView(payload.buffer);
+    view.setUint32(0, number);
+    if (arrivedAt !== undefined) view.setFloat64(4, arrivedAt);
+    deliver(FRAME_SENT, payload);
+  };
+  return { deliver, stamp };
+}
+
+/**
+ * A session that asked for its own policy is ready once its offset server has it (keyed by the
+ * session's socket); the server's own policy is back for that key when the session ends.
+ */
+function askPolicy(o: BridgeOptions, a: Admitted, target: Target, fail: (message: string) => void, ready: () => void): { forget(): void } {
+  const set = o.sessionPolicy;
+  if (!a.policy || !set) {
+    ready();
+    return { forget: () => {} };
+  }
+  const key = target.bound.then((port) => `${a.host}:${port}`);
+  key.then((k) => set(a.target, k, a.policy)).then(ready, (e: Error) => fail(`the offset server did not take the session's policy: ${e.message}`));
+  return { forget: () => void key.then((k) => set(a.target, k, null)).catch(() => {}) };
+}
+
+function control(hub: Hub, ws: WebSocket, text: string): void {
+  const m = parseControl(text);
+  if (typeof m === 'string') return send(ws, { type: 'error', message: m, fatal: false });
+  send(ws, { type: 'pong', t: m.t, relayTime: hub.relayNow() });
+}
+
+/** A control message as untrusted JSON: a ping with its number, or why it is refused. */
+function parseControl(text: string): { t: number } | string {
+  let m: unknown;
+  try {
+    m = JSON.parse(text);
+  } catch {
+    return 'text messages must be JSON control messages';
+  }
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) return 'a control message must be a JSON object with a "type"';
+  const { type, t } = m as Record<string, unknown>;
+  if (type !== 'ping') {
+    const shown = typeof type === 'string' ? JSON.stringify(type.slice(0, 40)) : typeof type;
+    return `unknown control message ${shown}`;
+  }
+  return { t: typeof t === 'number' && Number.isFinite(t) ? t : 0 };
+}
