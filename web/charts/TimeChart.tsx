@@ -103,45 +103,24 @@ const idle: (paint: () => void) => () => void =
         return () => clearTimeout(id);
       };
 
-/**
- * A time-series chart: marks on a canvas, axes and the playhead in SVG, drag to zoom, double-click to
- * reset. Memoised: a page re-rendering for a slider leaves the charts whose props did not change alone.
- */
-export const TimeChart = memo(function TimeChart({
-  title,
-  yLabel,
-  layers,
-  domain,
-  tNow,
-  height = 170,
-  yMin = 1,
-  fitY = false,
-  sharedY,
-  onBrush,
-  onReset,
-  paintOffscreenLater = false,
-}: TimeChartProps) {
-  const box = useRef<HTMLDivElement>(null);
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const painter = useRef<Painter | null>(null);
-  const cover = useRef<HTMLDivElement>(null);
+/** The element's width in whole pixels: measured before the first paint (a new chart paints in its first frame), then as it changes. */
+function useWidth(box: React.RefObject<HTMLDivElement | null>): number {
   const [width, setWidth] = useState(0);
-  const [drag, setDrag] = useState<[number, number] | null>(null);
-
-  // The width now, before the first paint (a new chart paints in its first frame), then as it changes.
   useLayoutEffect(() => setWidth(Math.floor(box.current!.getBoundingClientRect().width)), []);
   useEffect(() => {
     const ro = new ResizeObserver(([e]) => setWidth(Math.floor(e.contentRect.width)));
     ro.observe(box.current!);
     return () => ro.disconnect();
   }, []);
+  return width;
+}
 
-  const innerW = Math.max(10, width - MARGIN.left - MARGIN.right);
-  const innerH = height - MARGIN.top - MARGIN.bottom;
-  const x: ScaleLinear<number, number> = useMemo(() => scaleLinear().domain(domain).range([0, innerW]), [domain[0], domain[1], innerW]);
+/** The y scale: the other side's shared range or the layers' own inside the time domain, padded and niced. */
+function useYScale(layers: Layer[], domain: [number, number], o: { sharedY?: [number, number]; yMin: number; fitY: boolean; innerH: number }): ScaleLinear<number, number> {
+  const { sharedY, yMin, fitY, innerH } = o;
   const own = useMemo(() => (sharedY ? null : yExtent(layers, domain)), [layers, domain[0], domain[1], sharedY]);
   const [lo, hi] = sharedY ?? own!;
-  const y: ScaleLinear<number, number> = useMemo(() => {
+  return useMemo(() => {
     const top = Math.max(yMin, Number.isFinite(hi) ? hi : 0);
     const bottom = fitY && Number.isFinite(lo) ? lo : 0;
     const pad = (top - bottom) * 0.05 || 1;
@@ -150,8 +129,21 @@ export const TimeChart = memo(function TimeChart({
       .range([innerH, 0])
       .nice();
   }, [lo, hi, fitY, yMin, innerH]);
+}
 
-  const onScreen = useOnScreen(box, paintOffscreenLater);
+interface Frame {
+  layers: Layer[];
+  x: ScaleLinear<number, number>;
+  y: ScaleLinear<number, number>;
+  innerW: number;
+  innerH: number;
+}
+
+/** Paints the layers on the canvas whenever they or the scales change; off screen, when idle if asked. */
+function usePaint(box: React.RefObject<HTMLDivElement | null>, canvas: React.RefObject<HTMLCanvasElement | null>, f: Frame, width: number, later: boolean): void {
+  const painter = useRef<Painter | null>(null);
+  const onScreen = useOnScreen(box, later);
+  const { layers, x, y, innerW, innerH } = f;
   useEffect(() => {
     if (!canvas.current || width === 0) return;
     const paint = () => {
@@ -159,13 +151,18 @@ export const TimeChart = memo(function TimeChart({
       painter.current.resize(innerW, innerH, window.devicePixelRatio || 1);
       painter.current.paint(layers, x, y);
     };
-    if (!paintOffscreenLater || onScreen) return paint();
+    if (!later || onScreen) return paint();
     if (onScreen === false) return idle(paint);
     return whenPlaced(box.current!, paint, () => idle(paint));
-  }, [layers, x, y, width, innerW, innerH, onScreen, paintOffscreenLater]);
+  }, [layers, x, y, width, innerW, innerH, onScreen, later]);
+}
 
-  // The canvas holds the whole run; a cover hides what comes after the playhead, and while the run plays
-  // the compositor slides it, so playing costs the page nothing frame by frame.
+/**
+ * The canvas holds the whole run; a cover hides what comes after the playhead, and while the run plays
+ * the compositor slides it, so playing costs the page nothing frame by frame.
+ */
+function useCover(box: React.RefObject<HTMLDivElement | null>, cover: React.RefObject<HTMLDivElement | null>, f: Frame, tNow: number | TimeSource): void {
+  const { layers, x, y, innerW, innerH } = f;
   useEffect(() => {
     const source = typeof tNow === 'number' ? standing(tNow) : tNow;
     // The picture is what the chart shows, painted yet or not: an export draws it from this.
@@ -187,8 +184,60 @@ export const TimeChart = memo(function TimeChart({
       unmark();
     };
   }, [layers, x, y, tNow, innerW, innerH]);
+}
 
+/** Drag across the plot to pick a time span (more than 4 px), handed to `onBrush`; the span being dragged, to draw. */
+function useBrush(innerW: number, x: ScaleLinear<number, number>, onBrush: (domain: [number, number]) => void) {
+  const [drag, setDrag] = useState<[number, number] | null>(null);
   const local = (e: React.PointerEvent) => Math.min(innerW, Math.max(0, e.clientX - (e.currentTarget as Element).getBoundingClientRect().left - MARGIN.left));
+  const handlers = {
+    onPointerDown: (e: React.PointerEvent) => {
+      (e.currentTarget as Element).setPointerCapture(e.pointerId);
+      const at = local(e);
+      setDrag([at, at]);
+    },
+    onPointerMove: (e: React.PointerEvent) => drag && setDrag([drag[0], local(e)]),
+    onPointerUp: () => {
+      if (drag && Math.abs(drag[1] - drag[0]) > 4) {
+        const [a, b] = [Math.min(...drag), Math.max(...drag)];
+        onBrush([x.invert(a), x.invert(b)]);
+      }
+      setDrag(null);
+    },
+  };
+  return { drag, handlers };
+}
+
+/**
+ * A time-series chart: marks on a canvas, axes and the playhead in SVG, drag to zoom, double-click to
+ * reset. Memoised: a page re-rendering for a slider leaves the charts whose props did not change alone.
+ */
+export const TimeChart = memo(function TimeChart({
+  title,
+  yLabel,
+  layers,
+  domain,
+  tNow,
+  height = 170,
+  yMin = 1,
+  fitY = false,
+  sharedY,
+  onBrush,
+  onReset,
+  paintOffscreenLater = false,
+}: TimeChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const cover = useRef<HTMLDivElement>(null);
+  const width = useWidth(box);
+  const innerW = Math.max(10, width - MARGIN.left - MARGIN.right);
+  const innerH = height - MARGIN.top - MARGIN.bottom;
+  const x: ScaleLinear<number, number> = useMemo(() => scaleLinear().domain(domain).range([0, innerW]), [domain[0], domain[1], innerW]);
+  const y = useYScale(layers, domain, { sharedY, yMin, fitY, innerH });
+  const frame = { layers, x, y, innerW, innerH };
+  usePaint(box, canvas, frame, width, paintOffscreenLater);
+  useCover(box, cover, frame, tNow);
+  const { drag, handlers } = useBrush(innerW, x, onBrush);
 
   return (
     <figure className="chart" ref={box} aria-label={title}>
@@ -208,24 +257,7 @@ export const TimeChart = memo(function TimeChart({
         <div className="future" style={{ left: MARGIN.left, top: MARGIN.top, width: innerW, height: innerH }}>
           <div ref={cover} />
         </div>
-        <svg
-          width={width}
-          height={height}
-          onPointerDown={(e) => {
-            (e.currentTarget as Element).setPointerCapture(e.pointerId);
-            const at = local(e);
-            setDrag([at, at]);
-          }}
-          onPointerMove={(e) => drag && setDrag([drag[0], local(e)])}
-          onPointerUp={() => {
-            if (drag && Math.abs(drag[1] - drag[0]) > 4) {
-              const [a, b] = [Math.min(...drag), Math.max(...drag)];
-              onBrush([x.invert(a), x.invert(b)]);
-            }
-            setDrag(null);
-          }}
-          onDoubleClick={onReset}
-        >
+        <svg width={width} height={height} {...handlers} onDoubleClick={onReset}>
           <g transform={`translate(${MARGIN.left},${MARGIN.top})`}>
             <Axes x={x} y={y} xTicks={x.ticks(6)} yTicks={y.ticks(4)} innerW={innerW} innerH={innerH} formatX={seconds} yLabel={yLabel} />
             {drag && <rect x={Math.min(...drag)} width={Math.abs(drag[1] - drag[0])} height={innerH} className="brush" />}
