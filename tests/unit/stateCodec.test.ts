@@ -126,7 +126,7 @@ describe('the labs’ links', () => {
     ['contest lab', CONTEST_LAB, ['trace', 'sw']],
     ['shared-bottleneck lab', SHARED_LAB, ['preset', 'f']],
     ['transport lab', TRANSPORT_LAB, ['scheme', 'row']],
-    ['measurement lab', MEASUREMENT_LAB, ['bw', 'delay', 'jitter', 'hide']],
+    ['measurement lab', MEASUREMENT_LAB, ['bw', 'delay', 'jitter', 'hide', 'secret']],
   ] as const)('the %s carries %j', (_, schema, names) => {
     expect(schema.map((f) => f.name)).toEqual(names);
   });

@@ -2,32 +2,26 @@ import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_MEASUREMENT, MEASUREMENT_SIZES, type MeasurementResult } from '../../shared/scenarios/measurement.ts';
 
 import type { RelayInfo } from '../../shared/relay/info.ts';
-import { fixed } from '../charts/format.ts';
 import { Fit, LiveFit } from './measurement/Fit.tsx';
+import { Estimates } from './measurement/Estimates.tsx';
+import { LinkControls } from './measurement/LinkControls.tsx';
 import { RecordedConnections } from './measurement/RecordedConnections.tsx';
+import { useLabLink } from './measurement/useLabLink.ts';
 import { WorkerPool } from '../worker/pool.ts';
-import type { NumberParam } from '../../shared/controllers/types.ts';
-import { useInitialState, useUrlState } from './lab.ts';
-import { MEASUREMENT_LAB } from '../state/labs.ts';
 import { Notices } from '../components/Notices.tsx';
 import { useNotices } from '../components/useNotices.ts';
-
-const err = (est: number, truth: number) => `${fixed((100 * (est - truth)) / truth, 1)}%`;
+import { Guide } from '../teach/Guide.tsx';
 
 /** Bandwidth and delay from ping-pong latencies of several message sizes, simulated or live. */
 export function MeasurementLab() {
-  const initial = useInitialState(MEASUREMENT_LAB);
-  const { notices, dismiss } = useNotices(initial.errors);
-  const [mbps, setMbps] = useState(initial.value.bw as number);
-  const [delayMs, setDelay] = useState(initial.value.delay as number);
-  const [jitterMs, setJitter] = useState(initial.value.jitter as number);
-  const [hidden, setHidden] = useState(initial.value.hide === '1');
+  const { values, truth, jitterMs, hidden, setParam, hide, drawAnother, errors } = useLabLink();
+  const { mbps, delayMs } = truth;
+  const { notices, dismiss } = useNotices(errors);
   const [sim, setSim] = useState<MeasurementResult | null>(null);
   const [live, setLive] = useState<MeasurementResult | null>(null);
   const [liveState, setLiveState] = useState<string>('');
   const pool = useRef<WorkerPool | null>(null);
   pool.current ??= new WorkerPool();
-  useUrlState('measurement', MEASUREMENT_LAB, { bw: mbps, delay: delayMs, jitter: jitterMs, hide: hidden ? '1' : '0' });
 
   useEffect(() => {
     const t = setTimeout(() => {
@@ -54,51 +48,14 @@ export function MeasurementLab() {
     } else if (r.kind === 'error') setLiveState(r.message);
   };
 
-  const slider = (index: number, value: number, set: (v: number) => void) => {
-    const spec = MEASUREMENT_LAB[index] as NumberParam;
-    return (
-      <label className="param">
-        {spec.doc} <output>{hidden ? '?' : value}</output> {spec.unit}
-        <input type="range" min={spec.min} max={spec.max} step={spec.step} value={value} onChange={(e) => set(Number(e.target.value))} data-param={spec.name} />
-      </label>
-    );
-  };
-
   return (
     <div className="lab">
       <Notices notices={notices} dismiss={dismiss} />
-      <section className="lab-controls" aria-label="The link to measure">
-        {slider(0, mbps, setMbps)}
-        {slider(1, delayMs, setDelay)}
-        {slider(2, jitterMs, setJitter)}
-        <label>
-          <input type="checkbox" checked={hidden} onChange={(e) => setHidden(e.target.checked)} /> hide the truth
-        </label>
-      </section>
+      <Guide view="measurement" />
+      <LinkControls values={values} hidden={hidden} setParam={setParam} hide={hide} drawAnother={drawAnother} />
       <div className="lab-body">
-        {sim && <Fit result={sim} truth={hidden ? null : { mbps, delayMs }} />}
-        {sim && (
-          <dl className="estimates" data-testid="estimates">
-            <dt>bandwidth (from the slope, 2·8 bits per byte per round trip)</dt>
-            <dd data-estimate="mbps">
-              {fixed(sim.fit.mbps, 3)} Mbit/s{' '}
-              {!hidden && (
-                <small>
-                  truth {mbps} · error {err(sim.fit.mbps, mbps)}
-                </small>
-              )}
-            </dd>
-            <dt>size-independent one-way delay (half the intercept)</dt>
-            <dd data-estimate="delay">
-              {fixed(sim.fit.delayMs, 3)} ms{' '}
-              {!hidden && (
-                <small>
-                  truth {delayMs} · error {err(sim.fit.delayMs, delayMs)}
-                </small>
-              )}
-            </dd>
-          </dl>
-        )}
+        {sim && <Fit result={sim} truth={hidden ? null : truth} />}
+        {sim && <Estimates result={sim} truth={hidden ? null : truth} />}
       </div>
       <section aria-label="Live measurement">
         <h2>Live: the relay's echo server</h2>

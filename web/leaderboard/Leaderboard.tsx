@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { leaderboardCsv, rankEntries, type LeaderboardEntry } from '../../shared/relay/leaderboard.ts';
 import { download } from '../export/download.ts';
+import { Guide } from '../teach/Guide.tsx';
 import { useLeaderboard } from './useLeaderboard.ts';
 
 type Order = 'ranked' | 'latest';
@@ -32,6 +33,7 @@ export function Leaderboard() {
   const shown = order === 'ranked' ? rankEntries(entries) : [...entries].reverse();
   return (
     <div className="lab">
+      <Guide view="leaderboard" />
       <section className="lab-controls" aria-label="Leaderboard settings">
         <h2>Leaderboard</h2>
         <p role="status">{STATUS[status]}</p>

@@ -7,6 +7,7 @@ import { TraceCharts } from './TraceCharts.tsx';
 import { usePolledTrace } from './usePolledTrace.ts';
 import type { SessionSummary } from '../../shared/relay/sessions.ts';
 import { SessionTable } from './SessionTable.tsx';
+import { Guide } from '../teach/Guide.tsx';
 import { okText, usePoll } from './usePoll.ts';
 
 async function readSessions(r: Response): Promise<SessionSummary[]> {
@@ -60,6 +61,7 @@ export function Sessions() {
   const sessions = polled.state === 'ok' ? polled.value : [];
   return (
     <div className="lab">
+      <Guide view="sessions" />
       <section className="lab-controls" aria-label="Sessions">
         <h2>Sessions</h2>
         <p role="status">

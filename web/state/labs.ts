@@ -69,9 +69,17 @@ export const TRANSPORT_LAB: readonly Field[] = [
   num('row', '', 0, MATRIX.length, 1, 0, 'The row whose run is open (0: none)'),
 ];
 
+export const MEASUREMENT_BANDWIDTH = num('bw', 'Mbit/s', 0.1, 100, 0.1, DEFAULT_MEASUREMENT.mbps, 'Bandwidth of the link, each way');
+export const MEASUREMENT_DELAY = num('delay', 'ms', 0, 200, 1, DEFAULT_MEASUREMENT.delayMs, 'Delay each way, whatever the message’s size');
+export const MEASUREMENT_JITTER = num('jitter', 'ms', 0, 10, 0.1, DEFAULT_MEASUREMENT.jitterMs, 'Uniform ± noise on each way’s delay');
+/** How many codes a hidden link may have (web/labs/measurement/hiddenLink.ts): a power of two, so any odd multiplier scrambles them. */
+export const SECRET_CODES = 2 ** 25;
+
+/** While the truth is hidden, the link carries it only as `secret`, so the address bar does not give it away. */
 export const MEASUREMENT_LAB: readonly Field[] = [
-  num('bw', 'Mbit/s', 0.1, 100, 0.1, DEFAULT_MEASUREMENT.mbps, 'bandwidth'),
-  num('delay', 'ms', 0, 200, 1, DEFAULT_MEASUREMENT.delayMs, 'delay one way'),
-  num('jitter', 'ms', 0, 10, 0.1, DEFAULT_MEASUREMENT.jitterMs, 'jitter ±'),
+  MEASUREMENT_BANDWIDTH,
+  MEASUREMENT_DELAY,
+  MEASUREMENT_JITTER,
   flag('hide', 'Hide the truth'),
+  num('secret', '', 0, SECRET_CODES - 1, 1, 0, 'The hidden bandwidth and delay, sealed'),
 ];

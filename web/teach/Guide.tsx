@@ -1,6 +1,9 @@
+import { ROUND_GAP_MS } from '../../shared/metrics/sessionSeries.ts';
+import { RANKED_SUBMITS } from '../../shared/offset/policy.ts';
+
 /** A short "what am I looking at" for each view, folded away until asked for. */
 
-export type GuideView = 'contest' | 'offset' | 'contest-lab' | 'transport-lab' | 'shared-lab';
+export type GuideView = 'contest' | 'offset' | 'contest-lab' | 'transport-lab' | 'shared-lab' | 'measurement' | 'leaderboard' | 'sessions';
 
 const GUIDES: Record<GuideView, { title: string; lines: string[] }> = {
   contest: {
@@ -38,6 +41,31 @@ const GUIDES: Record<GuideView, { title: string; lines: string[] }> = {
     lines: [
       'Throughput of each flow shows who gets what and how fast late flows catch up; Jain’s index is 1 when all get the same, 1/n when one takes everything.',
       'Each flow’s point on the plane shows the delay it saw for the throughput it got.',
+    ],
+  },
+  measurement: {
+    title: 'Estimating a link’s bandwidth and delay from ping-pong round trips',
+    lines: [
+      'Each dot is one message’s round trip over the simulated link: it crosses whole at the link’s bandwidth and waits the delay, out and back; the jitter adds a uniform ± noise to each way’s delay.',
+      'The line is the least-squares fit through each size’s fastest round trip. Its slope is 2 × 8 bits per byte over the bandwidth, its intercept twice the one-way delay; the dashed green line is the truth. On a real link noise only adds delay, so the fastest is the cleanest; here the ± jitter makes it a little fast, and the delay comes out a little low.',
+      'Hide the truth to practise: its controls, the truth line and the errors disappear, and a link opened hidden without a truth of its own is a new unknown one. Estimate both from two sizes, then reveal and compare. The address carries a hidden link sealed, so it can be shared.',
+      'Below, the same fit through the round trips of the relay’s echo server, measured from this page, and of any client of the echo server: real links, with no truth to compare with.',
+    ],
+  },
+  leaderboard: {
+    title: 'The class leaderboard: the Submits the relay’s offset servers rank, as they arrive',
+    lines: [
+      'Result is whether the MD5 was right. Time is the server’s own measure, from the session’s start to the Submit; Penalty counts the requests that found no token. Server is the one fetched from: the constant or the variable token rate.',
+      `A Submit counts only from a session that was served the whole file, and only its first ${RANKED_SUBMITS}: a bare Submit proves nothing.`,
+      'Ranked: correct results first, then the shortest time, then the smallest penalty; Latest first lists them as they came. Export CSV saves every entry.',
+    ],
+  },
+  sessions: {
+    title: 'Every session of the relay’s offset servers, from any client, as the server records it',
+    lines: [
+      'A row is one client’s session: Requests counts its data requests, Replies the chunks sent back, Penalty the requests that found no token, Squishes how often it was squished; Result and Time come with its Submit.',
+      `Choose a row to draw it, following it while it runs: offsets requested and replied, requests per round (the burst size: requests within ${ROUND_GAP_MS} ms of each other are one round), the penalty, and replies per second against the token rate. Shaded bands are squished periods.`,
+      'Watch draws what crosses an emulated link started with npm run link -- --watch. Any drawing exports as CSV, PNG or SVG.',
     ],
   },
 };

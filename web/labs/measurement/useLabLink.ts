@@ -1,0 +1,29 @@
+import { useCallback, useState } from 'react';
+import type { ParamValues } from '../../../shared/controllers/types.ts';
+import { MEASUREMENT_LAB } from '../../state/labs.ts';
+import { useInitialState, useUrlState } from '../lab.ts';
+import { drawLink, type LinkTruth, openingLink, openLink, sealLink } from './hiddenLink.ts';
+
+const valuesOf = (truth: LinkTruth, jitter: number): ParamValues => ({ bw: truth.mbps, delay: truth.delayMs, jitter });
+
+/**
+ * The link the lab measures, by its URL fields' names (bw, delay, jitter), whether its truth is hidden,
+ * and the URL errors to tell. Hidden, the URL carries the truth sealed; hiding seals it at once, so the
+ * page measures exactly what its link reopens.
+ */
+export function useLabLink() {
+  const initial = useInitialState(MEASUREMENT_LAB);
+  const [opening] = useState(() => openingLink(initial.value, new URLSearchParams(window.location.search), Math.random));
+  const [values, setValues] = useState(() => valuesOf(opening.truth, initial.value.jitter as number));
+  const [hidden, setHidden] = useState(initial.value.hide === '1');
+  const truth: LinkTruth = { mbps: values.bw as number, delayMs: values.delay as number };
+  const jitterMs = values.jitter as number;
+  const setParam = useCallback((name: string, v: number | string) => setValues((x) => ({ ...x, [name]: v })), []);
+  const hide = (on: boolean) => {
+    if (on) setValues(valuesOf(openLink(sealLink(truth))!, jitterMs));
+    setHidden(on);
+  };
+  const drawAnother = () => setValues(valuesOf(drawLink(Math.random), jitterMs));
+  useUrlState('measurement', MEASUREMENT_LAB, hidden ? { jitter: jitterMs, hide: '1', secret: sealLink(truth) } : { ...values, hide: '0' });
+  return { values, truth, jitterMs, hidden, setParam, hide, drawAnother, errors: opening.error ? [...initial.errors, opening.error] : initial.errors };
+}
