@@ -106,12 +106,12 @@ const idle: (paint: () => void) => () => void =
 /** The element's width in whole pixels: measured before the first paint (a new chart paints in its first frame), then as it changes. */
 function useWidth(box: React.RefObject<HTMLDivElement | null>): number {
   const [width, setWidth] = useState(0);
-  useLayoutEffect(() => setWidth(Math.floor(box.current!.getBoundingClientRect().width)), []);
+  useLayoutEffect(() => setWidth(Math.floor(box.current!.getBoundingClientRect().width)), [box]);
   useEffect(() => {
     const ro = new ResizeObserver(([e]) => setWidth(Math.floor(e.contentRect.width)));
     ro.observe(box.current!);
     return () => ro.disconnect();
-  }, []);
+  }, [box]);
   return width;
 }
 
@@ -154,7 +154,7 @@ function usePaint(box: React.RefObject<HTMLDivElement | null>, canvas: React.Ref
     if (!later || onScreen) return paint();
     if (onScreen === false) return idle(paint);
     return whenPlaced(box.current!, paint, () => idle(paint));
-  }, [layers, x, y, width, innerW, innerH, onScreen, later]);
+  }, [box, canvas, layers, x, y, width, innerW, innerH, onScreen, later]);
 }
 
 /**
@@ -183,7 +183,7 @@ function useCover(box: React.RefObject<HTMLDivElement | null>, cover: React.RefO
       slide?.cancel();
       unmark();
     };
-  }, [layers, x, y, tNow, innerW, innerH]);
+  }, [box, cover, layers, x, y, tNow, innerW, innerH]);
 }
 
 /** Drag across the plot to pick a time span (more than 4 px), handed to `onBrush`; the span being dragged, to draw. */
