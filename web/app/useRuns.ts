@@ -4,6 +4,7 @@ import type { RunView, WorkerResponse } from '../worker/protocol.ts';
 import { playgroundPool, type WorkerPool } from '../worker/pool.ts';
 import type { Experiment } from '../state/experiment.ts';
 import { specFor } from '../state/spec.ts';
+import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { userCodeOf } from '../../shared/controllers/userInstalled.ts';
 import type { CheckResult } from '../worker/userModule.ts';
 
@@ -28,24 +29,19 @@ export interface Runs {
   stopLive(): void;
 }
 
-/**
- * Keeps both sides' runs in step with the experiment: every change re-runs what it affects in the
- * workers, and the latest answers are what the page shows.
- */
-export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs {
-  const pool = useRef<WorkerPool | null>(null);
-  pool.current ??= playgroundPool();
-  const [views, setViews] = useState<Partial<Record<Slot, RunView>>>({});
-  const [previews, setPreviews] = useState<Partial<Record<Slot, RunSeries>>>({});
-  const [errors, setErrors] = useState<Partial<Record<Slot, string>>>({});
-  const [busy, setBusy] = useState<Partial<Record<Slot, boolean>>>({});
-  const last = useRef<Record<Slot, string>>({ a: '', b: '' });
+type PerSide<T> = Partial<Record<Slot, T>>;
 
+/** What the page shows of each side, and how a worker's answers reach it. */
+function useSides() {
+  const [views, setViews] = useState<PerSide<RunView>>({});
+  const [previews, setPreviews] = useState<PerSide<RunSeries>>({});
+  const [errors, setErrors] = useState<PerSide<string>>({});
+  const [busy, setBusy] = useState<PerSide<boolean>>({});
   const dropPreview = (slot: Slot) => setPreviews((p) => (p[slot] ? { ...p, [slot]: undefined } : p));
+  /** Marks the side busy until its answer comes: a failure is its error; a superseded run's replacement is still under way. */
   const handle = (slot: Slot, p: Promise<WorkerResponse>) => {
     setBusy((b) => ({ ...b, [slot]: true }));
     void p.then((r) => {
-      // A skipped run's newer replacement is still under way.
       if (r.kind === 'superseded') return;
       setBusy((b) => ({ ...b, [slot]: false }));
       // A run that failed after its first seconds leaves no preview of itself behind.
@@ -53,12 +49,55 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
       if (r.kind === 'error') setErrors((x) => ({ ...x, [slot]: r.message }));
     });
   };
-
-  const specOf = (x: Experiment, slot: Slot) => specFor(x, slot, x.trace.startsWith('upload:') ? uploadedMs[x.trace.slice(7)] : undefined);
   const showOf = (slot: Slot) => (view: RunView) => {
     setViews((v) => ({ ...v, [slot]: view }));
     dropPreview(slot);
   };
+  return { views, setViews, previews, setPreviews, errors, setErrors, busy, dropPreview, handle, showOf };
+}
+
+/**
+ * Runs a side's spec with new user code, checked in the same worker pass; resolves with the check (null:
+ * a newer run replaced it). A failed check leaves the side's run as it was: `last` forgets the spec.
+ */
+function checkThenRun(pool: WorkerPool, last: Record<Slot, string>, sides: ReturnType<typeof useSides>, slot: Slot, spec: ScenarioSpec): Promise<CheckResult | null> {
+  const before = last[slot];
+  // the experiment that installs this code asks for the same run: it is under way
+  last[slot] = JSON.stringify(spec);
+  return new Promise((resolve) => {
+    let checked = false;
+    const onChecked = (r: CheckResult) => {
+      checked = true;
+      if (!r.ok) last[slot] = before;
+      resolve(r);
+    };
+    // an answer before the check's (a hang while loading, a newer run) is the check's; after it, the run's
+    const checkFirst = (r: WorkerResponse): WorkerResponse => {
+      if (checked) return r;
+      last[slot] = before;
+      if (r.kind !== 'error') {
+        resolve(null);
+        return r;
+      }
+      const result = { ok: false, message: r.message, line: null, column: null } as const;
+      resolve(result);
+      return { id: r.id, kind: 'checked', result };
+    };
+    sides.handle(slot, pool.run(slot, spec, sides.showOf(slot), { onChecked }).then(checkFirst));
+  });
+}
+
+/**
+ * Keeps both sides' runs in step with the experiment: every change re-runs what it affects in the
+ * workers, and the latest answers are what the page shows.
+ */
+export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs {
+  const pool = useRef<WorkerPool | null>(null);
+  pool.current ??= playgroundPool();
+  const sides = useSides();
+  const { views, setViews, setPreviews, setErrors, dropPreview, handle, showOf } = sides;
+  const last = useRef<Record<Slot, string>>({ a: '', b: '' });
+  const specOf = (x: Experiment, slot: Slot) => specFor(x, slot, x.trace.startsWith('upload:') ? uploadedMs[x.trace.slice(7)] : undefined);
 
   const ask = () => {
     for (const slot of ['a', 'b'] as const) {
@@ -86,9 +125,9 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
 
   return {
     views,
-    previews,
-    errors,
-    busy,
+    previews: sides.previews,
+    errors: sides.errors,
+    busy: sides.busy,
     pool: pool.current,
     show(slot, view) {
       last.current[slot] = '';
@@ -100,40 +139,13 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
     startLive(relay, target, variable) {
       last.current.a = '';
       setErrors((x) => ({ ...x, a: undefined }));
+      const request = { kind: 'live', relay, target, variable, scheme: e.a.scheme, params: e.a.params, policy: e.offset, code: userCodeOf(e.a.scheme) } as const;
       handle(
         'a',
-        pool.current!.request('a', { kind: 'live', relay, target, variable, scheme: e.a.scheme, params: e.a.params, policy: e.offset, code: userCodeOf(e.a.scheme) }, (view) =>
-          setViews((v) => ({ ...v, a: view })),
-        ),
+        pool.current!.request('a', request, (view) => setViews((v) => ({ ...v, a: view }))),
       );
     },
-    checkAndRun(slot, next, code) {
-      const spec = { ...specOf(next, slot), code };
-      const before = last.current[slot];
-      // the experiment that installs this code asks for the same run: it is under way
-      last.current[slot] = JSON.stringify(spec);
-      return new Promise((resolve) => {
-        let checked = false;
-        const onChecked = (r: CheckResult) => {
-          checked = true;
-          if (!r.ok) last.current[slot] = before;
-          resolve(r);
-        };
-        // an answer before the check's (a hang while loading, a newer run) is the check's; after it, the run's
-        const checkFirst = (r: WorkerResponse): WorkerResponse => {
-          if (checked) return r;
-          last.current[slot] = before;
-          if (r.kind !== 'error') {
-            resolve(null);
-            return r;
-          }
-          const result = { ok: false, message: r.message, line: null, column: null } as const;
-          resolve(result);
-          return { id: r.id, kind: 'checked', result };
-        };
-        handle(slot, pool.current!.run(slot, spec, showOf(slot), { onChecked }).then(checkFirst));
-      });
-    },
+    checkAndRun: (slot, next, code) => checkThenRun(pool.current!, last.current, sides, slot, { ...specOf(next, slot), code }),
     stopLive() {
       pool.current!.cancelLive('a');
     },
