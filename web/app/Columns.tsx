@@ -126,13 +126,12 @@ interface ColumnsProps {
   setOverlay(on: boolean): void;
 }
 
-/** Each side's charts in its column, on the shared time axis, row by row with what each row says under it. */
-export function Columns({ offset, runs, domain: asked, playhead, setZoom, label, root, facts, said: saidBoth, overlay, setOverlay }: ColumnsProps) {
-  // The same range and handler from render to render, so the memoised charts skip renders that change neither.
-  const domain = useMemo<[number, number]>(() => [asked[0], asked[1]], [asked[0], asked[1]]);
-  const resetZoom = useCallback(() => setZoom(null), [setZoom]);
+/**
+ * Each side's charts (before a side's first run is whole, of its first seconds: the playback starts
+ * there), the rows they make, the y range each row's two charts share, and the rows overlaid.
+ */
+function useSideCharts(runs: Runs, offset: boolean, facts: Facts, domain: [number, number]) {
   // Each side's charts change only with its own run, so a change to A leaves B's canvases as they are.
-  // Before a side's first run is whole, its first seconds (the playback starts there).
   const seriesA = runs.views.a?.series ?? runs.previews.a;
   const seriesB = runs.views.b?.series ?? runs.previews.b;
   const chartsA = useMemo(() => (seriesA ? chartsOf(seriesA, offset, facts.a?.bdp ?? null) : []), [seriesA, offset, facts.a]);
@@ -148,31 +147,45 @@ export function Columns({ offset, runs, domain: asked, playhead, setZoom, label,
     }
     return ranges;
   }, [chartsA, chartsB, domain]);
-  const waiting = { a: waitsForRun(runs, 'a'), b: waitsForRun(runs, 'b') };
-  const yRanges = useRangesWhileWaiting(sharedY, domain, waiting);
-  const time = { a: useHeldWhileWaiting(playhead, waiting.a), b: useHeldWhileWaiting(playhead, waiting.b) };
-  const timeOverlaid = useHeldWhileWaiting(playhead, waiting.a || waiting.b);
-  const said = offset ? null : saidBoth;
   // Built once per pair of runs, so playback paints the overlaid charts incrementally too.
   const overlaid = useMemo(() => {
     const colors = { a: SIDE_STYLE.a.color, b: SIDE_STYLE.b.color };
     return new Map([...new Set([...chartsA, ...chartsB].map((c) => c.id))].map((id) => [id, overlayOf({ a: chartsA.find((c) => c.id === id), b: chartsB.find((c) => c.id === id) }, colors)]));
   }, [chartsA, chartsB]);
+  return { chartsA, chartsB, rows, sharedY, overlaid };
+}
+
+/** Each column's heading, and on B's the switch that overlays the two. */
+function ColumnHeads({ label, overlay, setOverlay }: { label(slot: Slot): string; overlay: boolean; setOverlay(on: boolean): void }) {
+  return (['a', 'b'] as const).map((s) => (
+    <div key={s} className="column column-head" data-side={s}>
+      <h2 style={{ borderColor: SIDE_STYLE[s].color }}>{label(s)}</h2>
+      {s === 'b' && (
+        <label className="overlay-switch">
+          <input type="checkbox" checked={overlay} onChange={(e) => setOverlay(e.target.checked)} data-action="overlay" /> overlay A and B
+        </label>
+      )}
+    </div>
+  ));
+}
+
+/** Each side's charts in its column, on the shared time axis, row by row with what each row says under it. */
+export function Columns({ offset, runs, domain: asked, playhead, setZoom, label, root, facts, said: saidBoth, overlay, setOverlay }: ColumnsProps) {
+  // The same range and handler from render to render, so the memoised charts skip renders that change neither.
+  const domain = useMemo<[number, number]>(() => [asked[0], asked[1]], [asked[0], asked[1]]);
+  const resetZoom = useCallback(() => setZoom(null), [setZoom]);
+  const { chartsA, chartsB, rows, sharedY, overlaid } = useSideCharts(runs, offset, facts, domain);
+  const waiting = { a: waitsForRun(runs, 'a'), b: waitsForRun(runs, 'b') };
+  const yRanges = useRangesWhileWaiting(sharedY, domain, waiting);
+  const time = { a: useHeldWhileWaiting(playhead, waiting.a), b: useHeldWhileWaiting(playhead, waiting.b) };
+  const timeOverlaid = useHeldWhileWaiting(playhead, waiting.a || waiting.b);
+  const said = offset ? null : saidBoth;
   // A live run draws all it has; a live side makes the overlaid charts whole too.
   const live = (s: Slot) => runs.views[s]?.source === 'live';
   const tNow = (s: Slot) => (live(s) ? Infinity : time[s]);
   return (
     <div className={overlay ? 'columns overlay' : 'columns'} ref={root}>
-      {(['a', 'b'] as const).map((s) => (
-        <div key={s} className="column column-head" data-side={s}>
-          <h2 style={{ borderColor: SIDE_STYLE[s].color }}>{label(s)}</h2>
-          {s === 'b' && (
-            <label className="overlay-switch">
-              <input type="checkbox" checked={overlay} onChange={(e) => setOverlay(e.target.checked)} data-action="overlay" /> overlay A and B
-            </label>
-          )}
-        </div>
-      ))}
+      <ColumnHeads label={label} overlay={overlay} setOverlay={setOverlay} />
       {rows.map((id) => {
         const a = chartsA.find((x) => x.id === id);
         const b = chartsB.find((x) => x.id === id);
