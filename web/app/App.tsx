@@ -15,6 +15,7 @@ import { LivePanel } from './LivePanel.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { restoreImportedCode } from '../editor/userCode.ts';
 import { throttledWriter } from './throttle.ts';
+import type { Playhead } from './playhead.ts';
 import { usePlayback } from './usePlayback.ts';
 import { useSteadyCallback } from './useSteadyCallback.ts';
 import { relayInfo, useRelay } from './useRelay.ts';
@@ -44,6 +45,28 @@ function useUploads() {
   return { durations, texts: texts.current, upload };
 }
 
+/**
+ * Writes the experiment to the URL. A write costs the page tens of ms (the browser takes the new address,
+ * and its icon, again): a drag writes its first and last steps, and a few between; leaving writes the last.
+ */
+function useUrlWrites(e: Experiment): void {
+  const url = useMemo(() => throttledWriter((query) => window.history.replaceState(null, '', `?${query}`), URL_WRITE_MS), []);
+  useEffect(() => url.write(encodeExperiment(e)), [url, e]);
+  useEffect(() => {
+    window.addEventListener('pagehide', url.flush);
+    return () => window.removeEventListener('pagehide', url.flush);
+  }, [url]);
+}
+
+/** Replays an exported trace CSV on a side and plays it from the start; a file that cannot be replayed is named in a notice. */
+async function importRun(file: File, slot: Slot, runs: Runs, playhead: Playhead, notices: { note(m: string): void; forget(which: (m: string) => boolean): void }): Promise<void> {
+  const r = await runs.pool.request(slot, { kind: 'replay', csv: await file.text() }, (view) => runs.show(slot, view));
+  if (r.kind === 'error') return notices.note(`${file.name}${NOT_REPLAYED}${r.message}`);
+  notices.forget((m) => m.includes(NOT_REPLAYED));
+  playhead.set({ ...playhead.state(), playing: true, t: 0 });
+  await restoreImportedCode(r.view.spec);
+}
+
 /** The playground: two controllers side by side on the same link, as the URL describes them. */
 export function App() {
   const initial = useMemo(() => decodeExperiment(window.location.search), []);
@@ -65,14 +88,7 @@ export function App() {
   // On a projector-sized screen (1280 px and less) the settings fold away, so both runs fit side by side.
   const [settingsOpen, setSettingsOpen] = useState(() => window.innerWidth > 1300);
 
-  // A URL write costs the page tens of ms (the browser takes the new address, and its icon, again): a
-  // drag writes its first and last steps, and a few between.
-  const url = useMemo(() => throttledWriter((query) => window.history.replaceState(null, '', `?${query}`), URL_WRITE_MS), []);
-  useEffect(() => url.write(encodeExperiment(e)), [url, e]);
-  useEffect(() => {
-    window.addEventListener('pagehide', url.flush);
-    return () => window.removeEventListener('pagehide', url.flush);
-  }, [url]);
+  useUrlWrites(e);
 
   const shown = (['a', 'b'] as const).map((s) => runs.views[s]?.series ?? runs.previews[s]);
   const endMs = Math.max(1, ...shown.map((s) => s?.endMs ?? 0));
@@ -93,13 +109,7 @@ export function App() {
       },
     );
 
-  const onImport = async (file: File, slot: Slot) => {
-    const r = await runs.pool.request(slot, { kind: 'replay', csv: await file.text() }, (view) => runs.show(slot, view));
-    if (r.kind === 'error') return note(`${file.name}${NOT_REPLAYED}${r.message}`);
-    forget((m) => m.includes(NOT_REPLAYED));
-    playhead.set({ ...playhead.state(), playing: true, t: 0 });
-    await restoreImportedCode(r.view.spec);
-  };
+  const onImport = (file: File, slot: Slot) => importRun(file, slot, runs, playhead, { note, forget });
 
   const info = relayInfo(relay);
   const liveTarget = info && (e.variable ? info.offsetVariable : info.offsetConstant);
