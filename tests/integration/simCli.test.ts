@@ -21,7 +21,7 @@ describe('npm run sim', () => {
       for (const p of s.params) expect(r.stdout).toContain(`${p.name}=`);
     }
     expect(r.stdout).toContain('a=0.1…10 packets');
-    expect(r.stdout).toMatch(/--scenario NAME\s+contest \| offset-constant/);
+    expect(r.stdout).toMatch(/^ {2}--scenario +contest\|offset-constant\|offset-variable\|matrix\|shared\|measurement\n +the experiment to run \(default contest\)$/m);
     expect(r.stdout).toContain('--ack-loss');
     const lines = r.stdout.split('\n');
     for (const s of SCHEMES)
