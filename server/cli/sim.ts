@@ -9,12 +9,12 @@ import { type Io, isEntry, type UsageFaults } from './tool.ts';
 import { measure } from './sim/measure.ts';
 import { runMatrix } from './sim/matrix.ts';
 import { emitRun, runOnce } from './sim/oneRun.ts';
-import { runOf } from './sim/runs.ts';
+import { oneScheme, refuseFlagsNotFor, runOf } from './sim/runs.ts';
 import { buildFlows, DEFAULT_SCHEME, scenarioSpec } from './sim/scenarios.ts';
 import { SIM_FLAGS, simHelp } from './sim/simFlags.ts';
 import { runSweep, scoreboardRuns, sweepRuns } from './sim/sweep.ts';
 
-/** `npm run sim`: reads the command line and runs what it asks for. */
+/** `npm run sim`: reads the command line, refuses flags the run would ignore, and runs what it asks for. */
 export async function sim(argv: string[], io: Io): Promise<number> {
   const line = readCommandLine(argv, SIM_FLAGS, LINK_PARAMS);
   if (line.help) {
@@ -23,6 +23,7 @@ export async function sim(argv: string[], io: Io): Promise<number> {
   }
   const { flags, given } = line;
   const run = runOf(flags);
+  refuseFlagsNotFor(run, given);
   if (flags.scenario === 'measurement') return measure(flags.seed, flags.json, io);
   const schemes = await loadSchemeFiles(flags.scheme.length > 0 ? flags.scheme : [DEFAULT_SCHEME[flags.scenario]]);
   const sets = parseSets(flags.set, 255);
@@ -30,12 +31,12 @@ export async function sim(argv: string[], io: Io): Promise<number> {
     case 'scoreboard':
       return runSweep(scenarioSpec(flags, given, schemes, sets), scoreboardRuns(), flags, io);
     case 'sweep': {
-      const base = scenarioSpec(flags, given, schemes.slice(0, 1), sets);
+      const base = scenarioSpec(flags, given, [oneScheme(run, schemes)], sets);
       return runSweep(base, sweepRuns(base, flags.sweep!), flags, io);
     }
     case 'matrix':
     case 'matrix row': {
-      const scheme = schemes[0];
+      const scheme = oneScheme(run, schemes);
       const params = buildFlows([scheme], 1, sets)[0].params;
       if (run === 'matrix') return runMatrix(scheme, params, { first: flags.seed, count: flags.seeds }, flags.json, io);
       emitRun(runOnce(matrixRun(MATRIX[flags.row! - 1], scheme, params, flags.seed)), flags, io);

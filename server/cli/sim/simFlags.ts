@@ -29,7 +29,7 @@ export const SIM_FLAGS = [
     'cdn',
     'shared: the bottleneck',
   ),
-  outputFlag('csv', "write the run's event trace CSV"),
+  outputFlag('csv', "write the run's event trace CSV; with --sweep or --scoreboard, the points' CSV (one row per run, as the contest lab exports it)"),
   outputFlag('summaryCsv', "write the run's per-interval summary CSV"),
   wholeFlag('interval', 'ms', 1, 3_600_000, 100, 'interval of the summary CSV'),
   switchFlag('json', 'print the summary as one JSON object'),

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { formatSweepCsv } from '../../../shared/csv/sweep.ts';
 import { linkMetrics } from '../../../shared/metrics/linkMetrics.ts';
 import { runScenario } from '../../../shared/scenarios/run.ts';
 import type { FlowSpec, ScenarioSpec } from '../../../shared/scenarios/spec.ts';
@@ -48,8 +50,8 @@ function sweepText(r: SweepResult): string {
   return [...lines, `${r.points.length} runs in ${fixed(r.wallMs / 1000, 2)} s`].join('\n');
 }
 
-/** Runs the contest once per sweep run and prints the points. */
-export function runSweep(base: ScenarioSpec, runs: readonly SweepRun[], flags: Pick<SimFlags, 'json'>, io: Io): number {
+/** Runs the contest once per sweep run, prints the points and writes their CSV when --csv asks. */
+export function runSweep(base: ScenarioSpec, runs: readonly SweepRun[], flags: Pick<SimFlags, 'csv' | 'json'>, io: Io): number {
   const t0 = performance.now();
   const points = runs.map((r) => {
     const spec = { ...base, flows: [{ ...base.flows[0], scheme: r.scheme, params: r.params }] };
@@ -59,6 +61,8 @@ export function runSweep(base: ScenarioSpec, runs: readonly SweepRun[], flags: P
   userCodeDone();
   const front = frontier(points);
   const result: SweepResult = { trace: base.link.trace, points, frontier: front, bestPower: bestBy(points, 'power'), bestScore: bestBy(points, 'score'), wallMs };
+  const onFrontier = (p: SweepPoint) => front.includes(p);
+  if (flags.csv) writeFileSync(flags.csv, formatSweepCsv(result.trace, points, onFrontier));
   io.out(flags.json ? JSON.stringify(result) : sweepText(result));
   return 0;
 }
