@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { contest, flow, offsetServer } from '../shared/scenarios/presets.ts';
 import { runScenario } from '../shared/scenarios/run.ts';
-import { loadSchemeFile } from '../server/cli/flags.ts';
+import { loadSchemeFile } from '../server/cli/schemeFlags.ts';
 import { ROOT } from '../server/relay.ts';
 import { loadTrace } from '../server/traces.ts';
 

@@ -1,15 +1,9 @@
-import { parseArgs } from 'node:util';
 import { DEFAULT_POLICY } from '../shared/offset/policy.ts';
 import { OFFSET_PARAMS, withPolicyValues } from '../shared/offset/params.ts';
-import { type Io, isEntry, readSchemaFlags, runTool, schemaHelp, schemaOptions } from './cli/flags.ts';
+import { flagHelp, HELP_FLAG, readCommandLine, readSchemaFlags, schemaHelp } from './cli/flags.ts';
+import { type Io, isEntry, runTool } from './cli/tool.ts';
 import { DEFAULT_RELAY, type Relay, startRelay } from './relay.ts';
-import { readRelayFlags, relayHelp, relayOptions } from './relayFlags.ts';
-
-const options = {
-  ...relayOptions(),
-  help: { type: 'boolean', short: 'h', default: false },
-  ...schemaOptions(OFFSET_PARAMS),
-} as const;
+import { RELAY_SPECS, readRelayFlags } from './relayFlags.ts';
 
 const HELP = `Usage: npm start -- [options]
 
@@ -17,7 +11,7 @@ Starts the Pipefill relay: the playground over HTTP, the UDP↔WebSocket bridge 
 servers (constant and variable rate) on UDP, the ping-pong echo server on TCP, and the class leaderboard
 (/api/leaderboard, ?view=leaderboard). Everything binds 127.0.0.1 unless --host says otherwise.
 
-${relayHelp()}
+${flagHelp([...RELAY_SPECS, HELP_FLAG])}
 
 ${schemaHelp(OFFSET_PARAMS, 'Offset server policy')}
 `;
@@ -35,12 +29,13 @@ const HINTS: Record<string, string> = {
  * A bad flag throws before anything binds (runTool makes it exit 2).
  */
 export async function relayMain(argv: string[], io: Io, stopped: () => Promise<unknown> = interrupted): Promise<number> {
-  const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
-  if (values.help) {
+  const line = readCommandLine(argv, [HELP_FLAG], [...RELAY_SPECS, ...OFFSET_PARAMS]);
+  if (line.help) {
     io.out(HELP);
     return 0;
   }
-  const config = { ...DEFAULT_RELAY, ...readRelayFlags(values), policy: withPolicyValues(DEFAULT_POLICY, readSchemaFlags(OFFSET_PARAMS, values, 'the offset server')) };
+  const { given } = line;
+  const config = { ...DEFAULT_RELAY, ...readRelayFlags(given), policy: withPolicyValues(DEFAULT_POLICY, readSchemaFlags(OFFSET_PARAMS, given, 'the offset server')) };
   let relay: Relay;
   try {
     relay = await startRelay(config);

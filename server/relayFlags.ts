@@ -1,5 +1,5 @@
 import { num, choice } from '../shared/controllers/types.ts';
-import { type FlagSpec, flagHelp, flagName, flagOptions, listFlag, readFlag, switchFlag, textFlag } from './cli/flags.ts';
+import { type FlagSpec, flagName, wholeFlag, listFlag, readFlag, splitHostPort, switchFlag, textFlag } from './cli/flags.ts';
 import { DEFAULT_RELAY, type RelayOptions } from './relay.ts';
 
 /**
@@ -15,7 +15,7 @@ interface RelayFlag {
 }
 
 const d = DEFAULT_RELAY;
-const port = (name: string, def: number, doc: string) => num(name, '', 0, 65_535, 1, def, doc);
+const port = (name: string, def: number, doc: string) => wholeFlag(name, '', 0, 65_535, def, doc);
 
 /** Every relay flag but the offset-policy ones (those come from OFFSET_PARAMS). */
 export const RELAY_FLAGS: readonly RelayFlag[] = [
@@ -24,45 +24,46 @@ export const RELAY_FLAGS: readonly RelayFlag[] = [
   { param: port('udpPort', d.constantPort, 'constant-rate offset server'), field: 'constantPort' },
   { param: port('variablePort', d.variablePort, 'variable-rate offset server'), field: 'variablePort' },
   { param: port('echoPort', d.echoPort, 'ping-pong echo server, TCP'), field: 'echoPort' },
-  { param: num('fileSize', 'bytes', 1, 1_000_000_000, 1, d.fileSize, 'size of the generated file'), field: 'fileSize' },
+  { param: wholeFlag('fileSize', 'bytes', 1, 1_000_000_000, d.fileSize, 'size of the generated file'), field: 'fileSize' },
   { param: textFlag('file', 'PATH', null, 'serve this file instead of a generated one'), field: 'filePath' },
-  { param: num('seed', '', 0, 2 ** 31 - 1, 1, d.seed, "seed of the file and of the servers' loss streams"), field: 'seed' },
+  { param: wholeFlag('seed', '', 0, 2 ** 31 - 1, d.seed, "seed of the file and of the servers' loss streams"), field: 'seed' },
   { param: choice('key', ['ip', 'ip:port'], d.keyBy, 'what a client session is keyed by (the course server uses ip)'), field: 'keyBy' },
   {
     param: switchFlag('allowSessionPolicy', "let a bridged session ask for its own offset-server policy (the page's server settings), within the flags' bounds"),
     field: 'allowSessionPolicy',
   },
   { param: switchFlag('tournament', 'the course tournament: Reset is ignored, one session per key for good'), field: 'tournament' },
-  { param: num('serverSessions', 'sessions', 1, 1_000_000, 1, d.serverSessions, 'sessions each offset server keeps (least recently heard forgotten)'), field: 'serverSessions' },
+  { param: wholeFlag('serverSessions', 'sessions', 1, 1_000_000, d.serverSessions, 'sessions each offset server keeps (least recently heard forgotten)'), field: 'serverSessions' },
   { param: textFlag('leaderboard', 'FILE', null, 'keep the leaderboard in this CSV across restarts (default: in memory, starts empty)'), field: 'leaderboardFile' },
   { param: num('delay', 'ms', 0, 60_000, 0.1, d.delayMs, 'hold replies this long'), field: 'delayMs' },
   { param: num('jitter', 'ms', 0, 60_000, 0.1, d.jitterMs, '± uniform variation of that hold'), field: 'jitterMs' },
   { param: num('reorder', '%', 0, 100, 0.1, d.reorder * 100, 'replies sent at once, skipping the hold, so they overtake'), field: 'reorder', scale: 0.01 },
-  { param: listFlag('allow', 'HOST:PORT', /^[^:\s]+:\d{1,5}$/, 'another target the bridge may reach (repeatable; UDP and TCP)'), field: 'allow' },
-  { param: listFlag('allowOrigin', 'URL', /^https?:\/\/\S+$/, 'another page origin that may use the bridge (repeatable)'), field: 'allowOrigins' },
-  { param: num('maxSessions', 'sessions', 1, 10_000, 1, d.maxSessions, 'bridge sessions at once'), field: 'maxSessions' },
-  { param: num('maxPerClient', 'sessions', 1, 10_000, 1, d.maxSessionsPerClient, 'bridge sessions one client address may hold'), field: 'maxSessionsPerClient' },
-  { param: num('maxMessage', 'bytes', 1, 1 << 20, 1, d.maxMessageBytes, 'largest message through the bridge (UDP: at most 65507)'), field: 'maxMessageBytes' },
-  { param: num('maxRate', 'messages/s', 1, 10_000_000, 1, d.maxDatagramsPerSecond, 'messages per second per bridge session, text or binary'), field: 'maxDatagramsPerSecond' },
-  { param: num('maxBytes', 'bytes/s', 1000, 10_000_000_000, 1, d.maxBytesPerSecond, 'bytes per second per bridge session'), field: 'maxBytesPerSecond' },
-  { param: num('maxBuffered', 'bytes', 16_384, 1 << 30, 1, d.maxBufferedBytes, 'bytes waiting for a page before its datagrams are dropped'), field: 'maxBufferedBytes' },
-  { param: num('stall', 'ms', 1000, 600_000, 1, d.stallMs, 'close a page that stops reading or answering pings this long'), field: 'stallMs' },
-  { param: num('idle', 'ms', 1000, 86_400_000, 1, d.idleMs, 'close bridge sessions and forget server sessions idle this long'), field: 'idleMs' },
+  {
+    param: listFlag('allow', 'HOST:PORT', 'another target the bridge may reach (repeatable; UDP and TCP)', {
+      accepts: (v) => splitHostPort(v, 1) !== null,
+      means: 'HOST:PORT with a port from 1 to 65535',
+    }),
+    field: 'allow',
+  },
+  { param: listFlag('allowOrigin', 'URL', 'another page origin that may use the bridge (repeatable)', { accepts: /^https?:\/\/\S+$/ }), field: 'allowOrigins' },
+  { param: wholeFlag('maxSessions', 'sessions', 1, 10_000, d.maxSessions, 'bridge sessions at once'), field: 'maxSessions' },
+  { param: wholeFlag('maxPerClient', 'sessions', 1, 10_000, d.maxSessionsPerClient, 'bridge sessions one client address may hold'), field: 'maxSessionsPerClient' },
+  { param: wholeFlag('maxMessage', 'bytes', 1, 1 << 20, d.maxMessageBytes, 'largest message through the bridge (UDP: at most 65507)'), field: 'maxMessageBytes' },
+  { param: wholeFlag('maxRate', 'messages/s', 1, 10_000_000, d.maxDatagramsPerSecond, 'messages per second per bridge session, text or binary'), field: 'maxDatagramsPerSecond' },
+  { param: wholeFlag('maxBytes', 'bytes/s', 1000, 10_000_000_000, d.maxBytesPerSecond, 'bytes per second per bridge session'), field: 'maxBytesPerSecond' },
+  { param: wholeFlag('maxBuffered', 'bytes', 16_384, 1 << 30, d.maxBufferedBytes, 'bytes waiting for a page before its datagrams are dropped'), field: 'maxBufferedBytes' },
+  { param: wholeFlag('stall', 'ms', 1000, 600_000, d.stallMs, 'close a page that stops reading or answering pings this long'), field: 'stallMs' },
+  { param: wholeFlag('idle', 'ms', 1000, 86_400_000, d.idleMs, 'close bridge sessions and forget server sessions idle this long'), field: 'idleMs' },
   { param: switchFlag('singleThread', 'run the offset servers on the main thread too (by default each has its own)'), field: 'singleThread' },
   { param: switchFlag('shareRecords', 'let each client read the records of its own sessions and connections (default: this machine only)'), field: 'shareRecords' },
   { param: switchFlag('shareAllRecords', 'let every client read every session and connection record, not only its own'), field: 'shareAllRecords' },
-  { param: num('recordSessions', 'sessions', 1, 100_000, 1, d.recordSessions, 'offset-server sessions kept for /api/sessions, per server (oldest forgotten first)'), field: 'recordSessions' },
-  { param: num('recordEvents', 'events', 100, 10_000_000, 1, d.recordEvents, 'events kept of each recorded session (the newest)'), field: 'recordEvents' },
+  { param: wholeFlag('recordSessions', 'sessions', 1, 100_000, d.recordSessions, 'offset-server sessions kept for /api/sessions, per server (oldest forgotten first)'), field: 'recordSessions' },
+  { param: wholeFlag('recordEvents', 'events', 100, 10_000_000, d.recordEvents, 'events kept of each recorded session (the newest)'), field: 'recordEvents' },
   { param: switchFlag('dev', 'serve the app through Vite with hot reload'), field: 'dev' },
   { param: textFlag('dist', 'DIR', d.distDir, 'the built app to serve'), field: 'distDir' },
 ];
 
-const SPECS = RELAY_FLAGS.map((f) => f.param);
-
-/** node:util parseArgs options for the table. */
-export const relayOptions = () => flagOptions(SPECS);
-
-export const relayHelp = () => flagHelp(SPECS);
+export const RELAY_SPECS = RELAY_FLAGS.map((f) => f.param);
 
 /** The options the given flags set, checked against the table; an error names the flag and what it accepts. */
 export function readRelayFlags(values: Record<string, unknown>): Partial<RelayOptions> {

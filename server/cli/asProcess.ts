@@ -1,6 +1,7 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { watchCallbacks } from '../../shared/controllers/userWatch.ts';
-import { type Io, isSchemeFile, PROCESS_IO, runTool, type UsageFaults } from './flags.ts';
+import { isSchemeFile } from './schemeFlags.ts';
+import { PROCESS_IO, runTool, type ToolMain, type UsageFaults } from './tool.ts';
 
 /**
  * How long the tool's thread may go without a word (its event loop has not turned, and no callback of the
@@ -30,7 +31,7 @@ function loadsUserCode(argv: readonly string[]): boolean {
  * socket or a timer open (a proxy bound before its watch port turned out taken). A command line that
  * loads the user's own controller runs the tool in a worker thread that this thread watches (runGuarded).
  */
-export async function runAsProcess(tool: string, main: (argv: string[], io: Io) => number | Promise<number>, script: string, usage: UsageFaults = {}): Promise<void> {
+export async function runAsProcess(tool: string, main: ToolMain, script: string, usage: UsageFaults = {}): Promise<void> {
   const report = guardedHere();
   const argv = process.argv.slice(2);
   const code = report === null && isMainThread && loadsUserCode(argv) ? await runGuarded(tool, script, PROCESS_IO.err) : await runTool(tool, main, argv, PROCESS_IO, usage);

@@ -1,17 +1,12 @@
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { pathToFileURL } from 'node:url';
-import { isMainThread, workerData } from 'node:worker_threads';
-import type { ParseArgsConfig } from 'node:util';
-import { installUserScheme, madeForOffsetServer } from '../../shared/controllers/registry.ts';
-import { checkParam, checkValues, type ParamSpec, type ParamValues, type Scheme } from '../../shared/controllers/types.ts';
-import { UserCodeError } from '../../shared/controllers/userCode.ts';
-import { loadUserScheme } from '../../shared/controllers/userScheme.ts';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { checkValues, type ChoiceParam, type NumberParam, type ParamSpec, type ParamValues } from '../../shared/controllers/types.ts';
 
 /**
- * The flag layer of every command-line tool: flags generated from parameter schemas, their help, the
- * checks of whole numbers and of `--set`, and the one place that turns a bad command line into exit code 2.
+ * The flag layer of every command-line tool: each tool declares its flags once, as a list of specs, and
+ * its parseArgs options, the checks of its values, its defaults and the --help lines of those flags all
+ * come from that list. Schemas' parameters (the link, the offset-server policy) are flags of the same kinds.
  */
 
 /** A bad command line: the message names the flag and what it accepts; the tool exits with 2. */
@@ -20,97 +15,197 @@ export class UsageError extends Error {}
 /** "queueLimit" → "queue-limit". */
 export const flagName = (param: string) => param.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-type Option = NonNullable<ParseArgsConfig['options']>[string];
-type StringOption = Option & { type: 'string' };
+/** What a text value must be: a pattern, or a test of the whole value. */
+type Accepts = RegExp | ((value: string) => boolean);
 
-/** A flag that is no model parameter: free text (checked against `pattern` when given), a repeatable list, or a switch. */
-export interface TextFlag {
-  name: string;
+interface Described {
+  /** What a value looks like, for --help ("FILE", "HOST:PORT"). */
+  shape: string;
+  /** What a value must be, in words, for the error about a bad one (the shape when not given). */
+  means?: string;
+  accepts?: Accepts;
+}
+
+/** Free text. `required` flags have no default; `output` names a file the tool will write. */
+export interface TextFlag<N extends string = string, D extends string | null = string | null> extends Described {
+  name: N;
   kind: 'text';
-  /** What a value looks like, for --help and errors. */
-  shape: string;
-  pattern?: RegExp;
-  default: string | null;
+  default: D;
+  required?: boolean;
+  output?: boolean;
   doc: string;
 }
-export interface ListFlag {
-  name: string;
+/** A repeatable flag; with `commas`, each value may also be a comma list. Its value is every item given. */
+export interface ListFlag<N extends string = string> extends Described {
+  name: N;
   kind: 'list';
-  shape: string;
-  pattern: RegExp;
+  commas?: boolean;
   doc: string;
 }
-export interface SwitchFlag {
-  name: string;
+export interface SwitchFlag<N extends string = string> {
+  name: N;
   kind: 'switch';
+  short?: string;
+  doc: string;
+}
+/** A whole number in a range that is no schema's parameter; one without a default may be left out. */
+export interface WholeFlag<N extends string = string, D extends number | null = number | null> {
+  name: N;
+  kind: 'whole';
+  unit: string;
+  min: number;
+  max: number;
+  default: D;
   doc: string;
 }
 /** Every flag a tool takes: a schema's parameter (a number or a choice), or one of the kinds above. */
-export type FlagSpec = ParamSpec | TextFlag | ListFlag | SwitchFlag;
+export type FlagSpec = ParamSpec | TextFlag | ListFlag | SwitchFlag | WholeFlag;
 
-export const textFlag = (name: string, shape: string, def: string | null, doc: string, pattern?: RegExp): TextFlag => ({ name, kind: 'text', shape, pattern, default: def, doc });
-export const listFlag = (name: string, shape: string, pattern: RegExp, doc: string): ListFlag => ({ name, kind: 'list', shape, pattern, doc });
-export const switchFlag = (name: string, doc: string): SwitchFlag => ({ name, kind: 'switch', doc });
+type TextOptions = Partial<Described> & Pick<TextFlag, 'output'>;
 
-/** One string flag per parameter of the schema. */
-export function schemaOptions(specs: readonly ParamSpec[]): Record<string, StringOption> {
-  return Object.fromEntries(specs.map((p) => [flagName(p.name), { type: 'string' as const }]));
-}
+export const textFlag = <const N extends string, const D extends string | null>(name: N, shape: string, def: D, doc: string, more: TextOptions = {}): TextFlag<N, D> => ({
+  name,
+  kind: 'text',
+  shape,
+  default: def,
+  doc,
+  ...more,
+});
+export const requiredFlag = <const N extends string>(name: N, shape: string, doc: string, more: TextOptions = {}): TextFlag<N, null> & { required: true } => ({
+  ...textFlag(name, shape, null, doc, more),
+  required: true,
+});
+/** A file the tool writes, refused before any work when it cannot be written. */
+export const outputFlag = <const N extends string>(name: N, doc: string) => textFlag(name, 'FILE', null, doc, { output: true });
+export const listFlag = <const N extends string>(name: N, shape: string, doc: string, more: Partial<Described> & Pick<ListFlag, 'commas'> = {}): ListFlag<N> => ({
+  name,
+  kind: 'list',
+  shape,
+  doc,
+  ...more,
+});
+export const switchFlag = <const N extends string>(name: N, doc: string): SwitchFlag<N> => ({ name, kind: 'switch', doc });
+export const wholeFlag = <const N extends string, const D extends number | null>(name: N, unit: string, min: number, max: number, def: D, doc: string): WholeFlag<N, D> => ({
+  name,
+  kind: 'whole',
+  unit,
+  min,
+  max,
+  default: def,
+  doc,
+});
+/** Every tool's --help (also -h); it wins over every other flag, so it works with required ones missing. */
+export const HELP_FLAG: SwitchFlag<'help'> = { name: 'help', kind: 'switch', short: 'h', doc: 'print this help' };
+/** --seed, from 0 to 2³¹ − 1, 1 when left out; `doc` says which random choices it seeds. */
+export const seedFlag = (doc: string) => wholeFlag('seed', '', 0, 2 ** 31 - 1, 1, doc);
+
+type ValueOf<S> = S extends SwitchFlag
+  ? boolean
+  : S extends ListFlag
+    ? string[]
+    : S extends ChoiceParam<string, infer C>
+      ? C
+      : S extends NumberParam
+        ? number
+        : S extends { required: true }
+          ? string
+          : S extends { default: null }
+            ? (S extends WholeFlag ? number : string) | undefined
+            : S extends WholeFlag
+              ? number
+              : string;
+
+/** The values a tool's flag list reads to, by parameter name: a flag left out has its default. */
+export type FlagValues<L extends readonly FlagSpec[]> = { [S in L[number] as S['name']]: ValueOf<S> };
+
+type Option = NonNullable<ParseArgsConfig['options']>[string];
 
 /** node:util parseArgs options for flags of every kind: switches are booleans, lists repeatable strings. */
-export function flagOptions(specs: readonly FlagSpec[]): Record<string, Option> {
-  return Object.fromEntries(specs.map((p) => [flagName(p.name), p.kind === 'switch' ? { type: 'boolean' } : { type: 'string', multiple: p.kind === 'list' }]));
+function flagOptions(specs: readonly FlagSpec[]): Record<string, Option> {
+  return Object.fromEntries(specs.map((p) => [flagName(p.name), p.kind === 'switch' ? { type: 'boolean', ...(p.short ? { short: p.short } : {}) } : { type: 'string', multiple: p.kind === 'list' }]));
 }
 
-const rangeOf = (p: ParamSpec) => (p.kind === 'choice' ? p.choices.join('|') : `${p.min}…${p.max}${p.unit ? ` ${p.unit}` : ''}`);
-const shapeOf = (p: FlagSpec) => (p.kind === 'number' || p.kind === 'choice' ? rangeOf(p) : p.kind === 'switch' ? '' : p.shape);
-const defaultOf = (p: FlagSpec) => (p.kind === 'list' || p.kind === 'switch' || p.default === null ? '' : ` (default ${p.default})`);
+/** "a or b", or "one of a, b, c". */
+export const oneOf = (choices: readonly string[]) => (choices.length === 2 ? choices.join(' or ') : `one of ${choices.join(', ')}`);
 
-/** One line per flag: its name, what it takes, what it does and its default. */
+/** A number's range with its unit, or a choice's choices. */
+export const rangeOf = (p: NumberParam | ChoiceParam | WholeFlag) => (p.kind === 'choice' ? p.choices.join('|') : `${p.min}…${p.max}${p.unit ? ` ${p.unit}` : ''}`);
+const shapeOf = (p: FlagSpec) => (p.kind === 'switch' ? (p.short ? `-${p.short}` : '') : p.kind === 'text' || p.kind === 'list' ? p.shape : rangeOf(p));
+const defaultOf = (p: FlagSpec) => (p.kind === 'list' || p.kind === 'switch' || p.default === null ? '' : ` (default ${p.default})`);
+const NAME_WIDTH = 20;
+const SHAPE_WIDTH = 26;
+/** Where the doc starts: after "  --", the name, a space, the shape and a space. */
+const DOC_COLUMN = 4 + NAME_WIDTH + 1 + SHAPE_WIDTH + 1;
+
+/** One line per flag: its name, what it takes, what it does and its default; a long shape gets its own line. */
 export function flagHelp(specs: readonly FlagSpec[]): string {
-  return specs.map((p) => `  --${flagName(p.name).padEnd(20)} ${shapeOf(p).padEnd(26)} ${p.doc}${defaultOf(p)}`).join('\n');
+  return specs
+    .map((p) => {
+      const head = `  --${flagName(p.name).padEnd(NAME_WIDTH)} ${shapeOf(p)}`;
+      const doc = `${p.doc}${defaultOf(p)}`;
+      return head.length < DOC_COLUMN ? `${head.padEnd(DOC_COLUMN)}${doc}` : `${head}\n${' '.repeat(DOC_COLUMN)}${doc}`;
+    })
+    .join('\n');
 }
 
 export function schemaHelp(specs: readonly ParamSpec[], title: string): string {
   return `${title}:\n${flagHelp(specs)}`;
 }
 
+const accepted = (accepts: Accepts | undefined, v: string) => (accepts === undefined ? true : typeof accepts === 'function' ? accepts(v) : accepts.test(v));
+
 /**
- * A given flag's value checked against its spec (a switch's is whether it was given); an error names
- * the flag and what it accepts.
+ * A given flag's value checked against its spec (a switch's is whether it was given, a list's every item);
+ * an error names the flag and what it accepts.
  */
 export function readFlag(p: FlagSpec, raw: unknown): unknown {
   const flag = flagName(p.name);
-  const got = (v: unknown) => ` (got "${String(v).slice(0, 80)}")`;
+  const bad = (v: unknown, accepts: string) => new UsageError(`--${flag} must be ${accepts} (got "${String(v).slice(0, 80)}")`);
   switch (p.kind) {
     case 'switch':
       return raw === true;
-    case 'list':
-      for (const v of raw as string[]) if (!p.pattern.test(v)) throw new UsageError(`--${flag} must be ${p.shape}${got(v)}`);
-      return raw;
+    case 'list': {
+      const items = p.commas ? (raw as string[]).flatMap((v) => v.split(',')).filter((v) => v !== '') : (raw as string[]);
+      for (const v of items) if (!accepted(p.accepts, v)) throw bad(v, p.means ?? p.shape);
+      return items;
+    }
     case 'text':
-      if (p.pattern && !p.pattern.test(raw as string)) throw new UsageError(`--${flag} must be ${p.shape}${got(raw)}`);
+      if (!accepted(p.accepts, raw as string)) throw bad(raw, p.means ?? p.shape);
+      if (p.output) checkWritable(flag, raw as string);
       return raw;
     case 'choice':
-      if (!p.choices.includes(raw as string)) throw new UsageError(`--${flag} must be ${p.choices.join(' or ')}${got(raw)}`);
+      if (!p.choices.includes(raw as string)) throw bad(raw, oneOf(p.choices));
       return raw;
+    case 'whole':
+      return whole(flag, raw as string, p.min, p.max);
     case 'number': {
       if (Number.isInteger(p.step)) return whole(flag, raw as string, p.min, p.max);
       const v = (raw as string).trim() === '' ? Number.NaN : Number(raw);
-      if (!Number.isFinite(v) || v < p.min || v > p.max) throw new UsageError(`--${flag} must be a number from ${p.min} to ${p.max}${got(raw)}`);
+      if (!Number.isFinite(v) || v < p.min || v > p.max) throw bad(raw, `a number from ${p.min} to ${p.max}`);
       return v;
     }
   }
 }
 
-/** Each scheme on its own line, its parameters (the names `--set` takes) under it. */
-export function schemesHelp(schemes: readonly Scheme[]): string {
-  return schemes
-    .flatMap((s) => [
-      `  ${s.id.padEnd(15)} ${s.title} — ${s.doc}${madeForOffsetServer(s) ? ' [offset server]' : ''}`,
-      ...s.params.map((p) => `      ${p.name}=${rangeOf(p)}  (default ${p.default})  ${p.doc}`),
-    ])
-    .join('\n');
+/** A flag left out: its default, or an error when it is required. */
+function defaultValue(p: FlagSpec): unknown {
+  if (p.kind === 'text' && p.required) throw new UsageError(`--${flagName(p.name)} ${p.shape} is required`);
+  return p.kind === 'list' ? [] : p.kind === 'switch' ? false : (p.default ?? undefined);
+}
+
+/** A command line read against a tool's flags: --help asked for, or every own flag's value and the flags as given. */
+export type CommandLine<L extends readonly FlagSpec[]> = { help: true } | { help: false; flags: FlagValues<L>; given: Record<string, unknown> };
+
+/**
+ * Reads a command line against a tool's own flags, each checked against its spec or given its default, and
+ * the flags it passes on: a schema's parameters, a table that maps flags to options, left in `given` as typed
+ * for the reader that knows what they set (readSchemaFlags, readRelayFlags).
+ */
+export function readCommandLine<const L extends readonly FlagSpec[]>(argv: string[], own: L, passedOn: readonly FlagSpec[] = []): CommandLine<L> {
+  const { values: given } = parseArgs({ args: argv, options: flagOptions([...own, ...passedOn]), strict: true, allowPositionals: false });
+  if (given.help === true) return { help: true };
+  const flags = Object.fromEntries(own.map((p) => [p.name, given[flagName(p.name)] === undefined ? defaultValue(p) : readFlag(p, given[flagName(p.name)])]));
+  return { help: false, flags: flags as FlagValues<L>, given };
 }
 
 /** The values of the schema's flags that were given, checked; an error names the flag and its range. */
@@ -134,87 +229,15 @@ export function whole(flag: string, raw: string, min: number, max: number): numb
   return v;
 }
 
-/** One `--set NAME=VALUE` (or `FLOW.NAME=VALUE`, for one flow only). */
-export interface SetFlag {
-  flow: number | null;
-  name: string;
-  raw: string;
-}
-
-export function parseSets(sets: readonly string[] = [], flows = 1): SetFlag[] {
-  return sets.map((s) => {
-    const m = /^(?:(\d+)\.)?([A-Za-z]\w*)=(.*)$/.exec(s);
-    if (!m) throw new UsageError(`--set must look like NAME=VALUE${flows > 1 ? ' or FLOW.NAME=VALUE' : ''} (got "${s}")`);
-    return { flow: m[1] === undefined ? null : whole('set', m[1], 0, flows - 1), name: m[2], raw: m[3] };
-  });
-}
-
-/**
- * Applies the `--set`s to flows of the given schemes: each value checked against the schema of every flow
- * it reaches, and a name no reached scheme has is an error.
- */
-export function applySets(sets: readonly SetFlag[], flows: readonly { scheme: Scheme; params: ParamValues }[]): void {
-  for (const s of sets) {
-    const targets = s.flow === null ? flows : [flows[s.flow]];
-    let used = false;
-    for (const f of targets) {
-      const spec = f.scheme.params.find((p) => p.name === s.name);
-      if (!spec) continue;
-      const r = checkParam(spec, s.raw);
-      if ('error' in r) throw new UsageError(`--set ${r.error}`);
-      f.params[s.name] = r.value;
-      used = true;
-    }
-    if (!used) throw new UsageError(`--set: ${[...new Set(targets.map((f) => f.scheme.id))].join(', ')} has no parameter "${s.name}" (see --help)`);
-  }
-}
-
-/** Where a tool writes: the process's streams, or a test's buffers. */
-export interface Io {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-export const PROCESS_IO: Io = { out: (t) => console.log(t), err: (t) => console.error(t) };
-
-/** What else a tool counts as the command line's fault (exit 2), beside UsageError and parseArgs' errors. */
-export interface UsageFaults {
-  /** Other modules' errors that mean the input is at fault (a bad scenario, an unreadable trace). */
-  errors?: (abstract new (
-    ...a: never[]
-  ) => Error)[];
-  /** System error codes that mean a flag asked for the impossible (an address in use). */
-  codes?: string[];
-  /** More to say after the message (a flag other tools spell differently). */
-  hint?(message: string): string;
-}
-
-/**
- * Runs a tool's main and returns its exit code: 2 with the message and a pointer to --help for a bad
- * command line, 1 with the message for a failure, otherwise what main returns.
- */
-export async function runTool(tool: string, main: (argv: string[], io: Io) => number | Promise<number>, argv: string[], io: Io = PROCESS_IO, usage: UsageFaults = {}): Promise<number> {
-  try {
-    return await main(argv, io);
-  } catch (e) {
-    const error = e as Error & { code?: string };
-    const byUser =
-      error instanceof UsageError ||
-      error instanceof UserCodeError ||
-      usage.errors?.some((k) => error instanceof k) ||
-      error.code?.startsWith('ERR_PARSE_ARGS') ||
-      usage.codes?.includes(error.code ?? '');
-    if (byUser) {
-      io.err(`${tool}: ${error.message}${usage.hint?.(error.message) ?? ''}\nRun with --help for the options.`);
-      return 2;
-    }
-    io.err(`${tool}: ${error.message}`);
-    return 1;
-  }
+/** "HOST:PORT" split, or null when it is not that with a port from `minPort` to 65535. */
+export function splitHostPort(raw: string, minPort: number): { host: string; port: number } | null {
+  const m = /^([^:\s]+):(\d{1,5})$/.exec(raw);
+  const port = Number(m?.[2]);
+  return m && port >= minPort && port <= 65_535 ? { host: m[1], port } : null;
 }
 
 /** Refuses an output file that cannot be written, before the work whose result it would hold. */
-export function checkWritable(flag: string, path: string): void {
+function checkWritable(flag: string, path: string): void {
   const at = resolve(path);
   try {
     if (existsSync(at) && statSync(at).isDirectory()) throw new Error('a directory');
@@ -222,48 +245,4 @@ export function checkWritable(flag: string, path: string): void {
   } catch {
     throw new UsageError(`--${flag}: cannot write "${path}" (no such directory, or not allowed)`);
   }
-}
-
-/**
- * Whether the module at `url` is the script node was started with (and not imported by a test), or the
- * one a guarded tool's thread was started to run (server/cli/asProcess.ts).
- */
-export const isEntry = (url: string) => (process.argv[1] !== undefined && url === pathToFileURL(process.argv[1]).href) || (!isMainThread && (workerData as { module?: string } | null)?.module === url);
-
-/** Whether a --scheme value names a file (a path to a JavaScript module) rather than a built-in. */
-export const isSchemeFile = (arg: string) => /\.m?js$/.test(arg) || arg.includes('/');
-
-/**
- * Loads a user's controller module and installs it as the scheme "user"; an unreadable or bad file is
- * the command line's fault (exit 2), the message naming the line where the engine or the checks found it.
- */
-export async function loadSchemeFile(path: string): Promise<string> {
-  let source: string;
-  try {
-    source = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new UsageError(`--scheme: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
-  const dataUrl = (code: string) => `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
-  // A data: module that fails to parse has no position in its stack; node's own check of the text says the line.
-  const syntaxLine = () => {
-    const check = spawnSync(process.execPath, ['--input-type=module', '--check'], { input: source, encoding: 'utf8', timeout: 10_000 });
-    const line = /\[stdin\]:(\d+)/.exec(check.stderr ?? '')?.[1];
-    return line ? Number(line) : null;
-  };
-  installUserScheme(await loadUserScheme(source, dataUrl, syntaxLine));
-  return 'user';
-}
-
-/** The --scheme values with each file loaded (at most one: there is one user scheme) and named "user". */
-export async function loadSchemeFiles(args: string[] | undefined): Promise<string[] | undefined> {
-  const files = new Set((args ?? []).flatMap((a) => a.split(',')).filter(isSchemeFile));
-  if (files.size > 1) throw new UsageError('--scheme: give at most one controller file');
-  for (const f of files) await loadSchemeFile(f);
-  return args?.map((a) =>
-    a
-      .split(',')
-      .map((s) => (isSchemeFile(s) ? 'user' : s))
-      .join(','),
-  );
 }

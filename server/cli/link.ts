@@ -1,28 +1,27 @@
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { TraceError } from '../../shared/trace/mahimahi.ts';
 import { EmulatedLink } from '../link/emulatedLink.ts';
-import { hintFor, linkHelp, linkOptions, readAddress, readLinkFlags } from '../link/flags.ts';
+import { addressFlag, hintFor, LINK_FLAGS, linkHelp, readLinkFlags, requiredAddressFlag, toAddress } from '../link/flags.ts';
 import { describeLink, formatLinkReport, linkReport } from '../link/summary.ts';
 import { serveWatch } from '../link/watch.ts';
 import { loadTrace } from '../traces.ts';
-import { checkWritable, isEntry, whole } from './flags.ts';
+import { flagHelp, HELP_FLAG, outputFlag, readCommandLine, seedFlag, switchFlag, wholeFlag } from './flags.ts';
 import { runAsProcess } from './asProcess.ts';
+import { type Io, isEntry, type UsageFaults } from './tool.ts';
 
 const MAX_ROWS = 5_000_000;
 
-const options = {
-  listen: { type: 'string' },
-  to: { type: 'string' },
-  seed: { type: 'string', default: '1' },
-  csv: { type: 'string' },
-  'csv-rows': { type: 'string', default: String(MAX_ROWS) },
-  'max-held': { type: 'string', default: String(64 << 20) },
-  json: { type: 'boolean', default: false },
-  watch: { type: 'string' },
-  help: { type: 'boolean', short: 'h', default: false },
-  ...linkOptions,
-} as const;
+export const PROXY_FLAGS = [
+  requiredAddressFlag('listen', 0, 'where the sender sends (port 0 picks one; the proxy prints it)'),
+  requiredAddressFlag('to', 1, 'the receiver'),
+  seedFlag('seed of every random choice of the impairments'),
+  outputFlag('csv', 'write the trace CSV on exit'),
+  wholeFlag('csvRows', 'rows', 0, MAX_ROWS, MAX_ROWS, 'keep at most this many rows for the CSV and the watch'),
+  wholeFlag('maxHeld', 'bytes', 1 << 16, 2 ** 32, 64 << 20, 'bytes the link may hold at once; more is refused'),
+  switchFlag('json', 'print the exit summary as one JSON object'),
+  addressFlag('watch', 0, "serve the trace so far at http://HOST:PORT/link.csv, for the page's Sessions view"),
+  HELP_FLAG,
+] as const;
 
 const help = () => `Usage: npm run link -- --listen HOST:PORT --to HOST:PORT [options]
 
@@ -31,41 +30,42 @@ sender, through the model's link and impairments running in real time. Payloads 
 the link counts each datagram with its 28 bytes of IPv4 and UDP header. Stop it with Ctrl-C: it prints
 what crossed it and writes the trace CSV.
 
-  --listen HOST:PORT     where the sender sends (port 0 picks one; the proxy prints it)
-  --to HOST:PORT         the receiver
-  --seed N               seed of every random choice of the impairments (default 1)
-  --csv FILE             write the trace CSV on exit
-  --csv-rows N           keep at most N rows for the CSV (default ${MAX_ROWS})
-  --max-held BYTES       bytes the link may hold at once; more is refused (default ${64 << 20})
-  --json                 print the exit summary as one JSON object
-  --watch HOST:PORT      serve the trace so far at http://HOST:PORT/link.csv, for the page's Sessions view
+${flagHelp(PROXY_FLAGS)}
 
 ${linkHelp()}
 
 Example: npm run link -- --listen 127.0.0.1:9000 --to 127.0.0.1:9001 --bandwidth 5 --latency 10 --loss 10
 `;
 
-async function main(): Promise<number> {
-  const { values: v } = parseArgs({ options, strict: true, allowPositionals: false });
-  if (v.help) {
-    console.log(help());
+/** Settles at the first SIGINT or SIGTERM. */
+const interrupted = () =>
+  new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+
+/** The proxy from its command line: it carries datagrams until `stopped()` settles (Ctrl-C), then reports. */
+export async function linkMain(argv: string[], io: Io, stopped: () => Promise<unknown> = interrupted): Promise<number> {
+  const line = readCommandLine(argv, PROXY_FLAGS, LINK_FLAGS);
+  if (line.help) {
+    io.out(help());
     return 0;
   }
-  const listen = readAddress('listen', v.listen, true);
-  const to = readAddress('to', v.to, false);
-  const link = readLinkFlags(v);
-  const watchAt = v.watch === undefined ? null : readAddress('watch', v.watch, true);
-  if (v.csv) checkWritable('csv', v.csv);
+  const { flags, given } = line;
+  const listen = toAddress(flags.listen);
+  const to = toAddress(flags.to);
+  const link = readLinkFlags(given);
+  const watchAt = flags.watch === undefined ? null : toAddress(flags.watch);
   const proxy = await EmulatedLink.open({
     link,
-    seed: whole('seed', v.seed, 0, 2 ** 31 - 1),
+    seed: flags.seed,
     traces: loadTrace,
     listen,
     to,
-    logRows: v.csv || v.watch ? whole('csv-rows', v['csv-rows'], 0, MAX_ROWS) : 0,
-    maxHeldBytes: whole('max-held', v['max-held'], 1 << 16, 2 ** 32),
+    logRows: flags.csv || watchAt ? flags.csvRows : 0,
+    maxHeldBytes: flags.maxHeld,
   });
-  console.log(`link: ${listen.host}:${proxy.port} → ${to.host}:${to.port} · ${describeLink(link)}`);
+  io.out(`link: ${listen.host}:${proxy.port} → ${to.host}:${to.port} · ${describeLink(link)}`);
   const watch =
     watchAt &&
     (await serveWatch(
@@ -77,17 +77,16 @@ async function main(): Promise<number> {
       },
       watchAt,
     ));
-  if (watch) console.log(`watch: open the page's Sessions view with ?view=sessions&watch=http://${watchAt!.host}:${watch.port}`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  if (watch) io.out(`watch: open the page's Sessions view with ?view=sessions&watch=http://${watchAt!.host}:${watch.port}`);
+  await stopped();
   proxy.close();
   watch?.close();
   const report = linkReport(proxy);
-  console.log(v.json ? JSON.stringify(report) : formatLinkReport(report));
-  if (v.csv) writeFileSync(v.csv, proxy.csv());
+  io.out(flags.json ? JSON.stringify(report) : formatLinkReport(report));
+  if (flags.csv) writeFileSync(flags.csv, proxy.csv());
   return 0;
 }
 
-if (isEntry(import.meta.url)) await runAsProcess('link', () => main(), import.meta.url, { errors: [TraceError], codes: ['EADDRINUSE', 'EADDRNOTAVAIL'], hint: hintFor });
+export const LINK_USAGE: UsageFaults = { errors: [TraceError], codes: ['EADDRINUSE', 'EADDRNOTAVAIL'], hint: hintFor };
+
+if (isEntry(import.meta.url)) await runAsProcess('link', linkMain, import.meta.url, LINK_USAGE);

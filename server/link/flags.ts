@@ -3,7 +3,7 @@ import type { ParamSpec } from '../../shared/controllers/types.ts';
 import { LINK_PARAMS, withLinkValues } from '../../shared/link/params.ts';
 import { rateLink } from '../../shared/scenarios/presets.ts';
 import type { LinkSpec } from '../../shared/scenarios/spec.ts';
-import { readSchemaFlags, schemaHelp, schemaOptions, UsageError } from '../cli/flags.ts';
+import { type FlagSpec, flagHelp, readSchemaFlags, requiredFlag, splitHostPort, textFlag, UsageError } from '../cli/flags.ts';
 import { loadTrace } from '../traces.ts';
 import type { Address } from './emulatedLink.ts';
 
@@ -15,16 +15,16 @@ import type { Address } from './emulatedLink.ts';
 const RENAMED: Record<string, string> = { delay: 'latency' };
 export const LINK_FLAG_PARAMS: readonly ParamSpec[] = LINK_PARAMS.map((p) => (RENAMED[p.name] ? { ...p, name: RENAMED[p.name] } : p));
 
-export const linkOptions = {
-  ...schemaOptions(LINK_FLAG_PARAMS),
-  trace: { type: 'string' },
-  'ack-trace': { type: 'string' },
-} as const;
+/** The flags that run the link on traces instead of a rate. */
+const TRACE_FLAGS = [
+  textFlag('trace', 'FILE', null, 'a Mahimahi trace (bundled name or path) instead of --bandwidth for the data direction'),
+  textFlag('ackTrace', 'FILE', null, "the reply direction's trace (default: the same as --trace)"),
+];
 
-export const linkHelp = () =>
-  `${schemaHelp(LINK_FLAG_PARAMS, 'Link (ack-… flags impair the reply direction)')}
-  --trace FILE           a Mahimahi trace (bundled name or path) instead of --bandwidth for the data direction
-  --ack-trace FILE       the reply direction's trace (default: the same as --trace)`;
+/** Every flag that describes the link, for the tool's command line. */
+export const LINK_FLAGS: readonly FlagSpec[] = [...LINK_FLAG_PARAMS, ...TRACE_FLAGS];
+
+export const linkHelp = () => `Link (ack-… flags impair the reply direction):\n${flagHelp(LINK_FLAGS)}`;
 
 /** The link the flags describe: a rate link, or a trace link when --trace is given. */
 export function readLinkFlags(given: Record<string, unknown>): LinkSpec {
@@ -50,16 +50,22 @@ export function readLinkFlags(given: Record<string, unknown>): LinkSpec {
   return link;
 }
 
-/** "HOST:PORT" with an IPv4 address (or localhost); port 0 only where `allowZero`. */
-export function readAddress(flag: string, raw: string | undefined, allowZero: boolean): Address {
-  if (raw === undefined) throw new UsageError(`--${flag} HOST:PORT is required`);
-  const m = /^([^:]+):(\d+)$/.exec(raw);
-  const host = m?.[1] === 'localhost' ? '127.0.0.1' : m?.[1];
-  const port = Number(m?.[2]);
-  if (!m || !host || !isIPv4(host) || !Number.isInteger(port) || port < (allowZero ? 0 : 1) || port > 65535) {
-    throw new UsageError(`--${flag} must be HOST:PORT with an IPv4 address and a port from ${allowZero ? 0 : 1} to 65535 (got "${raw}")`);
-  }
-  return { host, port };
+/** "HOST:PORT" with an IPv4 address (or localhost) and a port from `minPort` to 65535. */
+const isAddress = (minPort: number) => (raw: string) => {
+  const a = splitHostPort(raw, minPort);
+  return a !== null && (a.host === 'localhost' || isIPv4(a.host));
+};
+const addressMeans = (minPort: number) => `HOST:PORT with an IPv4 address and a port from ${minPort} to 65535`;
+
+/** A HOST:PORT flag of the proxy; port 0 (any free port) where `minPort` is 0. */
+export const addressFlag = <const N extends string>(name: N, minPort: 0 | 1, doc: string) => textFlag(name, 'HOST:PORT', null, doc, { accepts: isAddress(minPort), means: addressMeans(minPort) });
+export const requiredAddressFlag = <const N extends string>(name: N, minPort: 0 | 1, doc: string) =>
+  requiredFlag(name, 'HOST:PORT', doc, { accepts: isAddress(minPort), means: addressMeans(minPort) });
+
+/** A checked HOST:PORT flag's address; localhost is 127.0.0.1. */
+export function toAddress(raw: string): Address {
+  const { host, port } = splitHostPort(raw, 0)!;
+  return { host: host === 'localhost' ? '127.0.0.1' : host, port };
 }
 
 /** An explanation for flags people reach for by other tools' names. */

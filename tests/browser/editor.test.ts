@@ -8,7 +8,7 @@ import { runScenario } from '../../shared/scenarios/run.ts';
 import { CALLBACK_BUDGET_MS } from '../../shared/controllers/userInstalled.ts';
 import { HANG_MS } from '../../web/worker/watchdog.ts';
 import { loadTrace } from '../../server/traces.ts';
-import { loadSchemeFile } from '../../server/cli/flags.ts';
+import { loadSchemeFile } from '../../server/cli/schemeFlags.ts';
 import { installUserScheme } from '../../shared/controllers/registry.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';

@@ -8,7 +8,7 @@ import { MATRIX, SHARED_PRESETS, sharedBottleneck } from '../../shared/scenarios
 import { matrixRuns } from '../../shared/scenarios/matrix.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { withUserCode } from '../../shared/controllers/userInstalled.ts';
-import { loadSchemeFile } from '../../server/cli/flags.ts';
+import { loadSchemeFile } from '../../server/cli/schemeFlags.ts';
 import { loadTrace } from '../../server/traces.ts';
 import { fixed } from '../../web/charts/format.ts';
 import { open, playground } from '../helpers/page.ts';

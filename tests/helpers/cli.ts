@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Io, runTool, type UsageFaults } from '../../server/cli/flags.ts';
+import { runTool, type ToolMain, type UsageFaults } from '../../server/cli/tool.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -21,7 +21,7 @@ export function runCli(script: string, args: string[], timeout = 60_000) {
  * Runs a tool's main in this process, through the same exit-code handling as its script, and collects what
  * it prints: the same outcome as runCli without starting a process per call.
  */
-export async function runInProcess(tool: string, main: (argv: string[], io: Io) => number | Promise<number>, args: string[], usage: UsageFaults = {}) {
+export async function runInProcess(tool: string, main: ToolMain, args: string[], usage: UsageFaults = {}) {
   const stdout: string[] = [];
   const stderr: string[] = [];
   const code = await runTool(tool, main, args, { out: (t) => stdout.push(`${t}\n`), err: (t) => stderr.push(`${t}\n`) }, usage);

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
 import { K } from '../../shared/log/kinds.ts';
 import { idleDelays, lossAndDuplication, overloadRate, ProbeEnds, startLinkProcess } from '../../server/link/probe.ts';
-import { readAddress, readLinkFlags } from '../../server/link/flags.ts';
+import { readLinkFlags } from '../../server/link/flags.ts';
+import { LINK_USAGE, linkMain } from '../../server/cli/link.ts';
+import { runInProcess } from '../helpers/cli.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
 import { judgeTimingUnlessStarved, judgeTimingUnlessStolen, stealMeter, timerLagMeter } from '../helpers/steal.ts';
 
@@ -116,11 +118,21 @@ describe('npm run link: the emulated link between real programs', () => {
       [() => readLinkFlags({ queue: 'fifo' }), /--queue: queue must be one of infinite, packets, bytes/],
       [() => readLinkFlags({ trace: '/no/such/trace' }), /no bundled trace or file named/],
       [() => readLinkFlags({ trace: 'Verizon-LTE-short.down', bandwidth: '5' }), /--bandwidth and --trace both/],
-      [() => readAddress('listen', 'here', true), /--listen must be HOST:PORT/],
-      [() => readAddress('to', '127.0.0.1:0', false), /--to must be HOST:PORT .* port from 1 to 65535/],
-      [() => readAddress('to', undefined, false), /--to HOST:PORT is required/],
     ];
     for (const [bad, message] of cases) expect(bad).toThrow(message);
+    const neverStopped = () => {
+      throw new Error('the proxy started');
+    };
+    const addresses: [string[], string][] = [
+      [['--listen', 'here', '--to', '127.0.0.1:9'], '--listen must be HOST:PORT with an IPv4 address and a port from 0 to 65535 (got "here")'],
+      [['--listen', '127.0.0.1:0', '--to', '127.0.0.1:0'], '--to must be HOST:PORT with an IPv4 address and a port from 1 to 65535 (got "127.0.0.1:0")'],
+      [['--listen', '127.0.0.1:0'], '--to HOST:PORT is required'],
+      [['--listen', '127.0.0.1:0', '--to', '127.0.0.1:9', '--watch', 'example.org:80'], '--watch must be HOST:PORT with an IPv4 address and a port from 0 to 65535 (got "example.org:80")'],
+    ];
+    for (const [args, message] of addresses) {
+      const out = await runInProcess('link', (argv, io) => linkMain(argv, io, neverStopped), args, LINK_USAGE);
+      expect([out.code, out.stderr, out.stdout], args.join(' ')).toEqual([2, `link: ${message}\nRun with --help for the options.\n`, '']);
+    }
   });
 
   it('reads the link flags into the model link: --latency is the delay, ack- flags the reply direction', () => {

@@ -1,16 +1,19 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { csvParse } from 'd3-dsv';
 import { describe, expect, it } from 'vitest';
-import { SCHEMES } from '../../shared/controllers/registry.ts';
+import { contestSchemes, SCHEMES } from '../../shared/controllers/registry.ts';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { sim as simMain, SIM_USAGE } from '../../server/cli/sim.ts';
+import type { SweepPoint } from '../../shared/scenarios/sweep.ts';
+import { SIM_FLAGS } from '../../server/cli/sim/simFlags.ts';
 import { runInProcess } from '../helpers/cli.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
 
 const sim = (...args: string[]) => runInProcess('sim', simMain, args, SIM_USAGE);
+const SIM_TRACE_DOC = SIM_FLAGS.find((f) => f.name === 'trace')!.doc;
 
 describe('npm run sim', () => {
   it('--help lists scenarios, every scheme and each parameter with its range', async () => {
@@ -21,7 +24,7 @@ describe('npm run sim', () => {
       for (const p of s.params) expect(r.stdout).toContain(`${p.name}=`);
     }
     expect(r.stdout).toContain('a=0.1…10 packets');
-    expect(r.stdout).toMatch(/--scenario NAME\s+contest \| offset-constant/);
+    expect(r.stdout).toMatch(/^ {2}--scenario +contest\|offset-constant\|offset-variable\|matrix\|shared\|measurement\n +the experiment to run \(default contest\)$/m);
     expect(r.stdout).toContain('--ack-loss');
     const lines = r.stdout.split('\n');
     for (const s of SCHEMES)
@@ -119,5 +122,77 @@ describe('npm run sim', () => {
     const r = await sim('--trace', bad);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/line 3: not a whole number/);
+  });
+
+  /** A 2-second trace of one packet a millisecond: a contest short enough to sweep in a test. */
+  const shortTrace = (dir: string) => {
+    const file = join(dir, 'short.trace');
+    writeFileSync(file, Array.from({ length: 2000 }, (_, i) => i + 1).join('\n'));
+    return file;
+  };
+  const SWEEP_COLUMNS = ['trace', 'scheme', 'param', 'value', 'throughput_mbps', 'delay95_ms', 'power', 'score', 'frontier'];
+  /** The CSV row a printed point should have: its figures as written, and whether it is on the printed frontier. */
+  const rowOf = (trace: string, p: SweepPoint, front: SweepPoint[]) => ({
+    trace,
+    scheme: p.scheme,
+    param: p.param,
+    value: p.param === '' ? '' : String(p.value),
+    throughput_mbps: String(p.throughputMbps),
+    delay95_ms: String(p.delay95),
+    power: String(p.power),
+    score: String(p.score),
+    frontier: String(front.some((f) => f.scheme === p.scheme && f.value === p.value)),
+  });
+
+  it('--sweep with --csv writes one row per sweep point with the figures it printed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const trace = shortTrace(dir);
+    const file = join(dir, 'sweep.csv');
+    const r = await sim('--trace', trace, '--scheme', 'fixed', '--sweep', 'w=10,20,40', '--csv', file, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { points: SweepPoint[]; frontier: SweepPoint[] };
+    const rows = csvParse(readFileSync(file, 'utf8'));
+    expect(rows.columns).toEqual(SWEEP_COLUMNS);
+    expect(rows.map((row) => row.value)).toEqual(['10', '20', '40']);
+    expect(rows.map((row) => ({ ...row }))).toEqual(out.points.map((p) => rowOf(trace, p, out.frontier)));
+  });
+
+  it('--scoreboard with --csv writes one row per built-in window scheme', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const trace = shortTrace(dir);
+    const file = join(dir, 'scoreboard.csv');
+    const r = await sim('--trace', trace, '--scoreboard', '--csv', file, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { points: SweepPoint[]; frontier: SweepPoint[] };
+    const rows = csvParse(readFileSync(file, 'utf8'));
+    expect(rows.map((row) => row.scheme)).toEqual(contestSchemes().map((s) => s.id));
+    expect(rows.map((row) => ({ ...row }))).toEqual(out.points.map((p) => rowOf(trace, p, out.frontier)));
+  });
+
+  it('refuses a flag the run would ignore, before running: exit 2, what the flag does and which runs take it, no file', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'never.csv');
+    const csvRuns = '--scenario contest, --scenario offset-constant, --scenario offset-variable, --scenario shared, --scenario matrix --row N, --sweep, --scoreboard';
+    const csvDoc = "write the run's event trace CSV; with --sweep or --scoreboard, the points' CSV (one row per run, as the contest lab exports it)";
+    const oneRun = '--scenario contest, --scenario offset-constant, --scenario offset-variable, --scenario shared, --scenario matrix --row N';
+    const cases: [string[], string][] = [
+      [['--scenario', 'measurement', '--csv', file], `--csv is for ${csvRuns}, not for --scenario measurement: ${csvDoc}`],
+      [['--scenario', 'matrix', '--csv', file], `--csv is for ${csvRuns}, not for --scenario matrix without --row: ${csvDoc}`],
+      [['--scheme', 'fixed', '--sweep', 'w=10,20', '--summary-csv', file], `--summary-csv is for ${oneRun}, not for --sweep: write the run's per-interval summary CSV`],
+      [['--scoreboard', '--interval', '50'], `--interval is for ${oneRun}, not for --scoreboard: interval of the summary CSV`],
+      [
+        ['--scenario', 'matrix', '--row', '3', '--loss', '5'],
+        "--loss is for --scenario contest, --sweep, --scoreboard, --scenario offset-constant, --scenario offset-variable, --scenario shared, not for --scenario matrix --row N: a link flag sets the scenario's link",
+      ],
+      [['--row', '3'], '--row is for --scenario matrix --row N, not for --scenario contest: matrix: run only this row and keep its trace'],
+      [['--scenario', 'shared', '--trace', 'TMobile-LTE-short'], `--trace is for --scenario contest, --sweep, --scoreboard, not for --scenario shared: ${SIM_TRACE_DOC}`],
+      [['--scoreboard', '--sweep', 'w=1,2'], '--sweep and --scoreboard are two different runs of the contest: give one'],
+      [['--scheme', 'reno,cubic', '--sweep', 'w=1,2'], '--scheme: --sweep runs one scheme (got reno, cubic)'],
+      [['--scenario', 'matrix', '--scheme', 'reno', '--scheme', 'cubic'], '--scheme: --scenario matrix without --row runs one scheme (got reno, cubic)'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await sim(...args);
+      expect([r.code, r.stderr, r.stdout], args.join(' ')).toEqual([2, `sim: ${message}\nRun with --help for the options.\n`, '']);
+    }
+    expect(existsSync(file)).toBe(false);
   });
 });

@@ -1,9 +1,11 @@
-import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../server/cli/flags.ts';
-import { readRelayFlags, relayOptions } from '../../server/relayFlags.ts';
+import { readCommandLine, UsageError } from '../../server/cli/flags.ts';
+import { RELAY_SPECS, readRelayFlags } from '../../server/relayFlags.ts';
 
-const read = (args: string[]) => readRelayFlags(parseArgs({ args, options: relayOptions(), strict: true }).values);
+const read = (args: string[]) => {
+  const line = readCommandLine(args, [], RELAY_SPECS);
+  return line.help ? {} : readRelayFlags(line.given);
+};
 
 describe('relay flags from the table', () => {
   it("sets each option the flags name, in the option's unit", () => {

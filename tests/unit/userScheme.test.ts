@@ -8,7 +8,7 @@ import { CALLBACK_BUDGET_MS } from '../../shared/controllers/userInstalled.ts';
 import { contest, flow } from '../../shared/scenarios/presets.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
-import { loadSchemeFile } from '../../server/cli/flags.ts';
+import { loadSchemeFile } from '../../server/cli/schemeFlags.ts';
 import { loadTrace } from '../../server/traces.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pipefill-user-'));

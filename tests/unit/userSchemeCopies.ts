@@ -8,7 +8,7 @@ import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { contest, flow, offsetServer, rateLink } from '../../shared/scenarios/presets.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
-import { loadSchemeFile } from '../../server/cli/flags.ts';
+import { loadSchemeFile } from '../../server/cli/schemeFlags.ts';
 import { loadTrace } from '../../server/traces.ts';
 
 /** A run's event rows (the spec line names the scheme, so it is left out). */

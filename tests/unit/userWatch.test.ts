@@ -6,7 +6,7 @@ import { installUserScheme } from '../../shared/controllers/registry.ts';
 import { watchCallbacks } from '../../shared/controllers/userWatch.ts';
 import { contest, flow } from '../../shared/scenarios/presets.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
-import { loadSchemeFile } from '../../server/cli/flags.ts';
+import { loadSchemeFile } from '../../server/cli/schemeFlags.ts';
 import { loadTrace } from '../../server/traces.ts';
 
 const SOURCE = `export default {

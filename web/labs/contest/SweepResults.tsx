@@ -1,5 +1,5 @@
-import { csvFormat } from 'd3-dsv';
 import { findScheme } from '../../../shared/controllers/registry.ts';
+import { formatSweepCsv } from '../../../shared/csv/sweep.ts';
 import type { Summary } from '../../../shared/metrics/summary.ts';
 import { Explained } from '../../teach/Explained.tsx';
 import { STAR_EXPLANATION } from '../../teach/explanations.ts';
@@ -13,22 +13,8 @@ import type { SweepResult } from './useSweepRunner.ts';
 
 /** The sweep's points as a CSV file, each marked whether it lies on its sweep's frontier. */
 export function exportSweepCsv(trace: string, points: SweepResult[]): void {
-  download(
-    `pipefill-sweep-${trace}.csv`,
-    csvFormat(
-      points.map((p) => ({
-        trace,
-        scheme: p.scheme,
-        param: p.param,
-        value: p.value,
-        throughput_mbps: p.throughputMbps,
-        delay95_ms: p.delay95,
-        power: p.power,
-        score: p.score,
-        frontier: frontier(points.filter((x) => x.sweep === p.sweep)).includes(p),
-      })),
-    ),
-  );
+  const onFrontier = (p: SweepResult) => frontier(points.filter((x) => x.sweep === p.sweep)).includes(p);
+  download(`pipefill-sweep-${trace}.csv`, formatSweepCsv(trace, points, onFrontier));
 }
 
 /** The throughput–delay plane with each sweep's frontier and the best points ringed, and the table of runs. */

@@ -1,0 +1,64 @@
+import { LINK_PARAMS, withLinkValues } from '../../../shared/link/params.ts';
+import { contestOn } from '../../../shared/scenarios/contestOn.ts';
+import { flow, offsetServer, SHARED_PRESETS, sharedBottleneck } from '../../../shared/scenarios/presets.ts';
+import type { FlowSpec, ScenarioSpec } from '../../../shared/scenarios/spec.ts';
+import { loadTrace } from '../../traces.ts';
+import { readSchemaFlags } from '../flags.ts';
+import { applySets, knownScheme, type SetFlag } from '../schemeFlags.ts';
+import type { Scenario, SimFlags } from './simFlags.ts';
+
+/** The scheme each scenario runs when --scheme names none. */
+export const DEFAULT_SCHEME: Record<Exclude<Scenario, 'measurement'>, string> = {
+  contest: 'aimd',
+  'offset-constant': 'burst-aimd',
+  'offset-variable': 'burst-aimd',
+  matrix: 'reno',
+  shared: 'reno',
+};
+
+/** The flows --scheme, --flows and --set ask for (schemes repeat to fill), each value checked against its scheme's schema. */
+export function buildFlows(schemes: readonly string[], count: number, sets: readonly SetFlag[], bytes: number | null = null): FlowSpec[] {
+  const known = schemes.map(knownScheme);
+  const flows = Array.from({ length: count }, (_, i) => flow(schemes[i % schemes.length], {}, 0, bytes));
+  applySets(
+    sets,
+    flows.map((f, i) => ({ scheme: known[i % known.length], params: f.params })),
+  );
+  return flows;
+}
+
+/** The preset's flows, as many as --flows or the schemes given (whichever is more), with the --set values. */
+function sharedSpec(flags: SimFlags, schemes: readonly string[], sets: readonly SetFlag[]): ScenarioSpec {
+  const preset = SHARED_PRESETS.find((p) => p.id === flags.preset)!;
+  const spec = sharedBottleneck(
+    preset,
+    Array.from({ length: Math.max(flags.flows, schemes.length) }, (_, i) => schemes[i % schemes.length]),
+    flags.seed,
+  );
+  const flows = buildFlows(schemes, spec.flows.length, sets);
+  spec.flows.forEach((f, i) => (f.params = flows[i].params));
+  return spec;
+}
+
+/** The scenario before the link flags: the contest (which a sweep starts from too), an offset server, or a shared bottleneck. */
+function presetSpec(flags: SimFlags, schemes: readonly string[], sets: readonly SetFlag[]): ScenarioSpec {
+  switch (flags.scenario) {
+    case 'contest':
+      // A trace given by path lasts as long as the file says.
+      return contestOn(flags.trace, buildFlows(schemes, flags.flows, sets), flags.seed, (path) => loadTrace(path).times.at(-1)!);
+    case 'offset-constant':
+    case 'offset-variable':
+      return offsetServer(flags.scenario === 'offset-variable', buildFlows(schemes, flags.flows, sets, 1_000_000), flags.seed);
+    case 'shared':
+      return sharedSpec(flags, schemes, sets);
+    default:
+      throw new Error(`--scenario ${flags.scenario} has no single spec`);
+  }
+}
+
+/** The scenario the flags describe, its link overridden by the link flags given. */
+export function scenarioSpec(flags: SimFlags, given: Record<string, unknown>, schemes: readonly string[], sets: readonly SetFlag[]): ScenarioSpec {
+  const spec = presetSpec(flags, schemes, sets);
+  spec.link = withLinkValues(spec.link, readSchemaFlags(LINK_PARAMS, given, 'the link'));
+  return spec;
+}

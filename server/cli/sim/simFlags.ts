@@ -1,0 +1,52 @@
+import { choice } from '../../../shared/controllers/types.ts';
+import { LINK_PARAMS } from '../../../shared/link/params.ts';
+import { MATRIX_SEEDS } from '../../../shared/scenarios/matrix.ts';
+import { BUNDLED_TRACES, MATRIX, SHARED_PRESETS } from '../../../shared/scenarios/presets.ts';
+import { type FlagValues, flagHelp, HELP_FLAG, listFlag, outputFlag, schemaHelp, seedFlag, switchFlag, textFlag, wholeFlag } from '../flags.ts';
+import { schemesHelp, setFlag } from '../schemeFlags.ts';
+
+export const SCENARIOS = ['contest', 'offset-constant', 'offset-variable', 'matrix', 'shared', 'measurement'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
+
+/** The sim's own flags; the link's come from its schema (LINK_PARAMS). */
+export const SIM_FLAGS = [
+  choice('scenario', SCENARIOS, 'contest', 'the experiment to run'),
+  textFlag('trace', 'NAME|FILE', 'Verizon-LTE-short', `contest trace: ${BUNDLED_TRACES.map((t) => t.name).join(', ')}, or a path to a Mahimahi file`),
+  listFlag('scheme', 'ID|FILE', 'controller (a built-in, or your own module ./my-controller.js); repeat (or give a comma list) for several flows', { commas: true }),
+  setFlag(true),
+  wholeFlag('flows', '', 1, 255, 1, 'flows on the bottleneck (schemes repeat to fill)'),
+  seedFlag('seed of every random choice'),
+  wholeFlag('seeds', '', 1, 1000, MATRIX_SEEDS, 'matrix: run each row over seeds --seed … --seed+N−1'),
+  wholeFlag('row', '', 1, MATRIX.length, null, 'matrix: run only this row and keep its trace'),
+  textFlag('sweep', 'NAME=VALUES', null, 'contest: run the scheme once per value, e.g. w=2..512*2, gain=1..2+0.25, a=0.5,1,2', {
+    accepts: /^[A-Za-z]\w*=.+$/,
+    means: 'NAME=VALUES, e.g. w=2..512*2',
+  }),
+  switchFlag('scoreboard', 'contest: every built-in window scheme at its defaults on the trace'),
+  choice(
+    'preset',
+    SHARED_PRESETS.map((p) => p.id),
+    'cdn',
+    'shared: the bottleneck',
+  ),
+  outputFlag('csv', "write the run's event trace CSV; with --sweep or --scoreboard, the points' CSV (one row per run, as the contest lab exports it)"),
+  outputFlag('summaryCsv', "write the run's per-interval summary CSV"),
+  wholeFlag('interval', 'ms', 1, 3_600_000, 100, 'interval of the summary CSV'),
+  switchFlag('json', 'print the summary as one JSON object'),
+  HELP_FLAG,
+] as const;
+
+export type SimFlags = FlagValues<typeof SIM_FLAGS>;
+
+export const simHelp = () => `Usage: npm run sim -- [options]
+
+Runs one Pipefill experiment headless, prints its summary and can write the trace CSV.
+
+Options:
+${flagHelp(SIM_FLAGS)}
+
+${schemaHelp(LINK_PARAMS, "Link (each overrides the scenario's own setting)")}
+
+Schemes and their parameters:
+${schemesHelp()}
+`;
