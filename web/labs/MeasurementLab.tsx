@@ -7,7 +7,7 @@ import { Fit, LiveFit } from './measurement/Fit.tsx';
 import { RecordedConnections } from './measurement/RecordedConnections.tsx';
 import { WorkerPool } from '../worker/pool.ts';
 import type { NumberParam } from '../../shared/controllers/types.ts';
-import { useInitialState, useUrlState } from './lab.ts';
+import { useInitialState, useUrlState } from '../components/useViewUrl.ts';
 import { MEASUREMENT_LAB } from '../state/labs.ts';
 import { Notices } from '../components/Notices.tsx';
 import { useNotices } from '../components/useNotices.ts';
@@ -17,7 +17,7 @@ const err = (est: number, truth: number) => `${fixed((100 * (est - truth)) / tru
 /** Bandwidth and delay from ping-pong latencies of several message sizes, simulated or live. */
 export function MeasurementLab() {
   const initial = useInitialState(MEASUREMENT_LAB);
-  const { notices, dismiss } = useNotices(initial.errors);
+  const { notices, dismiss } = useNotices(initial);
   const [mbps, setMbps] = useState(initial.value.bw as number);
   const [delayMs, setDelay] = useState(initial.value.delay as number);
   const [jitterMs, setJitter] = useState(initial.value.jitter as number);
