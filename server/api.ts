@@ -4,7 +4,7 @@ import type { EchoRecords } from './echoRecords.ts';
 import type { Leaderboard } from './leaderboard.ts';
 import { loopbackRtt } from './loopbackRtt.ts';
 import type { SessionSummary } from './sessionRecords.ts';
-import { isLoopback } from './loopback.ts';
+import { isLoopback } from '../shared/net/loopback.ts';
 
 export interface ApiContext {
   info: RelayInfo;

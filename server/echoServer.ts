@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { EchoRecords } from './echoRecords.ts';
-import { isLoopback } from './loopback.ts';
+import { isLoopback } from '../shared/net/loopback.ts';
 
 export interface EchoServerOptions {
   host: string;

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { leaderboardCsv, parseLeaderboardCsv, rankEntries, type LeaderboardEntry } from '../shared/relay/leaderboard.ts';
-import { isLoopback } from './loopback.ts';
+import { isLoopback } from '../shared/net/loopback.ts';
 
 /**
  * What the board keeps: for each of this many ids, its best Submit and its latest ones. A class submits a

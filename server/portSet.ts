@@ -1,4 +1,4 @@
-import { isLoopback } from './loopback.ts';
+import { isLoopback } from '../shared/net/loopback.ts';
 
 /**
  * A set of UDP port numbers shared between threads: the bridge marks the local ports of its sockets so

@@ -2,7 +2,7 @@ import { formatTraceCsv } from '../shared/csv/trace.ts';
 import { EventLog } from '../shared/log/eventLog.ts';
 import { DROP, ESTIMATE, K } from '../shared/log/kinds.ts';
 import type { Decision } from '../shared/offset/policy.ts';
-import type { SessionSummary } from '../shared/relay/sessions.ts';
+import { type SessionSummary, sessionId } from '../shared/relay/sessions.ts';
 
 export type { SessionSummary };
 
@@ -73,7 +73,7 @@ export class SessionRecords {
   }
 
   private begin(key: string, start: number): Recorded {
-    const id = `${key}@${start}`;
+    const id = sessionId(key, start);
     const r: Recorded = {
       start,
       rate: -1,

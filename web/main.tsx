@@ -1,13 +1,14 @@
 import { createRoot } from 'react-dom/client';
-import { Root, viewOf } from './app/Root.tsx';
+import { Root } from './app/Root.tsx';
 import './app/styles.css';
 import { restoreUserCode } from './editor/userCode.ts';
 import { playgroundPool } from './worker/pool.ts';
 import { decodeExperiment } from './state/experiment.ts';
 import { specFor } from './state/spec.ts';
+import { viewOf } from './state/view.ts';
 
 // The workers load their code and traces while the page loads and renders the rest.
-if (viewOf(window.location.search).isPlayground) {
+if (viewOf(window.location.search) === '') {
   const e = decodeExperiment(window.location.search).value;
   playgroundPool([specFor(e, 'a'), specFor(e, 'b')]);
 }

@@ -1,4 +1,5 @@
 import { Rng } from '../sim/rng.ts';
+import { quote } from '../text/quote.ts';
 
 /**
  * The one narrow interface every congestion-control scheme implements, in the style of the classic
@@ -142,11 +143,11 @@ export function withDefaults(params: readonly ParamSpec[], given: ParamValues = 
 export function checkParam(spec: ParamSpec, raw: string | number): { value: number | string } | { error: string } {
   if (spec.kind === 'choice') {
     const v = String(raw);
-    return spec.choices.includes(v) ? { value: v } : { error: `${spec.name} must be one of ${spec.choices.join(', ')} (got "${v}")` };
+    return spec.choices.includes(v) ? { value: v } : { error: `${spec.name} must be one of ${spec.choices.join(', ')} (got ${quote(v)})` };
   }
   const v = typeof raw === 'number' ? raw : raw.trim() === '' ? NaN : Number(raw);
   if (!Number.isFinite(v) || v < spec.min || v > spec.max) {
-    return { error: `${spec.name} must be a number from ${spec.min} to ${spec.max}${spec.unit ? ` ${spec.unit}` : ''} (got "${raw}")` };
+    return { error: `${spec.name} must be a number from ${spec.min} to ${spec.max}${spec.unit ? ` ${spec.unit}` : ''} (got ${quote(String(raw))})` };
   }
   return { value: v };
 }

@@ -1,6 +1,6 @@
 /** One offset-server session as `GET /api/sessions` lists it. */
 export interface SessionSummary {
-  /** The session's client key and the millisecond it started: unique across Resets. */
+  /** The session's client key and the millisecond it started (`sessionId`): unique across Resets. */
   id: string;
   key: string;
   server: 'constant' | 'variable';
@@ -12,3 +12,9 @@ export interface SessionSummary {
   result: boolean | null;
   time: number | null;
 }
+
+/** A session's id: its client key (an address, or address:port) and the millisecond it started. */
+export const sessionId = (key: string, startMs: number) => `${key}@${startMs}`;
+
+/** Whether a text has the shape of a session's id; whether the relay still records that session is the relay's to say. */
+export const isSessionId = (text: string) => /^[^\s@/]{1,100}@\d{1,16}$/.test(text);

@@ -1,6 +1,7 @@
 import { contestSchemes, findScheme } from '../controllers/registry.ts';
 import { checkParam, type ParamValues } from '../controllers/types.ts';
 import type { LinkMetrics } from '../metrics/linkMetrics.ts';
+import { quote } from '../text/quote.ts';
 
 /** One run of a sweep: the parameter value it tried and the contest's figures it got. */
 export interface SweepPoint {
@@ -24,7 +25,7 @@ export function sweepPoint(scheme: string, param: string, value: number, m: Link
 export function sweepValues(scheme: string, param: string, text: string): number[] | { error: string } {
   const s = findScheme(scheme);
   const spec = s?.params.find((p) => p.name === param);
-  if (!s || !spec) return { error: `${scheme} has no parameter "${param}"` };
+  if (!s || !spec) return { error: `${scheme} has no parameter ${quote(param)}` };
   if (spec.kind !== 'number') return { error: `${param} is a choice, not a number to sweep` };
   let values: number[];
   const range = /^\s*([\d.e+-]+)\s*\.\.\s*([\d.e+-]+)\s*([*+])\s*([\d.e+-]+)\s*$/.exec(text);
@@ -32,13 +33,13 @@ export function sweepValues(scheme: string, param: string, text: string): number
     const [from, to, step] = [Number(range[1]), Number(range[2]), Number(range[4])];
     const times = range[3] === '*';
     if (![from, to, step].every(Number.isFinite) || (times ? step <= 1 || from <= 0 : step <= 0) || to < from) {
-      return { error: `the range "${text}" never reaches its end: use FROM..TO*FACTOR (factor above 1) or FROM..TO+STEP (step above 0)` };
+      return { error: `the range ${quote(text)} never reaches its end: use FROM..TO*FACTOR (factor above 1) or FROM..TO+STEP (step above 0)` };
     }
     values = [];
     for (let v = from; v <= to * (1 + 1e-9) && values.length <= 200; v = times ? v * step : v + step) values.push(Number(v.toPrecision(12)));
   } else {
     values = text.split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
-    if (values.some((v) => !Number.isFinite(v))) return { error: `"${text}" is neither FROM..TO*FACTOR, FROM..TO+STEP nor a list of numbers` };
+    if (values.some((v) => !Number.isFinite(v))) return { error: `${quote(text)} is neither FROM..TO*FACTOR, FROM..TO+STEP nor a list of numbers` };
   }
   if (values.length === 0 || values.length > 200) return { error: `a sweep takes 1 to 200 values (got ${values.length})` };
   for (const v of values) {

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { findScheme } from '../../shared/controllers/registry.ts';
-import type { ParamSpec } from '../../shared/controllers/types.ts';
+import type { ChoiceParam, ParamSpec } from '../../shared/controllers/types.ts';
 import { LINK_PARAMS } from '../../shared/link/params.ts';
 import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
-import { decode, decodeGroup, encode, type Field, type StateValues } from '../../web/state/codec.ts';
+import { quote } from '../../shared/text/quote.ts';
+import { decode, decodeGroup, type Field, ignoredMessage, type StateValues } from '../../web/state/codec.ts';
 import { decodeExperiment, encodeExperiment, experimentSchema, type Experiment } from '../../web/state/experiment.ts';
 import { CONTEST_LAB, MEASUREMENT_LAB, SHARED_LAB, TRANSPORT_LAB } from '../../web/state/labs.ts';
+import { SESSIONS_VIEW } from '../../web/state/sessions.ts';
+import { decodeView, encodeView, VIEW_IDS, viewOf } from '../../web/state/view.ts';
 
 /** A valid value of a parameter other than its default: the far end of a range, another choice. */
 function other(spec: ParamSpec): string | number {
@@ -43,7 +46,7 @@ describe('the playground URL', () => {
   it('round-trips every top-level field of both scenarios, each on its own', () => {
     for (const scenario of ['contest', 'offset'] as const) {
       for (const field of experimentSchema(scenario)) {
-        if (field.kind === 'list') throw new Error('the playground has no lists');
+        if (field.kind === 'list' || field.kind === 'text') throw new Error('the playground has no lists and no text');
         const q = new URLSearchParams({ s: scenario, [field.name]: String(other(field)) });
         if (field.name === 's') q.set('s', String(other(field)));
         const once = decodeExperiment(q.toString());
@@ -71,25 +74,78 @@ describe('the playground URL', () => {
     ]);
     expect(value).toMatchObject({ scenario: 'offset', seed: 1, variable: false, a: { scheme: 'token-pacer', params: {} }, link: {}, offset: {} });
   });
+
+  it('names a bad scenario once', () => {
+    expect(decodeExperiment('s=bogus')).toMatchObject({ errors: ['s must be one of contest, offset (got "bogus")'], ignored: [], value: { scenario: 'contest' } });
+  });
+
+  it('names the keys it does not read, once each, and not the view, the code or the groups', () => {
+    const { errors, ignored } = decodeExperiment('sed=5&a.w=abc&view=&code=x&link.delay=30&s=offset&sed=6&zz=1&srv.rate=5&b.=1');
+    expect(ignored).toEqual(['unknown settings "sed", "zz" ignored']);
+    const paramsOf = (id: string) =>
+      findScheme(id)!
+        .params.map((p) => p.name)
+        .join(', ');
+    expect(errors).toEqual([
+      `controller A: token-pacer has no parameter "w" (its parameters: ${paramsOf('token-pacer')})`,
+      `controller B: burst-aimd has no parameter "" (its parameters: ${paramsOf('burst-aimd')})`,
+    ]);
+    expect(decodeExperiment(encodeExperiment(decodeExperiment('sed=5&s=offset').value)).ignored).toEqual([]);
+  });
+
+  it('names a view the page does not have: it opens the playground', () => {
+    expect(viewOf('view=nowhere')).toBe('');
+    expect(decodeExperiment('view=nowhere').errors).toEqual(['view must be one of , contest-lab, transport-lab, shared-lab, measurement, leaderboard, sessions (got "nowhere")']);
+  });
+
+  it('quotes a huge value by its start and its length', () => {
+    const huge = 'x'.repeat(20_000);
+    const traces = (experimentSchema('contest').find((f) => f.name === 'trace') as ChoiceParam).choices.join(', ');
+    expect(decodeExperiment(`trace=${huge}`).errors).toEqual([`trace must be one of ${traces} (got "${'x'.repeat(40)}…" (20000 characters))`]);
+    expect(decodeExperiment(`trace=upload:${huge}`).errors).toEqual([`the trace "${'x'.repeat(40)}…" (20000 characters) was uploaded in another session: upload it again`]);
+    expect(decodeExperiment(`a.${huge}=1&seed=${huge}`).errors).toEqual([
+      `seed must be a whole number from 0 to 2147483647 (got "${'x'.repeat(40)}…" (20000 characters))`,
+      `controller A: aimd has no parameter "${'x'.repeat(40)}…" (20000 characters) (its parameters: a, increase, decrease, b, timeout, loss)`,
+    ]);
+  });
 });
 
-/** A value for every field of a view's schema other than its default (lists get one item). */
-function nonDefault(schema: readonly Field[], item: Record<string, (string | number)[]>): StateValues {
-  return Object.fromEntries(schema.map((f) => [f.name, f.kind === 'list' ? [item[f.name]] : other(f)]));
+describe('quoting a value', () => {
+  it('quotes up to 40 characters whole, and a longer value by its first 40 characters and its length', () => {
+    expect(quote('')).toBe('""');
+    expect(quote('y'.repeat(40))).toBe(`"${'y'.repeat(40)}"`);
+    expect(quote('y'.repeat(41))).toBe(`"${'y'.repeat(40)}…" (41 characters)`);
+    // a character outside the BMP is not cut in two
+    expect(quote(`a${'😀'.repeat(30)}`)).toBe(`"a${'😀'.repeat(19)}…" (61 characters)`);
+  });
+
+  it('names the first five unknown keys, each quoted, and counts the rest', () => {
+    expect(ignoredMessage(['sed'])).toBe('unknown setting "sed" ignored');
+    expect(ignoredMessage(['k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7'])).toBe('unknown settings "k1", "k2", "k3", "k4", "k5" and 2 more ignored');
+    expect(ignoredMessage(['z'.repeat(20_000)])).toBe(`unknown setting "${'z'.repeat(40)}…" (20000 characters) ignored`);
+  });
+});
+
+/** A value for every field of a view's schema other than its default (lists get one item, text its example). */
+function nonDefault(schema: readonly Field[], item: Record<string, string | readonly (string | number)[]>): StateValues {
+  const given = (name: string) => item[name];
+  return Object.fromEntries(schema.map((f) => [f.name, f.kind === 'list' ? [[...given(f.name)]] : f.kind === 'text' ? (given(f.name) as string) : other(f)]));
 }
 
 describe.each([
-  ['contest lab', CONTEST_LAB, { sw: ['bdp', 'gain', '1..3+0.25'] }],
-  ['shared-bottleneck lab', SHARED_LAB, { f: ['cubic', 500, 20_000] }],
-  ['transport lab', TRANSPORT_LAB, {}],
-  ['measurement lab', MEASUREMENT_LAB, {}],
-] as const)('the %s URL', (_, schema, item) => {
-  it('round-trips every field', () => {
-    const value = nonDefault(schema, item as Record<string, (string | number)[]>);
-    const back = decode(schema, encode(schema, value));
-    expect(back.errors).toEqual([]);
-    expect(back.value).toEqual(value);
-    for (const f of schema) if (f.kind !== 'list') expect(value[f.name], f.name).not.toBe(f.default);
+  ['contest-lab', CONTEST_LAB, { sw: ['bdp', 'gain', '1..3+0.25'] }],
+  ['shared-lab', SHARED_LAB, { f: ['cubic', 500, 20_000] }],
+  ['transport-lab', TRANSPORT_LAB, {}],
+  ['measurement', MEASUREMENT_LAB, {}],
+  ['sessions', SESSIONS_VIEW, { session: '127.0.0.1:40000@1700000000000', watch: 'http://127.0.0.1:9000' }],
+] as const)('the %s URL', (view, schema, item) => {
+  it('round-trips every field, next to the view’s name', () => {
+    const value = nonDefault(schema, item);
+    const query = encodeView(view, schema, value);
+    expect([...query.keys()][0]).toBe('view');
+    const back = decodeView(schema, query.toString());
+    expect(back).toEqual({ value, errors: [], ignored: [] });
+    for (const f of schema) if (f.kind !== 'list' && f.kind !== 'text') expect(value[f.name], f.name).not.toBe(f.default);
   });
 
   it('reports a bad value of every field and keeps its default', () => {
@@ -97,9 +153,45 @@ describe.each([
       const bad = f.kind === 'number' ? String(f.max + 1) : 'nonsense';
       const { value, errors } = decode(schema, new URLSearchParams({ [f.name]: bad }));
       expect(errors.length, f.name).toBe(1);
-      expect(errors[0]).toContain(f.kind === 'list' ? `${f.name} must look like` : `${f.name} must be`);
-      expect(value[f.name]).toEqual(f.kind === 'list' ? [] : f.default);
+      expect(errors[0]).toContain(f.kind === 'list' ? `${f.name} must look like` : f.kind === 'text' ? `${f.name} "nonsense" is not` : `${f.name} must be`);
+      expect(value[f.name]).toEqual(f.kind === 'list' ? [] : f.kind === 'text' ? '' : f.default);
     }
+  });
+
+  it('names the keys it does not read, and not the view or the code of a shared link', () => {
+    const { errors, ignored } = decodeView(schema, `view=${view}&code=x&sed=5&${schema[0].name}.x=1`);
+    expect(errors).toEqual([]);
+    expect(ignored).toEqual([`unknown settings "sed", "${schema[0].name}.x" ignored`]);
+  });
+});
+
+describe('the sessions view’s URL', () => {
+  const errorsOf = (search: string) => decodeView(SESSIONS_VIEW, search).errors;
+
+  it('takes a session’s id and a watch address on this machine', () => {
+    expect(decodeView(SESSIONS_VIEW, 'view=sessions&session=%3A%3A1%3A5000%401700000000000&watch=http%3A%2F%2Flocalhost%3A9000')).toEqual({
+      value: { session: '::1:5000@1700000000000', watch: 'http://localhost:9000' },
+      errors: [],
+      ignored: [],
+    });
+    expect(decodeView(SESSIONS_VIEW, 'view=sessions').value).toEqual({ session: '', watch: '' });
+  });
+
+  it('names a value that is no session’s id, or no watch address on this machine', () => {
+    expect(errorsOf('session=../../etc')).toEqual(['session "../../etc" is not a session\'s id, which looks like CLIENT@START_MS']);
+    expect(errorsOf('session=')).toEqual(['session is empty']);
+    expect(errorsOf(`session=1.2.3.4@${'9'.repeat(20_000)}`)).toEqual([`session "1.2.3.4@${'9'.repeat(32)}…" (20008 characters) is not a session's id, which looks like CLIENT@START_MS`]);
+    expect(errorsOf('watch=http%3A%2F%2F10.0.0.1%3A9000')).toEqual([
+      'watch "http://10.0.0.1:9000" is not an emulated link\'s watch address on this machine: start one with `npm run link -- … --watch 127.0.0.1:PORT` and give http://127.0.0.1:PORT',
+    ]);
+  });
+});
+
+describe('the view', () => {
+  it('is one of the page’s views, named first in a view’s URL, and none for the playground', () => {
+    for (const id of VIEW_IDS) expect(viewOf(encodeView(id, [], {}).toString())).toBe(id);
+    expect(encodeView('', [], {}).toString()).toBe('');
+    expect(viewOf('view=sessions&session=x')).toBe('sessions');
   });
 });
 

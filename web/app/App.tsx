@@ -71,7 +71,7 @@ async function importRun(file: File, slot: Slot, runs: Runs, playhead: Playhead,
 export function App() {
   const initial = useMemo(() => decodeExperiment(window.location.search), []);
   const [e, setE] = useState<Experiment>(initial.value);
-  const { notices, note, dismiss, forget } = useNotices(initial.errors);
+  const { notices, note, dismiss, forget } = useNotices(initial);
   const uploads = useUploads();
   const allRuns = useRuns(e, uploads.durations);
   // What the page draws: never a run of the other scenario under this one's headings.

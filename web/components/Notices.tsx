@@ -17,3 +17,6 @@ export function Notices({ notices, dismiss }: { notices: readonly string[]; dism
 
 /** How every view words a bad URL value. */
 export const urlNotice = (m: string) => `The link asked for something this page cannot do, so it uses the default instead: ${m}`;
+
+/** How every view words the keys of its URL it did not understand (there is no default to fall back on). */
+export const ignoredNotice = (m: string) => `The link asked for something this page does not know: ${m}`;

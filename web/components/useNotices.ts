@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { urlNotice } from './Notices.tsx';
+import type { UrlProblems } from '../state/codec.ts';
+import { ignoredNotice, urlNotice } from './Notices.tsx';
 
 /** The notices of a view, starting with what was wrong in its URL; the last four are kept. */
-export function useNotices(urlErrors: readonly string[]) {
-  const [notices, setNotices] = useState<string[]>(() => urlErrors.map(urlNotice));
+export function useNotices(url: UrlProblems) {
+  const [notices, setNotices] = useState<string[]>(() => [...url.errors.map(urlNotice), ...url.ignored.map(ignoredNotice)]);
   return {
     notices,
     note: (m: string) => setNotices((n) => [...n.slice(-3), m]),

@@ -12,7 +12,7 @@ import { WorkerPool } from '../worker/pool.ts';
 import { exportSweepCsv, SweepResults } from './contest/SweepResults.tsx';
 import { defaultSweep, type SweepDef, SweepSettings, sweepProblem } from './contest/SweepSettings.tsx';
 import { type SweepRun, useSweepRunner } from './contest/useSweepRunner.ts';
-import { useInitialState, useUrlState } from './lab.ts';
+import { useInitialState, useUrlState } from '../components/useViewUrl.ts';
 
 /** Traces uploaded in this lab: checked once by a worker, then handed to the sweep's workers. */
 function useUploads(onError: (m: string) => void, onUploaded: (trace: string) => void) {
@@ -48,7 +48,7 @@ function sweepRuns(sweeps: SweepDef[]): { runs: SweepRun[] } | { problems: strin
 /** Sweeps of controller parameters on a contest trace, filling the throughput–delay plane as runs finish. */
 export function ContestLab() {
   const initial = useInitialState(CONTEST_LAB);
-  const { notices, dismiss } = useNotices(initial.errors);
+  const { notices, dismiss } = useNotices(initial);
   const [trace, setTrace] = useState(initial.value.trace as string);
   const [sweeps, setSweeps] = useState<SweepDef[]>(() => sweepsFrom(initial.value.sw as Item[]));
   const runner = useSweepRunner();

@@ -14,9 +14,9 @@ import { Guide } from '../teach/Guide.tsx';
 
 /** Bandwidth and delay from ping-pong latencies of several message sizes, simulated or live. */
 export function MeasurementLab() {
-  const { values, truth, jitterMs, hidden, setParam, hide, drawAnother, errors } = useLabLink();
+  const { values, truth, jitterMs, hidden, setParam, hide, drawAnother, problems } = useLabLink();
   const { mbps, delayMs } = truth;
-  const { notices, dismiss } = useNotices(errors);
+  const { notices, dismiss } = useNotices(problems);
   const [sim, setSim] = useState<MeasurementResult | null>(null);
   const [live, setLive] = useState<MeasurementResult | null>(null);
   const [liveState, setLiveState] = useState<string>('');

@@ -7,7 +7,7 @@ import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { TimeChart } from '../charts/TimeChart.tsx';
 import type { RunView } from '../worker/protocol.ts';
 import { WorkerPool } from '../worker/pool.ts';
-import { useInitialState, useUrlState } from './lab.ts';
+import { useInitialState, useUrlState } from '../components/useViewUrl.ts';
 import { SHARED_LAB } from '../state/labs.ts';
 import type { Item } from '../state/codec.ts';
 import { Notices } from '../components/Notices.tsx';
@@ -61,7 +61,7 @@ function useSharedRun(preset: string, flows: FlowDef[]) {
 /** Two to eight flows sharing one bottleneck: who gets what, how fast they converge, and how fairly. */
 export function SharedLab() {
   const initial = useInitialState(SHARED_LAB);
-  const { notices, dismiss } = useNotices(initial.errors);
+  const { notices, dismiss } = useNotices(initial);
   const [preset, setPreset] = useState(initial.value.preset as string);
   const [flows, setFlows] = useState<FlowDef[]>(() => {
     const given = (initial.value.f as Item[]).map(([scheme, startMs, bytes]) => ({ scheme: String(scheme), startMs: Number(startMs), bytes: Number(bytes) }));

@@ -12,7 +12,7 @@ import type { RunView } from '../worker/protocol.ts';
 import { WorkerPool } from '../worker/pool.ts';
 import { SweepPool } from '../worker/sweepPool.ts';
 import { SchemeSelect } from '../components/SchemeSelect.tsx';
-import { useInitialState, useUrlState } from './lab.ts';
+import { useInitialState, useUrlState } from '../components/useViewUrl.ts';
 import { TRANSPORT_LAB, windowSchemes } from '../state/labs.ts';
 import { Notices } from '../components/Notices.tsx';
 import { Guide } from '../teach/Guide.tsx';
@@ -31,7 +31,7 @@ function Verdict({ passed, seeds, timedOut }: { passed: number; seeds: number; t
  */
 export function TransportLab() {
   const initial = useInitialState(TRANSPORT_LAB);
-  const { notices, dismiss } = useNotices(initial.errors);
+  const { notices, dismiss } = useNotices(initial);
   const [scheme, setScheme] = useState(initial.value.scheme as string);
   const [selected, setSelected] = useState<number | null>(initial.value.row ? (initial.value.row as number) - 1 : null);
   const [results, setResults] = useState<(Summary | null)[]>([]);

@@ -1,10 +1,16 @@
 import { useState } from 'react';
 import { leaderboardCsv, rankEntries, type LeaderboardEntry } from '../../shared/relay/leaderboard.ts';
+import { Notices } from '../components/Notices.tsx';
+import { useNotices } from '../components/useNotices.ts';
+import { useInitialState, useUrlState } from '../components/useViewUrl.ts';
 import { download } from '../export/download.ts';
 import { Guide } from '../teach/Guide.tsx';
 import { useLeaderboard } from './useLeaderboard.ts';
 
 type Order = 'ranked' | 'latest';
+
+/** The leaderboard's URL names the view and nothing else. */
+const NO_FIELDS = [] as const;
 
 const STATUS = {
   connecting: 'Connecting to the relay…',
@@ -29,11 +35,14 @@ function Row({ e, rank }: { e: LeaderboardEntry; rank: number }) {
 /** The class leaderboard the relay keeps: every Submit with its grade, best or latest first, as CSV too. */
 export function Leaderboard() {
   const { entries, status } = useLeaderboard();
+  const { notices, dismiss } = useNotices(useInitialState(NO_FIELDS));
+  useUrlState('leaderboard', NO_FIELDS, {});
   const [order, setOrder] = useState<Order>('ranked');
   const shown = order === 'ranked' ? rankEntries(entries) : [...entries].reverse();
   return (
     <div className="lab">
       <Guide view="leaderboard" />
+      <Notices notices={notices} dismiss={dismiss} />
       <section className="lab-controls" aria-label="Leaderboard settings">
         <h2>Leaderboard</h2>
         <p role="status">{STATUS[status]}</p>

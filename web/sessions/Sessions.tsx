@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'react';
 import type { EventLog } from '../../shared/log/eventLog.ts';
 import { sessionSeries } from '../../shared/metrics/sessionSeries.ts';
 import { LinkWatch } from './LinkWatch.tsx';
@@ -9,23 +8,13 @@ import type { SessionSummary } from '../../shared/relay/sessions.ts';
 import { SessionTable } from './SessionTable.tsx';
 import { Guide } from '../teach/Guide.tsx';
 import { okText, usePoll } from './usePoll.ts';
+import { Notices } from '../components/Notices.tsx';
+import { useSessionsUrl } from './useSessionsUrl.ts';
 
 async function readSessions(r: Response): Promise<SessionSummary[]> {
   const text = await okText(r);
   if (!(r.headers.get('content-type') ?? '').includes('json')) throw new Error('No relay serves this page: start one with `npm start`.');
   return JSON.parse(text) as SessionSummary[];
-}
-
-/** One parameter of the page's URL (?view=sessions&session=ID or &watch=ADDRESS), so that a link opens the same view. */
-function useParam(name: string): [string | null, (value: string | null) => void] {
-  const [value, set] = useState(() => new URLSearchParams(window.location.search).get(name));
-  useEffect(() => {
-    const q = new URLSearchParams(window.location.search);
-    if (value) q.set(name, value);
-    else q.delete(name);
-    window.history.replaceState(null, '', `?${q}`);
-  }, [name, value]);
-  return [value, set];
 }
 
 const fileName = (id: string) => `pipefill-session-${id.replace(/[^\w.-]+/g, '_')}`;
@@ -56,12 +45,12 @@ function SessionCharts({ id }: { id: string }) {
 /** Every offset-server session the relay records, from any client, listed and drawn live. */
 export function Sessions() {
   const polled = usePoll('/api/sessions', readSessions);
-  const [selected, select] = useParam('session');
-  const [watched, watch] = useParam('watch');
+  const { selected, select, watched, watch, notices } = useSessionsUrl();
   const sessions = polled.state === 'ok' ? polled.value : [];
   return (
     <div className="lab">
       <Guide view="sessions" />
+      <Notices notices={notices.notices} dismiss={notices.dismiss} />
       <section className="lab-controls" aria-label="Sessions">
         <h2>Sessions</h2>
         <p role="status">

@@ -1,4 +1,5 @@
 import { checkParam, choice, type ChoiceParam, type NumberParam, type ParamSpec, type ParamValues } from '../../shared/controllers/types.ts';
+import { quote } from '../../shared/text/quote.ts';
 
 /**
  * One codec between a view's state and its URL query, driven by the same `num`/`choice` schemas the
@@ -19,19 +20,25 @@ export interface ListField {
   /** At most this many items are read; more is an error. */
   max: number;
   /** The schemas of an item's parts, given the parts read so far. */
-  parts(previous: readonly (string | number)[]): readonly (ParamSpec | TextPart)[];
+  parts(previous: readonly (string | number)[]): readonly (ParamSpec | TextField)[];
   /** What is wrong with a whole item whose parts are each fine, if anything. */
   check?(item: Item): string | null;
   doc: string;
 }
 
-/** A part of a list item that is free text (a sweep's "2..512*2"), checked with the whole item. */
-export interface TextPart {
+/**
+ * Free text, never empty: a list item's part (a sweep's "2..512*2", checked with the whole item) or a
+ * field of its own (a session's id), which `check` may hold to a shape. Absent, a field is "".
+ */
+export interface TextField {
   name: string;
   kind: 'text';
+  /** What is wrong with a given value, naming it with `quote`, or null. */
+  check?(raw: string): string | null;
+  doc?: string;
 }
 
-export type Field = ParamSpec | ListField;
+export type Field = ParamSpec | ListField | TextField;
 export type Item = (string | number)[];
 export type StateValues = Record<string, string | number | Item[]>;
 
@@ -40,12 +47,27 @@ export interface Decoded<T> {
   errors: string[];
 }
 
+/** What is wrong with a whole view's URL: bad values (their defaults used instead), and keys nothing reads. */
+export interface UrlProblems {
+  errors: string[];
+  /** Messages naming the keys nothing read; the URL written back leaves them out. */
+  ignored: string[];
+}
+
+/** A whole view's URL, read. */
+export interface ViewState<T> extends Decoded<T>, UrlProblems {}
+
+const defaultOf = (field: ParamSpec | TextField) => (field.kind === 'text' ? '' : field.default);
+
 /** Whole-number parameters (step 1 from a whole minimum) take no fractions from a URL: sliders never make one. */
-export function checkField(spec: ParamSpec | TextPart, raw: string): { value: string | number } | { error: string } {
-  if (spec.kind === 'text') return raw ? { value: raw } : { error: `${spec.name} is empty` };
+export function checkField(spec: ParamSpec | TextField, raw: string): { value: string | number } | { error: string } {
+  if (spec.kind === 'text') {
+    const problem = raw ? (spec.check?.(raw) ?? null) : `${spec.name} is empty`;
+    return problem ? { error: problem } : { value: raw };
+  }
   const r = checkParam(spec, raw);
   if (spec.kind !== 'number' || !isWhole(spec) || ('value' in r && Number.isInteger(r.value))) return r;
-  return { error: `${spec.name} must be a whole number from ${spec.min} to ${spec.max}${spec.unit ? ` ${spec.unit}` : ''} (got "${raw}")` };
+  return { error: `${spec.name} must be a whole number from ${spec.min} to ${spec.max}${spec.unit ? ` ${spec.unit}` : ''} (got ${quote(raw)})` };
 }
 
 const isWhole = (spec: NumberParam) => spec.step === 1 && Number.isInteger(spec.min);
@@ -54,15 +76,15 @@ function decodeItem(field: ListField, text: string): { value: Item } | { error: 
   const raw = text.split(':');
   const item: Item = [];
   let parts = field.parts(item);
-  if (raw.length !== parts.length) return { error: `${field.name} must look like ${parts.map((p) => p.name).join(':')} (got "${text}")` };
+  if (raw.length !== parts.length) return { error: `${field.name} must look like ${parts.map((p) => p.name).join(':')} (got ${quote(text)})` };
   for (let i = 0; i < raw.length; i++) {
     parts = field.parts(item);
     const r = checkField(parts[i], raw[i]);
-    if ('error' in r) return { error: `${field.name} "${text}": ${r.error}` };
+    if ('error' in r) return { error: `${field.name} ${quote(text)}: ${r.error}` };
     item.push(r.value);
   }
   const problem = field.check?.(item);
-  return problem ? { error: `${field.name} "${text}": ${problem}` } : { value: item };
+  return problem ? { error: `${field.name} ${quote(text)}: ${problem}` } : { value: item };
 }
 
 /** Every field of `schema` from `query`: given values checked, the others at their defaults (lists empty). */
@@ -80,7 +102,7 @@ export function decode(schema: readonly Field[], query: URLSearchParams): Decode
       });
       continue;
     }
-    value[field.name] = field.default;
+    value[field.name] = defaultOf(field);
     const raw = query.get(field.name);
     if (raw === null) continue;
     const r = checkField(field, raw);
@@ -96,7 +118,7 @@ export function encode(schema: readonly Field[], value: StateValues, query = new
     const v = value[field.name];
     if (v === undefined) continue;
     if (field.kind === 'list') for (const item of v as Item[]) query.append(field.name, item.join(':'));
-    else if (v !== field.default) query.set(field.name, String(v));
+    else if (v !== defaultOf(field)) query.set(field.name, String(v));
   }
   return query;
 }
@@ -112,7 +134,7 @@ export function decodeGroup(schema: readonly ParamSpec[], query: URLSearchParams
     if (!key.startsWith(prefix)) continue;
     const name = key.slice(prefix.length);
     const spec = schema.find((p) => p.name === name);
-    const r = spec ? checkField(spec, raw) : { error: `${owner} has no parameter "${name}" (its parameters: ${schema.map((p) => p.name).join(', ') || 'none'})` };
+    const r = spec ? checkField(spec, raw) : { error: `${owner} has no parameter ${quote(name)} (its parameters: ${schema.map((p) => p.name).join(', ') || 'none'})` };
     if ('error' in r) errors.push(r.error);
     else value[name] = r.value;
   }
@@ -122,4 +144,20 @@ export function decodeGroup(schema: readonly ParamSpec[], query: URLSearchParams
 export function encodeGroup(value: ParamValues, prefix: string, query: URLSearchParams): URLSearchParams {
   for (const [k, v] of Object.entries(value)) query.set(`${prefix}${k}`, String(v));
   return query;
+}
+
+/** The keys of `query` that are none of `names` and start with none of `prefixes`, each once, in order. */
+export function unknownKeys(query: URLSearchParams, names: readonly string[], prefixes: readonly string[] = []): string[] {
+  const unknown = new Set<string>();
+  for (const key of query.keys()) if (!names.includes(key) && !prefixes.some((p) => key.startsWith(p))) unknown.add(key);
+  return [...unknown];
+}
+
+/** The most unknown keys one message names; a link can carry thousands. */
+const NAMED_KEYS = 5;
+
+/** How a view says which keys of its URL it did not understand: the first few by name, the rest counted. */
+export function ignoredMessage(keys: readonly string[]): string {
+  const more = keys.length > NAMED_KEYS ? ` and ${keys.length - NAMED_KEYS} more` : '';
+  return `unknown setting${keys.length > 1 ? 's' : ''} ${keys.slice(0, NAMED_KEYS).map(quote).join(', ')}${more} ignored`;
 }

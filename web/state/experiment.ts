@@ -6,7 +6,9 @@ import { LINK_PARAMS } from '../../shared/link/params.ts';
 import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
 import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
 import { EXERCISES } from '../teach/exercises.ts';
-import { decode, decodeGroup, encode, encodeGroup, flag, type Decoded, type Field } from './codec.ts';
+import { quote } from '../../shared/text/quote.ts';
+import { decode, decodeGroup, encode, encodeGroup, flag, type Field, type ViewState } from './codec.ts';
+import { CODE_KEY, pageProblems } from './view.ts';
 
 /** The whole experiment a page shows: everything the URL carries. */
 export type Scenario = 'contest' | 'offset';
@@ -67,7 +69,7 @@ export const MAX_CODE_CHARS = 20_000;
 
 /** The user's controller text a link carries (lz-string, URI-safe), or null; a damaged one is an error. */
 export function codeFromQuery(search: string): { code: string | null } | { error: string } {
-  const packed = new URLSearchParams(search).get('code');
+  const packed = new URLSearchParams(search).get(CODE_KEY);
   if (packed === null) return { code: null };
   const code = packed.length <= 4 * MAX_CODE_CHARS ? LZString.decompressFromEncodedURIComponent(packed) : null;
   if (!code || code.length > MAX_CODE_CHARS) return { error: 'the controller code in this link is damaged or too long: it was left out' };
@@ -76,16 +78,18 @@ export function codeFromQuery(search: string): { code: string | null } | { error
 
 /** Puts the user's controller text in a link (lz-string, URI-safe), for a view whose runs use it. */
 export function codeToQuery(code: string, q: URLSearchParams): URLSearchParams {
-  q.set('code', LZString.compressToEncodedURIComponent(code));
+  q.set(CODE_KEY, LZString.compressToEncodedURIComponent(code));
   return q;
 }
+
+const SCENARIO_FIELD = choice('s', ['contest', 'offset'], 'contest', 'The scenario');
 
 /** The fields of the playground's URL for one scenario (the sides' schemes default to the scenario's pair). */
 export function experimentSchema(scenario: Scenario): Field[] {
   const ids = schemesFor(scenario).map((s) => s.id);
   const sides = SCENARIO_SIDES[scenario];
   return [
-    choice('s', ['contest', 'offset'], 'contest', 'The scenario'),
+    SCENARIO_FIELD,
     flag('live', 'Offset scenario: controller A fetches from the real server'),
     choice('trace', [...BUNDLED_TRACES.map((t) => t.name), 'rate'], DEFAULT_EXPERIMENT.trace, 'The link: a bundled trace or a constant rate'),
     flag('var', 'The variable-rate offset server'),
@@ -104,6 +108,9 @@ const GROUPS = [
 ] as const;
 
 const SIDES = ['a', 'b'] as const;
+
+/** The prefixes of every parameter group a playground URL may carry. */
+const PREFIXES = [...SIDES.map((side) => `${side}.`), ...GROUPS.map((g) => g.prefix)];
 
 export function encodeExperiment(e: Experiment): string {
   const q = encode(experimentSchema(e.scenario), {
@@ -132,17 +139,17 @@ export function encodeExperiment(e: Experiment): string {
  * Reads an experiment from a query string. Whatever is wrong is named in `errors` and replaced by the
  * default, so a bad link still opens a working page.
  */
-export function decodeExperiment(search: string): Decoded<Experiment> {
+export function decodeExperiment(search: string): ViewState<Experiment> {
   const q = new URLSearchParams(search);
-  const errors: string[] = [];
+  // The scenario first, for the schemas of the other fields; what is wrong with it is told with theirs.
+  const s = decode([SCENARIO_FIELD], q).value.s as Scenario;
+  const page = pageProblems(q, experimentSchema(s), PREFIXES);
+  const errors = page.errors;
   const trace = q.get('trace');
   if (trace?.startsWith('upload:')) {
-    errors.push(`the trace "${trace.slice(7)}" was uploaded in another session: upload it again`);
+    errors.push(`the trace ${quote(trace.slice(7))} was uploaded in another session: upload it again`);
     q.delete('trace');
   }
-  const scenario = decode(experimentSchema('contest').slice(0, 1), q);
-  errors.push(...scenario.errors);
-  const s = scenario.value.s as Scenario;
   const top = decode(experimentSchema(s), q);
   for (const m of top.errors) errors.push(/^[ab] /.test(m) ? `controller ${m[0].toUpperCase()}: ${m}` : m);
   const v = top.value;
@@ -170,5 +177,5 @@ export function decodeExperiment(search: string): Decoded<Experiment> {
     e[g.key] = r.value;
     errors.push(...r.errors);
   }
-  return { value: e, errors };
+  return { value: e, errors, ignored: page.ignored };
 }

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import type { ParamValues } from '../../../shared/controllers/types.ts';
 import { MEASUREMENT_LAB } from '../../state/labs.ts';
-import { useInitialState, useUrlState } from '../lab.ts';
+import { useInitialState, useUrlState } from '../../components/useViewUrl.ts';
 import { drawLink, type LinkTruth, openingLink, openLink, sealLink } from './hiddenLink.ts';
 
 const valuesOf = (truth: LinkTruth, jitter: number): ParamValues => ({ bw: truth.mbps, delay: truth.delayMs, jitter });
@@ -25,5 +25,6 @@ export function useLabLink() {
   };
   const drawAnother = () => setValues(valuesOf(drawLink(Math.random), jitterMs));
   useUrlState('measurement', MEASUREMENT_LAB, hidden ? { jitter: jitterMs, hide: '1', secret: sealLink(truth) } : { ...values, hide: '0' });
-  return { values, truth, jitterMs, hidden, setParam, hide, drawAnother, errors: opening.error ? [...initial.errors, opening.error] : initial.errors };
+  const problems = { errors: opening.error ? [...initial.errors, opening.error] : initial.errors, ignored: initial.ignored };
+  return { values, truth, jitterMs, hidden, setParam, hide, drawAnother, problems };
 }
