@@ -100,6 +100,8 @@ function decimateMax(n: number, tAt: (i: number) => number, ys: ArrayLike<number
   return out.slice(0, o);
 }
 
+/** Every series of a run, in one pass over its log. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one pass over the log fills every series; its cases share the cursors kept in locals
 export function runSeries(log: EventLog, endMs: number, trace: Trace | null, once = false): RunSeries {
   const c = log.columns;
   const n = log.length;
