@@ -26,13 +26,13 @@ try {
   await page.waitForTimeout(500);
   await page.screenshot({ path: out('contest-zoomed.png') });
   await page.goto(`${relay.url}/?s=offset&var=1`);
-  await page.waitForSelector('section.cards[data-side^="B "] [data-card="MD5"]');
+  await page.waitForSelector('section.cards[data-side^="B "] [data-card="Result"]');
   await page.getByRole('button', { name: 'Show all' }).click();
   await page.waitForTimeout(500);
   await page.screenshot({ path: out('offset-simulated.png') });
   await page.goto(`${relay.url}/?s=offset&live=1`);
   await page.locator('[data-action="start-live"]').click();
-  await page.waitForFunction(() => document.querySelector('section.cards[data-side^="A "] [data-card="MD5"] dd')?.textContent?.includes('match'), null, { timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelector('section.cards[data-side^="A "] [data-card="Result"] dd')?.textContent?.includes('true'), null, { timeout: 30_000 });
   await page.waitForTimeout(300);
   await page.screenshot({ path: out('offset-live.png') });
   await page.goto(`${relay.url}/?view=contest-lab&sw=${encodeURIComponent('fixed:w:2..512*2')}&sw=${encodeURIComponent('bdp:gain:1..3+0.25')}`);
