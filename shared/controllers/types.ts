@@ -146,11 +146,15 @@ export function checkParam(spec: ParamSpec, raw: string | number): { value: numb
     return spec.choices.includes(v) ? { value: v } : { error: `${spec.name} must be one of ${spec.choices.join(', ')} (got ${quote(v)})` };
   }
   const v = typeof raw === 'number' ? raw : raw.trim() === '' ? NaN : Number(raw);
-  if (!Number.isFinite(v) || v < spec.min || v > spec.max) {
-    return { error: `${spec.name} must be a number from ${spec.min} to ${spec.max}${spec.unit ? ` ${spec.unit}` : ''} (got ${quote(String(raw))})` };
+  const whole = isWhole(spec);
+  if (!Number.isFinite(v) || v < spec.min || v > spec.max || (whole && !Number.isInteger(v))) {
+    return { error: `${spec.name} must be a ${whole ? 'whole number' : 'number'} from ${spec.min} to ${spec.max}${spec.unit ? ` ${spec.unit}` : ''} (got ${quote(String(raw))})` };
   }
   return { value: v };
 }
+
+/** A parameter stepped by 1 from a whole minimum counts things (packets, samples, ms): it takes no fractions, as its slider makes none. */
+export const isWhole = (spec: NumberParam) => spec.step === 1 && Number.isInteger(spec.min);
 
 /**
  * Checks raw values (from flags, the URL or a form) against a schema list; `owner` names what the

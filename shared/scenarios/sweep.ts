@@ -18,6 +18,9 @@ export function sweepPoint(scheme: string, param: string, value: number, m: Link
   return { scheme, param, value, throughputMbps: m.throughputMbps, delay95: m.delay95, power: m.power, score: m.score };
 }
 
+const MAX_SWEEP = 200;
+const tooMany = (n: number) => `a sweep takes 1 to ${MAX_SWEEP} values (got ${n})`;
+
 /**
  * The values a sweep tries: "2..512*2" (from 2, times 2, up to 512), "0.5..3+0.25" (adding 0.25), or a
  * list "1,2,4". Each value must fit the parameter's schema; at most 200 values.
@@ -35,13 +38,16 @@ export function sweepValues(scheme: string, param: string, text: string): number
     if (![from, to, step].every(Number.isFinite) || (times ? step <= 1 || from <= 0 : step <= 0) || to < from) {
       return { error: `the range ${quote(text)} never reaches its end: use FROM..TO*FACTOR (factor above 1) or FROM..TO+STEP (step above 0)` };
     }
+    // Counted before any is made: a range of a million values says so instead of stopping at 201.
+    const count = Math.floor((times ? Math.log(to / from) / Math.log(step) : (to - from) / step) + 1e-9) + 1;
+    if (count > MAX_SWEEP) return { error: tooMany(count) };
     values = [];
-    for (let v = from; v <= to * (1 + 1e-9) && values.length <= 200; v = times ? v * step : v + step) values.push(Number(v.toPrecision(12)));
+    for (let v = from; v <= to * (1 + 1e-9) && values.length < count; v = times ? v * step : v + step) values.push(Number(v.toPrecision(12)));
   } else {
     values = text.split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
     if (values.some((v) => !Number.isFinite(v))) return { error: `${quote(text)} is neither FROM..TO*FACTOR, FROM..TO+STEP nor a list of numbers` };
   }
-  if (values.length === 0 || values.length > 200) return { error: `a sweep takes 1 to 200 values (got ${values.length})` };
+  if (values.length === 0 || values.length > MAX_SWEEP) return { error: tooMany(values.length) };
   for (const v of values) {
     const c = checkParam(spec, v);
     if ('error' in c) return c;

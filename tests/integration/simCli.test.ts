@@ -99,6 +99,10 @@ describe('npm run sim', () => {
       [['--trace', '/nonexistent'], /no bundled trace or file named "\/nonexistent"/],
       [['--bogus'], /Unknown option '--bogus'/],
       [['--scheme', 'burst-aimd'], /contest needs a window scheme/],
+      // a whole-number parameter takes no fraction here either, as the page's box and URL refuse it
+      [['--scheme', 'fixed', '--set', 'w=2.5'], /--set w must be a whole number from 1 to 1000 packets \(got "2.5"\)/],
+      [['--scheme', 'fixed', '--sweep', 'w=1..10+0.5'], /w must be a whole number from 1 to 1000 packets \(got "1.5"\)/],
+      [['--delay', '20.5'], /--delay: delay must be a whole number from 0 to 5000 ms/],
     ];
     for (const [args, message] of cases) {
       const r = await sim(...args);

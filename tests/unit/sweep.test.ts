@@ -8,11 +8,21 @@ describe('sweeps', () => {
     expect(sweepValues('fixed', 'w', '2..512*2')).toEqual([2, 4, 8, 16, 32, 64, 128, 256, 512]);
     expect(sweepValues('bdp', 'gain', '1..2+0.25')).toEqual([1, 1.25, 1.5, 1.75, 2]);
     expect(sweepValues('aimd', 'a', '0.5, 1,2')).toEqual([0.5, 1, 2]);
-    expect(sweepValues('fixed', 'w', '2..5000*2')).toEqual({ error: 'w must be a number from 1 to 1000 packets (got "1024")' });
+    expect(sweepValues('fixed', 'w', '2..5000*2')).toEqual({ error: 'w must be a whole number from 1 to 1000 packets (got "1024")' });
     expect(sweepValues('fixed', 'w', '2..8*1')).toMatchObject({ error: expect.stringMatching(/never reaches its end/) });
     expect(sweepValues('fixed', 'zz', '1,2')).toEqual({ error: 'fixed has no parameter "zz"' });
     expect(sweepValues('aimd', 'decrease', '1,2')).toEqual({ error: 'decrease is a choice, not a number to sweep' });
     expect(sweepValues('fixed', 'w', 'lots')).toMatchObject({ error: expect.stringMatching(/neither/) });
+  });
+
+  it('refuses fractions of a whole-number parameter, and counts a range too long before making it', () => {
+    expect(sweepValues('fixed', 'w', '1..10+0.5')).toEqual({ error: 'w must be a whole number from 1 to 1000 packets (got "1.5")' });
+    // (100000 − 1) / 1 + 1 values, and (1000 − 1) / 0.001 + 1
+    expect(sweepValues('fixed', 'w', '1..100000+1')).toEqual({ error: 'a sweep takes 1 to 200 values (got 100000)' });
+    expect(sweepValues('bdp', 'gain', '1..1000+0.001')).toEqual({ error: 'a sweep takes 1 to 200 values (got 999001)' });
+    // 1, 2, 4 … 2^199: 200 values by doubling are allowed, 201 are not
+    expect(sweepValues('bdp', 'gain', `1..${2 ** 200}*2`)).toEqual({ error: 'a sweep takes 1 to 200 values (got 201)' });
+    expect(sweepValues('fixed', 'w', '1..200+1')).toHaveLength(200);
   });
 
   it('the frontier keeps the points nothing beats on both axes', () => {

@@ -1,4 +1,4 @@
-import { checkParam, choice, type ChoiceParam, type NumberParam, type ParamSpec, type ParamValues } from '../../shared/controllers/types.ts';
+import { checkParam, choice, type ChoiceParam, type ParamSpec, type ParamValues } from '../../shared/controllers/types.ts';
 import { quote } from '../../shared/text/quote.ts';
 
 /**
@@ -59,18 +59,14 @@ export interface ViewState<T> extends Decoded<T>, UrlProblems {}
 
 const defaultOf = (field: ParamSpec | TextField) => (field.kind === 'text' ? '' : field.default);
 
-/** Whole-number parameters (step 1 from a whole minimum) take no fractions from a URL: sliders never make one. */
+/** A field's value from its URL text: a parameter as its schema checks it everywhere, free text as its own check does. */
 export function checkField(spec: ParamSpec | TextField, raw: string): { value: string | number } | { error: string } {
   if (spec.kind === 'text') {
     const problem = raw ? (spec.check?.(raw) ?? null) : `${spec.name} is empty`;
     return problem ? { error: problem } : { value: raw };
   }
-  const r = checkParam(spec, raw);
-  if (spec.kind !== 'number' || !isWhole(spec) || ('value' in r && Number.isInteger(r.value))) return r;
-  return { error: `${spec.name} must be a whole number from ${spec.min} to ${spec.max}${spec.unit ? ` ${spec.unit}` : ''} (got ${quote(raw)})` };
+  return checkParam(spec, raw);
 }
-
-const isWhole = (spec: NumberParam) => spec.step === 1 && Number.isInteger(spec.min);
 
 function decodeItem(field: ListField, text: string): { value: Item } | { error: string } {
   const raw = text.split(':');
