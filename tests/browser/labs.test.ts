@@ -113,6 +113,33 @@ describe('the labs in Chromium', () => {
     await page.close();
   });
 
+  it('shared-bottleneck lab: a flow’s box refuses what its link would refuse, saying why, and keeps the link reopenable', async () => {
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=shared-lab&preset=moon`);
+    await page.waitForSelector('[data-testid="flow-results"]', { timeout: 30_000 });
+    const flows = () => new URL(page.url()).searchParams.getAll('f');
+    const before = flows();
+    const start = page.getByLabel('flow 2 start');
+    for (const [typed, why] of [
+      ['12.5', 'start must be a whole number from 0 to 3600000 ms (got "12.5")'],
+      ['1000000000', 'start must be a whole number from 0 to 3600000 ms (got "1000000000")'],
+      ['e', 'start must be a whole number from 0 to 3600000 ms (got "e")'],
+    ]) {
+      await start.fill(typed);
+      await expect.poll(() => page.getByRole('alert').allInnerTexts()).toContain(why);
+      expect(flows()).toEqual(before);
+    }
+    await start.fill('1500');
+    await expect.poll(() => flows()[1]).toMatch(/^[a-z-]+:1500:\d+$/);
+    // The link it wrote reopens with the same flows, and no complaint.
+    const again = await open(env.context, page.url());
+    await again.page.waitForSelector('[data-testid="flow-results"]', { timeout: 30_000 });
+    expect(new URL(again.page.url()).searchParams.getAll('f')).toEqual(flows());
+    expect(await again.page.getByRole('alert').count()).toBe(0);
+    expect([...problems, ...again.problems]).toEqual([]);
+    await again.page.close();
+    await page.close();
+  });
+
   it('measurement lab: the estimate is within 10% of the simulated truth, and the live echo server is measured', async () => {
     const { page, problems } = await open(env.context, `${env.relay.url}/?view=measurement&bw=20&delay=30`);
     const est = page.locator('[data-estimate="mbps"]');

@@ -69,7 +69,7 @@ export const ParamControl = memo(function ParamControl({
  * shared link reproduces: a value outside the range, or a fraction of a whole-number parameter, is refused
  * with the reason and not applied; leaving the box then shows the value in force again, beside the reason.
  */
-function NumberBox({ spec, value, onChange, name }: { spec: NumberParam; value: number; onChange(v: number): void; name: string }) {
+export function NumberBox({ spec, value, onChange, name, label }: { spec: NumberParam; value: number; onChange(v: number): void; name: string; label?: string }) {
   const [text, setText] = useState(String(value));
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => setText(String(value)), [value]);
@@ -88,7 +88,7 @@ function NumberBox({ spec, value, onChange, name }: { spec: NumberParam; value: 
         value={text}
         onChange={(e) => type(e.target.value)}
         onBlur={() => setText(String(value))}
-        aria-label={`${spec.name}, exact value${spec.unit ? ` in ${spec.unit}` : ''}`}
+        aria-label={label ?? `${spec.name}, exact value${spec.unit ? ` in ${spec.unit}` : ''}`}
         aria-invalid={problem !== null}
         data-number={name}
       />

@@ -40,6 +40,10 @@ export const CONTEST_LAB: readonly Field[] = [
   sweeps,
 ];
 
+/** A shared-bottleneck flow's start and size: its table's boxes check them as its link does. */
+export const FLOW_START = num('start', 'ms', 0, 3_600_000, 1, 0, 'When it starts');
+export const FLOW_BYTES = num('bytes', 'bytes', 1, 1e9, 1, 1, 'How much it sends');
+
 export const SHARED_LAB: readonly Field[] = [
   choice(
     'preset',
@@ -51,7 +55,7 @@ export const SHARED_LAB: readonly Field[] = [
     name: 'f',
     kind: 'list',
     max: 8,
-    parts: () => [choice('scheme', windowIds(), 'reno', 'The flow’s scheme'), num('start', 'ms', 0, 3_600_000, 1, 0, 'When it starts'), num('bytes', 'bytes', 1, 1e9, 1, 1, 'How much it sends')],
+    parts: () => [choice('scheme', windowIds(), 'reno', 'The flow’s scheme'), FLOW_START, FLOW_BYTES],
     doc: 'A flow: scheme:start:bytes',
   },
 ];

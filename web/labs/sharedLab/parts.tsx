@@ -4,7 +4,8 @@ import { bitrate, fixed } from '../../charts/format.ts';
 import type { Layer } from '../../charts/painter.ts';
 import { COLORS } from '../../charts/palette.ts';
 import { SchemeSelect } from '../../components/SchemeSelect.tsx';
-import { windowSchemes } from '../../state/labs.ts';
+import { FLOW_BYTES, FLOW_START, windowSchemes } from '../../state/labs.ts';
+import { NumberBox } from '../../components/ParamControl.tsx';
 import type { RunView } from '../../worker/protocol.ts';
 
 export interface FlowDef {
@@ -62,25 +63,10 @@ export function FlowTable({ flows, setFlows }: { flows: FlowDef[]; setFlows(f: F
                 <SchemeSelect value={f.scheme} schemes={windowSchemes()} onChange={(scheme) => set(i, { scheme })} label={`flow ${i + 1} scheme`} />
               </td>
               <td>
-                <input
-                  type="number"
-                  min={0}
-                  value={f.startMs}
-                  onChange={(e) => Number(e.target.value) >= 0 && set(i, { startMs: Number(e.target.value) })}
-                  aria-label={`flow ${i + 1} start`}
-                  style={{ width: '7em' }}
-                />
+                <NumberBox spec={FLOW_START} value={f.startMs} onChange={(startMs) => set(i, { startMs })} name={`f${i + 1}.start`} label={`flow ${i + 1} start`} />
               </td>
               <td>
-                <input
-                  type="number"
-                  min={1}
-                  max={1e9}
-                  value={f.bytes}
-                  onChange={(e) => Number(e.target.value) >= 1 && Number(e.target.value) <= 1e9 && set(i, { bytes: Number(e.target.value) })}
-                  aria-label={`flow ${i + 1} bytes`}
-                  style={{ width: '9em' }}
-                />
+                <NumberBox spec={FLOW_BYTES} value={f.bytes} onChange={(bytes) => set(i, { bytes })} name={`f${i + 1}.bytes`} label={`flow ${i + 1} bytes`} />
               </td>
               <td>
                 {flows.length > 2 && (
