@@ -34,6 +34,12 @@ describe('npm run sim', () => {
       ).toHaveLength(1);
   });
 
+  it('prints power with three significant digits, as the page’s cards do (CUBIC’s is below 1)', async () => {
+    const r = await sim('--scheme', 'cubic');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^power 0\.141 · score ln\(tput\/delay95\) -8\.869$/m);
+  });
+
   it('runs as a script: the summary on stdout, a bad flag exits 2', async () => {
     const [ok, bad] = await Promise.all([runCliAsync('server/cli/sim.ts', ['--scenario', 'measurement']), runCliAsync('server/cli/sim.ts', ['--seed', 'x'])]);
     expect(ok.code, ok.stderr).toBe(0);

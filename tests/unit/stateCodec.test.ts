@@ -200,7 +200,7 @@ describe('list items', () => {
     const sw = (text: string) => decode(CONTEST_LAB, new URLSearchParams([['sw', text]])).errors;
     expect(sw('fixed:w:2..8*2')).toEqual([]);
     expect(sw('fixed:gain:1,2')).toEqual(['sw "fixed:gain:1,2": param must be one of w (got "gain")']);
-    expect(sw('fixed:w:1024')).toEqual(['sw "fixed:w:1024": w must be a number from 1 to 1000 packets (got "1024")']);
+    expect(sw('fixed:w:1024')).toEqual(['sw "fixed:w:1024": w must be a whole number from 1 to 1000 packets (got "1024")']);
     const five = new URLSearchParams(Array.from({ length: 5 }, () => ['sw', 'fixed:w:2']));
     const r = decode(CONTEST_LAB, five);
     expect(r.errors).toEqual(['at most 4 sw (got 5)']);

@@ -1,5 +1,7 @@
 import { format, precisionFixed, precisionRound } from 'd3-format';
 
+export { fixed, significant } from '../../shared/text/figures.ts';
+
 /** d3's formatter for a specifier, made once: parsing a specifier costs more than formatting a number. */
 const formats = new Map<string, (v: number) => string>();
 function formatOf(spec: string): (v: number) => string {
@@ -12,10 +14,6 @@ function formatOf(spec: string): (v: number) => string {
 export const seconds = (ms: number) => `${formatOf('.3~f')(ms / 1000)} s`;
 /** Axis numbers: SI prefixes for large values (12k, 1.5M), plain decimals below 1000 (0.8, not 800m). */
 export const num = (v: number) => (!Number.isFinite(v) ? '—' : Math.abs(v) >= 1000 ? formatOf('.3~s')(v) : formatOf('.3~r')(v));
-/** `digits` decimals; a value that rounds to zero reads 0.0, never -0.0. */
-export const fixed = (v: number, digits: number) => (Number.isFinite(v) ? (Math.abs(v) < 0.5 * 10 ** -digits ? 0 : v).toFixed(digits) : '—');
-/** Three significant digits (0.0663, 0.113, 33.9), whole numbers from 1000: a ratio two runs differ in by half still reads differently. */
-export const significant = (v: number) => (!Number.isFinite(v) ? '—' : Math.abs(v) >= 1000 ? v.toFixed(0) : formatOf('.3~r')(v));
 /** A bit rate in the unit that reads best: 56.6 kbit/s, 12 Mbit/s (never 56.599999999999994). */
 export const bitrate = (mbps: number) => (mbps >= 1 ? `${formatOf('.4~r')(mbps)} Mbit/s` : `${formatOf('.4~r')(mbps * 1000)} kbit/s`);
 

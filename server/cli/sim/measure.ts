@@ -1,6 +1,6 @@
 import { DEFAULT_MEASUREMENT, runMeasurement } from '../../../shared/scenarios/measurement.ts';
 import type { Io } from '../tool.ts';
-import { fixed } from './summaryText.ts';
+import { fixed } from '../../../shared/text/figures.ts';
 
 /** The measurement scenario: ping-pongs over the default link, the fitted line read against the truth. */
 export function measure(seed: number, json: boolean, io: Io): number {

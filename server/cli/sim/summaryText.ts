@@ -1,8 +1,6 @@
 import type { Summary } from '../../../shared/metrics/summary.ts';
 import type { ScenarioSpec } from '../../../shared/scenarios/spec.ts';
-
-/** A figure to the given digits, or a dash where there is none. */
-export const fixed = (v: number, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : '—');
+import { fixed, significant } from '../../../shared/text/figures.ts';
 
 /** One run's summary, the spec it ran and how long the model took. */
 export interface SimOutput {
@@ -16,7 +14,7 @@ function contestLines(s: Summary): string[] {
   const a = s.all;
   const lines = [
     `throughput ${fixed(a.throughputMbps)} Mbit/s · delay95 (signal) ${fixed(a.delay95, 0)} ms · queueing p95 ${fixed(a.queueDelay95, 0)} ms · per-packet one-way p95 ${fixed(a.oneWay95, 0)} ms · self-inflicted p95 ${fixed(s.delays.selfInflicted95 ?? NaN, 0)} ms`,
-    `power ${fixed(a.power, 1)} · score ln(tput/delay95) ${fixed(a.score, 3)}`,
+    `power ${significant(a.power)} · score ln(tput/delay95) ${fixed(a.score, 3)}`,
   ];
   if (s.omniscient) lines.push(`omniscient: ${fixed(s.omniscient.throughputMbps)} Mbit/s at ${fixed(s.omniscient.delay95, 0)} ms`);
   return lines;

@@ -9,7 +9,7 @@ import { UsageError } from '../flags.ts';
 import { userCodeDone } from '../asProcess.ts';
 import type { Io } from '../tool.ts';
 import type { SimFlags } from './simFlags.ts';
-import { fixed } from './summaryText.ts';
+import { fixed, significant } from '../../../shared/text/figures.ts';
 
 /** One contest of a sweep: the scheme, the parameter it tries (none on the scoreboard) and its values. */
 interface SweepRun {
@@ -45,7 +45,7 @@ function sweepText(r: SweepResult): string {
   const lines = r.points.map((p) => {
     const name = (p.param === '' ? p.scheme : `${p.param}=${p.value}`).padEnd(16);
     const marks = [p === r.bestPower ? 'best power' : '', p === r.bestScore ? 'best score' : '', r.frontier.includes(p) ? 'frontier' : ''].filter(Boolean).join(', ');
-    return `${name} ${fixed(p.throughputMbps).padStart(6)} Mbit/s ${fixed(p.delay95, 0).padStart(6)} ms  power ${fixed(p.power, 1).padStart(7)}  score ${fixed(p.score, 3).padStart(7)}  ${marks}`;
+    return `${name} ${fixed(p.throughputMbps).padStart(6)} Mbit/s ${fixed(p.delay95, 0).padStart(6)} ms  power ${significant(p.power).padStart(7)}  score ${fixed(p.score, 3).padStart(7)}  ${marks}`;
   });
   return [...lines, `${r.points.length} runs in ${fixed(r.wallMs / 1000, 2)} s`].join('\n');
 }
