@@ -77,8 +77,21 @@ function comparison(a: RunFacts, b: RunFacts): string {
   if (!scored(a) || !scored(b)) return `Only ${(scored(a) ? a : b).name} has a score.`;
   if (score(a) === score(b)) return `${a.name} and ${b.name} score the same (throughput ÷ delay95).`;
   const [better, other] = score(a) > score(b) ? [a, b] : [b, a];
-  const rate = other.throughputMbps > 0 ? ` at ${share(better.throughputMbps, other.throughputMbps)} of ${possessive(other.name)} throughput` : '';
-  return `${better.name} scores higher: ${ms(better.delay95)}${rate}.`;
+  const head = `${better.name} scores higher:`;
+  // The usual trade: less delay for some of the throughput. A run can also win on both, or on throughput alone.
+  if (!(other.throughputMbps > 0) || better.throughputMbps < other.throughputMbps) {
+    const rate = other.throughputMbps > 0 ? ` at ${share(better.throughputMbps, other.throughputMbps)} of ${possessive(other.name)} throughput` : '';
+    return `${head} ${ms(better.delay95)}${rate}.`;
+  }
+  const more = `${times(better.throughputMbps / other.throughputMbps)} ${possessive(other.name)}`;
+  if (better.delay95 <= other.delay95) return `${head} less delay (${ms(better.delay95)} against ${ms(other.delay95)}) and more throughput (${more}).`;
+  return `${head} ${ms(better.delay95)}, with more throughput (${more}).`;
+}
+
+/** How many times one throughput is another's: "363×", "2.5×" from twice on, "12% above" below. */
+function times(ratio: number): string {
+  if (ratio >= 2) return `${ratio >= 10 ? Math.round(ratio) : ratio.toFixed(1)}×`;
+  return `${Math.round(100 * (ratio - 1))}% above`;
 }
 
 function windowCaption(runs: RunFacts[]): string {

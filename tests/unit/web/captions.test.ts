@@ -36,6 +36,17 @@ describe('captions from the runs', () => {
     );
   });
 
+  it('a run that wins on both axes, or on throughput alone, is said to, not given a share above 100%', () => {
+    const slow = { ...aimd, name: 'Fixed window', throughputMbps: 0.0132, delay95: 9000 };
+    // 4.8 ÷ 0.0132 = 363.6×; 979 ms against 9000 ms
+    expect(captions(slow, aimd).plane).toContain("AIMD scores higher: less delay (979 ms against 9000 ms) and more throughput (364× Fixed window's).");
+    // 4.8 Mbit/s at 6969 ms against 1.92 at 5000: 2.5× the throughput for 39% more delay
+    expect(captions({ ...bdp, throughputMbps: 1.92, delay95: 5000 }, { ...aimd, delay95: 6969 }).plane).toContain("AIMD scores higher: 6969 ms, with more throughput (2.5× BDP estimator's).");
+    expect(captions({ ...bdp, throughputMbps: 4.2, delay95: 200 }, { ...aimd, delay95: 150 }).plane).toContain(
+      "AIMD scores higher: less delay (150 ms against 200 ms) and more throughput (14% above BDP estimator's).",
+    );
+  });
+
   it('says when A and B score the same, and tells two runs of one scheme apart by their side', () => {
     expect(captions(bdp, { ...bdp }).plane).toBe(
       'A · BDP estimator: 3.94 Mbit/s (66% of the link) at delay95 136 ms. B · BDP estimator: 3.94 Mbit/s (66% of the link) at delay95 136 ms. ' +
