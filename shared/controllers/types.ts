@@ -143,7 +143,7 @@ export function withDefaults(params: readonly ParamSpec[], given: ParamValues = 
 export function checkParam(spec: ParamSpec, raw: string | number): { value: number | string } | { error: string } {
   if (spec.kind === 'choice') {
     const v = String(raw);
-    return spec.choices.includes(v) ? { value: v } : { error: `${spec.name} must be one of ${spec.choices.join(', ')} (got ${quote(v)})` };
+    return spec.choices.includes(v) ? { value: v } : { error: `${spec.name} must be one of ${spec.choices.map((c) => c || '(none)').join(', ')} (got ${quote(v)})` };
   }
   const v = typeof raw === 'number' ? raw : raw.trim() === '' ? NaN : Number(raw);
   const whole = isWhole(spec);

@@ -95,7 +95,7 @@ describe('the playground URL', () => {
 
   it('names a view the page does not have: it opens the playground', () => {
     expect(viewOf('view=nowhere')).toBe('');
-    expect(decodeExperiment('view=nowhere').errors).toEqual(['view must be one of , contest-lab, transport-lab, shared-lab, measurement, leaderboard, sessions (got "nowhere")']);
+    expect(decodeExperiment('view=nowhere').errors).toEqual(['view must be one of (none), contest-lab, transport-lab, shared-lab, measurement, leaderboard, sessions (got "nowhere")']);
   });
 
   it('quotes a huge value by its start and its length', () => {
