@@ -65,6 +65,8 @@ const MAX_ROWS = 5_000_000;
 export function parseTraceCsv(text: string): ImportedTrace {
   const lines = text.split('\n', 2);
   if (lines[0]?.trim() !== `# ${CSV_VERSION}`) {
+    // The other file a run exports: its figures per interval, which cannot replay it.
+    if (lines[0]?.startsWith(`# ${CSV_VERSION} intervals`)) throw new CsvError('this is a run’s per-interval summary, which holds no events to replay: import its trace CSV (Export → Trace CSV)');
     throw new CsvError(`not a Pipefill trace: the first line must be "# ${CSV_VERSION}"`);
   }
   const specLine = lines[1] ?? '';

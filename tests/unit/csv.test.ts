@@ -33,6 +33,10 @@ describe('trace CSV', () => {
 
   it('refuses what is not a Pipefill trace, naming the line', () => {
     expect(() => parseTraceCsv('t,x\n1,2\n')).toThrow(CsvError);
+    // the run's other export: its figures per interval, which hold no events
+    expect(() => parseTraceCsv(formatIntervalCsv(new EventLog(), 100, 200))).toThrow(
+      'this is a run’s per-interval summary, which holds no events to replay: import its trace CSV (Export → Trace CSV)',
+    );
     expect(() => parseTraceCsv('# pipefill-trace v1\n# spec {oops\n')).toThrow(/line 2/);
     const head = '# pipefill-trace v1\n# spec null\nt_ms,flow,kind,seq,bytes,window,value,detail\n';
     expect(() => parseTraceCsv(`${head}1,0,send,0,1500,1,0,\n2,0,fly,0,1,1,0,\n`)).toThrow(/line 5: unknown kind "fly"/);
