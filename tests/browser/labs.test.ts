@@ -28,13 +28,13 @@ describe('the labs in Chromium', () => {
     expect(await row.innerText()).toContain('★ power'); // w=16 is the best of these by power (see the CLI's sweep)
     expect(await page.locator('figure.plane polyline').count()).toBe(1);
 
-    await page.locator('[data-param="sweep0"]').fill('1..1000*1.2');
+    await page.locator('[data-param="sweep0"]').fill('1..1000+5');
     await page.locator('[data-action="sweep"]').click();
     await page.locator('[data-action="cancel"]').click();
     const text = await page.locator('[data-testid="sweep-progress"]').innerText();
     expect(text).toContain('(cancelled)');
     const done = Number(/^(\d+) \//.exec(text)![1]);
-    expect(done).toBeLessThan(38);
+    expect(done).toBeLessThan(100);
     await page.waitForTimeout(500);
     expect(await page.locator('[data-testid="sweep-progress"]').innerText()).toBe(text); // nothing more arrives
     expect(problems).toEqual([]);
@@ -61,13 +61,13 @@ describe('the labs in Chromium', () => {
 
   it('contest lab: a sweep value outside the parameter’s range is refused with its reason, from the URL or typed', async () => {
     const { page } = await open(env.context, `${env.relay.url}/?view=contest-lab&sw=fixed:w:2..5000*2&trace=Atlantis`);
-    await page.getByText('uses the default instead: sw "fixed:w:2..5000*2": w must be a number from 1 to 1000 packets (got "1024")').waitFor();
+    await page.getByText('uses the default instead: sw "fixed:w:2..5000*2": w must be a whole number from 1 to 1000 packets (got "1024")').waitFor();
     await page.getByText(/uses the default instead: trace must be one of .* \(got "Atlantis"\)/).waitFor();
     await page.locator('[data-param="sweep0"]').fill('2..5000*2');
     // Said as typed, beside the field; the link keeps the last sweep typed right.
-    await page.locator('fieldset').getByText('w must be a number from 1 to 1000 packets (got "1024")').waitFor();
+    await page.locator('fieldset').getByText('w must be a whole number from 1 to 1000 packets (got "1024")').waitFor();
     await page.locator('[data-action="sweep"]').click();
-    await page.getByText('sweep 1: w must be a number from 1 to 1000 packets (got "1024")').waitFor();
+    await page.getByText('sweep 1: w must be a whole number from 1 to 1000 packets (got "1024")').waitFor();
     await page.locator('[data-param="sweep0"]').fill('4..64*2');
     await page.waitForFunction(() => new URLSearchParams(location.search).get('sw') === 'fixed:w:4..64*2');
     await page.locator('[data-param="sweep0"]').fill('abc');

@@ -3,7 +3,7 @@ import { DEFAULT_MEASUREMENT, MEASUREMENT_SIZES, type MeasurementResult } from '
 
 import type { RelayInfo } from '../../shared/relay/info.ts';
 import { Fit, LiveFit } from './measurement/Fit.tsx';
-import { Estimates } from './measurement/Estimates.tsx';
+import { Estimates, YourEstimate } from './measurement/Estimates.tsx';
 import { LinkControls } from './measurement/LinkControls.tsx';
 import { RecordedConnections } from './measurement/RecordedConnections.tsx';
 import { useLabLink } from './measurement/useLabLink.ts';
@@ -54,8 +54,8 @@ export function MeasurementLab() {
       <Guide view="measurement" />
       <LinkControls values={values} hidden={hidden} setParam={setParam} hide={hide} drawAnother={drawAnother} />
       <div className="lab-body">
-        {sim && <Fit result={sim} truth={hidden ? null : truth} />}
-        {sim && <Estimates result={sim} truth={hidden ? null : truth} />}
+        {sim && <Fit result={sim} truth={hidden ? null : truth} fitted={!hidden} />}
+        {sim && (hidden ? <YourEstimate /> : <Estimates result={sim} truth={truth} />)}
       </div>
       <section aria-label="Live measurement">
         <h2>Live: the relay's echo server</h2>

@@ -28,3 +28,16 @@ export function Estimates({ result, truth }: { result: MeasurementResult; truth:
     </dl>
   );
 }
+
+/** While the link is hidden the lab's fit is too: the student reads the estimates off the samples first. */
+export function YourEstimate() {
+  return (
+    <div className="estimates" data-testid="estimates" data-hidden>
+      <p>
+        <strong>Your estimate first.</strong> Each round trip is twice the one-way delay plus the message's bits at the bandwidth, both ways: read the bandwidth from the samples' slope (2 × 8 bits per
+        byte ÷ slope) and the delay from half their intercept.
+      </p>
+      <p className="hint">Then reveal the link: the lab's own least-squares fit, the link and your error appear.</p>
+    </div>
+  );
+}

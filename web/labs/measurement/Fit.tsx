@@ -8,8 +8,11 @@ const W = 640;
 const H = 360;
 const M = { left: 56, right: 16, top: 12, bottom: 40 };
 
-/** Round trips against message size, the fitted line, and the truth when it is shown. */
-export function Fit({ result, truth }: { result: MeasurementResult; truth: { mbps: number; delayMs: number } | null }) {
+/**
+ * Round trips against message size, the fitted line, and the truth when it is shown. While the truth is
+ * hidden the lab's own fit is too (`fitted` false): it reads within a few percent of the answer.
+ */
+export function Fit({ result, truth, fitted = true }: { result: MeasurementResult; truth: { mbps: number; delayMs: number } | null; fitted?: boolean }) {
   const x = scaleLinear()
     .domain([0, 66_000])
     .range([0, W - M.left - M.right]);
@@ -29,7 +32,7 @@ export function Fit({ result, truth }: { result: MeasurementResult; truth: { mbp
         <g transform={`translate(${M.left},${M.top})`}>
           <Axes x={x} y={y} xTicks={x.ticks(6)} yTicks={y.ticks(5)} innerW={W - M.left - M.right} innerH={innerH} xLabel="message size (bytes)" yLabel="round trip (ms)" />
           {truthLine && <line {...truthLine} stroke={COLORS.green} strokeWidth={2} strokeDasharray="6 4" />}
-          <line {...fitLine} stroke={COLORS.vermillion} strokeWidth={1.5} />
+          {fitted && <line {...fitLine} stroke={COLORS.vermillion} strokeWidth={1.5} data-line="fit" />}
           {result.samples.map((s, i) => (
             <circle key={i} cx={x(s.size)} cy={y(s.rttMs)} r={3} fill={COLORS.blue} fillOpacity={0.7} />
           ))}
@@ -40,10 +43,12 @@ export function Fit({ result, truth }: { result: MeasurementResult; truth: { mbp
           <i style={{ background: COLORS.blue }} />
           ping-pong samples
         </span>
-        <span className="key">
-          <i style={{ background: COLORS.vermillion }} />
-          least-squares fit
-        </span>
+        {fitted && (
+          <span className="key">
+            <i style={{ background: COLORS.vermillion }} />
+            least-squares fit
+          </span>
+        )}
         {truth && (
           <span className="key">
             <i style={{ background: COLORS.green }} />
