@@ -82,6 +82,9 @@ describe('the Sessions view in Chromium', () => {
   it("a session started from outside appears, its dots draw as it happens, and the page's CSV is the relay's record", async () => {
     const { page, problems } = await open(env.context, `${env.relay.url}/?view=sessions`);
     await page.getByText('Live: every session').waitFor();
+    // The relay's own servers, as a client would address them (this relay's ports are free ones, not the defaults).
+    const { offsetConstant, offsetVariable } = env.relay.info;
+    await expect.poll(() => page.getByRole('status').first().innerText()).toContain(`from any client (UDP, ${offsetConstant} at a constant rate and ${offsetVariable} at a variable one)`);
     const client = spawn('python3', ['-c', BURST_CLIENT, env.relay.info.offsetConstant.split(':')[1]], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     client.stdout.on('data', (b: Buffer) => (out += b.toString()));
@@ -154,6 +157,7 @@ describe('the measurement lab in Chromium', () => {
     expect(out.trim()).toBe('done');
     const { page, problems } = await open(env.context, `${env.relay.url}/?view=measurement&hide=1`);
     expect(await page.getByLabel('hide the truth').isChecked()).toBe(true);
+    await page.getByText(`the relay's echo server (TCP, ${env.relay.info.echo}: each message`).waitFor();
     expect(await page.locator('[data-testid="estimates"]').innerText()).not.toContain('truth');
     const [connection] = (await (await fetch(`${env.relay.url}/api/echo`)).json()) as EchoConnection[];
     await page.getByRole('button', { name: connection.remote }).click();

@@ -10,6 +10,7 @@ import { Guide } from '../teach/Guide.tsx';
 import { okText, usePoll } from './usePoll.ts';
 import { Notices } from '../components/Notices.tsx';
 import { useSessionsUrl } from './useSessionsUrl.ts';
+import { relayInfo, useRelay } from '../app/useRelay.ts';
 
 async function readSessions(r: Response): Promise<SessionSummary[]> {
   const text = await okText(r);
@@ -44,6 +45,8 @@ function SessionCharts({ id }: { id: string }) {
 
 /** Every offset-server session the relay records, from any client, listed and drawn live. */
 export function Sessions() {
+  const info = relayInfo(useRelay());
+  const servers = info ? `UDP, ${info.offsetConstant} at a constant rate and ${info.offsetVariable} at a variable one` : 'UDP';
   const polled = usePoll('/api/sessions', readSessions);
   const { selected, select, watched, watch, notices } = useSessionsUrl();
   const sessions = polled.state === 'ok' ? polled.value : [];
@@ -56,7 +59,7 @@ export function Sessions() {
         <p role="status">
           {polled.state === 'waiting' && 'Asking the relay…'}
           {polled.state === 'failed' && polled.message}
-          {polled.state === 'ok' && `Live: every session of the relay's offset servers, from any client (UDP ports 9801 and 9802 unless the relay was told otherwise). ${sessions.length} recorded.`}
+          {polled.state === 'ok' && `Live: every session of the relay's offset servers, from any client (${servers}). ${sessions.length} recorded.`}
         </p>
         <form
           onSubmit={(e) => {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { type EchoConnection, fitConnection } from '../../../shared/relay/echo.ts';
 import { okText, usePoll } from '../../sessions/usePoll.ts';
 import { LiveFit } from './Fit.tsx';
+import { relayInfo, useRelay } from '../../app/useRelay.ts';
 
 async function readConnections(r: Response): Promise<EchoConnection[]> {
   const text = await okText(r);
@@ -18,6 +19,7 @@ function ConnectionFit({ connection }: { connection: EchoConnection }) {
 
 /** Any ping-pong client's series, as the relay's echo server recorded it, fitted like the lab's own. */
 export function RecordedConnections() {
+  const echo = relayInfo(useRelay())?.echo;
   const polled = usePoll('/api/echo', readConnections);
   const [chosen, choose] = useState<number | null>(null);
   const connections = polled.state === 'ok' ? [...polled.value].reverse() : [];
@@ -26,8 +28,8 @@ export function RecordedConnections() {
     <section aria-label="Recorded ping-pong clients">
       <h2>Live: any ping-pong client</h2>
       <p className="hint">
-        Run your own client against the relay's echo server (TCP, port 18000 unless the relay was told otherwise: each message starts with its total length as 2 bytes, big-endian). The server times
-        each message from writing the previous echo, so send each size at least twice in a row: the fit goes through each size's fastest round trip.
+        Run your own client against the relay's echo server (TCP{echo ? `, ${echo}` : ''}: each message starts with its total length as 2 bytes, big-endian). The server times each message from writing
+        the previous echo, so send each size at least twice in a row: the fit goes through each size's fastest round trip.
       </p>
       {polled.state === 'failed' && <p role="status">{polled.message}</p>}
       {polled.state === 'ok' && connections.length === 0 && <p role="status">No connections recorded yet.</p>}
