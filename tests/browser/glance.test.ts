@@ -72,7 +72,17 @@ describe('one glance at projector sizes, in Chromium', () => {
     expect(await tip.isVisible()).toBe(true);
     expect(await tip.innerText()).toBe('ln(throughput Mbit/s ÷ delay95 ms), the contest score');
     await page.getByText('What am I looking at?').click();
-    await page.getByText('Two congestion controllers, A and B, send over the same cellular link').waitFor();
+    const panel = page.getByText('Two congestion controllers, A and B, send over the same cellular link');
+    await panel.waitFor();
+    // It folds away as a popover does, so it does not stay over the cards: on Escape, and on a press elsewhere.
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'hidden' });
+    await page.getByText('What am I looking at?').click();
+    await panel.waitFor();
+    await panel.click(); // a press inside keeps it open
+    expect(await panel.isVisible()).toBe(true);
+    await page.mouse.click(1270, 710); // far from the toolbar, on the page below the panel
+    await panel.waitFor({ state: 'hidden' });
     await page.close();
   });
 

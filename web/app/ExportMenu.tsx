@@ -4,6 +4,7 @@ import { chartsSvg, svgToPng } from '../export/image.ts';
 import { settingsLine } from '../export/settings.ts';
 import type { Experiment } from '../state/experiment.ts';
 import type { Runs, Slot } from './useRuns.ts';
+import { useLightDismiss } from '../components/useLightDismiss.ts';
 
 interface Props {
   e: Experiment;
@@ -18,6 +19,7 @@ interface Props {
 
 /** Every export of the experiment: each run's CSVs (made in its worker), the link's trace, the charts. */
 export function ExportMenu({ e, runs, link, uploadedText, chartsRoot, label, note }: Props) {
+  const menu = useLightDismiss();
   const exportCsv = async (slot: Slot, what: 'trace' | 'intervals') => {
     try {
       download(`pipefill-${slot}-${e[slot].scheme}${what === 'trace' ? '' : '-intervals'}.csv`, await runs.pool.exportCsv(slot, what));
@@ -49,7 +51,7 @@ export function ExportMenu({ e, runs, link, uploadedText, chartsRoot, label, not
     }
   };
   return (
-    <details className="menu">
+    <details className="menu" ref={menu}>
       <summary>Export</summary>
       <div>
         {(['a', 'b'] as const).map((s) => (

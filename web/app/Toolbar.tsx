@@ -4,6 +4,7 @@ import { checkField } from '../state/codec.ts';
 import { type Experiment, experimentSchema, type Scenario } from '../state/experiment.ts';
 import { Guide } from '../teach/Guide.tsx';
 import type { Slot } from './useRuns.ts';
+import { useLightDismiss } from '../components/useLightDismiss.ts';
 
 const SEED = experimentSchema('contest').find((f) => f.name === 'seed')!;
 
@@ -48,6 +49,7 @@ interface Props {
 
 /** Scenario, live or simulated, seed, reset, the experiment's link, exports and imports. */
 export function Toolbar({ settingsOpen, toggleSettings, e, set, setScenario, liveTarget, onImport, note, children }: Props) {
+  const importMenu = useLightDismiss();
   const copyLink = () =>
     void navigator.clipboard?.writeText(window.location.href).then(
       () => note('The link to this experiment is on the clipboard.'),
@@ -85,7 +87,7 @@ export function Toolbar({ settingsOpen, toggleSettings, e, set, setScenario, liv
       </button>
       {children}
       <Guide view={e.scenario} />
-      <details className="menu">
+      <details className="menu" ref={importMenu}>
         <summary>Import CSV</summary>
         <div>
           {(['a', 'b'] as const).map((s) => (

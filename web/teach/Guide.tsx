@@ -1,5 +1,6 @@
 import { ROUND_GAP_MS } from '../../shared/metrics/sessionSeries.ts';
 import { RANKED_SUBMITS } from '../../shared/offset/policy.ts';
+import { useLightDismiss } from '../components/useLightDismiss.ts';
 
 /** A short "what am I looking at" for each view, folded away until asked for. */
 
@@ -72,8 +73,9 @@ const GUIDES: Record<GuideView, { title: string; lines: string[] }> = {
 
 export function Guide({ view }: { view: GuideView }) {
   const g = GUIDES[view];
+  const menu = useLightDismiss();
   return (
-    <details className="menu guide" data-guide={view}>
+    <details className="menu guide" data-guide={view} ref={menu}>
       <summary>What am I looking at?</summary>
       <div>
         <strong>{g.title}</strong>
