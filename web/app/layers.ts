@@ -1,6 +1,6 @@
 import { ESTIMATES } from '../../shared/log/kinds.ts';
 import type { RunSeries } from '../../shared/metrics/series.ts';
-import { COLORS } from '../charts/palette.ts';
+import { channels, COLORS } from '../charts/palette.ts';
 import { eventMarks } from '../charts/events.ts';
 import type { Layer } from '../charts/painter.ts';
 
@@ -113,16 +113,14 @@ export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = nul
   return charts.map((c) => ({ ...c, layers: [...c.layers, ...events] }));
 }
 
-const translucent = (hex: string, alpha: number) => {
-  const v = parseInt(hex.slice(1), 16);
-  return `rgba(${v >> 16},${(v >> 8) & 0xff},${v & 0xff},${alpha})`;
-};
+const translucent = (hex: string, alpha: number) => `rgba(${channels(hex).join(',')},${alpha})`;
 
 /** A colour mixed with white (`share` of white), still opaque: dots are painted as solid pixels. */
 export function towardWhite(hex: string, share: number): string {
-  const v = parseInt(hex.slice(1), 16);
   const mix = (c: number) => Math.round(c + (255 - c) * share);
-  return `#${[v >> 16, (v >> 8) & 0xff, v & 0xff].map((c) => mix(c).toString(16).padStart(2, '0')).join('')}`;
+  return `#${channels(hex)
+    .map((c) => mix(c).toString(16).padStart(2, '0'))
+    .join('')}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { channels } from './palette.ts';
 import type { ScaleLinear } from 'd3-scale';
 import { dotSide, newDotCorners, Occupancy } from './dots.ts';
 import { type Affine, affineOf, dotsBetween, isFilled, traceLayer } from './geometry.ts';
@@ -30,9 +31,9 @@ export const FIRST_CHART_MARK = 'pipefill:first-chart';
 let firstMarked = false;
 
 function rgba(hex: string): number {
-  const v = parseInt(hex.slice(1), 16);
+  const [r, g, b] = channels(hex);
   // ImageData is RGBA in memory; a little-endian Uint32 view reads it as ABGR
-  return (0xff << 24) | ((v & 0xff) << 16) | (v & 0xff00) | ((v >> 16) & 0xff);
+  return (0xff << 24) | (b << 16) | (g << 8) | r;
 }
 
 const nothingToCancel = () => {};

@@ -16,3 +16,9 @@ export const SIDE_STYLE = {
   a: { color: COLORS.blue, marker: 'circle' as const, name: 'A' },
   b: { color: COLORS.vermillion, marker: 'square' as const, name: 'B' },
 };
+
+/** A '#rrggbb' colour's red, green and blue, 0 to 255. */
+export function channels(hex: string): [number, number, number] {
+  const v = parseInt(hex.slice(1), 16);
+  return [v >> 16, (v >> 8) & 0xff, v & 0xff];
+}
