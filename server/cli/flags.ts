@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { checkValues, type ChoiceParam, type NumberParam, type ParamSpec, type ParamValues } from '../../shared/controllers/types.ts';
+import { quote } from '../../shared/text/quote.ts';
 
 /**
  * The flag layer of every command-line tool: each tool declares its flags once, as a list of specs, and
@@ -160,7 +161,7 @@ const accepted = (accepts: Accepts | undefined, v: string) => (accepts === undef
  */
 export function readFlag(p: FlagSpec, raw: unknown): unknown {
   const flag = flagName(p.name);
-  const bad = (v: unknown, accepts: string) => new UsageError(`--${flag} must be ${accepts} (got "${String(v).slice(0, 80)}")`);
+  const bad = (v: unknown, accepts: string) => new UsageError(`--${flag} must be ${accepts} (got ${quote(String(v))})`);
   switch (p.kind) {
     case 'switch':
       return raw === true;
