@@ -165,9 +165,10 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
     lines,
     async close() {
       bridge.close();
-      leaderboard.close();
       http.closeAllConnections();
       await Promise.all([new Promise<void>((r) => http.close(() => r())), constant.close(), variable.close(), echo.close()]);
+      // Last, once the offset threads have exited: a Submit they answered may still be on its way to the board.
+      leaderboard.close();
     },
   };
 }
