@@ -6,6 +6,9 @@ import { runScenario } from '../../shared/scenarios/run.ts';
 import { scoreboardEntries } from '../../shared/scenarios/sweep.ts';
 import { loadTrace } from '../../server/traces.ts';
 import { significant } from '../../web/charts/format.ts';
+import { channels } from '../../web/charts/palette.ts';
+import { pointStyle } from '../../web/labs/contest/pointStyle.ts';
+import type { SweepResult } from '../../web/labs/contest/useSweepRunner.ts';
 import { open, playground } from '../helpers/page.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
@@ -23,6 +26,9 @@ describe('the contest lab’s scoreboard in Chromium', () => {
     await expect.poll(() => rows.count(), { timeout: 40_000 }).toBe(entries.length);
     const swatches = await rows.locator('i.swatch').evaluateAll((is) => is.map((i) => `${(i as HTMLElement).style.background} ${i.getAttribute('data-marker')}`));
     expect(new Set(swatches).size).toBe(entries.length);
+    // Each scheme's look follows its place in the list, not the order the workers finished in.
+    const looks = entries.map((_, k) => pointStyle({ sweep: k } as SweepResult, true));
+    expect(swatches).toEqual(looks.map((l) => `rgb(${channels(l.color).join(', ')}) ${l.marker}`));
     // The plane's labels: each scheme by the table's name, once.
     const titles = entries.map((e) => findScheme(e.scheme)!.title);
     const labels = await page.locator('figure.plane .point text').allTextContents();

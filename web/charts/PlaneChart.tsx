@@ -47,25 +47,32 @@ interface LabelPlace {
 /** How far from its centre a point's marker reaches, px: a label keeps off it. */
 const MARKER_PX = 7;
 
+/** Shifts a label may take off its point's line, nearest first, in whole lines. */
+const SHIFTS = [0, 1, -1, 2, -2, 3, -3].map((k) => k * LINE_PX);
+
 /**
  * Places labels in order: each on the side with room, then moved up or down by whole lines, nearest
  * first, until it overlaps no label placed before it and runs over no marker further along its line
- * (`markers`: every point drawn, labelled or not).
+ * (`markers`: every point drawn, labelled or not). Where that side is crowded, the other side is tried
+ * (if the label fits there); where both are, the place with the fewest overlaps.
  */
 export function placeLabels(labels: { cx: number; cy: number; text: string }[], innerW: number, markers: readonly { cx: number; cy: number }[] = labels): LabelPlace[] {
   const placed: { x0: number; x1: number; y: number }[] = [];
   return labels.map(({ cx, cy, text }) => {
     const w = 9 + CHAR_PX * text.length;
-    const left = cx + w > innerW && cx > innerW - cx;
-    const [x0, x1] = left ? [cx - w, cx] : [cx, cx + w];
+    const preferLeft = cx + w > innerW && cx > innerW - cx;
+    const sides = [preferLeft, ...((preferLeft ? cx + w <= innerW : cx - w >= 0) ? [!preferLeft] : [])];
     // Markers bunched with its own point (its own among them) cannot be kept off: the label starts among them.
     const others = markers.filter((m) => Math.abs(m.cx - cx) > 2 * MARKER_PX || Math.abs(m.cy - cy) > 2 * MARKER_PX);
-    const clear = (y: number) =>
-      placed.every((p) => p.x1 <= x0 || p.x0 >= x1 || Math.abs(p.y - y) >= LINE_PX) &&
-      others.every((m) => m.cx + MARKER_PX <= x0 || m.cx - MARKER_PX >= x1 || Math.abs(m.cy - y) >= LINE_PX / 2 + MARKER_PX);
-    const shift = [0, 1, -1, 2, -2, 3, -3].map((k) => k * LINE_PX).find((d) => clear(cy + d)) ?? 0;
-    placed.push({ x0, x1, y: cy + shift });
-    return { left, shift };
+    const overlaps = (left: boolean, y: number) => {
+      const [x0, x1] = left ? [cx - w, cx] : [cx, cx + w];
+      const labelsHit = placed.filter((p) => p.x1 > x0 && p.x0 < x1 && Math.abs(p.y - y) < LINE_PX).length;
+      return labelsHit + others.filter((m) => m.cx + MARKER_PX > x0 && m.cx - MARKER_PX < x1 && Math.abs(m.cy - y) < LINE_PX / 2 + MARKER_PX).length;
+    };
+    const candidates = sides.flatMap((left) => SHIFTS.map((shift) => ({ left, shift, hits: overlaps(left, cy + shift) })));
+    const best = candidates.find((c) => c.hits === 0) ?? candidates.reduce((a, b) => (b.hits < a.hits ? b : a), { left: preferLeft, shift: 0, hits: overlaps(preferLeft, cy) });
+    placed.push(best.left ? { x0: cx - w, x1: cx, y: cy + best.shift } : { x0: cx, x1: cx + w, y: cy + best.shift });
+    return { left: best.left, shift: best.shift };
   });
 }
 

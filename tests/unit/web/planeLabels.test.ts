@@ -29,4 +29,14 @@ describe('labels on the throughput–delay plane', () => {
     expect(placeLabels([{ cx: 300, cy: 10, text: 'omniscient' }], 318)).toEqual([{ left: true, shift: 0 }]);
     expect(placeLabels([{ cx: 100, cy: 10, text: 'omniscient' }], 318)).toEqual([{ left: false, shift: 0 }]);
   });
+  it('a label with no clear line on its side goes to the other side, if it fits there; else where it overlaps least', () => {
+    // "TCP Vegas" is 9 + 6 × 9 = 63 px wide; a column of markers 30 px to its right blocks every line within three
+    const column = [-3, -2, -1, 0, 1, 2, 3].map((k) => ({ cx: 180, cy: 50 + 12 * k }));
+    const vegas = { cx: 150, cy: 50, text: 'TCP Vegas' };
+    expect(placeLabels([vegas], 318, [vegas, ...column])).toEqual([{ left: true, shift: 0 }]);
+    // At x 40 it cannot go left (from x −23); one marker less above the line makes the fewest overlaps there
+    const near = { cx: 40, cy: 50, text: 'TCP Vegas' };
+    const columnNear = column.filter((m) => m.cy !== 14).map((m) => ({ ...m, cx: 70 }));
+    expect(placeLabels([near], 318, [near, ...columnNear])).toEqual([{ left: false, shift: -36 }]);
+  });
 });

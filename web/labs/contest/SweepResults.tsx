@@ -23,11 +23,11 @@ export function SweepResults({ points, sweeps, omni }: { points: SweepResult[]; 
   const title = (p: SweepResult) => findScheme(p.scheme)?.title ?? p.scheme;
   const bestPower = bestBy(points, 'power');
   const bestScore = bestBy(points, 'score');
-  const planePoints: PlanePoint[] = points.map((p, i) => ({
+  const planePoints: PlanePoint[] = points.map((p) => ({
     label: scoreboard ? title(p) : `${p.scheme} ${p.param}=${p.value}`,
     throughputMbps: p.throughputMbps,
     delay95: p.delay95,
-    ...pointStyle(p, i, scoreboard),
+    ...pointStyle(p, scoreboard),
     labelled: scoreboard || p === bestPower || p === bestScore,
     ring: p === bestPower || p === bestScore,
   }));
@@ -56,7 +56,7 @@ export function SweepResults({ points, sweeps, omni }: { points: SweepResult[]; 
             .map((p) => (
               <tr key={`${p.scheme}${p.param}${p.value}`} className={p === bestPower || p === bestScore ? 'best' : ''}>
                 <td>
-                  <Swatch {...pointStyle(p, points.indexOf(p), scoreboard)} /> {scoreboard ? title(p) : `${p.scheme} ${p.param}=${p.value}`}
+                  <Swatch {...pointStyle(p, scoreboard)} /> {scoreboard ? title(p) : `${p.scheme} ${p.param}=${p.value}`}
                   {p === bestPower && (
                     <>
                       {' '}

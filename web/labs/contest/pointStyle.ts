@@ -7,8 +7,12 @@ export const SWEEP_COLORS = [COLORS.blue, COLORS.vermillion, COLORS.green, COLOR
 const BOARD_COLORS = [...SWEEP_COLORS, COLORS.orange, COLORS.sky];
 const BOARD_MARKERS = ['circle', 'square'] as const;
 
-/** A point's colour and marker: a scheme of its own on the scoreboard, else its sweep's colour. */
-export function pointStyle(p: SweepResult, i: number, scoreboard: boolean): { color: string; marker: 'circle' | 'square' | 'dot' } {
-  if (!scoreboard) return { color: SWEEP_COLORS[p.sweep], marker: 'dot' };
-  return { color: BOARD_COLORS[i % BOARD_COLORS.length], marker: BOARD_MARKERS[Math.floor(i / BOARD_COLORS.length) % BOARD_MARKERS.length] };
+/**
+ * A point's colour and marker: a scheme of its own on the scoreboard (where each entry is a sweep of its
+ * own), else its sweep's colour. By entry, not by arrival, so a scheme looks the same on every run.
+ */
+export function pointStyle(p: SweepResult, scoreboard: boolean): { color: string; marker: 'circle' | 'square' | 'dot' } {
+  const k = p.sweep;
+  if (!scoreboard) return { color: SWEEP_COLORS[k], marker: 'dot' };
+  return { color: BOARD_COLORS[k % BOARD_COLORS.length], marker: BOARD_MARKERS[Math.floor(k / BOARD_COLORS.length) % BOARD_MARKERS.length] };
 }
