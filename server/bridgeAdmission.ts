@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { checkPolicyValues } from '../shared/offset/params.ts';
+import { quote } from '../shared/text/quote.ts';
 
 export interface Admitted {
   target: string;
@@ -38,7 +39,7 @@ export function admit(req: IncomingMessage, rules: AdmissionRules, counts: { tot
   const url = new URL(req.url ?? '/', 'http://relay');
   const requestOrigin = req.headers.origin;
   if (requestOrigin !== undefined && !rules.origins.includes(requestOrigin)) {
-    return { refusal: `origin ${requestOrigin} is not allowed to use this relay`, code: 1008 };
+    return { refusal: `origin ${quote(requestOrigin)} is not allowed to use this relay`, code: 1008 };
   }
   if (counts.total >= rules.maxSessions) return { refusal: `the relay already has ${rules.maxSessions} sessions; try again later`, code: 1013 };
   const client = req.socket.remoteAddress ?? 'unknown';
@@ -46,12 +47,12 @@ export function admit(req: IncomingMessage, rules: AdmissionRules, counts: { tot
     return { refusal: `${client} already has ${rules.maxSessionsPerClient} sessions on this relay; close one first`, code: 1013 };
   }
   const transport = url.searchParams.get('transport') ?? 'udp';
-  if (transport !== 'udp' && transport !== 'tcp') return { refusal: `transport must be udp or tcp (got "${transport.slice(0, 40)}")`, code: 1008 };
+  if (transport !== 'udp' && transport !== 'tcp') return { refusal: `transport must be udp or tcp (got ${quote(transport)})`, code: 1008 };
   const target = normalizeTarget(url.searchParams.get('target') ?? '');
   const allowed = (transport === 'udp' ? rules.udpTargets : rules.tcpTargets).map((t) => normalizeTarget(t));
   if (!target || !allowed.includes(target)) {
-    const asked = (url.searchParams.get('target') ?? '(none)').slice(0, 80);
-    return { refusal: `target ${asked} over ${transport} is not allowed; allowed: ${allowed.join(', ') || 'none'}`, code: 1008 };
+    const asked = url.searchParams.get('target');
+    return { refusal: `target ${asked === null ? '(none)' : quote(asked)} over ${transport} is not allowed; allowed: ${allowed.join(', ') || 'none'}`, code: 1008 };
   }
   const timed = url.searchParams.get('timed') === '1';
   if (timed && transport !== 'udp') return { refusal: 'timed sends are for UDP targets only', code: 1008 };

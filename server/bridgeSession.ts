@@ -5,6 +5,7 @@ import { Meter } from './bridgeMeter.ts';
 import { openTarget, type Target } from './bridgeTarget.ts';
 import { timedSender } from './bridgeTimed.ts';
 import type { BridgeOptions } from './bridge.ts';
+import { quote } from '../shared/text/quote.ts';
 
 /** UDP carries at most 65,507 bytes in one IPv4 datagram. */
 const MAX_UDP_PAYLOAD = 65_507;
@@ -34,9 +35,21 @@ export const send = (ws: WebSocket, m: ControlMessage) => {
   if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
 };
 
+/** The most bytes of UTF-8 a WebSocket close frame's reason may hold. */
+const MAX_REASON_BYTES = 123;
+
+/** A message as a close reason: whole if it fits, else the start that fits with "…", cut between characters. */
+function closeReason(message: string): string {
+  const bytes = new TextEncoder().encode(message);
+  if (bytes.length <= MAX_REASON_BYTES) return message;
+  let end = MAX_REASON_BYTES - 3; // room for the 3 bytes of "…"
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  return `${new TextDecoder().decode(bytes.subarray(0, end))}…`;
+}
+
 export const refuse = (ws: WebSocket, message: string, code = 1008) => {
   send(ws, { type: 'error', message, fatal: true });
-  ws.close(code, message.slice(0, 120));
+  ws.close(code, closeReason(message));
 };
 
 /** One browser session: a socket to its target, messages passed unchanged both ways until either side ends. */
@@ -168,8 +181,7 @@ function parseControl(text: string): { t: number } | string {
   if (typeof m !== 'object' || m === null || Array.isArray(m)) return 'a control message must be a JSON object with a "type"';
   const { type, t } = m as Record<string, unknown>;
   if (type !== 'ping') {
-    const shown = typeof type === 'string' ? JSON.stringify(type.slice(0, 40)) : typeof type;
-    return `unknown control message ${shown}`;
+    return `unknown control message ${typeof type === 'string' ? quote(type) : typeof type}`;
   }
   return { t: typeof t === 'number' && Number.isFinite(t) ? t : 0 };
 }

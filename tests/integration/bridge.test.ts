@@ -72,15 +72,36 @@ describe('the UDP↔WebSocket bridge', () => {
   };
 
   it('refuses a target the operator did not allow, with a message saying so', async () => {
-    await refused('target=127.0.0.1:1', relay.url, /target 127\.0\.0\.1:1 over udp is not allowed; allowed: /);
+    await refused('target=127.0.0.1:1', relay.url, /target "127\.0\.0\.1:1" over udp is not allowed; allowed: /);
     await refused('target=10.0.0.1:9801', relay.url, /not allowed/);
     await refused(`target=${relay.info.offsetConstant}&transport=tcp`, relay.url, /over tcp is not allowed/);
-    await refused('target=nonsense', relay.url, /target nonsense over udp is not allowed/);
+    await refused('target=nonsense', relay.url, /target "nonsense" over udp is not allowed/);
     await refused(`target=${relay.info.offsetConstant}&transport=sctp`, relay.url, /transport must be udp or tcp/);
   });
 
+  it('names a target, transport or origin of any length and alphabet in its refusal, and cuts the close reason to what a frame holds', async () => {
+    const cases: [string, string, string][] = [
+      [`target=${encodeURIComponent('😀'.repeat(80))}`, relay.url, `target "${'😀'.repeat(19)}😀…" (160 characters) over udp`],
+      [`target=${relay.info.offsetConstant}&transport=${encodeURIComponent('é'.repeat(80))}`, relay.url, `transport must be udp or tcp (got "${'é'.repeat(40)}…" (80 characters))`],
+      [`target=${relay.info.offsetConstant}`, `http://${'é'.repeat(100)}`, `origin "http://${'é'.repeat(33)}…" (107 characters)`],
+    ];
+    for (const [query, origin, message] of cases) {
+      const { got } = openBridge(relay.url, query, origin);
+      await expect(got.ready).rejects.toThrow();
+      const closed = await got.closed;
+      // Its own reason, not the relay's error at having failed to send a reason too long for the frame.
+      expect(closed.code).toBe(1008);
+      expect(Buffer.byteLength(closed.reason)).toBeLessThanOrEqual(123);
+      const said = got.texts.at(-1)!;
+      expect(said).toMatchObject({ type: 'error', fatal: true });
+      expect(said.message).toContain(message);
+      expect(closed.reason.endsWith('…')).toBe(true);
+      expect(said.message.startsWith(closed.reason.slice(0, -1))).toBe(true);
+    }
+  });
+
   it('refuses a page from another origin', async () => {
-    await refused(`target=${relay.info.offsetConstant}`, 'http://elsewhere.example', /origin http:\/\/elsewhere\.example is not allowed/);
+    await refused(`target=${relay.info.offsetConstant}`, 'http://elsewhere.example', /origin "http:\/\/elsewhere\.example" is not allowed/);
   });
 
   it('cleans up after a client that vanishes mid-transfer: no socket, no timer, no session', async () => {
