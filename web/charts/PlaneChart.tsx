@@ -70,7 +70,7 @@ export function placeLabels(labels: { cx: number; cy: number; text: string }[], 
       return labelsHit + others.filter((m) => m.cx + MARKER_PX > x0 && m.cx - MARKER_PX < x1 && Math.abs(m.cy - y) < LINE_PX / 2 + MARKER_PX).length;
     };
     const candidates = sides.flatMap((left) => SHIFTS.map((shift) => ({ left, shift, hits: overlaps(left, cy + shift) })));
-    const best = candidates.find((c) => c.hits === 0) ?? candidates.reduce((a, b) => (b.hits < a.hits ? b : a), { left: preferLeft, shift: 0, hits: overlaps(preferLeft, cy) });
+    const best = candidates.find((c) => c.hits === 0) ?? candidates.reduce((a, b) => (b.hits < a.hits ? b : a));
     placed.push(best.left ? { x0: cx - w, x1: cx, y: cy + best.shift } : { x0: cx, x1: cx + w, y: cy + best.shift });
     return { left: best.left, shift: best.shift };
   });
