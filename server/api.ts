@@ -5,6 +5,7 @@ import type { Leaderboard } from './leaderboard.ts';
 import { loopbackRtt } from './loopbackRtt.ts';
 import type { SessionSummary } from './sessionRecords.ts';
 import { isLoopback } from '../shared/net/loopback.ts';
+import { requestUrl } from './http.ts';
 
 export interface ApiContext {
   info: RelayInfo;
@@ -26,7 +27,7 @@ const addressOfKey = (key: string) => key.split(':')[0];
 /** The relay's JSON and CSV endpoints; returns false for any other path. */
 export function handleApi(req: IncomingMessage, res: ServerResponse, context: ApiContext): boolean {
   const { info, board, echo, shareRecords, shareAllRecords = false } = context;
-  const path = new URL(req.url ?? '/', 'http://relay').pathname;
+  const path = requestUrl(req)?.pathname ?? '';
   if (!path.startsWith('/api/')) return false;
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD' }).end('method not allowed\n');

@@ -17,7 +17,7 @@ export interface BridgeOptions extends BridgeLimits {
   maxSessionsPerClient: number;
   /** Burst the datagram-rate bucket allows. */
   burst: number;
-  /** Bytes waiting for a browser beyond which datagrams are dropped (UDP) or the target paused (TCP). */
+  /** Bytes waiting for a browser beyond which datagrams and control replies are dropped (UDP) or the target paused (TCP). */
   maxBufferedBytes: number;
   /** A session over that bound this long, or silent to pings this long, is closed. */
   stallMs: number;
@@ -33,7 +33,7 @@ export interface Bridge {
   readonly sessions: number;
   /** Sockets to targets currently open (one per session). */
   readonly openSockets: number;
-  /** Datagrams from targets dropped because a browser was not reading. */
+  /** Datagrams from targets, and replies to control messages, dropped because a browser was not reading. */
   readonly droppedForSlowReaders: number;
   /** Sessions cut off, by why: they stopped reading, or stopped answering pings. */
   readonly cutOff: Readonly<Record<string, number>>;
@@ -57,6 +57,8 @@ export function createBridge(o: BridgeOptions): Bridge {
   return {
     handleUpgrade(req, socket, head) {
       wss.handleUpgrade(req, socket, head, (ws) => {
+        // A bad frame from a page being refused (or the refusal's own failure) is an 'error' on its socket: unheard, it would end the relay.
+        ws.on('error', () => ws.terminate());
         try {
           const a = admit(req, o, { total: hub.live.size, perClient: hub.perClient });
           if ('refusal' in a) return refuse(ws, a.refusal, a.code);

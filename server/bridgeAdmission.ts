@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { checkPolicyValues } from '../shared/offset/params.ts';
 import { quote } from '../shared/text/quote.ts';
+import { requestUrl } from './http.ts';
 
 export interface Admitted {
   target: string;
@@ -36,7 +37,8 @@ export function normalizeTarget(raw: string): string | null {
 
 /** Whether a new bridge session may open, and to what: the origin, the session caps, the transport and the target. */
 export function admit(req: IncomingMessage, rules: AdmissionRules, counts: { total: number; perClient: ReadonlyMap<string, number> }): Admitted | { refusal: string; code: number } {
-  const url = new URL(req.url ?? '/', 'http://relay');
+  // The relay hands over only requests whose path it read as /bridge.
+  const url = requestUrl(req)!;
   const requestOrigin = req.headers.origin;
   if (requestOrigin !== undefined && !rules.origins.includes(requestOrigin)) {
     return { refusal: `origin ${quote(requestOrigin)} is not allowed to use this relay`, code: 1008 };
@@ -73,7 +75,8 @@ export function admit(req: IncomingMessage, rules: AdmissionRules, counts: { tot
 
 /** The `srv.*` values of a bridge URL, checked against the policy schema's bounds, or why they are refused. */
 function askedPolicy(url: URL, rules: AdmissionRules, target: string): Record<string, number | string> | null | string {
-  const raw: Record<string, string> = {};
+  // No prototype: a name such as __proto__ is a key like any other, refused as no parameter of the server.
+  const raw: Record<string, string> = Object.create(null);
   for (const [k, v] of url.searchParams) if (k.startsWith('srv.')) raw[k.slice(4)] = v;
   if (Object.keys(raw).length === 0) return null;
   if (!rules.sessionPolicy) return "this relay's offset servers keep their own policy (the operator may start it with --allow-session-policy)";

@@ -117,7 +117,8 @@ export function runSession(hub: Hub, ws: WebSocket, a: Admitted): void {
     sent++;
     if (!timed) return target.send(bytes, a.receipts ? page.stamp(sent) : null);
     const wrong = timed.push(bytes, sent);
-    if (wrong) send(ws, { type: 'error', message: wrong, fatal: false });
+    if (wrong && ws.bufferedAmount > o.maxBufferedBytes) hub.counts.dropped++;
+    else if (wrong) send(ws, { type: 'error', message: wrong, fatal: false });
   });
   ws.on('pong', () => (state.awaitingPong = false));
   ws.on('close', end);
@@ -164,7 +165,12 @@ function askPolicy(o: BridgeOptions, a: Admitted, target: Target, fail: (message
   return { forget: () => void key.then((k) => set(a.target, k, null)).catch(() => {}) };
 }
 
+/**
+ * Answers a control message. A reply can outweigh what it answers ("x" earns a sentence), so a page that
+ * sends them and does not read gets none past the bound, as it would get no datagrams.
+ */
 function control(hub: Hub, ws: WebSocket, text: string): void {
+  if (ws.bufferedAmount > hub.o.maxBufferedBytes) return void hub.counts.dropped++;
   const m = parseControl(text);
   if (typeof m === 'string') return send(ws, { type: 'error', message: m, fatal: false });
   send(ws, { type: 'pong', t: m.t, relayTime: hub.relayNow() });

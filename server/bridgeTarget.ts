@@ -54,7 +54,7 @@ export function openTarget(a: Admitted, on: TargetEvents, maxBuffered: number, b
   }
   const socket = connect({ host: a.host, port: a.port, noDelay: true });
   socket.on('data', on.data);
-  socket.on('error', (e) => on.error(`TCP: ${e.message}`, true));
+  socket.on('error', (e: NodeJS.ErrnoException) => on.error(`TCP: ${tcpFailure(e, a.target)}`, true));
   socket.on('close', on.closed);
   socket.on('drain', on.drained);
   return {
@@ -68,4 +68,11 @@ export function openTarget(a: Admitted, on: TargetEvents, maxBuffered: number, b
     resumeIfPaused: () => socket.isPaused() && socket.resume(),
     close: () => socket.destroy(),
   };
+}
+
+/** What a TCP error means to the page: the two a student meets, in words; any other as Node gives it. */
+function tcpFailure(e: NodeJS.ErrnoException, target: string): string {
+  if (e.code === 'ECONNRESET') return `${target} reset the connection (it may have refused what was sent, such as a length below 2 for the echo server)`;
+  if (e.code === 'ECONNREFUSED') return `nothing is listening at ${target}`;
+  return e.message;
 }

@@ -29,7 +29,7 @@ export function timedSender(relayNow: () => number, send: (datagram: Buffer, num
       if (message.length < TIMED_PREFIX) return `a timed message starts with an ${TIMED_PREFIX}-byte send time`;
       const sendAt = message.readDoubleBE(0);
       const now = relayNow();
-      if (!Number.isFinite(sendAt)) return 'the send time of a timed message is not a number';
+      if (!Number.isFinite(sendAt)) return 'the send time of a timed message is not a finite number';
       if (sendAt - now > MAX_TIMED_LEAD_MS) return `a timed message may be at most ${MAX_TIMED_LEAD_MS} ms ahead (got ${Math.round(sendAt - now)} ms)`;
       const datagram = message.subarray(TIMED_PREFIX);
       if (sendAt > now && pending >= MAX_TIMED_PENDING) return `more than ${MAX_TIMED_PENDING} timed messages waiting`;

@@ -1,7 +1,9 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createReadStream, fstatSync, statSync } from 'node:fs';
+import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { basename, extname, join, normalize, resolve, sep } from 'node:path';
+import { quote } from '../shared/text/quote.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -18,6 +20,16 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+/**
+ * A request's URL, or null when its target is neither a path nor a URL. A target that starts with "/"
+ * is a path, even "//x/y", which `new URL(target, base)` would read as the host x; an absolute URL (a
+ * proxy's form) is read as given.
+ */
+export function requestUrl(req: IncomingMessage): URL | null {
+  const target = req.url ?? '/';
+  return URL.parse(target.startsWith('/') ? `http://relay${target}` : target);
+}
+
 /** Serves the built app from `root`; paths without a file fall back to index.html (the app's routes). */
 export function staticHandler(root: string) {
   const base = resolve(root);
@@ -28,9 +40,12 @@ export function staticHandler(root: string) {
     }
     let path: string;
     try {
-      path = decodeURIComponent(new URL(req.url ?? '/', 'http://relay').pathname);
+      path = decodeURIComponent(requestUrl(req)?.pathname ?? '');
     } catch {
-      res.writeHead(400).end('bad path\n');
+      path = '';
+    }
+    if (!path) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end(`bad path: ${quote(req.url ?? '')}\n`);
       return;
     }
     const file = resolve(join(base, normalize(path)));
@@ -39,26 +54,45 @@ export function staticHandler(root: string) {
       return;
     }
     let target = file;
-    if (!existsSync(target) || statSync(target).isDirectory()) {
+    if (!isFile(target)) {
       if (extname(path) !== '') {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end(`no such file: ${path}\n`);
+        res.writeHead(404, { 'content-type': 'text/plain' }).end(`no such file: ${quote(path)}\n`);
         return;
       }
       target = join(base, 'index.html');
-      if (!existsSync(target)) {
+      if (!isFile(target)) {
         res.writeHead(503, { 'content-type': 'text/plain' }).end('the app is not built: run `npm run build`\n');
         return;
       }
     }
-    const hashed = path.startsWith('/assets/');
-    res.writeHead(200, {
-      'content-type': TYPES[extname(target)] ?? 'application/octet-stream',
-      'content-length': statSync(target).size,
-      'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
-    });
-    if (req.method === 'HEAD') res.end();
-    else createReadStream(target).pipe(res);
+    sendFile(req, res, target, path.startsWith('/assets/'));
   };
+}
+
+/** Whether a path names a regular file this process can see (not a directory, socket, pipe or loop of links). */
+function isFile(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+/** Sends a file once it is open; one that cannot be opened or read (its mode, a build replacing it) fails this request alone. */
+function sendFile(req: IncomingMessage, res: ServerResponse, target: string, hashed: boolean): void {
+  const head = { 'content-type': TYPES[extname(target)] ?? 'application/octet-stream', 'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache' };
+  const stream = createReadStream(target);
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (res.headersSent) return void res.destroy();
+    res.writeHead(e.code === 'EACCES' ? 403 : 500, { 'content-type': 'text/plain' }).end(`the server cannot read ${basename(target)} (${e.code ?? e.message})\n`);
+  });
+  stream.on('open', (fd) => {
+    res.writeHead(200, { ...head, 'content-length': fstatSync(fd).size });
+    if (req.method === 'HEAD') {
+      stream.destroy();
+      res.end();
+    } else stream.pipe(res);
+  });
 }
 
 /**
@@ -81,4 +115,19 @@ export function explainClientErrors(server: Server): void {
     const type = tooLong ? 'text/html; charset=utf-8' : 'text/plain';
     socket.end(`HTTP/1.1 ${head}\r\ncontent-type: ${type}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   });
+}
+
+/**
+ * Answers a request that asked to upgrade to a protocol this server does not speak in plain HTTP/1.1,
+ * as a server without upgrades does, then closes the connection.
+ */
+export function answerWithoutUpgrade(req: IncomingMessage, socket: Socket, handle: (req: IncomingMessage, res: ServerResponse) => void): void {
+  const res = new ServerResponse(req);
+  res.shouldKeepAlive = false;
+  res.assignSocket(socket);
+  res.on('finish', () => {
+    res.detachSocket(socket);
+    socket.end();
+  });
+  handle(req, res);
 }

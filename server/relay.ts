@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateFile } from '../shared/offset/file.ts';
@@ -9,7 +10,7 @@ import type { RelayInfo } from '../shared/relay/info.ts';
 import { handleApi } from './api.ts';
 import { createBridge, type Bridge, type BridgeOptions } from './bridge.ts';
 import { startEchoServer, type EchoServer } from './echoServer.ts';
-import { explainClientErrors, MAX_HEADER_BYTES, staticHandler } from './http.ts';
+import { answerWithoutUpgrade, explainClientErrors, MAX_HEADER_BYTES, requestUrl, staticHandler } from './http.ts';
 import { Leaderboard } from './leaderboard.ts';
 import { startOffsetServerFor, type RunningOffsetServer } from './relayServers.ts';
 import { PortSet } from './portSet.ts';
@@ -188,20 +189,22 @@ async function listenHttp(o: RelayOptions): Promise<{ http: Server; httpPort: nu
 /** Requests to the API or the app (built, or Vite's in dev), and WebSocket upgrades to the bridge. */
 async function route(http: Server, o: RelayOptions, api: Parameters<typeof handleApi>[2], bridge: Bridge): Promise<void> {
   const serveApp = o.dev ? await viteMiddleware(http) : staticHandler(o.distDir);
-  http.on('request', (req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     try {
       if (!handleApi(req, res, api)) serveApp(req, res);
     } catch (e) {
-      // A request no handler expected (a target URL cannot parse, a bad escape): say so, serve everyone else.
+      // A request no handler expected: say so, serve everyone else.
       if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
       res.end(`bad request: ${(e as Error).message}\n`);
     }
-  });
+  };
+  http.on('request', handle);
   http.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());
-    const path = URL.parse(req.url ?? '/', 'http://relay')?.pathname;
+    const path = requestUrl(req)?.pathname;
     if (path === '/bridge') bridge.handleUpgrade(req, socket, head);
-    else if (!o.dev || path === undefined) socket.destroy();
+    // Anything else asking to upgrade (curl --http2 asks for h2c) is answered in HTTP/1.1, as if it had not asked; in dev, Vite takes its own.
+    else if (!o.dev || path === undefined) answerWithoutUpgrade(req, socket as Socket, handle);
   });
 }
 

@@ -4,6 +4,7 @@ import { findScheme, installUserScheme, madeForOffsetServer, SCHEMES } from '../
 import { checkParam, type ParamValues, type Scheme } from '../../shared/controllers/types.ts';
 import { loadUserScheme } from '../../shared/controllers/userScheme.ts';
 import { listFlag, rangeOf, UsageError, whole } from './flags.ts';
+import { quote } from '../../shared/text/quote.ts';
 
 /** The flags that pick a controller and set its parameters: --scheme (a built-in or a file) and --set. */
 
@@ -60,7 +61,7 @@ export function applySets(sets: readonly SetFlag[], flows: readonly { scheme: Sc
       f.params[s.name] = r.value;
       used = true;
     }
-    if (!used) throw new UsageError(`--set: ${[...new Set(targets.map((f) => f.scheme.id))].join(', ')} has no parameter "${s.name}" (see --help)`);
+    if (!used) throw new UsageError(`--set: ${[...new Set(targets.map((f) => f.scheme.id))].join(', ')} has no parameter ${quote(s.name)} (see --help)`);
   }
 }
 

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { Address } from './emulatedLink.ts';
+import { requestUrl } from '../http.ts';
 
 /** What the watch endpoint needs of the link: its trace CSV so far and how many rows that is. */
 export interface Watched {
@@ -17,7 +18,7 @@ export async function serveWatch(link: Watched, at: Address): Promise<{ port: nu
   let cached = { rows: -1, body: '' };
   const server: Server = createServer((req, res) => {
     const headers = { 'access-control-allow-origin': '*', 'cache-control': 'no-store' };
-    const path = new URL(req.url ?? '/', 'http://link').pathname;
+    const path = requestUrl(req)?.pathname;
     if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { ...headers, allow: 'GET, HEAD' }).end('method not allowed\n');
     if (path !== '/link.csv') return void res.writeHead(404, { ...headers, 'content-type': 'text/plain' }).end('the link serves /link.csv\n');
     if (cached.rows !== link.rowCount) cached = { rows: link.rowCount, body: link.csv() };

@@ -164,7 +164,7 @@ export function checkValues(specs: readonly ParamSpec[], given: Record<string, s
   const values: ParamValues = {};
   for (const [name, raw] of Object.entries(given)) {
     const spec = specs.find((p) => p.name === name);
-    if (!spec) return { error: `${owner} has no parameter "${name}" (its parameters: ${specs.map((p) => p.name).join(', ') || 'none'})` };
+    if (!spec) return { error: `${owner} has no parameter ${quote(name)} (its parameters: ${specs.map((p) => p.name).join(', ') || 'none'})` };
     const r = checkParam(spec, raw);
     if ('error' in r) return r;
     values[name] = r.value;

@@ -16,11 +16,12 @@ const COLUMNS = ['at', 'server', 'id', 'result', 'time', 'penalty'] as const;
 
 /**
  * An id a spreadsheet would run as a formula (=, +, -, @ first) is written after an apostrophe, which
- * spreadsheets show as text; reading takes it off again.
+ * spreadsheets show as text; reading takes it off again. An id that starts with an apostrophe gets one
+ * more, so that reading gives it back whole.
  */
 const FORMULA = /^[=+\-@\t\r]/;
-const defuse = (id: string) => (FORMULA.test(id) ? `'${id}` : id);
-const restore = (cell: string) => (cell.startsWith("'") && FORMULA.test(cell.slice(1)) ? cell.slice(1) : cell);
+const defuse = (id: string) => (FORMULA.test(id) || id.startsWith("'") ? `'${id}` : id);
+const restore = (cell: string) => (cell.startsWith("'") ? cell.slice(1) : cell);
 
 export function leaderboardCsv(entries: readonly LeaderboardEntry[]): string {
   return `${csvFormat(

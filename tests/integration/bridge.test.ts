@@ -96,7 +96,7 @@ describe('the UDP↔WebSocket bridge', () => {
       expect(said).toMatchObject({ type: 'error', fatal: true });
       expect(said.message).toContain(message);
       expect(closed.reason.endsWith('…')).toBe(true);
-      expect(said.message.startsWith(closed.reason.slice(0, -1))).toBe(true);
+      expect(said.message?.startsWith(closed.reason.slice(0, -1))).toBe(true);
     }
   });
 

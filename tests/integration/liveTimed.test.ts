@@ -70,7 +70,7 @@ describe('timed bridge sessions', () => {
     expect(s.got.texts.map((t) => t.message)).toEqual([
       undefined,
       `a timed message starts with an ${TIMED_PREFIX}-byte send time`,
-      'the send time of a timed message is not a number',
+      'the send time of a timed message is not a finite number',
       expect.stringMatching(/^a timed message may be at most 2000 ms ahead/),
     ]);
     s.ws.close();

@@ -45,6 +45,13 @@ describe('a live session asking for its own policy', () => {
     await expect(echo.got.ready).rejects.toThrow("the relay's own offset servers only");
   });
 
+  it('is refused for a name the server has no parameter of, whatever the name, quoted as every message quotes', async () => {
+    const proto = openBridge(lenient.url, `target=${lenient.info.offsetConstant}&srv.__proto__=1`);
+    await expect(proto.got.ready).rejects.toThrow(/^the offset server has no parameter "__proto__" \(its parameters: /);
+    const long = openBridge(lenient.url, `target=${lenient.info.offsetConstant}&srv.${'x'.repeat(3000)}=1`);
+    await expect(long.got.ready).rejects.toThrow(`the offset server has no parameter "${'x'.repeat(40)}…" (3000 characters) (its parameters: `);
+  });
+
   it('gets the policy it asked for from the relay’s server, and its neighbour keeps the relay’s', async () => {
     const info = await (await fetch(`${lenient.url}/api/relay`)).json();
     expect(info.sessionPolicy).toBe(true);

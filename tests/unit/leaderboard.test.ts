@@ -66,4 +66,14 @@ describe('the relay’s board under a flood of Submits', () => {
     board.watch(other as never, '203.0.113.8', false);
     expect(other.status).toBe(200);
   });
+  it('gives back an id that starts with an apostrophe as it was, formula or not', () => {
+    const csv = leaderboardCsv([e("'=x", true, 1, 0), e("'quoted", true, 2, 0)]);
+    expect(
+      csv
+        .split('\n')
+        .slice(1, 3)
+        .map((l) => l.split(',')[2]),
+    ).toEqual(["''=x", "''quoted"]);
+    expect(parseLeaderboardCsv(csv).entries.map((x) => x.id)).toEqual(["'=x", "'quoted"]);
+  });
 });

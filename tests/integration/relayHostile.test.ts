@@ -1,0 +1,127 @@
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { Relay } from '../../server/relay.ts';
+import { openBridge, testRelay, until } from '../helpers/relay.ts';
+
+/** A dist folder with a page, and files no server can send: a socket, a loop of links, a file that fails on read. */
+function hostileDist(): { dir: string; close(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'pipefill-dist-'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>page</title>');
+  const socket = createServer().listen(join(dir, 'sock.js'));
+  symlinkSync(join(dir, 'loop.js'), join(dir, 'loop.js'));
+  symlinkSync('/proc/self/mem', join(dir, 'mem.js'));
+  return { dir, close: () => socket.close() };
+}
+
+/** One request on a raw socket: what came back before the server closed it. */
+function raw(port: number, head: string, after?: Buffer): Promise<string> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1', () => s.write(`${head}\r\n\r\n`));
+    let out = '';
+    s.on('data', (d) => {
+      out += d.toString('latin1');
+      if (after && out.includes('\r\n\r\n')) s.write(after);
+    });
+    s.on('close', () => resolve(out));
+    s.on('error', () => resolve(out));
+  });
+}
+
+/** A client's masked WebSocket text frame. */
+function maskedText(payload: Buffer): Buffer {
+  const mask = Buffer.from([1, 2, 3, 4]);
+  return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, Buffer.from(payload.map((b, i) => b ^ mask[i % 4]))]);
+}
+
+describe('relay: hostile requests get their own answer and leave the relay serving', () => {
+  let relay: Relay;
+  let dist: ReturnType<typeof hostileDist>;
+  let port: number;
+  let closedPort: number;
+  beforeAll(async () => {
+    dist = hostileDist();
+    const probe = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => probe.once('listening', r));
+    closedPort = (probe.address() as { port: number }).port;
+    await new Promise((r) => probe.close(r));
+    relay = await testRelay({
+      allow: [`127.0.0.1:${closedPort}`],
+      distDir: dist.dir,
+      singleThread: true,
+      maxBufferedBytes: 64 * 1024,
+      stallMs: 60_000,
+      maxDatagramsPerSecond: 1e6,
+      maxBytesPerSecond: 1e9,
+    });
+    port = Number(new URL(relay.url).port);
+  });
+  afterAll(async () => {
+    await relay.close();
+    dist.close();
+  });
+
+  it('a path that starts with // is a path, not a host: the API is not served under another name', async () => {
+    expect(await raw(port, 'GET //elsewhere.example/api/relay HTTP/1.1\r\nHost: x\r\nConnection: close')).toMatch(/^HTTP\/1\.1 200[\s\S]*content-type: text\/html/);
+    expect(await raw(port, 'GET //x/y.js HTTP/1.1\r\nHost: x\r\nConnection: close')).toMatch(/^HTTP\/1\.1 404[\s\S]*no such file: "\/\/x\/y\.js"/);
+    expect(await raw(port, 'GET //:99999/ HTTP/1.1\r\nHost: x\r\nConnection: close')).toMatch(/^HTTP\/1\.1 200/);
+    expect((await fetch(`${relay.url}/api/relay`)).status).toBe(200);
+  });
+
+  it('a request that asks to upgrade to anything but the bridge is answered in HTTP/1.1, as if it had not asked', async () => {
+    const got = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${relay.url}/api/relay`, { headers: { connection: 'Upgrade, HTTP2-Settings', upgrade: 'h2c', 'http2-settings': '' } }, (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(got.status).toBe(200);
+    expect(JSON.parse(got.body)).toMatchObject({ bridge: '/bridge' });
+    expect(await raw(port, 'GET http://a:99999/bridge HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket')).toMatch(/^HTTP\/1\.1 400[\s\S]*bad path: "http:\/\/a:99999\/bridge"/);
+  });
+
+  it('a file in the app’s folder that cannot be sent fails its own request only', async () => {
+    for (const name of ['sock.js', 'loop.js']) expect((await fetch(`${relay.url}/${name}`)).status, name).toBe(404);
+    // Opens, then fails on its first read: the response already begun is cut off.
+    await fetch(`${relay.url}/mem.js`)
+      .then((r) => r.text())
+      .catch(() => '');
+    expect(await (await fetch(`${relay.url}/`)).text()).toContain('<title>page</title>');
+  });
+
+  it('a page being refused that then sends a bad frame is closed, and the relay keeps serving', async () => {
+    const upgrade = (origin: string) =>
+      `GET /bridge?target=${relay.info.offsetConstant} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: ${origin}`;
+    const unmasked = Buffer.from([0x81, 0x02, 0x68, 0x69]);
+    const badUtf8 = maskedText(Buffer.from([0xff, 0xfe]));
+    for (const frame of [unmasked, badUtf8]) expect(await raw(port, upgrade('http://elsewhere.example'), frame)).toMatch(/^HTTP\/1\.1 101[\s\S]*is not allowed/);
+    expect((await fetch(`${relay.url}/api/relay`)).status).toBe(200);
+  });
+
+  it('a TCP target with nothing listening is named as such', async () => {
+    const s = openBridge(relay.url, `target=127.0.0.1:${closedPort}&transport=tcp`);
+    await s.got.closed;
+    expect(s.got.texts.at(-1)).toEqual({ type: 'error', fatal: true, message: `TCP: nothing is listening at 127.0.0.1:${closedPort}` });
+  });
+
+  it('a page that sends control messages and never reads gets no replies past --max-buffered', async () => {
+    const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}`, { origin: relay.url });
+    await new Promise((r) => ws.once('message', r)); // ready
+    ws.pause();
+    // 88 bytes of reply to each 7 bytes on the wire: 9 MB of replies, more than the sockets' buffers hold
+    const before = relay.bridge.droppedForSlowReaders;
+    for (let i = 0; i < 100_000 && ws.readyState === ws.OPEN; i++) {
+      ws.send('x');
+      if (i % 1000 === 999) await new Promise((r) => setImmediate(r));
+    }
+    expect(await until(() => relay.bridge.droppedForSlowReaders - before > 10_000, 10_000)).toBe(true);
+    ws.terminate();
+  }, 30_000);
+});
