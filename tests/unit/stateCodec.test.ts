@@ -117,6 +117,11 @@ describe('quoting a value', () => {
     expect(quote('y'.repeat(41))).toBe(`"${'y'.repeat(40)}…" (41 characters)`);
     // a character outside the BMP is not cut in two
     expect(quote(`a${'😀'.repeat(30)}`)).toBe(`"a${'😀'.repeat(19)}…" (61 characters)`);
+    // the first and last high surrogates (U+10000, U+10FFFF) as the 40th character; a private-use character there is whole
+    const a39 = 'a'.repeat(39);
+    expect(quote(`${a39}\u{10000}${'b'.repeat(9)}`)).toBe(`"${a39}…" (50 characters)`);
+    expect(quote(`${a39}\u{10FFFF}${'b'.repeat(9)}`)).toBe(`"${a39}…" (50 characters)`);
+    expect(quote(`${a39}\uE000${'b'.repeat(9)}`)).toBe(`"${a39}\uE000…" (49 characters)`);
   });
 
   it('names the first five unknown keys, each quoted, and counts the rest', () => {
