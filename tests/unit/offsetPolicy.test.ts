@@ -238,6 +238,29 @@ describe('offset policy: Size, Submit, Reset, errors', () => {
     expect(ask(20, 0, 'good').outcome).toBe('served');
   });
 
+  it('ranks a Submit only once the session was served the file’s size, and then only its first three', () => {
+    const { p, ask } = server();
+    p.handle('c', encodeSizeRequest(), 0);
+    const submit = (t: number) => p.handle('c', encodeSubmit('ann@team', md5Hex(FILE)), t);
+    const early = submit(1);
+    expect(early).toMatchObject({ outcome: 'result', offset: -1, squished: false, submission: { id: 'ann@team', result: true, time: 1, penalty: 0, ranked: false } });
+    // 14 chunks of 1448 bytes cover the 20,000 bytes; 13 leave 1,176 unserved
+    for (let k = 0; k < 13; k++) expect(ask(5 * (k + 1), k * 1448).outcome).toBe('served');
+    expect(p.session('c')!.servedBytes).toBe(13 * 1448);
+    expect(submit(100).submission!.ranked).toBe(false);
+    expect(ask(105, 13 * 1448).outcome).toBe('served');
+    expect(p.session('c')!.servedBytes).toBe(20_000);
+    expect([200, 201, 202, 203].map((t) => submit(t).submission!.ranked)).toEqual([true, true, true, false]);
+  });
+
+  it('answers a malformed request with its error, outside any session, carrying the sender’s penalty', () => {
+    const { p, ask } = server();
+    p.handle('c', encodeSizeRequest(), 0);
+    ask(1); // no token yet: one penalty
+    expect(p.handle('c', new Uint8Array([1]), 2)).toMatchObject({ outcome: 'error', offset: -1, squished: false, squishChange: 0, penalty: 1 });
+    expect(p.handle('c', encodeSizeRequest(), 3)).toMatchObject({ outcome: 'size', offset: -1, squished: false, penalty: 1 });
+  });
+
   it('keys sessions apart and reclaims idle ones', () => {
     const { p } = server();
     p.handle('a', encodeSizeRequest(), 0);
