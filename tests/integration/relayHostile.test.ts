@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { serveWatch } from '../../server/link/watch.ts';
 import type { Relay } from '../../server/relay.ts';
 import { openBridge, testRelay, until } from '../helpers/relay.ts';
 
@@ -124,4 +125,14 @@ describe('relay: hostile requests get their own answer and leave the relay servi
     expect(await until(() => relay.bridge.droppedForSlowReaders - before > 10_000, 10_000)).toBe(true);
     ws.terminate();
   }, 30_000);
+});
+
+describe('the link tool’s watch endpoint: hostile requests', () => {
+  it('answers a request target that is neither a path nor a URL, and keeps serving the trace', async () => {
+    const watch = await serveWatch({ rowCount: 1, csv: () => 't_ms\n1\n' }, { host: '127.0.0.1', port: 0 });
+    expect(await raw(watch.port, 'GET http://a:99999/link.csv HTTP/1.1\r\nHost: x\r\nConnection: close')).toMatch(/^HTTP\/1\.1 404/);
+    expect(await raw(watch.port, 'GET //x/link.csv HTTP/1.1\r\nHost: x\r\nConnection: close')).toMatch(/^HTTP\/1\.1 404/);
+    expect(await (await fetch(`http://127.0.0.1:${watch.port}/link.csv`)).text()).toBe('t_ms\n1\n');
+    watch.close();
+  });
 });
