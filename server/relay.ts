@@ -174,9 +174,17 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   };
 }
 
+/** HTTP connections the relay keeps open beside its bridge sessions. */
+export const HTTP_CONNECTIONS_BESIDE_SESSIONS = 512;
+/** Headers still unfinished after this long close their connection (Node's default is a minute). */
+const HEADERS_TIMEOUT_MS = 20_000;
+
 /** The HTTP server, listening: port 0 gives a free port (tests), which `httpPort` tells. */
 async function listenHttp(o: RelayOptions): Promise<{ http: Server; httpPort: number }> {
-  const http = createServer({ maxHeaderSize: MAX_HEADER_BYTES });
+  const http = createServer({ maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: HEADERS_TIMEOUT_MS });
+  // A connection may hold a quarter megabyte of unfinished headers: past the bridge's sessions and room
+  // for pages, the leaderboard's watchers and downloads, a new one is closed at once.
+  http.maxConnections = o.maxSessions + HTTP_CONNECTIONS_BESIDE_SESSIONS;
   explainClientErrors(http);
   await new Promise<void>((res, rej) => {
     http.once('error', rej);

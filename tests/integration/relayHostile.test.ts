@@ -1,12 +1,12 @@
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { connect, createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { serveWatch } from '../../server/link/watch.ts';
-import type { Relay } from '../../server/relay.ts';
+import { HTTP_CONNECTIONS_BESIDE_SESSIONS, type Relay } from '../../server/relay.ts';
 import { openBridge, testRelay, until } from '../helpers/relay.ts';
 
 /** A dist folder with a page, and files no server can send: a socket, a loop of links, a file that fails on read. */
@@ -135,4 +135,30 @@ describe('the link tool’s watch endpoint: hostile requests', () => {
     expect(await (await fetch(`http://127.0.0.1:${watch.port}/link.csv`)).text()).toBe('t_ms\n1\n');
     watch.close();
   });
+});
+
+describe('relay: HTTP connections are bounded', () => {
+  it('past its sessions and the room beside them, a new connection is closed at once, and the relay serves again once they go', async () => {
+    const relay = await testRelay({ maxSessions: 1, singleThread: true });
+    const port = Number(new URL(relay.url).port);
+    const cap = 1 + HTTP_CONNECTIONS_BESIDE_SESSIONS;
+    const open = (): Promise<{ s: Socket; closed: Promise<void> }> =>
+      new Promise((resolve) => {
+        const s = connect(port, '127.0.0.1', () => {
+          s.write('GET / HTTP/1.1\r\nX-Unfinished: '); // headers never finished
+          resolve({ s, closed: new Promise((r) => s.once('close', () => r())) });
+        });
+        s.on('error', () => {});
+      });
+    const held = [];
+    for (let i = 0; i < cap; i++) held.push(await open());
+    const over = await open();
+    await over.closed; // closed without an answer, long before the headers' timeout
+    for (const h of held) h.s.destroy();
+    await Promise.all(held.map((h) => h.closed));
+    const connections = () => new Promise<number>((r) => relay.http.getConnections((_, n) => r(n)));
+    for (let i = 0; i < 100 && (await connections()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await fetch(`${relay.url}/api/relay`)).status).toBe(200);
+    await relay.close();
+  }, 30_000);
 });
