@@ -53,10 +53,16 @@ const SHIFTS = [0, 1, -1, 2, -2, 3, -3].map((k) => k * LINE_PX);
 /**
  * Places labels in order: each on the side with room, then moved up or down by whole lines, nearest
  * first, until it overlaps no label placed before it and runs over no marker further along its line
- * (`markers`: every point drawn, labelled or not). Where that side is crowded, the other side is tried
- * (if the label fits there); where both are, the place with the fewest overlaps.
+ * (`markers`: every point drawn, labelled or not), and stays inside the plot's height. Where that side is
+ * crowded, the other side is tried (if the label fits there); where both are, the place with the fewest
+ * overlaps.
  */
-export function placeLabels(labels: { cx: number; cy: number; text: string }[], innerW: number, markers: readonly { cx: number; cy: number }[] = labels): LabelPlace[] {
+export function placeLabels(
+  labels: { cx: number; cy: number; text: string }[],
+  innerW: number,
+  markers: readonly { cx: number; cy: number }[] = labels,
+  innerH = Number.POSITIVE_INFINITY,
+): LabelPlace[] {
   const placed: { x0: number; x1: number; y: number }[] = [];
   return labels.map(({ cx, cy, text }) => {
     const w = 9 + CHAR_PX * text.length;
@@ -69,7 +75,10 @@ export function placeLabels(labels: { cx: number; cy: number; text: string }[], 
       const labelsHit = placed.filter((p) => p.x1 > x0 && p.x0 < x1 && Math.abs(p.y - y) < LINE_PX).length;
       return labelsHit + others.filter((m) => m.cx + MARKER_PX > x0 && m.cx - MARKER_PX < x1 && Math.abs(m.cy - y) < LINE_PX / 2 + MARKER_PX).length;
     };
-    const candidates = sides.flatMap((left) => SHIFTS.map((shift) => ({ left, shift, hits: overlaps(left, cy + shift) })));
+    // A line of text stays between the plot's top and its axis, whose tick labels lie below.
+    const inside = SHIFTS.filter((d) => cy + d >= LINE_PX / 2 && cy + d <= innerH - LINE_PX / 2);
+    const shifts = inside.length ? inside : SHIFTS;
+    const candidates = sides.flatMap((left) => shifts.map((shift) => ({ left, shift, hits: overlaps(left, cy + shift) })));
     const best = candidates.find((c) => c.hits === 0) ?? candidates.reduce((a, b) => (b.hits < a.hits ? b : a));
     placed.push(best.left ? { x0: cx - w, x1: cx, y: cy + best.shift } : { x0: cx, x1: cx + w, y: cy + best.shift });
     return { left: best.left, shift: best.shift };
@@ -111,6 +120,7 @@ export function PlaneChart({ points, lines = [], width: W = 460, height: H = 250
       labelled.map((p) => ({ cx: x(p.delay95), cy: y(p.throughputMbps), text: labelText(p) })),
       innerW,
       ok.map((p) => ({ cx: x(p.delay95), cy: y(p.throughputMbps) })),
+      innerH,
     ).map((place, i) => [labelled[i], place]),
   );
 

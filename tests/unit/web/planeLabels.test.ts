@@ -39,4 +39,10 @@ describe('labels on the throughput–delay plane', () => {
     const columnNear = column.filter((m) => m.cy !== 14).map((m) => ({ ...m, cx: 70 }));
     expect(placeLabels([near], 318, [near, ...columnNear])).toEqual([{ left: false, shift: -36 }]);
   });
+  it('keeps a label inside the plot’s height: a point on the axis is labelled a line above it, one at the top a line below', () => {
+    // a 200 px tall plot: a 12 px line's middle stays from 6 to 194
+    expect(placeLabels([{ cx: 100, cy: 198, text: 'flow 1' }], 318, undefined, 200)).toEqual([{ left: false, shift: -12 }]);
+    expect(placeLabels([{ cx: 100, cy: 3, text: 'flow 1' }], 318, undefined, 200)).toEqual([{ left: false, shift: 12 }]);
+    expect(placeLabels([{ cx: 100, cy: 100, text: 'flow 1' }], 318, undefined, 200)).toEqual([{ left: false, shift: 0 }]);
+  });
 });
