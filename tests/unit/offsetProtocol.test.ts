@@ -59,6 +59,37 @@ describe('offset protocol: requests', () => {
   });
 });
 
+describe('offset protocol: the course server’s reading of a header, to the byte', () => {
+  it('answers with the course server’s three error lines, word for word', () => {
+    expect([ERROR_REQUIRED, ERROR_SUBMIT, ERROR_INVALID]).toEqual(['ERROR: Required header info not received', 'ERROR: Team name or MD5 not received', 'ERROR: Invalid characters in header']);
+  });
+
+  it('takes every printable byte from space to ~, and no byte above', () => {
+    expect(parseRequest(b('X: ~ !\nSendSize\n\n'), N)).toEqual({ kind: 'size', reset: false });
+    expect(parseRequest(new Uint8Array([...b('SendSize'), 127, 10, 10]), N)).toEqual({ kind: 'error', message: ERROR_INVALID });
+  });
+
+  it('reads "Name: value" only with a name before the colon, and the first of a repeated field', () => {
+    expect(parseRequest(b(': 5\nOffset: 7\nOffset: 9\nNumBytes: 10\n\n'), N)).toEqual({ kind: 'data', offset: 7, numBytes: 10 });
+  });
+
+  it('takes 1 to 15 digits, nothing else around them', () => {
+    expect(parseRequest(b('Offset: 12\nNumBytes: 10\n\n'), N)).toEqual({ kind: 'data', offset: 12, numBytes: 10 });
+    for (const o of ['x5', '5x', '1234567890123456', ' 5', '']) {
+      expect(parseRequest(b(`Offset: ${o}\nNumBytes: 10\n\n`), N), o).toEqual({ kind: 'error', message: ERROR_REQUIRED });
+      expect(parseRequest(b(`Offset: 0\nNumBytes: ${o}\n\n`), N), o).toEqual({ kind: 'error', message: ERROR_REQUIRED });
+    }
+  });
+
+  it('wants a name that is not blank and an MD5 of exactly 32 lowercase hex digits', () => {
+    const md5 = '0123456789abcdef0123456789abcdef';
+    for (const bad of [`Submit:   \nMD5: ${md5}\n\n`, `Submit: a\nMD5: g${md5}\n\n`, `Submit: a\nMD5: ${md5}0\n\n`, `Submit: a\nMD5: ${md5.slice(1)}g\n\n`]) {
+      expect(parseRequest(b(bad), N), bad).toEqual({ kind: 'error', message: ERROR_SUBMIT });
+    }
+    expect(parseRequest(b(`Submit:  a b \nMD5: ${md5}\n\n`), N)).toEqual({ kind: 'submit', id: ' a b ', md5 });
+  });
+});
+
 describe('offset protocol: replies', () => {
   it('round-trips every reply', () => {
     expect(parseReply(encodeSizeReply(1234))).toEqual({ kind: 'size', size: 1234 });
@@ -72,8 +103,15 @@ describe('offset protocol: replies', () => {
     expect(parseReply(b(`${ERROR_REQUIRED}\n\n`))).toEqual({ kind: 'error', message: ERROR_REQUIRED });
   });
 
-  it('calls a body of the wrong length invalid', () => {
-    expect(parseReply(b('Offset: 0\nNumBytes: 9\n\nabc'))).toMatchObject({ kind: 'invalid' });
+  it('calls a body of the wrong length, a bad Result or an unknown reply invalid, and says which', () => {
+    expect(parseReply(b('Offset: 0\nNumBytes: 9\n\nabc'))).toEqual({ kind: 'invalid', why: 'NumBytes 9 but 3 bytes follow' });
+    for (const bad of ['Result: maybe\nTime: 1\nPenalty: 0\n\n', 'Result: true\nTime: x\nPenalty: 0\n\n', 'Result: true\nTime: 1\nPenalty: x\n\n', 'Result: true\nTime: 1\n\n']) {
+      expect(parseReply(b(bad)), bad).toEqual({ kind: 'invalid', why: 'bad Result' });
+    }
+    expect(parseReply(b('Result: false\nTime: 1\nPenalty: 0\n\n'))).toEqual({ kind: 'result', result: false, time: 1, penalty: 0 });
+    expect(parseReply(b('Size: x\n\n'))).toEqual({ kind: 'invalid', why: 'bad Size "x"' });
+    expect(parseReply(b('Hello\n\n'))).toEqual({ kind: 'invalid', why: 'unknown reply' });
+    expect(parseReply(b('Size: 5\n'))).toEqual({ kind: 'invalid', why: 'no well-formed header' });
   });
 });
 
