@@ -31,7 +31,34 @@ describe('trace CSV', () => {
     expect(rows[1]).toMatchObject({ kind: 'ack', value: '41.25', window: '10.5' });
   });
 
+  it('writes each value as the shortest decimal that reads back as its 32-bit float, and squish as on/off', () => {
+    const log = new EventLog();
+    log.push(1, K.squish, 0, 0, 0, 1, 0);
+    log.push(2, K.squish, 0, 0, 0, 0, 16_777_216);
+    log.push(3, K.ack, 0, 1, 80, 123_456_789, Number.POSITIVE_INFINITY);
+    log.push(4, K.ack, 0, 2, 80, 0.1, Number.NEGATIVE_INFINITY);
+    log.push(5, K.ack, 0, 3, 80, Number.NaN, 1 / 3);
+    const text = formatTraceCsv(log, null);
+    expect(text.split('\n').slice(0, 3)).toEqual(['# pipefill-trace v1', '# spec null', 't_ms,flow,kind,seq,bytes,window,value,detail']);
+    const rows = csvParse(text.split('\n').slice(2).join('\n'));
+    expect(rows.map((r) => [r.window, r.value, r.detail])).toEqual([
+      ['0', '1', 'on'],
+      ['16777216', '0', 'off'],
+      // past 2^24 whole numbers are floats' neighbours: 123456789 is stored as 123456792, and 123456790 reads back as it
+      ['Infinity', '123456790', ''],
+      ['-Infinity', '0.1', ''],
+      ['0.33333334', 'NaN', ''],
+    ]);
+    const back = parseTraceCsv(text).log.columns;
+    expect([...back.window]).toEqual([0, 16_777_216, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Math.fround(1 / 3)]);
+    expect(Number.isNaN(back.value[4])).toBe(true);
+  });
+
   it('refuses what is not a Pipefill trace, naming the line', () => {
+    expect(() => parseTraceCsv('t,x\n1,2\n')).toThrow('not a Pipefill trace: the first line must be "# pipefill-trace v1"');
+    expect(() => parseTraceCsv('')).toThrow('not a Pipefill trace: the first line must be "# pipefill-trace v1"');
+    expect(parseTraceCsv('# pipefill-trace v1 \n# spec null\nt_ms,flow,kind,seq,bytes,window,value,detail\n').log.length).toBe(0);
+    expect(() => parseTraceCsv('# pipefill-trace v1\nspec null\n')).toThrow('line 2 must be "# spec" followed by the experiment');
     expect(() => parseTraceCsv('t,x\n1,2\n')).toThrow(CsvError);
     // the run's other export: its figures per interval, which hold no events
     expect(() => parseTraceCsv(formatIntervalCsv(new EventLog(), 100, 200))).toThrow(
