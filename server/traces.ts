@@ -14,9 +14,16 @@ export function loadTrace(name: string): Trace {
   const bundled = join(TRACE_DIR, name);
   const path = /^[\w.-]+$/.test(name) && existsSync(bundled) ? bundled : name;
   if (!existsSync(path)) throw new TraceError(`no bundled trace or file named "${name}"`);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    // A directory, a file this process may not read: a mistake in the name given, said as one.
+    throw new TraceError(`${name} cannot be read as a trace (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
   let trace: Trace;
   try {
-    trace = parseTrace(readFileSync(path, 'utf8'), name);
+    trace = parseTrace(text, name);
   } catch (e) {
     if (e instanceof TraceError) throw new TraceError(`${name}: ${e.message}`);
     throw e;

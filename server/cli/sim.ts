@@ -9,7 +9,7 @@ import { type Io, isEntry, type UsageFaults } from './tool.ts';
 import { measure } from './sim/measure.ts';
 import { runMatrix } from './sim/matrix.ts';
 import { emitRun, runOnce } from './sim/oneRun.ts';
-import { oneScheme, refuseFlagsNotFor, runOf } from './sim/runs.ts';
+import { oneScheme, refuseFlagsNotFor, refuseOverwrites, runOf } from './sim/runs.ts';
 import { buildFlows, DEFAULT_SCHEME, scenarioSpec } from './sim/scenarios.ts';
 import { SIM_FLAGS, simHelp } from './sim/simFlags.ts';
 import { runSweep, scoreboardRuns, sweepRuns } from './sim/sweep.ts';
@@ -24,6 +24,7 @@ export async function sim(argv: string[], io: Io): Promise<number> {
   const { flags, given } = line;
   const run = runOf(flags);
   refuseFlagsNotFor(run, given);
+  refuseOverwrites(flags);
   if (flags.scenario === 'measurement') return measure(flags.seed, flags.json, io);
   const schemes = await loadSchemeFiles(flags.scheme.length > 0 ? flags.scheme : [DEFAULT_SCHEME[flags.scenario]]);
   const sets = parseSets(flags.set, 255);

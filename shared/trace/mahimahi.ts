@@ -1,3 +1,5 @@
+import { quote } from '../text/quote.ts';
+
 /**
  * Mahimahi packet-delivery traces: one integer per line, a millisecond at which the bottleneck may
  * deliver one 1504-byte opportunity; repeated numbers are several opportunities in that millisecond.
@@ -21,6 +23,11 @@ export class TraceError extends Error {
 }
 
 const MAX_LINES = 20_000_000;
+/**
+ * A run lasts its trace's length, and its metrics keep a slot per millisecond: an hour (the bundled
+ * traces run up to 18 minutes) bounds what a file can ask of memory.
+ */
+export const MAX_TRACE_MS = 3_600_000;
 
 /** Parses a trace file's text; throws TraceError naming the first bad line. */
 export function parseTrace(text: string, name = 'trace'): Trace {
@@ -30,11 +37,12 @@ export function parseTrace(text: string, name = 'trace'): Trace {
   let value = -1;
   let prev = -1;
   let bad = false;
+  let tooLate = false;
   const finishLine = () => {
-    if (bad) throw new TraceError(`not a whole number of milliseconds: "${lineText(text, line)}"`, line);
+    if (bad) throw new TraceError(`not a whole number of milliseconds: ${quote(lineText(text, line))}`, line);
+    if (tooLate) throw new TraceError(`${quote(lineText(text, line).trim())} ms is past the ${MAX_TRACE_MS.toLocaleString('en-US')} ms (an hour) a trace may last`, line);
     if (value >= 0) {
       if (value < prev) throw new TraceError(`timestamps must not decrease (${value} after ${prev})`, line);
-      if (value > 2_000_000_000) throw new TraceError(`timestamp ${value} is too large`, line);
       if (n === out.length) throw new TraceError(`more than ${MAX_LINES} opportunities`, line);
       out[n++] = value;
       prev = value;
@@ -42,14 +50,17 @@ export function parseTrace(text: string, name = 'trace'): Trace {
     value = -1;
     bad = false;
   };
-  for (let i = 0; i < text.length; i++) {
+  // A byte-order mark some editors write is no part of the first line.
+  for (let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 10) {
+    // A carriage return alone ends a line, as in old Mac files; before a line feed it is part of CRLF.
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
       finishLine();
       line++;
     } else if (c >= 48 && c <= 57) {
+      if (tooLate) continue;
       value = (value < 0 ? 0 : value * 10) + (c - 48);
-      if (value > 2_000_000_000) bad = true;
+      tooLate = value > MAX_TRACE_MS;
     } else if (c === 13 || c === 32 || c === 9) {
       // trailing white space and CRLF endings are harmless
       if (value >= 0 && c !== 13 && nextNonSpace(text, i) > 0) bad = true;
@@ -73,7 +84,7 @@ function nextNonSpace(text: string, i: number): number {
 }
 
 function lineText(text: string, line: number): string {
-  return (text.split('\n')[line - 1] ?? '').slice(0, 40);
+  return text.split(/\r\n|\r|\n/)[line - 1] ?? '';
 }
 
 export function formatTrace(trace: Trace): string {

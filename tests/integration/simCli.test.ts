@@ -135,6 +135,25 @@ describe('npm run sim', () => {
     const r = await sim('--trace', bad);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/line 3: not a whole number/);
+    // A folder, and a trace that would run for weeks (a slot per millisecond of it in memory): refused at once
+    const folder = await sim('--trace', dir);
+    expect([folder.code, folder.stderr.split('\n')[0]]).toEqual([2, `sim: ${dir} cannot be read as a trace (EISDIR)`]);
+    const long = join(dir, 'long.trace');
+    writeFileSync(long, '2000000000\n');
+    const weeks = await sim('--trace', long);
+    expect([weeks.code, weeks.stderr.split('\n')[0]]).toEqual([2, `sim: ${long}: line 1: "2000000000" ms is past the 3,600,000 ms (an hour) a trace may last`]);
+  });
+
+  it('refuses to write over the trace it reads, or one output over the other', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const trace = join(dir, 'in.trace');
+    writeFileSync(trace, '1\n2\n');
+    const over = await sim('--trace', trace, '--csv', trace);
+    expect([over.code, over.stderr.split('\n')[0]]).toEqual([2, `sim: --csv names the file --trace reads (${trace}): give it another`]);
+    expect(readFileSync(trace, 'utf8')).toBe('1\n2\n');
+    const both = join(dir, 'out.csv');
+    const twice = await sim('--trace', trace, '--csv', both, '--summary-csv', both);
+    expect([twice.code, twice.stderr.split('\n')[0]]).toEqual([2, `sim: --summary-csv names the file --csv writes (${both}): give it another`]);
   });
 
   /** A 2-second trace of one packet a millisecond: a contest short enough to sweep in a test. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { constantRateTrace, formatTrace, parseTrace, TraceError, traceMbps } from '../../shared/trace/mahimahi.ts';
+import { constantRateTrace, formatTrace, MAX_TRACE_MS, parseTrace, TraceError, traceMbps } from '../../shared/trace/mahimahi.ts';
 
 describe('parseTrace', () => {
   it('reads one millisecond per line, repeats meaning several opportunities', () => {
@@ -16,6 +16,19 @@ describe('parseTrace', () => {
     expect(() => parseTrace('1\n2.5\n')).toThrow(/line 2/);
     expect(() => parseTrace('1\n-3\n')).toThrow(/line 2/);
     expect(() => parseTrace('1\n2 3\n')).toThrow(/line 2/);
+  });
+
+  it('ends a line at a lone carriage return (old Mac files), and skips a byte-order mark', () => {
+    expect(Array.from(parseTrace('1\r2\r3\r').times)).toEqual([1, 2, 3]);
+    expect(Array.from(parseTrace('1\r\n2\r3\n').times)).toEqual([1, 2, 3]);
+    expect(Array.from(parseTrace('\uFEFF1\n2\n').times)).toEqual([1, 2]);
+    expect(() => parseTrace('1\r2\rx\r')).toThrow('line 3: not a whole number of milliseconds: "x"');
+  });
+
+  it('refuses a timestamp past the hour a run may last, by its value, however many digits it has', () => {
+    expect(parseTrace('3600000\n').times[0]).toBe(MAX_TRACE_MS);
+    expect(() => parseTrace('1\n3600001\n')).toThrow('line 2: "3600001" ms is past the 3,600,000 ms (an hour) a trace may last');
+    expect(() => parseTrace(`1\n${'9'.repeat(60)}\n`)).toThrow(`line 2: "${'9'.repeat(40)}…" (60 characters) ms is past the 3,600,000 ms (an hour) a trace may last`);
   });
 
   it('refuses decreasing timestamps', () => {

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { LINK_PARAMS } from '../../../shared/link/params.ts';
 import { flagName, UsageError } from '../flags.ts';
 import { SIM_FLAGS, type SimFlags } from './simFlags.ts';
@@ -67,4 +69,17 @@ export function refuseFlagsNotFor(run: Run, given: Record<string, unknown>): voi
 export function oneScheme(run: Run, schemes: readonly string[]): string {
   if (schemes.length > 1) throw new UsageError(`--scheme: ${ASKED_BY[run]} runs one scheme (got ${schemes.join(', ')})`);
   return schemes[0];
+}
+
+/** Refuses an output file that is an input (the trace, a controller's code) or the other output: it would be overwritten. */
+export function refuseOverwrites(flags: Pick<SimFlags, 'csv' | 'summaryCsv' | 'trace' | 'scheme'>): void {
+  const inputs = [{ flag: '--trace', path: flags.trace }, ...flags.scheme.map((path) => ({ flag: '--scheme', path }))].filter((i) => existsSync(i.path));
+  const outputs = [
+    { flag: '--csv', path: flags.csv },
+    { flag: '--summary-csv', path: flags.summaryCsv },
+  ].filter((o): o is { flag: string; path: string } => Boolean(o.path));
+  for (const [k, out] of outputs.entries()) {
+    const same = [...inputs, ...outputs.slice(0, k)].find((other) => resolve(other.path) === resolve(out.path));
+    if (same) throw new UsageError(`${out.flag} names the file ${same.flag} ${inputs.includes(same) ? 'reads' : 'writes'} (${out.path}): give it another`);
+  }
 }
