@@ -24,10 +24,17 @@ export function wrapController(made: unknown, guard: Guard): Controller {
   return new UserController(made as Made, guard);
 }
 
-/** A count the sender uses: a number ≥ 0 (Infinity only where `infinite` allows it), or an error. */
+/**
+ * The most packets a window or burst may hold: a sender keeps each one in flight, so 10¹² would fill the
+ * memory long before any figure; a million is far past any link here (a second of 10 Gbit/s).
+ */
+export const MAX_PACKETS = 1_000_000;
+
+/** A count the sender uses: a number ≥ 0 (Infinity only where `infinite` allows it; packets at most MAX_PACKETS), or an error. */
 function count(name: string, v: unknown, infinite: boolean): number {
-  if (typeof v === 'number' && v >= 0 && (infinite || v !== Infinity)) return v;
-  throw new UserCodeError(`returned ${typeof v === 'number' ? String(v) : typeof v}; it must be a ${infinite ? '' : 'finite '}number ≥ 0`, name);
+  if (typeof v === 'number' && v >= 0 && (infinite || v <= MAX_PACKETS)) return v;
+  const range = infinite ? 'number ≥ 0' : `number from 0 to ${MAX_PACKETS.toLocaleString('en-US')} (packets)`;
+  throw new UserCodeError(`returned ${typeof v === 'number' ? String(v) : typeof v}; it must be a ${range}`, name);
 }
 
 /**

@@ -76,15 +76,17 @@ describe('a user controller', () => {
     expect(await failure(() => run(id))).toMatch(/^your controller in onAck at line 8, column 61: TypeError: Cannot read properties of null \(reading 'x'\)$/);
   });
 
-  it('reports NaN, negative and infinite windows instead of clamping them', async () => {
+  it('reports NaN, negative, infinite and memory-filling windows instead of clamping them', async () => {
     for (const [value, shown] of [
       ['NaN', 'NaN'],
       ['-1', '-1'],
       ['Infinity', 'Infinity'],
       ["'8'", 'string'],
+      ['1e12', '1000000000000'],
+      ['1000001', '1000001'],
     ]) {
       const id = await load(controller(`      windowSize() { return ${value}; },\n      onAck(ack) {},\n      onTimeout(now) {},`));
-      expect(await failure(() => run(id))).toBe(`your controller in windowSize: returned ${shown}; it must be a finite number ≥ 0`);
+      expect(await failure(() => run(id))).toBe(`your controller in windowSize: returned ${shown}; it must be a number from 0 to 1,000,000 (packets)`);
     }
   });
 
