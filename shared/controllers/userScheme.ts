@@ -48,6 +48,15 @@ function checkSpec(p: unknown, i: number, seen: Set<string>): ParamSpec {
 
 /** The scheme a loaded module declares; a malformed export throws with what is wrong. */
 export function userScheme(m: LoadedModule): UserScheme {
+  // The export's fields may be getters, running user code: what they throw is said as the export's fault.
+  try {
+    return checkedScheme(m);
+  } catch (e) {
+    throw e instanceof UserCodeError ? e : new UserCodeError(`reading the module's export: ${e instanceof Overrun ? e.message : thrown(e)}`);
+  }
+}
+
+function checkedScheme(m: LoadedModule): UserScheme {
   const e = m.exported;
   if (!isObject(e)) throw new UserCodeError('the module must `export default { title, params, create(params) }`');
   if (typeof e.title !== 'string' || e.title.trim() === '') throw new UserCodeError('title must be a non-empty string');
@@ -93,8 +102,7 @@ export class Guard {
     if (e instanceof UserCodeError) return e;
     if (e instanceof Overrun) return new UserCodeError(`ran longer than its ${CALLBACK_BUDGET_MS} ms budget (an endless loop?) and was stopped`, name);
     const at = locate(e, this.m.url, this.m.prepared);
-    const message = e instanceof Error ? `${e.name}: ${e.message}` : `threw ${String(e)}`;
-    return new UserCodeError(message, name, at?.line ?? null, at?.column ?? null);
+    return new UserCodeError(thrown(e), name, at?.line ?? null, at?.column ?? null);
   }
 
   call<T>(name: string, f: () => T): T {
@@ -154,5 +162,18 @@ function look(): void {
 
 (globalThis as Record<string, unknown>)[TICK] = tick;
 
-/** Thrown by the loop guard; the wrapper that catches it names the callback. */
-class Overrun extends Error {}
+/** Thrown by the loop guard; the wrapper that catches it names the callback (a getter read outside one says what it is). */
+class Overrun extends Error {
+  constructor() {
+    super(`ran longer than its ${CALLBACK_BUDGET_MS} ms budget (an endless loop?) and was stopped`);
+  }
+}
+
+/** What user code threw, in words: printing the value is user code too (a toString may throw). */
+function thrown(e: unknown): string {
+  try {
+    return e instanceof Error ? `${e.name}: ${e.message}` : `threw ${String(e)}`;
+  } catch {
+    return 'threw a value that cannot be printed';
+  }
+}

@@ -90,6 +90,15 @@ describe('a user controller', () => {
     }
   });
 
+  it('says what was thrown even when the value cannot be printed, and names a getter of the export that never returns', async () => {
+    const id = await load(controller(`      windowSize() { return 4; },\n      onAck(ack) { throw Object.create(null); },\n      onTimeout(now) {},`));
+    expect(await failure(() => run(id))).toMatch(/^your controller in onAck.*: threw a value that cannot be printed$/);
+    const tricky = await load(controller(`      windowSize() { return 4; },\n      onAck(ack) { throw { toString() { throw new Error('inner'); } }; },\n      onTimeout(now) {},`));
+    expect(await failure(() => run(tricky))).toMatch(/^your controller in onAck.*: threw a value that cannot be printed$/);
+    const getter = 'export default { get title() { for (;;) {} }, params: [], create() { return {}; } };\n';
+    expect(await failure(() => load(getter))).toBe(`your controller: reading the module's export: ran longer than its ${CALLBACK_BUDGET_MS} ms budget (an endless loop?) and was stopped`);
+  });
+
   it('stops an endless loop in a callback within its budget and names the callback', async () => {
     const id = await load(controller(`      windowSize() { return w; },\n      onAck(ack) { while (true) {} },\n      onTimeout(now) {},`));
     const t0 = Date.now();
