@@ -40,6 +40,20 @@ export const DISCIPLINE_PARAMS: Record<Discipline['kind'], readonly string[]> = 
   pie: ['pieTarget', 'pieMaxBurst'],
 };
 
+/**
+ * The link parameters a link makes no use of, each with why: a rate on a link a trace paces, a
+ * discipline's setting without that discipline. Tools refuse them rather than run as if they were set.
+ */
+export function unusedLinkParams(link: LinkSpec): Map<string, string> {
+  const unused = new Map<string, string>();
+  if (link.kind === 'trace') unused.set('bandwidth', "this link's rate is its trace's");
+  const discipline = link.queue.discipline?.kind ?? 'drop-tail';
+  for (const [kind, names] of Object.entries(DISCIPLINE_PARAMS)) {
+    if (kind !== discipline) for (const name of names) unused.set(name, `it is a setting of ${kind}, and the queue's discipline is ${discipline}`);
+  }
+  return unused;
+}
+
 /** "loss" for the data direction, "ackLoss" for the ACK direction. */
 function key(prefix: '' | 'ack', name: string): string {
   return prefix ? `${prefix}${name[0].toUpperCase()}${name.slice(1)}` : name;

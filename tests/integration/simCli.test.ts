@@ -112,6 +112,10 @@ describe('npm run sim', () => {
       [['--scheme', 'fixed', '--set', 'w=2.5'], /--set w must be a whole number from 1 to 1000 packets \(got "2.5"\)/],
       [['--scheme', 'fixed', '--sweep', 'w=1..10+0.5'], /w must be a whole number from 1 to 1000 packets \(got "1.5"\)/],
       [['--delay', '20.5'], /--delay: delay must be a whole number from 0 to 5000 ms/],
+      // a link setting the run would not use is refused, not run as if it were set
+      [['--bandwidth', '0.001'], /--bandwidth would change nothing: this link's rate is its trace's/],
+      [['--codel-target', '500'], /--codel-target would change nothing: it is a setting of codel, and the queue's discipline is drop-tail/],
+      [['--discipline', 'codel', '--pie-target', '50'], /--pie-target would change nothing: it is a setting of pie, and the queue's discipline is codel/],
     ];
     for (const [args, message] of cases) {
       const r = await sim(...args);
