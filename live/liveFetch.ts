@@ -76,6 +76,7 @@ export function liveFetch(transport: DatagramTransport, clock: Clock & { stop():
         const at = arrivedAt ?? clock.now;
         squish(d, at);
         client.receive(d, at);
+        if (client.failure) return finish(client.failure);
         if (client.finished && client.stats.result !== null) log.push(at, K.penalty, 0, -1, 0, client.stats.penalty, 0);
       },
       (message) => finish(message),
