@@ -81,7 +81,7 @@ export function liveFetch(transport: DatagramTransport, clock: Clock & { stop():
       },
       (message) => finish(message),
     );
-    clock.at(clock.now + o.giveUpMs, () => finish(`gave up after ${o.giveUpMs} ms without the whole file`));
+    clock.at(clock.now + o.giveUpMs, () => finish(giveUpMessage(o.giveUpMs, client.stats.errors)));
     cancel = () => finish('cancelled');
     if (!transport.ready) return client.start(clock.now);
     transport.ready.then(
@@ -90,6 +90,12 @@ export function liveFetch(transport: DatagramTransport, clock: Clock & { stop():
     );
   });
   return { done, cancel };
+}
+
+/** Why a fetch gave up; the server's last error says more (a Submit it refused) than the time alone. */
+function giveUpMessage(giveUpMs: number, errors: readonly string[]): string {
+  const last = errors.at(-1);
+  return `gave up after ${giveUpMs} ms without the whole file${last === undefined ? '' : `; the server's last error: ${last}`}`;
 }
 
 /**

@@ -271,4 +271,11 @@ describe('npm run fetch against a server that answers oddly', () => {
     await server.close();
     expect([r.code, r.stderr, r.stdout]).toEqual([1, 'fetch: the server announced a size of 999999999999999 bytes, more than the 1073741824 this client holds\n', '']);
   });
+
+  it("says the server's error when it gives up, e.g. a Submit the server refused", async () => {
+    const server = await scripted((request) => (request.startsWith('Submit:') ? `${ERROR_SUBMIT}\n\n` : 'Size: 0\n\n'));
+    const r = await runInProcess('fetch', fetchMain, ['--server', `127.0.0.1:${server.port}`, '--give-up', '300']);
+    await server.close();
+    expect([r.code, r.stderr, r.stdout]).toEqual([1, `fetch: gave up after 300 ms without the whole file; the server's last error: ${ERROR_SUBMIT}\n`, '']);
+  });
 });
