@@ -76,11 +76,12 @@ export function liveFetch(transport: DatagramTransport, clock: Clock & { stop():
         const at = arrivedAt ?? clock.now;
         squish(d, at);
         client.receive(d, at);
+        if (client.failure) return finish(client.failure);
         if (client.finished && client.stats.result !== null) log.push(at, K.penalty, 0, -1, 0, client.stats.penalty, 0);
       },
       (message) => finish(message),
     );
-    clock.at(clock.now + o.giveUpMs, () => finish(`gave up after ${o.giveUpMs} ms without the whole file`));
+    clock.at(clock.now + o.giveUpMs, () => finish(giveUpMessage(o.giveUpMs, client.stats.errors)));
     cancel = () => finish('cancelled');
     if (!transport.ready) return client.start(clock.now);
     transport.ready.then(
@@ -89,6 +90,12 @@ export function liveFetch(transport: DatagramTransport, clock: Clock & { stop():
     );
   });
   return { done, cancel };
+}
+
+/** Why a fetch gave up; the server's last error says more (a Submit it refused) than the time alone. */
+function giveUpMessage(giveUpMs: number, errors: readonly string[]): string {
+  const last = errors.at(-1);
+  return `gave up after ${giveUpMs} ms without the whole file${last === undefined ? '' : `; the server's last error: ${last}`}`;
 }
 
 /**

@@ -7,6 +7,13 @@ import { flagHelp, HELP_FLAG, outputFlag, readCommandLine, splitHostPort, switch
 import { applySets, isSchemeFile, knownScheme, loadSchemeFile, parseSets, schemesHelp, setFlag } from './schemeFlags.ts';
 import { runAsProcess } from './asProcess.ts';
 import { type Io, isEntry } from './tool.ts';
+import { quote } from '../../shared/text/quote.ts';
+
+/**
+ * The longest --id sent. The id goes on a header line of the Submit, whose whole header the server reads
+ * only up to MAX_HEADER bytes; a name and a team fit well within this.
+ */
+const MAX_ID = 100;
 
 export const FETCH_FLAGS = [
   textFlag('server', 'HOST:PORT', '127.0.0.1:9801', 'the offset server (the variable-rate one is on 9802)', {
@@ -15,7 +22,7 @@ export const FETCH_FLAGS = [
   }),
   textFlag('scheme', 'ID|FILE', 'token-pacer', 'the controller: one of the schemes below, or your own module'),
   setFlag(false),
-  textFlag('id', 'NAME@TEAM', 'pipefill@fetch', 'the name submitted with the MD5'),
+  textFlag('id', 'NAME@TEAM', 'pipefill@fetch', `the name submitted with the MD5: printable ASCII, at most ${MAX_ID} characters`),
   outputFlag('csv', 'write the trace CSV of the fetch'),
   switchFlag('json', 'print the result as one JSON object'),
   wholeFlag('giveUp', 'ms', 100, 3_600_000, 120_000, 'stop if not done by then'),
@@ -32,6 +39,18 @@ ${flagHelp(FETCH_FLAGS)}
 Schemes and their parameters:
 ${schemesHelp()}
 `;
+
+/** A value as a one-line message shows it: a character outside printable ASCII as its \u escape. */
+const visible = (value: string) => value.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * A --id the server can take: it is sent as is on the Submit's header line, where a newline would add a
+ * header of its own and a byte outside printable ASCII is refused, an answer the fetch would only see late.
+ */
+function checkId(id: string): string {
+  if (/^[\x20-\x7e]+$/.test(id) && id.trim() !== '' && id.length <= MAX_ID) return id;
+  throw new UsageError(`--id must be 1 to ${MAX_ID} printable ASCII characters, not all spaces (got ${quote(visible(id))})`);
+}
 
 /** A checked --server's IPv4 address, a host name looked up first. */
 async function serverAddress(raw: string): Promise<{ host: string; port: number }> {
@@ -50,12 +69,13 @@ export async function fetchMain(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const { flags } = line;
+  const id = checkId(flags.id);
   const server = await serverAddress(flags.server);
   const sets = parseSets(flags.set);
   const scheme = knownScheme(isSchemeFile(flags.scheme) ? await loadSchemeFile(flags.scheme) : flags.scheme);
   const params = withDefaults(scheme.params);
   applySets(sets, [{ scheme, params }]);
-  const out = await fetchOverUdp(server.host, server.port, { scheme, params, id: flags.id, giveUpMs: flags.giveUp });
+  const out = await fetchOverUdp(server.host, server.port, { scheme, params, id, giveUpMs: flags.giveUp });
   if (flags.csv) writeFileSync(flags.csv, formatTraceCsv(out.log, { live: { server: flags.server, scheme: flags.scheme, params, via: 'udp' } }));
   const r = out.result;
   if (flags.json) io.out(JSON.stringify({ ...r, chunks: out.chunks }));

@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { TraceError } from '../../shared/trace/mahimahi.ts';
-import { EmulatedLink } from '../link/emulatedLink.ts';
+import { type Address, EmulatedLink } from '../link/emulatedLink.ts';
 import { addressFlag, hintFor, LINK_FLAGS, linkHelp, readLinkFlags, requiredAddressFlag, toAddress } from '../link/flags.ts';
 import { describeLink, formatLinkReport, linkReport } from '../link/summary.ts';
 import { serveWatch } from '../link/watch.ts';
 import { loadTrace } from '../traces.ts';
-import { flagHelp, HELP_FLAG, outputFlag, readCommandLine, seedFlag, switchFlag, wholeFlag } from './flags.ts';
+import { flagHelp, HELP_FLAG, outputFlag, readCommandLine, seedFlag, switchFlag, UsageError, wholeFlag } from './flags.ts';
 import { runAsProcess } from './asProcess.ts';
 import { type Io, isEntry, type UsageFaults } from './tool.ts';
 
@@ -37,6 +37,16 @@ ${linkHelp()}
 Example: npm run link -- --listen 127.0.0.1:9000 --to 127.0.0.1:9001 --bandwidth 5 --latency 10 --loss 10
 `;
 
+/**
+ * Whether the link would carry its own datagrams back to itself: the same port on the same address, or on
+ * loopback while listening on every address. Each pass would be carried again, and with --duplicate a
+ * single datagram would multiply without end.
+ */
+function sendsToItself(listen: Address, to: Address): boolean {
+  if (listen.port !== to.port) return false;
+  return listen.host === to.host || (listen.host === '0.0.0.0' && to.host.startsWith('127.'));
+}
+
 /** Settles at the first SIGINT or SIGTERM. */
 const interrupted = () =>
   new Promise<void>((resolve) => {
@@ -54,6 +64,7 @@ export async function linkMain(argv: string[], io: Io, stopped: () => Promise<un
   const { flags, given } = line;
   const listen = toAddress(flags.listen);
   const to = toAddress(flags.to);
+  if (sendsToItself(listen, to)) throw new UsageError('--to must differ from --listen: the link would send to itself');
   const link = readLinkFlags(given);
   const watchAt = flags.watch === undefined ? null : toAddress(flags.watch);
   const proxy = await EmulatedLink.open({

@@ -87,7 +87,8 @@ export async function runRow(index: number, programs: Programs, options: RowOpti
   const finished = await send.waitExit(options.timeoutMs ?? rowTimeoutMs(index));
   const seconds = (performance.now() - started) / 1000;
   if (finished) link.markDone(startedModel);
-  else await send.stop();
+  // Stopped even when it finished: a sender that exited may have left something running in its group.
+  await send.stop();
   await settleReceiver(recv, file.length);
   link.close();
   if (options.csvPath) writeFileSync(options.csvPath, link.csv(file.length));

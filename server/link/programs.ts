@@ -80,11 +80,31 @@ export class Program {
 
   /** Stops the program's whole process group: SIGTERM, then SIGKILL if it lingers. */
   async stop(): Promise<void> {
-    if (!this.running) return;
+    // Signalled even when the shell has exited: what it started in the background lives on in its group.
     this.signal('SIGTERM');
-    if (!(await this.waitExit(500))) {
+    if (!(await this.waitGone(500))) {
       this.signal('SIGKILL');
       await this.exited;
+    }
+  }
+
+  /** Waits up to `ms` for the shell to exit, then up to `ms` more for the rest of its group; true if all went. */
+  private async waitGone(ms: number): Promise<boolean> {
+    if (!(await this.waitExit(ms))) return false;
+    const until = performance.now() + ms;
+    while (this.groupAlive()) {
+      if (performance.now() >= until) return false;
+      await sleep(10);
+    }
+    return true;
+  }
+
+  private groupAlive(): boolean {
+    try {
+      process.kill(-this.child.pid!, 0);
+      return true;
+    } catch {
+      return false;
     }
   }
 

@@ -29,5 +29,11 @@ export async function serveWatch(link: Watched, at: Address): Promise<{ port: nu
     server.listen(at.port, at.host, () => resolve());
   });
   const address = server.address();
-  return { port: typeof address === 'object' && address ? address.port : at.port, close: () => server.close() };
+  const close = () => {
+    server.close();
+    // close() alone waits for every open connection, and one holding an unfinished request would keep the
+    // link from exiting at Ctrl-C until the request timeout, minutes later.
+    server.closeAllConnections();
+  };
+  return { port: typeof address === 'object' && address ? address.port : at.port, close };
 }

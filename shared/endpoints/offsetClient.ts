@@ -30,6 +30,13 @@ export interface OffsetClientOptions {
   retryMs: number;
 }
 
+/**
+ * The largest file a client fetches. The whole file is held in memory and the server's Size is trusted for
+ * it: a size beyond what a typed array (or the machine) can hold must end the fetch, not crash it. The
+ * course's files are a few megabytes, so 1 GiB leaves room without inviting an allocation that fails.
+ */
+export const MAX_FETCH_BYTES = 2 ** 30;
+
 export const DEFAULT_CLIENT: OffsetClientOptions = { id: 'pipefill@sim', reset: true, retryMs: 200 };
 
 /**
@@ -45,6 +52,8 @@ export class OffsetClient {
   private startedAt = 0;
   private doneAt = -1;
   private submitAttempts = 0;
+  /** Why the fetch cannot go on (a reply it will not act on), or null; the caller ends the fetch with it. */
+  failure: string | null = null;
   readonly stats: OffsetFetchResult = {
     size: 0,
     md5: '',
@@ -122,6 +131,10 @@ export class OffsetClient {
   }
 
   private beginFetch(size: number, now: number): void {
+    if (size > MAX_FETCH_BYTES) {
+      this.failure = `the server announced a size of ${size} bytes, more than the ${MAX_FETCH_BYTES} this client holds`;
+      return this.stop();
+    }
     this.stats.size = size;
     this.ledger = new ChunkLedger(size);
     this.phase = 'fetch';

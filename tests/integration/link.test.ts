@@ -128,6 +128,9 @@ describe('npm run link: the emulated link between real programs', () => {
       [['--listen', '127.0.0.1:0', '--to', '127.0.0.1:0'], '--to must be HOST:PORT with an IPv4 address and a port from 1 to 65535 (got "127.0.0.1:0")'],
       [['--listen', '127.0.0.1:0'], '--to HOST:PORT is required'],
       [['--listen', '127.0.0.1:0', '--to', '127.0.0.1:9', '--watch', 'example.org:80'], '--watch must be HOST:PORT with an IPv4 address and a port from 0 to 65535 (got "example.org:80")'],
+      [['--listen', '127.0.0.1:9', '--to', '127.0.0.1:9'], '--to must differ from --listen: the link would send to itself'],
+      [['--listen', '127.0.0.1:9', '--to', 'localhost:9'], '--to must differ from --listen: the link would send to itself'],
+      [['--listen', '0.0.0.0:9', '--to', '127.0.0.1:9'], '--to must differ from --listen: the link would send to itself'],
     ];
     for (const [args, message] of addresses) {
       const out = await runInProcess('link', (argv, io) => linkMain(argv, io, neverStopped), args, LINK_USAGE);

@@ -8,7 +8,10 @@ import { ERROR_INVALID, ERROR_REQUIRED, ERROR_SUBMIT } from '../../shared/offset
 import { Rng } from '../../shared/sim/rng.ts';
 import { nodeClock } from '../../server/clock.ts';
 import { fetchOverUdp } from '../../server/liveFetch.ts';
+import { fetchMain } from '../../server/cli/fetch.ts';
 import { startOffsetServer, type OffsetServer } from '../../server/offsetServer.ts';
+import { createSocket } from 'node:dgram';
+import { runInProcess } from '../helpers/cli.ts';
 import { text, UdpProbe } from '../helpers/udp.ts';
 import { judgeTimingUnlessStolen, stealMeter } from '../helpers/steal.ts';
 
@@ -247,5 +250,32 @@ describe('offset server robustness', () => {
     expect(out.result.result).toBe(true);
     expect(out.result.md5).toBe(MD5);
     await server.close();
+  });
+});
+
+/** A UDP server on 127.0.0.1 that answers every datagram with what `reply` makes of it (nothing for null). */
+async function scripted(reply: (request: string) => string | null) {
+  const socket = createSocket('udp4');
+  socket.on('message', (m, from) => {
+    const answer = reply(m.toString('latin1'));
+    if (answer !== null) socket.send(answer, from.port, from.address);
+  });
+  await new Promise<void>((r) => socket.bind(0, '127.0.0.1', () => r()));
+  return { port: socket.address().port, close: () => new Promise<void>((r) => socket.close(() => r())) };
+}
+
+describe('npm run fetch against a server that answers oddly', () => {
+  it('gives up cleanly, exit 1 and one line, when the announced size is more than it holds', async () => {
+    const server = await scripted(() => 'Size: 999999999999999\n\n');
+    const r = await runInProcess('fetch', fetchMain, ['--server', `127.0.0.1:${server.port}`, '--give-up', '5000']);
+    await server.close();
+    expect([r.code, r.stderr, r.stdout]).toEqual([1, 'fetch: the server announced a size of 999999999999999 bytes, more than the 1073741824 this client holds\n', '']);
+  });
+
+  it("says the server's error when it gives up, e.g. a Submit the server refused", async () => {
+    const server = await scripted((request) => (request.startsWith('Submit:') ? `${ERROR_SUBMIT}\n\n` : 'Size: 0\n\n'));
+    const r = await runInProcess('fetch', fetchMain, ['--server', `127.0.0.1:${server.port}`, '--give-up', '300']);
+    await server.close();
+    expect([r.code, r.stderr, r.stdout]).toEqual([1, `fetch: gave up after 300 ms without the whole file; the server's last error: ${ERROR_SUBMIT}\n`, '']);
   });
 });

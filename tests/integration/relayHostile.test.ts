@@ -135,6 +135,26 @@ describe('the link tool’s watch endpoint: hostile requests', () => {
     expect(await (await fetch(`http://127.0.0.1:${watch.port}/link.csv`)).text()).toBe('t_ms\n1\n');
     watch.close();
   });
+
+  it('closes a connection holding an unfinished request when it closes, so the link can exit', async () => {
+    const watch = await serveWatch({ rowCount: 1, csv: () => 't_ms\n1\n' }, { host: '127.0.0.1', port: 0 });
+    const s = connect(watch.port, '127.0.0.1');
+    await new Promise<void>((r) => s.once('connect', () => r()));
+    s.write('GET /link.csv HTTP/1.1\r\nHost: x\r\n');
+    const closed = new Promise<boolean>((resolve) => {
+      const t = setTimeout(() => resolve(false), 2000);
+      s.once('close', () => {
+        clearTimeout(t);
+        resolve(true);
+      });
+    });
+    // The server must have read the partial head before it closes, else there is no open request to cut.
+    await new Promise((r) => setTimeout(r, 50));
+    watch.close();
+    const byItself = await closed;
+    s.destroy();
+    expect(byItself).toBe(true);
+  });
 });
 
 describe('relay: HTTP connections are bounded', () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { csvParse } from 'd3-dsv';
@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
 import { K } from '../../shared/log/kinds.ts';
 import { MATRIX } from '../../shared/scenarios/presets.ts';
+import { Program } from '../../server/link/programs.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
 
 /**
@@ -138,5 +139,30 @@ describe('npm run testall: the matrix against real programs through the emulated
   it('refuses bad flags with exit 2 and a clear message', () => {
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr).toContain('--only must be one of basic, advanced, performance (got "fast")');
+  });
+});
+
+/** Whether a process runs: a zombie no one has reaped yet has ended. */
+function running(pid: number): boolean {
+  const stat = `/proc/${pid}/stat`;
+  if (!existsSync(stat)) return false;
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(stat, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+describe("testall's programs: stopping one stops all it started", () => {
+  it('stops a background process left by a shell that has already exited', async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), 'pipefill-group-')), 'pid');
+    // Five seconds bound the process's life should the stop miss it.
+    const program = new Program(`exec 1>&- 2>&-; sleep 5 & echo $! > ${pidFile}`, 0);
+    expect(await program.waitExit(2000)).toBe(true);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(running(pid)).toBe(true);
+    await program.stop();
+    for (let i = 0; i < 50 && running(pid); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(running(pid)).toBe(false);
   });
 });

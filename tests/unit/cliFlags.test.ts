@@ -128,4 +128,23 @@ describe('the flag layer: one declared list of flags per tool', () => {
       expect([r.code, r.stderr, r.stdout], `${tool} ${argv.join(' ')}`).toEqual([2, `${tool}: ${message}\nRun with --help for the options.\n`, '']);
     }
   });
+
+  it('fetch refuses, before any datagram, an --id the Submit header cannot carry, showing it on one line', async () => {
+    const must = '--id must be 1 to 100 printable ASCII characters, not all spaces';
+    const cases: [string, string][] = [
+      ['', '""'],
+      [' ', '" "'],
+      ['\t', '"\\u0009"'],
+      ['élève@team', '"\\u00e9l\\u00e8ve@team"'],
+      [`a\nMD5: ${'0'.repeat(32)}`, `"a\\u000aMD5: ${'0'.repeat(28)}…" (44 characters)`],
+      ['x'.repeat(101), `"${'x'.repeat(40)}…" (101 characters)`],
+    ];
+    for (const [id, shown] of cases) {
+      // Port 9 (discard): a fetch that went ahead would wait there for --give-up, not fail at once.
+      const r = await runInProcess('fetch', fetchMain, ['--server', '127.0.0.1:9', '--give-up', '100', '--id', id]);
+      expect([r.code, r.stderr, r.stdout], JSON.stringify(id)).toEqual([2, `fetch: ${must} (got ${shown})\nRun with --help for the options.\n`, '']);
+    }
+    const fine = await runInProcess('fetch', fetchMain, ['--server', '127.0.0.1:9', '--give-up', '100', '--id', `${'x'.repeat(99)}~`]);
+    expect(fine.code).toBe(1);
+  });
 });
