@@ -1,9 +1,9 @@
 import { isIPv4 } from 'node:net';
 import type { ParamSpec } from '../../shared/controllers/types.ts';
-import { LINK_PARAMS, withLinkValues } from '../../shared/link/params.ts';
+import { LINK_PARAMS, unusedLinkParams, withLinkValues } from '../../shared/link/params.ts';
 import { rateLink } from '../../shared/scenarios/presets.ts';
 import type { LinkSpec } from '../../shared/scenarios/spec.ts';
-import { type FlagSpec, flagHelp, readSchemaFlags, requiredFlag, splitHostPort, textFlag, UsageError } from '../cli/flags.ts';
+import { type FlagSpec, flagHelp, flagName, readSchemaFlags, requiredFlag, splitHostPort, textFlag, UsageError } from '../cli/flags.ts';
 import { loadTrace } from '../traces.ts';
 import type { Address } from './emulatedLink.ts';
 
@@ -47,6 +47,7 @@ export function readLinkFlags(given: Record<string, unknown>): LinkSpec {
   } else if (given['ack-trace'] !== undefined) {
     throw new UsageError('--ack-trace needs --trace');
   }
+  for (const [name, why] of unusedLinkParams(link)) if (name !== 'bandwidth' && given[flagName(name)] !== undefined) throw new UsageError(`--${flagName(name)} would change nothing: ${why}`);
   return link;
 }
 

@@ -118,6 +118,7 @@ describe('npm run link: the emulated link between real programs', () => {
       [() => readLinkFlags({ queue: 'fifo' }), /--queue: queue must be one of infinite, packets, bytes/],
       [() => readLinkFlags({ trace: '/no/such/trace' }), /no bundled trace or file named/],
       [() => readLinkFlags({ trace: 'Verizon-LTE-short.down', bandwidth: '5' }), /--bandwidth and --trace both/],
+      [() => readLinkFlags({ 'codel-target': '500' }), /--codel-target would change nothing: it is a setting of codel, and the queue's discipline is drop-tail/],
     ];
     for (const [bad, message] of cases) expect(bad).toThrow(message);
     const neverStopped = () => {
