@@ -309,7 +309,8 @@ describe('the playground in Chromium', () => {
     const waiting = seen.slice(start + 1, end);
     expect(waiting.length, `${end - start} frames updating`).toBeGreaterThan(0);
     expect(waiting.every(([, n]) => n === 0)).toBe(true);
-    expect(seen.slice(end + 2).some(([, n]) => n > 0)).toBe(true);
+    // Once the run has come the covers slide again: on a busy machine its charts may take more than a few frames to paint first.
+    await expect.poll(async () => (await frames()).slice(end + 2).some(([, n]) => n > 0), { timeout: 10_000 }).toBe(true);
     expect(problems).toEqual([]);
     await page.close();
   });
