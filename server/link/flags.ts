@@ -47,8 +47,13 @@ export function readLinkFlags(given: Record<string, unknown>): LinkSpec {
   } else if (given['ack-trace'] !== undefined) {
     throw new UsageError('--ack-trace needs --trace');
   }
-  for (const [name, why] of unusedLinkParams(link)) if (name !== 'bandwidth' && given[flagName(name)] !== undefined) throw new UsageError(`--${flagName(name)} would change nothing: ${why}`);
+  refuseUnusedLinkFlags(link, given);
   return link;
+}
+
+/** Refuses a link flag the link makes no use of (`unusedLinkParams`), for the link tool and sim alike. */
+export function refuseUnusedLinkFlags(link: LinkSpec, given: Record<string, unknown>): void {
+  for (const [name, why] of unusedLinkParams(link)) if (given[flagName(name)] !== undefined) throw new UsageError(`--${flagName(name)} would change nothing: ${why}`);
 }
 
 /** "HOST:PORT" with an IPv4 address (or localhost) and a port from `minPort` to 65535. */

@@ -1,9 +1,10 @@
-import { LINK_PARAMS, unusedLinkParams, withLinkValues } from '../../../shared/link/params.ts';
+import { LINK_PARAMS, withLinkValues } from '../../../shared/link/params.ts';
 import { contestOn } from '../../../shared/scenarios/contestOn.ts';
 import { flow, offsetServer, SHARED_PRESETS, sharedBottleneck } from '../../../shared/scenarios/presets.ts';
 import type { FlowSpec, ScenarioSpec } from '../../../shared/scenarios/spec.ts';
 import { loadTrace } from '../../traces.ts';
-import { flagName, readSchemaFlags, UsageError } from '../flags.ts';
+import { refuseUnusedLinkFlags } from '../../link/flags.ts';
+import { readSchemaFlags } from '../flags.ts';
 import { applySets, knownScheme, type SetFlag } from '../schemeFlags.ts';
 import type { Scenario, SimFlags } from './simFlags.ts';
 
@@ -60,6 +61,6 @@ function presetSpec(flags: SimFlags, schemes: readonly string[], sets: readonly 
 export function scenarioSpec(flags: SimFlags, given: Record<string, unknown>, schemes: readonly string[], sets: readonly SetFlag[]): ScenarioSpec {
   const spec = presetSpec(flags, schemes, sets);
   spec.link = withLinkValues(spec.link, readSchemaFlags(LINK_PARAMS, given, 'the link'));
-  for (const [name, why] of unusedLinkParams(spec.link)) if (given[flagName(name)] !== undefined) throw new UsageError(`--${flagName(name)} would change nothing: ${why}`);
+  refuseUnusedLinkFlags(spec.link, given);
   return spec;
 }
