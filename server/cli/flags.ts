@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { checkValues, type ChoiceParam, type NumberParam, type ParamSpec, type ParamValues } from '../../shared/controllers/types.ts';
+import { decimal } from '../../shared/text/decimal.ts';
 import { quote } from '../../shared/text/quote.ts';
 
 /**
@@ -181,7 +182,7 @@ export function readFlag(p: FlagSpec, raw: unknown): unknown {
       return whole(flag, raw as string, p.min, p.max);
     case 'number': {
       if (Number.isInteger(p.step)) return whole(flag, raw as string, p.min, p.max);
-      const v = (raw as string).trim() === '' ? Number.NaN : Number(raw);
+      const v = decimal(raw as string);
       if (!Number.isFinite(v) || v < p.min || v > p.max) throw bad(raw, `a number from ${p.min} to ${p.max}`);
       return v;
     }
@@ -225,8 +226,8 @@ export function readSchemaFlags(specs: readonly ParamSpec[], given: Record<strin
 }
 
 export function whole(flag: string, raw: string, min: number, max: number): number {
-  const v = Number(raw);
-  if (raw.trim() === '' || !Number.isInteger(v) || v < min || v > max) throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  const v = decimal(raw);
+  if (!Number.isInteger(v) || v < min || v > max) throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (got ${quote(raw)})`);
   return v;
 }
 

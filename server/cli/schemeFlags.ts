@@ -39,7 +39,7 @@ export interface SetFlag {
 export function parseSets(sets: readonly string[], flows = 1): SetFlag[] {
   return sets.map((s) => {
     const m = /^(?:(\d+)\.)?([A-Za-z]\w*)=(.*)$/.exec(s);
-    if (!m) throw new UsageError(`--set must look like NAME=VALUE${flows > 1 ? ' or FLOW.NAME=VALUE' : ''} (got "${s}")`);
+    if (!m) throw new UsageError(`--set must look like NAME=VALUE${flows > 1 ? ' or FLOW.NAME=VALUE' : ''} (got ${quote(s)})`);
     return { flow: m[1] === undefined ? null : whole('set', m[1], 0, flows - 1), name: m[2], raw: m[3] };
   });
 }

@@ -1,4 +1,5 @@
 import { Rng } from '../sim/rng.ts';
+import { decimal } from '../text/decimal.ts';
 import { quote } from '../text/quote.ts';
 
 /**
@@ -145,7 +146,7 @@ export function checkParam(spec: ParamSpec, raw: string | number): { value: numb
     const v = String(raw);
     return spec.choices.includes(v) ? { value: v } : { error: `${spec.name} must be one of ${spec.choices.map((c) => c || '(none)').join(', ')} (got ${quote(v)})` };
   }
-  const v = typeof raw === 'number' ? raw : raw.trim() === '' ? NaN : Number(raw);
+  const v = typeof raw === 'number' ? raw : decimal(raw);
   const whole = isWhole(spec);
   if (!Number.isFinite(v) || v < spec.min || v > spec.max || (whole && !Number.isInteger(v))) {
     return { error: `${spec.name} must be a ${whole ? 'whole number' : 'number'} from ${spec.min} to ${spec.max}${spec.unit ? ` ${spec.unit}` : ''} (got ${quote(String(raw))})` };

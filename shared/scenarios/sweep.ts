@@ -1,6 +1,7 @@
 import { contestSchemes, findScheme } from '../controllers/registry.ts';
 import { checkParam, type ParamValues } from '../controllers/types.ts';
 import type { LinkMetrics } from '../metrics/linkMetrics.ts';
+import { decimal } from '../text/decimal.ts';
 import { quote } from '../text/quote.ts';
 
 /** One run of a sweep: the parameter value it tried and the contest's figures it got. */
@@ -33,7 +34,7 @@ export function sweepValues(scheme: string, param: string, text: string): number
   let values: number[];
   const range = /^\s*([\d.e+-]+)\s*\.\.\s*([\d.e+-]+)\s*([*+])\s*([\d.e+-]+)\s*$/.exec(text);
   if (range) {
-    const [from, to, step] = [Number(range[1]), Number(range[2]), Number(range[4])];
+    const [from, to, step] = [decimal(range[1]), decimal(range[2]), decimal(range[4])];
     const times = range[3] === '*';
     if (![from, to, step].every(Number.isFinite) || (times ? step <= 1 || from <= 0 : step <= 0) || to < from) {
       return { error: `the range ${quote(text)} never reaches its end: use FROM..TO*FACTOR (factor above 1) or FROM..TO+STEP (step above 0)` };
@@ -44,7 +45,7 @@ export function sweepValues(scheme: string, param: string, text: string): number
     values = [];
     for (let v = from; v <= to * (1 + 1e-9) && values.length < count; v = times ? v * step : v + step) values.push(Number(v.toPrecision(12)));
   } else {
-    values = text.split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
+    values = text.split(',').map(decimal);
     if (values.some((v) => !Number.isFinite(v))) return { error: `${quote(text)} is neither FROM..TO*FACTOR, FROM..TO+STEP nor a list of numbers` };
   }
   if (values.length === 0 || values.length > MAX_SWEEP) return { error: tooMany(values.length) };

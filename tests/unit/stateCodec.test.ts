@@ -124,6 +124,14 @@ describe('quoting a value', () => {
     expect(quote(`${a39}\uE000${'b'.repeat(9)}`)).toBe(`"${a39}\uE000…" (49 characters)`);
   });
 
+  it('shows line breaks, escape sequences and other control characters as escapes, counting them as one character each', () => {
+    expect(quote('a\nb\r\tc')).toBe('"a\\nb\\r\\tc"');
+    expect(quote('\u001b[2J\u0000\u007f\u0085\u2028')).toBe('"\\u001b[2J\\u0000\\u007f\\u0085\\u2028"');
+    expect(quote(`${'\n'.repeat(41)}`)).toBe(`"${'\\n'.repeat(40)}…" (41 characters)`);
+    // what is not a control character stays as it is
+    expect(quote('é "x" \\ ü')).toBe('"é "x" \\ ü"');
+  });
+
   it('names the first five unknown keys, each quoted, and counts the rest', () => {
     expect(ignoredMessage(['sed'])).toBe('unknown setting "sed" ignored');
     expect(ignoredMessage(['k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7'])).toBe('unknown settings "k1", "k2", "k3", "k4", "k5" and 2 more ignored');
