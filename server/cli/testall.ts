@@ -1,10 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { csvFormat } from 'd3-dsv';
 import { MATRIX, type MatrixRow } from '../../shared/scenarios/presets.ts';
 import { rowTimeoutMs, runRow, type RowResult } from '../link/matrix.ts';
 import { stopAll } from '../link/programs.ts';
-import { flagHelp, HELP_FLAG, listFlag, oneOf, readCommandLine, requiredFlag, seedFlag, switchFlag, textFlag, UsageError, wholeFlag } from './flags.ts';
+import { flagHelp, HELP_FLAG, listFlag, makeOutputDirectory, oneOf, readCommandLine, requiredFlag, seedFlag, switchFlag, textFlag, UsageError, wholeFlag } from './flags.ts';
 import { runAsProcess } from './asProcess.ts';
 import { type Io, isEntry } from './tool.ts';
 
@@ -71,7 +71,7 @@ export async function testallMain(argv: string[], io: Io): Promise<number> {
   const indices = selectRows(flags.only, flags.row);
   if (indices.length === 0) throw new UsageError('the filters select no row (see --help for the rows and their groups)');
   const timeoutMs = flags.timeout === undefined ? null : flags.timeout * 1000;
-  if (flags.out) mkdirSync(flags.out, { recursive: true });
+  if (flags.out) makeOutputDirectory('out', flags.out);
   const results: RowResult[] = [];
   for (const i of indices) {
     const csvPath = flags.out ? join(flags.out, `row-${String(i + 1).padStart(2, '0')}.csv`) : null;

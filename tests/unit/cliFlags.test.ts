@@ -119,6 +119,9 @@ describe('the flag layer: one declared list of flags per tool', () => {
       ['testall', testallMain, ['--recv', 'y'], '--send CMD is required'],
       ['testall', testallMain, ['--send', 'x', '--recv', 'y', '--row', '99'], `--row must be a row number from 1 to ${MATRIX.length} or a row's name, e.g. "${MATRIX[0].name}" (got "99")`],
       ['testall', testallMain, ['--send', 'x', '--recv', 'y', '--timeout', '0'], '--timeout must be a whole number from 1 to 3600 (got "0")'],
+      // Node's recursive mkdir never returns under /proc: made level by level, the tool says why at once.
+      ['testall', testallMain, ['--send', 'x', '--recv', 'y', '--out', '/proc/pipefill/rows'], '--out: cannot make the directory "/proc/pipefill/rows" (ENOENT)'],
+      ['testall', testallMain, ['--send', 'x', '--recv', 'y', '--out', '/dev/null/rows'], '--out: cannot make the directory "/dev/null/rows" (ENOTDIR)'],
       ['fetch', fetchMain, ['--give-up', '50'], '--give-up must be a whole number from 100 to 3600000 (got "50")'],
       ['link', linkMain, ['--listen', '127.0.0.1:0', '--to', '127.0.0.1:9', '--csv-rows', 'all'], '--csv-rows must be a whole number from 0 to 5000000 (got "all")'],
       ['relay', relayMain, ['--allow', 'h:0'], '--allow must be HOST:PORT with a port from 1 to 65535 (got "h:0")'],
