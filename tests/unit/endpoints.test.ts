@@ -224,7 +224,7 @@ describe('fast retransmit', () => {
     const there = new ScriptedPath(scheduler, 10, new Set(drops), 1);
     const back = new ScriptedPath(scheduler, 10);
     const sender = new ReliableSender({ scheduler, log, flow: 0, out: there }, createController('fixed', { w: 8 }), file, 52);
-    const receiver = new ReliableReceiver({ scheduler, log, flow: 0, out: back }, file.length);
+    const receiver = new ReliableReceiver({ scheduler, log, flow: 0, out: back }, file);
     there.next = receiver;
     back.next = sender;
     sender.start(0);
@@ -253,5 +253,33 @@ describe('fast retransmit', () => {
     expect(r.resends.map((x) => x.seq)).toEqual([2, 12]);
     expect(r.sender.retransmissions).toBe(2);
     expect(r.sender.bytesOnWire).toBe(20 * (1448 + 52) + 2 * (1448 + 52));
+  });
+});
+
+describe('the reliable receiver', () => {
+  /** Three segments of a 3,000-byte file (1448 + 1448 + 104 bytes), delivered in the order given. */
+  const file = generateFile(3000, 3);
+  const deliver = (segments: { seq: number; payload: Uint8Array }[]) => {
+    const acks = new Capture();
+    const receiver = new ReliableReceiver({ scheduler: new Scheduler(), log: new EventLog(), flow: 0, out: acks }, file);
+    for (const { seq, payload } of segments) receiver.receive({ flow: 0, seq, bytes: payload.length + 52, isAck: false, sentAt: 0, receivedAt: 0, ack: 0, payload, retransmit: false }, 5);
+    return { receiver, cumulative: acks.got.map((g) => g.packet.ack) };
+  };
+  const segment = (seq: number, bytes = file) => ({ seq, payload: bytes.subarray(seq * 1448, Math.min(3000, (seq + 1) * 1448)) });
+
+  it('is exact once every segment came as the file has it, in any order, duplicates ignored', () => {
+    const r = deliver([segment(2), segment(0), segment(0), segment(1)]);
+    expect(r.cumulative).toEqual([0, 1, 1, 3]);
+    expect([r.receiver.complete, r.receiver.exact, r.receiver.duplicates]).toEqual([true, true, 1]);
+  });
+
+  it('is complete but not exact when a segment’s bytes differ from the file’s, or it is cut short; a later good copy does not mend it', () => {
+    const changed = file.slice();
+    changed[1448 + 7] ^= 1;
+    const r = deliver([segment(0), segment(1, changed), segment(1), segment(2)]);
+    expect([r.receiver.complete, r.receiver.exact]).toEqual([true, false]);
+    const short = deliver([segment(0), segment(1), { seq: 2, payload: file.subarray(2896, 2990) }]);
+    expect([short.receiver.complete, short.receiver.exact]).toEqual([true, false]);
+    expect(deliver([segment(0), segment(2)]).receiver.exact).toBe(false);
   });
 });
