@@ -1,6 +1,7 @@
 import type { EventLog } from '../log/eventLog.ts';
-import { ESTIMATES, K } from '../log/kinds.ts';
+import { ESTIMATES } from '../log/kinds.ts';
 import { OPPORTUNITY_BYTES, tracePeriod, type Trace } from '../trace/mahimahi.ts';
+import { pairs, SeriesPass } from './seriesPass.ts';
 import { runSignalDelays } from './signalDelay.ts';
 import type { CoarseDots } from './thin.ts';
 
@@ -45,10 +46,6 @@ export const DOT_SERIES = ['sends', 'acks', 'retransmits', 'drops', 'queueDelay'
 export type DotSeries = (typeof DOT_SERIES)[number];
 
 const MAX_LINE_POINTS = 3000;
-
-function pairs(n: number): Float64Array {
-  return new Float64Array(2 * n);
-}
 
 /** A bin width near `span / target`, rounded to 1, 2 or 5 × a power of ten, at least 1 ms. */
 export function niceBin(span: number, target = 300): number {
@@ -101,141 +98,41 @@ function decimateMax(n: number, tAt: (i: number) => number, ys: ArrayLike<number
 }
 
 /** Every series of a run, in one pass over its log. */
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one pass over the log fills every series; its cases share the cursors kept in locals
 export function runSeries(log: EventLog, endMs: number, trace: Trace | null, once = false): RunSeries {
-  const c = log.columns;
-  const n = log.length;
-  const count = log.kindCounts();
-  const sends = pairs(count[K.send]);
-  const retransmits = pairs(count[K.retransmit]);
-  const acks = pairs(count[K.ack] + count[K.reply]);
-  const drops = pairs(count[K.drop]);
-  const windowN = count[K.ack] + count[K.reply] + count[K.timeout] + count[K.send];
-  const window = pairs(windowN);
-  const timeouts = pairs(count[K.timeout]);
-  const losses = pairs(count[K.loss]);
-  // A live fetch has no simulated bottleneck: its replies are what got through, their RTTs the delay.
-  const fromReplies = count[K.depart] === 0 && count[K.reply] > 0;
-  const passed = fromReplies ? count[K.reply] : count[K.depart];
-  const queueDelay = pairs(passed);
-  // Signal delay needs the bottleneck's arrivals and departures; a live fetch has none to tell.
-  const arrivals = new Float64Array(fromReplies ? 0 : passed);
-  const departures = new Float64Array(fromReplies ? 0 : passed);
-  const estimateLists: number[][] = ESTIMATES.map(() => []);
-  const queueT = new Float64Array(count[K.enqueue] + count[K.depart]);
-  const queueY = new Float64Array(count[K.enqueue] + count[K.depart]);
-  const squished: number[] = [];
   const binMs = niceBin(endMs);
   const bins = Math.max(1, Math.ceil(endMs / binMs));
-  const bits = new Float64Array(bins);
-  let s = 0,
-    r = 0,
-    a = 0,
-    d = 0,
-    w = 0,
-    to = 0,
-    lo = 0,
-    q = 0,
-    occ = 0,
-    qn = 0;
-  let squishStart = -1;
-  for (let i = 0; i < n; i++) {
-    const t = c.t[i];
-    const y = c.seq[i];
-    switch (c.kind[i]) {
-      case K.send:
-        sends[s++] = t;
-        sends[s++] = y;
-        window[w++] = t;
-        window[w++] = c.window[i];
-        break;
-      case K.retransmit:
-        retransmits[r++] = t;
-        retransmits[r++] = y;
-        break;
-      case K.ack:
-      case K.reply:
-        acks[a++] = t;
-        acks[a++] = y;
-        window[w++] = t;
-        window[w++] = c.window[i];
-        if (!fromReplies || c.kind[i] !== K.reply) break;
-        queueDelay[q] = t;
-        queueDelay[q + 1] = c.value[i];
-        q += 2;
-        bits[Math.min(bins - 1, Math.floor(t / binMs))] += c.bytes[i] * 8;
-        break;
-      case K.timeout:
-        timeouts[to++] = t;
-        timeouts[to++] = c.window[i];
-        window[w++] = t;
-        window[w++] = c.window[i];
-        break;
-      case K.loss:
-        losses[lo++] = t;
-        losses[lo++] = y;
-        break;
-      case K.drop:
-        drops[d++] = t;
-        drops[d++] = y;
-        break;
-      case K.depart:
-        queueDelay[q] = t;
-        queueDelay[q + 1] = c.value[i];
-        arrivals[q >> 1] = t - c.value[i];
-        departures[q >> 1] = t;
-        q += 2;
-        bits[Math.min(bins - 1, Math.floor(t / binMs))] += c.bytes[i] * 8;
-        occ = Math.max(0, occ - 1);
-        queueT[qn] = t;
-        queueY[qn++] = occ;
-        break;
-      case K.enqueue:
-        occ = c.value[i];
-        queueT[qn] = t;
-        queueY[qn++] = occ;
-        break;
-      case K.estimate:
-        estimateLists[y]?.push(t, c.value[i]);
-        break;
-      case K.squish:
-        if (c.value[i] === 1 && squishStart < 0) squishStart = t;
-        else if (c.value[i] === 0 && squishStart >= 0) {
-          squished.push(squishStart, t);
-          squishStart = -1;
-        }
-        break;
-    }
-  }
-  if (squishStart >= 0) squished.push(squishStart, endMs);
+  const pass = new SeriesPass(log.kindCounts(), binMs, bins);
+  const c = log.columns;
+  for (let i = 0; i < log.length; i++) pass.row(c, i);
+  pass.end(endMs);
   const throughput = pairs(bins);
   for (let b = 0; b < bins; b++) {
     throughput[2 * b] = b * binMs;
-    throughput[2 * b + 1] = bits[b] / binMs / 1000;
+    throughput[2 * b + 1] = pass.bits[b] / binMs / 1000;
   }
-  const sd = runSignalDelays(log, arrivals, departures);
-  const first = arrivals.length ? Math.floor(arrivals[0]) : 0;
+  const sd = runSignalDelays(log, pass.arrivals, pass.departures);
+  const first = pass.arrivals.length ? Math.floor(pass.arrivals[0]) : 0;
   const estimates: Record<string, Float64Array> = {};
   ESTIMATES.forEach((name, k) => {
-    if (estimateLists[k].length) estimates[name] = Float64Array.from(estimateLists[k]);
+    if (pass.estimates[k].length) estimates[name] = Float64Array.from(pass.estimates[k]);
   });
   return {
     endMs,
-    sends,
-    retransmits,
-    acks,
-    drops,
-    window,
-    timeouts,
-    losses,
+    sends: pass.sends.data,
+    retransmits: pass.retransmits.data,
+    acks: pass.acks.data,
+    drops: pass.drops.data,
+    window: pass.window.data,
+    timeouts: pass.timeouts.data,
+    losses: pass.losses.data,
     estimates,
     binMs,
     throughput,
     capacity: trace ? capacitySeries(trace, binMs, bins, once) : null,
-    queueDelay,
+    queueDelay: pass.queueDelay.data,
     signalDelay: decimateMax(sd.length, (k) => first + k, sd, first, first + sd.length),
-    queue: decimateMax(qn, (k) => queueT[k], queueY, 0, endMs),
-    squished: Float64Array.from(squished),
+    queue: decimateMax(pass.queuePoints, (k) => pass.queueT[k], pass.queueY, 0, endMs),
+    squished: Float64Array.from(pass.squished),
   };
 }
 
