@@ -25,27 +25,12 @@ function Verdict({ passed, seeds, timedOut }: { passed: number; seeds: number; t
   return <Explained text={verdictExplanation(verdict, seeds, passed)}>{verdict}</Explained>;
 }
 
-/**
- * The reliable-transport test matrix: every row run with the chosen controller over MATRIX_SEEDS seeds
- * (pass rate and grade spread; the other columns are seed 1's run); a row opens its run.
- */
-export function TransportLab() {
-  const initial = useInitialState(TRANSPORT_LAB);
-  const { notices, dismiss } = useNotices(initial);
-  const [scheme, setScheme] = useState(initial.value.scheme as string);
-  const [selected, setSelected] = useState<number | null>(initial.value.row ? (initial.value.row as number) - 1 : null);
+/** The whole matrix for a scheme, over every seed, run again when the scheme or the user's code changes. */
+function useMatrixRuns(scheme: string, version: unknown) {
   const [results, setResults] = useState<(Summary | null)[]>([]);
   const [running, setRunning] = useState(false);
   const [ms, setMs] = useState(0);
-  const [view, setView] = useState<RunView | null>(null);
-  const [domain, setDomain] = useState<[number, number] | null>(null);
   const pool = useRef<SweepPool | null>(null);
-  const runner = useRef<WorkerPool | null>(null);
-
-  useUrlState('transport-lab', TRANSPORT_LAB, { scheme, row: selected === null ? 0 : selected + 1 }, scheme === USER_SCHEME_ID);
-  // the user's controller runs again once its code changed
-  const code = useEditorState().installed;
-  const version = scheme === USER_SCHEME_ID ? code : null;
 
   const runAll = async () => {
     pool.current ??= new SweepPool();
@@ -67,6 +52,14 @@ export function TransportLab() {
     return () => pool.current?.cancel();
   }, [scheme, version]);
   useEffect(() => () => pool.current?.close(), []);
+  return { results, running, ms };
+}
+
+/** The run of the row the user opened (seed 1), and the span its charts are zoomed to. */
+function useRowRun(selected: number | null, scheme: string, version: unknown) {
+  const [view, setView] = useState<RunView | null>(null);
+  const [domain, setDomain] = useState<[number, number] | null>(null);
+  const runner = useRef<WorkerPool | null>(null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the row runs again when the user's code changes.
   useEffect(() => {
@@ -76,6 +69,68 @@ export function TransportLab() {
     setDomain(null);
     void runner.current.run('a', matrixRun(MATRIX[selected], scheme), setView);
   }, [selected, scheme, version]);
+  return { view, domain, setDomain };
+}
+
+type Verdicts = (i: number) => ReturnType<typeof rowVerdict> | null;
+
+/** One line per row: seed 1's figures, and the verdict, pass rate and grade spread over every seed. */
+function MatrixTable({ results, verdictOf, selected, select }: { results: (Summary | null)[]; verdictOf: Verdicts; selected: number | null; select: (i: number) => void }) {
+  return (
+    <table className="results matrix" data-testid="matrix">
+      <thead>
+        <tr>
+          <th>#</th>
+          <th>group</th>
+          <th>test</th>
+          <th>result</th>
+          <th>time s</th>
+          <th>bytes on the wire</th>
+          <th>retransmissions</th>
+          <th>grade</th>
+          <th>pass rate</th>
+          <th>grade spread</th>
+        </tr>
+      </thead>
+      <tbody>
+        {MATRIX.map((row, i) => {
+          const r = results[i * MATRIX_SEEDS]?.flows[0].reliable;
+          const v = verdictOf(i);
+          return (
+            <tr key={i} onClick={() => select(i)} className={selected === i ? 'selected' : ''} tabIndex={0} onKeyDown={(e) => e.key === 'Enter' && select(i)} data-row={i + 1}>
+              <td>{i + 1}</td>
+              <td>{row.group}</td>
+              <td>{row.name}</td>
+              <td className={v ? (v.passed === v.seeds ? 'pass' : 'fail') : ''}>{v ? <Verdict passed={v.passed} seeds={v.seeds} timedOut={v.timedOut} /> : '…'}</td>
+              <td>{r ? fixed(r.seconds, 3) : ''}</td>
+              <td>{r ? Math.round(r.overhead * FILE_SIZES[row.size]) : ''}</td>
+              <td>{r?.retransmissions ?? ''}</td>
+              <td>{r?.grade ? <Explained text={gradeExplanation(r.grade)}>{r.grade.label}</Explained> : ''}</td>
+              <td>{v ? `${v.passed}/${v.seeds}` : ''}</td>
+              <td>{v?.spread ?? ''}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * The reliable-transport test matrix: every row run with the chosen controller over MATRIX_SEEDS seeds
+ * (pass rate and grade spread; the other columns are seed 1's run); a row opens its run.
+ */
+export function TransportLab() {
+  const initial = useInitialState(TRANSPORT_LAB);
+  const { notices, dismiss } = useNotices(initial);
+  const [scheme, setScheme] = useState(initial.value.scheme as string);
+  const [selected, setSelected] = useState<number | null>(initial.value.row ? (initial.value.row as number) - 1 : null);
+  useUrlState('transport-lab', TRANSPORT_LAB, { scheme, row: selected === null ? 0 : selected + 1 }, scheme === USER_SCHEME_ID);
+  // the user's controller runs again once its code changed
+  const code = useEditorState().installed;
+  const version = scheme === USER_SCHEME_ID ? code : null;
+  const { results, running, ms } = useMatrixRuns(scheme, version);
+  const { view, domain, setDomain } = useRowRun(selected, scheme, version);
 
   const charts = useMemo(() => (view ? chartsOf(view.series, false).filter((c) => c.id === 'sequence' || c.id === 'window') : []), [view]);
   const seedsOf = (i: number) => results.slice(i * MATRIX_SEEDS, (i + 1) * MATRIX_SEEDS);
@@ -96,42 +151,7 @@ export function TransportLab() {
         </span>
         <span className="hint">A row passes when the receiver's bytes equal the file exactly within the harness's timeout, on every seed. Click a row to see its run.</span>
       </section>
-      <table className="results matrix" data-testid="matrix">
-        <thead>
-          <tr>
-            <th>#</th>
-            <th>group</th>
-            <th>test</th>
-            <th>result</th>
-            <th>time s</th>
-            <th>bytes on the wire</th>
-            <th>retransmissions</th>
-            <th>grade</th>
-            <th>pass rate</th>
-            <th>grade spread</th>
-          </tr>
-        </thead>
-        <tbody>
-          {MATRIX.map((row, i) => {
-            const r = results[i * MATRIX_SEEDS]?.flows[0].reliable;
-            const v = verdictOf(i);
-            return (
-              <tr key={i} onClick={() => setSelected(i)} className={selected === i ? 'selected' : ''} tabIndex={0} onKeyDown={(e) => e.key === 'Enter' && setSelected(i)} data-row={i + 1}>
-                <td>{i + 1}</td>
-                <td>{row.group}</td>
-                <td>{row.name}</td>
-                <td className={v ? (v.passed === v.seeds ? 'pass' : 'fail') : ''}>{v ? <Verdict passed={v.passed} seeds={v.seeds} timedOut={v.timedOut} /> : '…'}</td>
-                <td>{r ? fixed(r.seconds, 3) : ''}</td>
-                <td>{r ? Math.round(r.overhead * FILE_SIZES[row.size]) : ''}</td>
-                <td>{r?.retransmissions ?? ''}</td>
-                <td>{r?.grade ? <Explained text={gradeExplanation(r.grade)}>{r.grade.label}</Explained> : ''}</td>
-                <td>{v ? `${v.passed}/${v.seeds}` : ''}</td>
-                <td>{v?.spread ?? ''}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <MatrixTable results={results} verdictOf={verdictOf} selected={selected} select={setSelected} />
       {selected !== null && (
         <section className="row-run" aria-label={`Run of row ${selected + 1}`}>
           <h2>
