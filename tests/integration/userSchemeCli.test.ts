@@ -1,9 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { createSocket } from 'node:dgram';
-import { runCli } from '../helpers/cli.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pipefill-cli-user-'));
@@ -22,61 +21,62 @@ const FIXED = `export default {
 };
 `;
 
-describe('--scheme FILE', () => {
-  it('sim runs a controller file with --set and gives the built-in numbers', () => {
+// Each case waits on processes of its own (two of them on a 5 s hang limit): they run at once.
+describe.concurrent('--scheme FILE', () => {
+  it('sim runs a controller file with --set and gives the built-in numbers', async ({ expect }) => {
     const file = write('fixed.js', FIXED);
-    const mine = runCli('server/cli/sim.ts', ['--scheme', file, '--set', 'w=20', '--json']);
+    const mine = await runCliAsync('server/cli/sim.ts', ['--scheme', file, '--set', 'w=20', '--json']);
     expect(mine.stderr).toBe('');
     expect(mine.code).toBe(0);
-    const theirs = runCli('server/cli/sim.ts', ['--scheme', 'fixed', '--set', 'w=20', '--json']);
+    const theirs = await runCliAsync('server/cli/sim.ts', ['--scheme', 'fixed', '--set', 'w=20', '--json']);
     const pick = (out: string) => JSON.parse(out).all;
     expect(pick(mine.stdout)).toEqual(pick(theirs.stdout));
     expect(pick(mine.stdout).throughputMbps).toBeGreaterThan(0);
   });
 
-  it('writes the code-carrying run to the CSV spec line', () => {
+  it('writes the code-carrying run to the CSV spec line', async ({ expect }) => {
     const file = write('fixed2.js', FIXED);
     const csv = join(dir, 'run.csv');
-    expect(runCli('server/cli/sim.ts', ['--scheme', file, '--csv', csv]).code).toBe(0);
+    expect((await runCliAsync('server/cli/sim.ts', ['--scheme', file, '--csv', csv])).code).toBe(0);
     const spec = JSON.parse(readFileSync(csv, 'utf8').split('\n')[1].slice('# spec '.length));
     expect(spec.flows[0].scheme).toBe('user');
     expect(spec.code).toBe(FIXED);
   });
 
-  it('a file with a syntax error exits 2 with the line', () => {
+  it('a file with a syntax error exits 2 with the line', async ({ expect }) => {
     const file = write('bad.js', FIXED.replace("title: 'My fixed window',", "title: 'My fixed window' 'oops',"));
-    const r = runCli('server/cli/sim.ts', ['--scheme', file]);
+    const r = await runCliAsync('server/cli/sim.ts', ['--scheme', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^sim: your controller at line 2, column 28: syntax error/);
   });
 
-  it('a callback that throws exits 2 with the callback and line', () => {
+  it('a callback that throws exits 2 with the callback and line', async ({ expect }) => {
     const file = write('throws.js', FIXED.replace('onAck() {}', 'onAck(ack) { if (ack.seq > 5) throw new Error("too far"); }'));
-    const r = runCli('server/cli/sim.ts', ['--scheme', file]);
+    const r = await runCliAsync('server/cli/sim.ts', ['--scheme', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^sim: your controller in onAck at line 5, column \d+: Error: too far/);
   });
 
-  it('fetch with a bad file exits 2 with the line, before any network', () => {
+  it('fetch with a bad file exits 2 with the line, before any network', async ({ expect }) => {
     const file = write('bad2.js', 'export default {\n  title: "x",\n  params: [],\n  create() { return {} }\n};\nlet let = 1;\n');
-    const r = runCli('server/cli/fetch.ts', ['--scheme', file, '--server', '127.0.0.1:9']);
+    const r = await runCliAsync('server/cli/fetch.ts', ['--scheme', file, '--server', '127.0.0.1:9']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^fetch: your controller at line 6/);
   });
 
-  it('a hang the loop guard cannot reach ends the tool with exit 2 and says so, as does a controller that exits the tool', () => {
+  it('a hang the loop guard cannot reach ends the tool with exit 2 and says so, as does a controller that exits the tool', async ({ expect }) => {
     const file = write('regex.js', FIXED.replace('windowSize: () => p.w', "windowSize: () => (/^(a+)+$/.test('a'.repeat(40) + 'b') ? 1 : p.w)"));
     const started = Date.now();
-    const r = runCli('server/cli/sim.ts', ['--scheme', file]);
+    const r = await runCliAsync('server/cli/sim.ts', ['--scheme', file]);
     expect([r.code, r.stdout]).toEqual([2, '']);
     expect(r.stderr).toMatch(/^sim: your controller stopped making progress in .* for 5 s: a regular expression that backtracks for ever, or a call that never returns\?/);
     expect(Date.now() - started).toBeLessThan(25_000);
     const exits = write('exits.js', FIXED.replace('return { windowSize', 'process.exit(0);\n    return { windowSize'));
-    const e = runCli('server/cli/sim.ts', ['--scheme', exits, '--json']);
+    const e = await runCliAsync('server/cli/sim.ts', ['--scheme', exits, '--json']);
     expect([e.code, e.stdout, e.stderr]).toEqual([2, '', 'sim: your controller ended the tool (process.exit?) before it finished\n']);
   });
 
-  it('fetch with a controller file waits on a silent server past the hang limit, and gives up as it was told', async () => {
+  it('fetch with a controller file waits on a silent server past the hang limit, and gives up as it was told', async ({ expect }) => {
     const file = write('fixed4.js', FIXED);
     const silent = createSocket('udp4');
     await new Promise<void>((r) => silent.bind(0, '127.0.0.1', () => r()));
@@ -87,8 +87,8 @@ describe('--scheme FILE', () => {
     expect(r.stderr).not.toMatch(/stopped making progress/);
   }, 30_000);
 
-  it('an unreadable file exits 2', () => {
-    const r = runCli('server/cli/sim.ts', ['--scheme', join(dir, 'missing.js')]);
+  it('an unreadable file exits 2', async ({ expect }) => {
+    const r = await runCliAsync('server/cli/sim.ts', ['--scheme', join(dir, 'missing.js')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--scheme: cannot read .*missing\.js \(ENOENT\)/);
   });
