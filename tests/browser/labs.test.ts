@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkMetrics } from '../../shared/metrics/linkMetrics.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
-import { contest, flow, MATRIX, matrixRun } from '../../shared/scenarios/presets.ts';
+import { contest, flow, MATRIX, matrixRun, SHARED_PRESETS, sharedBottleneck } from '../../shared/scenarios/presets.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { loadTrace } from '../../server/traces.ts';
 import { open, playground } from '../helpers/page.ts';
@@ -109,6 +109,21 @@ describe('the labs in Chromium', () => {
     expect(await page.locator('[data-testid="flow-results"] tbody tr td:nth-child(4)').allInnerTexts()).toEqual(['yes', 'yes', 'yes']);
     expect(await page.getByText("Jain's fairness index").count()).toBe(1);
     expect(await page.locator('figure.plane circle').count()).toBe(3);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shared-bottleneck lab: another preset keeps the controllers chosen, with the file sizes and start times made for its link', async () => {
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=shared-lab&preset=moon`);
+    await page.waitForSelector('[data-testid="flow-results"]', { timeout: 30_000 });
+    const flows = () => new URL(page.url()).searchParams.getAll('f');
+    await page.getByLabel('flow 2 scheme').selectOption('cubic');
+    await expect.poll(() => flows()[1]).toMatch(/^cubic:/);
+    await page.locator('select[data-param="preset"]').selectOption('90s');
+    const expected = sharedBottleneck(SHARED_PRESETS.find((p) => p.id === '90s')!, ['reno', 'cubic', 'reno']).flows.map((f) => `${f.scheme}:${f.startMs}:${f.bytes}`);
+    await expect.poll(flows).toEqual(expected);
+    await expect.poll(() => page.getByLabel('flow 2 scheme').inputValue()).toBe('cubic');
+    await page.waitForSelector('[data-testid="flow-results"]', { timeout: 30_000 });
     expect(problems).toEqual([]);
     await page.close();
   });

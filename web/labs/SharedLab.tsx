@@ -15,8 +15,12 @@ import { Guide } from '../teach/Guide.tsx';
 import { useNotices } from '../components/useNotices.ts';
 import { type FlowDef, FLOW_COLORS, FlowResults, FlowTable, flowLayers, PresetSelect } from './sharedLab/parts.tsx';
 
-function presetFlows(id: string): FlowDef[] {
-  const spec = sharedBottleneck(SHARED_PRESETS.find((p) => p.id === id)!);
+/**
+ * The preset's flows: its file sizes and start times (both made for its link), with the given schemes
+ * when the user already chose theirs (another bottleneck keeps the controllers being compared).
+ */
+function presetFlows(id: string, schemes?: string[]): FlowDef[] {
+  const spec = sharedBottleneck(SHARED_PRESETS.find((p) => p.id === id)!, schemes);
   return spec.flows.map((f) => ({ scheme: f.scheme, startMs: f.startMs, bytes: f.bytes! }));
 }
 
@@ -86,18 +90,17 @@ export function SharedLab() {
   }));
   const d: [number, number] = domain ?? [0, view?.series.endMs ?? 1];
 
+  const choosePreset = (id: string) => {
+    setPreset(id);
+    setFlows(presetFlows(id, flows.map((f) => f.scheme)));
+  };
+
   return (
     <div className="lab">
       <Notices notices={notices} dismiss={dismiss} />
       <Guide view="shared-lab" />
       <section className="lab-controls" aria-label="Flows">
-        <PresetSelect
-          preset={preset}
-          choose={(id) => {
-            setPreset(id);
-            setFlows(presetFlows(id));
-          }}
-        />
+        <PresetSelect preset={preset} choose={choosePreset} />
         <FlowTable flows={flows} setFlows={setFlows} />
       </section>
       {error && (
