@@ -57,36 +57,7 @@ export async function startEchoServer(o: EchoServerOptions): Promise<EchoServer>
       record.close();
     });
     socket.on('error', () => socket.destroy());
-    // One listener for the connection's life: the reader pauses when a write backs up and resumes here.
-    socket.on('drain', () => socket.resume());
-    // Chunks are joined once a whole message (or its length) is there, not at each one: a client dripping
-    // a 64 KB message a few bytes at a time would otherwise make the server copy it thousands of times.
-    let parts: Buffer[] = [];
-    let have = 0;
-    let need = 2;
-    socket.on('data', (chunk: Buffer) => {
-      parts.push(chunk);
-      have += chunk.length;
-      if (have < need) return;
-      const pending = parts.length === 1 ? parts[0] : Buffer.concat(parts, have);
-      let start = 0;
-      while (pending.length - start >= 2) {
-        const length = pending.readUInt16BE(start);
-        if (length < MIN_MESSAGE) {
-          socket.destroy();
-          return;
-        }
-        if (pending.length - start < length) break;
-        record.message(length);
-        const ok = socket.write(pending.subarray(start, start + length));
-        start += length;
-        if (!ok) socket.pause();
-      }
-      const rest = pending.subarray(start);
-      parts = rest.length ? [rest] : [];
-      have = rest.length;
-      need = rest.length >= 2 ? Math.max(2, rest.readUInt16BE(0)) : 2;
-    });
+    echoMessages(socket, record);
   });
   server.maxConnections = o.maxConnections;
   await new Promise<void>((resolve, reject) => {
@@ -109,4 +80,40 @@ export async function startEchoServer(o: EchoServerOptions): Promise<EchoServer>
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Sends each whole message back as it completes. Chunks are joined once a whole message (or its length)
+ * is there, not at each one: a client dripping a 64 KB message a few bytes at a time would otherwise make
+ * the server copy it thousands of times.
+ */
+function echoMessages(socket: Socket, record: { message(size: number): void }): void {
+  // One listener for the connection's life: the reader pauses when a write backs up and resumes here.
+  socket.on('drain', () => socket.resume());
+  let parts: Buffer[] = [];
+  let have = 0;
+  let need = 2;
+  socket.on('data', (chunk: Buffer) => {
+    parts.push(chunk);
+    have += chunk.length;
+    if (have < need) return;
+    const pending = parts.length === 1 ? parts[0] : Buffer.concat(parts, have);
+    let start = 0;
+    while (pending.length - start >= 2) {
+      const length = pending.readUInt16BE(start);
+      if (length < MIN_MESSAGE) {
+        socket.destroy();
+        return;
+      }
+      if (pending.length - start < length) break;
+      record.message(length);
+      const ok = socket.write(pending.subarray(start, start + length));
+      start += length;
+      if (!ok) socket.pause();
+    }
+    const rest = pending.subarray(start);
+    parts = rest.length ? [rest] : [];
+    have = rest.length;
+    need = rest.length >= 2 ? Math.max(2, rest.readUInt16BE(0)) : 2;
+  });
 }
