@@ -92,7 +92,8 @@ export function SharedLab() {
 
   const choosePreset = (id: string) => {
     setPreset(id);
-    setFlows(presetFlows(id, flows.map((f) => f.scheme)));
+    const schemes = flows.map((f) => f.scheme);
+    setFlows(presetFlows(id, schemes));
   };
 
   return (

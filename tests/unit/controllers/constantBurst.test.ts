@@ -13,4 +13,8 @@ describe('constant burst', () => {
     expect(c.pacingRate()).toBe(250);
     expect(c.timeoutMs()).toBe(40);
   });
+
+  it('its window is the burst: a window sender keeps that many in flight', () => {
+    expect(make('constant-burst', { size: 7, gap: 40 }).windowSize()).toBe(7);
+  });
 });

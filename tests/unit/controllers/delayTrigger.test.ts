@@ -56,4 +56,13 @@ describe('delay trigger', () => {
     c.onAck(ack(6, 20, 170));
     expect(c.windowSize()).toBe(4);
   });
+
+  it('a packet sent at the very moment of the cut carries news after it, and cuts again; its threshold and RTTmin are drawn', () => {
+    const c = make('delay-trigger', { variant: 'multiplicative', cut: 'once-per-window' });
+    for (let i = 0; i < 3; i++) c.onAck(ack(i, 0, 50)); // 4
+    c.onAck(ack(3, 10, 160)); // cut at 160
+    c.onAck(ack(4, 160, 300)); // sent at 160
+    expect(c.windowSize()).toBe(1);
+    expect(c.estimates()).toEqual({ threshold: 100, rttMin: 50 });
+  });
 });

@@ -39,6 +39,53 @@ describe('TCP Reno', () => {
   });
 });
 
+describe('Reno loss episodes', () => {
+  it('recovers until the highest packet sent before the loss is ACKed, a resend of an older packet not counting', () => {
+    const c = make('reno', { ssthresh: 4 });
+    for (let i = 1; i <= 4; i++) c.onAck(ack(i - 1, 0, 50, { cumulative: i })); // w = 4.25
+    for (let s = 0; s <= 10; s++) c.onSend(s, 0);
+    c.onSend(4, 55); // a resend: the episode still covers up to 10
+    c.onLoss(60, 4);
+    expect(c.windowSize()).toBe(2.125);
+    c.onAck(ack(6, 0, 70, { cumulative: 7 }));
+    c.onAck(ack(9, 0, 75, { cumulative: 10 })); // 10 itself is not ACKed yet: still recovering
+    expect(c.windowSize()).toBe(2.125);
+    c.onAck(ack(10, 0, 80, { cumulative: 11 }));
+    expect(c.windowSize()).toBeCloseTo(2.125 + 1 / 2.125, 12);
+    c.onLoss(90, 11); // recovery is over: a new episode halves again
+    expect(c.windowSize()).toBe(2);
+  });
+
+  it('an episode over the first packet alone: one halving, and the ACK of that packet ends it', () => {
+    const c = make('reno', { ssthresh: 100 });
+    c.onAck(ack(0, 0, 50, { cumulative: 0 })); // 2
+    c.onSend(0, 60);
+    c.onLoss(70, 0); // ssthresh max(2, 1) = 2; recovering until 0 is ACKed
+    expect(c.windowSize()).toBe(2);
+    c.onAck(ack(0, 60, 110, { cumulative: 1 }));
+    expect(c.windowSize()).toBe(2.5);
+    const d = make('reno', { ssthresh: 100 });
+    for (let i = 1; i <= 7; i++) d.onAck(ack(i - 1, 0, 50, { cumulative: i })); // 8
+    d.onSend(0, 60);
+    d.onLoss(70, 0);
+    d.onLoss(71, 0); // the same episode
+    expect(d.windowSize()).toBe(4);
+  });
+
+  it('after a timeout the next loss starts a new episode', () => {
+    const c = make('reno', { ssthresh: 100 });
+    for (let i = 1; i <= 9; i++) c.onAck(ack(i - 1, 0, 50, { cumulative: i })); // 10
+    for (let s = 0; s <= 20; s++) c.onSend(s, 0);
+    c.onLoss(60, 9); // 5, recovering until 20
+    c.onTimeout(1000); // 1, ssthresh 2.5
+    for (let i = 10; i <= 14; i++) c.onAck(ack(i, 0, 1100, { cumulative: i + 1 })); // 1 → 2 → 3, then +1/w
+    const w = c.windowSize();
+    expect(w).toBeGreaterThan(3);
+    c.onLoss(1200, 15);
+    expect(c.windowSize()).toBe(Math.max(2, w / 2));
+  });
+});
+
 describe('Reno timeouts', () => {
   it("RFC 6298's 1 s minimum RTO by default, Linux's 200 ms as an option", () => {
     const c = make('reno');

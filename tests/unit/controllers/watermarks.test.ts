@@ -23,4 +23,16 @@ describe('watermarks', () => {
     c.onTimeout(1000);
     expect(c.windowSize()).toBe(4);
   });
+
+  it('holds at either mark exactly: only an RTT under 50 ms grows it and only one over 150 ms shrinks it', () => {
+    const c = make('watermarks');
+    c.onAck(ack(0, 1000, 1049)); // 49 ms: under the low mark
+    expect(c.windowSize()).toBe(2);
+    c.onAck(ack(1, 1000, 1050)); // 50 ms: at the low mark, held
+    expect(c.windowSize()).toBe(2);
+    c.onAck(ack(2, 1000, 1150)); // 150 ms: at the high mark, held
+    expect(c.windowSize()).toBe(2);
+    c.onAck(ack(3, 1000, 1151)); // 151 ms: over it
+    expect(c.windowSize()).toBe(1);
+  });
 });
