@@ -83,6 +83,13 @@ describe('Reno loss episodes', () => {
     expect(w).toBeGreaterThan(3);
     c.onLoss(1200, 15);
     expect(c.windowSize()).toBe(Math.max(2, w / 2));
+    // a loss right after the timeout, before any ACK, is a new episode too: ssthresh max(2, ½) = 2
+    const d = make('reno');
+    d.onSend(0, 0);
+    d.onLoss(10, 0);
+    d.onTimeout(1000);
+    d.onLoss(1010, 0);
+    expect(d.windowSize()).toBe(2);
   });
 });
 
