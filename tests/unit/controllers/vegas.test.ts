@@ -47,4 +47,33 @@ describe('TCP Vegas', () => {
     c.onTimeout(2000);
     expect(c.windowSize()).toBe(2);
   });
+
+  it('holds at diff = alpha and at diff = beta exactly, judges a round by its smallest RTT, and a timeout sets ssthresh to half the window', () => {
+    const c = make('vegas');
+    let seq = 0;
+    // one round per ACK: send the next packet, then its ACK (sent `ms` before it comes)
+    const round = (ms: number) => {
+      c.onSend(seq, 0);
+      c.onAck(ack(seq, 1000 * (seq + 1) - ms, 1000 * (seq + 1)));
+      seq++;
+    };
+    // slow start to 5, out of it at 5 × 100/200 + 1 = 3.5 (diff 2.5 > gamma), then diff 1.75 < alpha: 4.5
+    for (const ms of [100, 100, 100, 100, 200, 200]) round(ms);
+    expect([c.windowSize(), c.estimates().ssthresh]).toEqual([4.5, 3.5]);
+    round(180); // diff = 4.5 × 80 / 180 = 2 = alpha: held
+    expect(c.windowSize()).toBe(4.5);
+    round(900); // diff = 4.5 × 800 / 900 = 4 = beta: held
+    expect(c.windowSize()).toBe(4.5);
+    // a round of two ACKs, RTTs 100 and 900: judged by 100, diff 0: +1
+    c.onSend(seq, 0);
+    c.onSend(seq + 1, 0);
+    c.onAck(ack(seq, 20_000 - 100, 20_000)); // ends the round before
+    expect(c.windowSize()).toBe(5.5);
+    c.onAck(ack(seq + 1, 21_000 - 100, 21_000));
+    c.onSend(seq + 2, 0);
+    c.onAck(ack(seq + 2, 22_000 - 900, 22_000));
+    expect(c.windowSize()).toBe(6.5);
+    c.onTimeout(30_000);
+    expect([c.windowSize(), c.estimates().ssthresh]).toEqual([2, 3.25]);
+  });
 });
