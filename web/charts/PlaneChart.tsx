@@ -49,13 +49,15 @@ const MARKER_PX = 7;
 
 /** Shifts a label may take off its point's line, nearest first, in whole lines. */
 const SHIFTS = [0, 1, -1, 2, -2, 3, -3].map((k) => k * LINE_PX);
+/** Further lines, for a label that would otherwise print over another label (text on text cannot be read). */
+const FAR_SHIFTS = [4, -4, 5, -5, 6, -6].map((k) => k * LINE_PX);
 
 /**
  * Places labels in order: each on the side with room, then moved up or down by whole lines, nearest
  * first, until it overlaps no label placed before it and runs over no marker further along its line
  * (`markers`: every point drawn, labelled or not), and stays inside the plot's height. Where that side is
  * crowded, the other side is tried (if the label fits there); where both are, the place with the fewest
- * overlaps.
+ * overlaps, unless that is over another label: then a line up to six away that is clear of labels.
  */
 export function placeLabels(
   labels: { cx: number; cy: number; text: string }[],
@@ -70,16 +72,19 @@ export function placeLabels(
     const sides = [preferLeft, ...((preferLeft ? cx + w <= innerW : cx - w >= 0) ? [!preferLeft] : [])];
     // Markers bunched with its own point (its own among them) cannot be kept off: the label starts among them.
     const others = markers.filter((m) => Math.abs(m.cx - cx) > 2 * MARKER_PX || Math.abs(m.cy - cy) > 2 * MARKER_PX);
-    const overlaps = (left: boolean, y: number) => {
+    const hits = (left: boolean, y: number) => {
       const [x0, x1] = left ? [cx - w, cx] : [cx, cx + w];
-      const labelsHit = placed.filter((p) => p.x1 > x0 && p.x0 < x1 && Math.abs(p.y - y) < LINE_PX).length;
-      return labelsHit + others.filter((m) => m.cx + MARKER_PX > x0 && m.cx - MARKER_PX < x1 && Math.abs(m.cy - y) < LINE_PX / 2 + MARKER_PX).length;
+      const overLabels = placed.filter((p) => p.x1 > x0 && p.x0 < x1 && Math.abs(p.y - y) < LINE_PX).length;
+      const overMarkers = others.filter((m) => m.cx + MARKER_PX > x0 && m.cx - MARKER_PX < x1 && Math.abs(m.cy - y) < LINE_PX / 2 + MARKER_PX).length;
+      return { overLabels, total: overLabels + overMarkers };
     };
     // A line of text stays between the plot's top and its axis, whose tick labels lie below.
-    const inside = SHIFTS.filter((d) => cy + d >= LINE_PX / 2 && cy + d <= innerH - LINE_PX / 2);
-    const shifts = inside.length ? inside : SHIFTS;
-    const candidates = sides.flatMap((left) => shifts.map((shift) => ({ left, shift, hits: overlaps(left, cy + shift) })));
-    const best = candidates.find((c) => c.hits === 0) ?? candidates.reduce((a, b) => (b.hits < a.hits ? b : a));
+    const within = (shifts: number[]) => shifts.filter((d) => cy + d >= LINE_PX / 2 && cy + d <= innerH - LINE_PX / 2);
+    const near = within(SHIFTS);
+    const lines = (shifts: number[]) => sides.flatMap((left) => shifts.map((shift) => ({ left, shift, ...hits(left, cy + shift) })));
+    const candidates = lines(near.length ? near : SHIFTS);
+    let best = candidates.find((c) => c.total === 0) ?? candidates.reduce((a, b) => (b.total < a.total ? b : a));
+    if (best.overLabels > 0) best = lines(within(FAR_SHIFTS)).find((c) => c.overLabels === 0) ?? best;
     placed.push(best.left ? { x0: cx - w, x1: cx, y: cy + best.shift } : { x0: cx, x1: cx + w, y: cy + best.shift });
     return { left: best.left, shift: best.shift };
   });

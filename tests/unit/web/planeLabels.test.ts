@@ -45,4 +45,22 @@ describe('labels on the throughput–delay plane', () => {
     expect(placeLabels([{ cx: 100, cy: 3, text: 'flow 1' }], 318, undefined, 200)).toEqual([{ left: false, shift: 12 }]);
     expect(placeLabels([{ cx: 100, cy: 100, text: 'flow 1' }], 318, undefined, 200)).toEqual([{ left: false, shift: 0 }]);
   });
+
+  it('a label never prints over another while a line up to six away is clear of labels (three flows near zero on 90’s Internet)', () => {
+    // The plot is 200 px high and the points sit on its axis, so only the lines above are open; within three
+    // lines flow 3 would print over flow 2's label (7.4 px apart): it goes four lines up
+    const labels = [
+      { cx: 123.2, cy: 194.5, text: 'flow 1 TCP Reno (0.03 Mbit/s, 2832 ms)' },
+      { cx: 71.0, cy: 198.2, text: 'flow 2 TCP Reno (0.01 Mbit/s, 12808 ms)' },
+      { cx: 85.9, cy: 193.6, text: 'flow 3 TCP Reno (0.04 Mbit/s, 8344 ms)' },
+    ];
+    const places = placeLabels(labels, 398, labels, 200);
+    expect(places).toEqual([
+      { left: false, shift: -12 },
+      { left: false, shift: -36 },
+      { left: false, shift: -48 },
+    ]);
+    const ys = places.map((p, i) => labels[i].cy + p.shift);
+    for (let i = 0; i < ys.length; i++) for (let k = i + 1; k < ys.length; k++) expect(Math.abs(ys[i] - ys[k]), `${i} and ${k}`).toBeGreaterThanOrEqual(12);
+  });
 });
