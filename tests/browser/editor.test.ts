@@ -68,6 +68,8 @@ describe('the controller editor in Chromium', () => {
     await slider.fill('12');
     await slider.dispatchEvent('change');
     await waitForA(page, fixedThroughput(12));
+    // The page writes a drag's steps to the URL at most every 300 ms; a reload takes the address as it stands.
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('a.w') === '12');
 
     await page.reload();
     await waitForA(page, fixedThroughput(12));
