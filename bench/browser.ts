@@ -44,6 +44,67 @@ function bundleSize(dir: string): { raw: number; gzip: number; files: number } {
   return { raw, gzip, files };
 }
 
+/** Playback: replays from 40% in at ×20 and counts frames over three seconds; where the playhead then is. */
+async function playbackFps(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Show all' }).click();
+  await page.locator('.playback select').selectOption('20');
+  const fps = await page.evaluate(async () => {
+    const scrub = document.querySelector<HTMLInputElement>('.playback input[type=range]')!;
+    const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+    set.call(scrub, String(Number(scrub.max) * 0.4));
+    scrub.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((r) => setTimeout(r, 300));
+    (document.querySelector('.playback button') as HTMLButtonElement).click();
+    let frames = 0;
+    const start = performance.now();
+    await new Promise<void>((done) => {
+      const tick = () => {
+        frames++;
+        if (performance.now() - start < 3000) requestAnimationFrame(tick);
+        else done();
+      };
+      requestAnimationFrame(tick);
+    });
+    return (frames / (performance.now() - start)) * 1000;
+  });
+  const playheadAt = await page.evaluate(() => document.querySelector('.playback .time')!.textContent!);
+  return `${fps.toFixed(1)} frames/s (playhead then at ${playheadAt})`;
+}
+
+/** Slider moves → both sides' numbers re-run and charts redrawn: from the key press to the frame after A's card changed, ms, over 20 moves. */
+async function sliderReruns(page: Page): Promise<number[]> {
+  await page.getByRole('button', { name: 'Show all' }).click();
+  const slider = page.locator('[data-param="a.a"]');
+  const times: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    await slider.focus();
+    const key = i % 2 === 0 ? 'ArrowRight' : 'ArrowLeft';
+    const ms = await page.evaluate(
+      (k) =>
+        new Promise<number>((resolve) => {
+          const el = document.querySelector('section.cards[data-side^="A "] [data-card="Delay95"] dd')!;
+          const before = el.textContent;
+          const input = document.querySelector<HTMLInputElement>('[data-param="a.a"]')!;
+          const t0 = performance.now();
+          const obs = new MutationObserver(() => {
+            if (el.textContent === before) return;
+            obs.disconnect();
+            requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - t0)));
+          });
+          obs.observe(el, { childList: true, subtree: true, characterData: true });
+          input.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+          const step = Number(input.step);
+          const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+          set.call(input, String(Number(input.value) + (k === 'ArrowRight' ? step : -step)));
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+        }),
+      key,
+    );
+    times.push(ms);
+  }
+  return times;
+}
+
 export async function benchBrowser(): Promise<Record<string, string>> {
   await build({ configFile: resolve(ROOT, 'vite.config.ts'), logLevel: 'warn' });
   const size = bundleSize(resolve(ROOT, 'dist'));
@@ -64,64 +125,8 @@ export async function benchBrowser(): Promise<Record<string, string>> {
     await page.waitForSelector('section.cards[data-side^="A "] [data-card="Delay95"]');
     const heap = await pageHeapMb(page);
     figures['page heap after a contest A/B run (after GC)'] = `${heap.used.toFixed(1)} MB used (${heap.total.toFixed(1)} MB allocated)`;
-    // Playback: replay from the start at ×20 and count frames over three seconds, with the dots on screen counted at the end.
-    await page.getByRole('button', { name: 'Show all' }).click();
-    await page.locator('.playback select').selectOption('20');
-    const fps = await page.evaluate(async () => {
-      const scrub = document.querySelector<HTMLInputElement>('.playback input[type=range]')!;
-      const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
-      set.call(scrub, String(Number(scrub.max) * 0.4));
-      scrub.dispatchEvent(new Event('input', { bubbles: true }));
-      await new Promise((r) => setTimeout(r, 300));
-      (document.querySelector('.playback button') as HTMLButtonElement).click();
-      let frames = 0;
-      const start = performance.now();
-      await new Promise<void>((done) => {
-        const tick = () => {
-          frames++;
-          if (performance.now() - start < 3000) requestAnimationFrame(tick);
-          else done();
-        };
-        requestAnimationFrame(tick);
-      });
-      return (frames / (performance.now() - start)) * 1000;
-    });
-    const dots = await page.evaluate(() => {
-      const t = document.querySelector('.playback .time')!.textContent!;
-      return t;
-    });
-    figures['playback frame rate at ×20 from 40% in (both runs)'] = `${fps.toFixed(1)} frames/s (playhead then at ${dots})`;
-
-    // Slider move → both sides' numbers re-run and charts redrawn: time from the key press to the frame after A's card changed.
-    await page.getByRole('button', { name: 'Show all' }).click();
-    const slider = page.locator('[data-param="a.a"]');
-    const times: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      await slider.focus();
-      const key = i % 2 === 0 ? 'ArrowRight' : 'ArrowLeft';
-      const ms = await page.evaluate(
-        (k) =>
-          new Promise<number>((resolve) => {
-            const el = document.querySelector('section.cards[data-side^="A "] [data-card="Delay95"] dd')!;
-            const before = el.textContent;
-            const input = document.querySelector<HTMLInputElement>('[data-param="a.a"]')!;
-            const t0 = performance.now();
-            const obs = new MutationObserver(() => {
-              if (el.textContent === before) return;
-              obs.disconnect();
-              requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - t0)));
-            });
-            obs.observe(el, { childList: true, subtree: true, characterData: true });
-            input.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
-            const step = Number(input.step);
-            const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
-            set.call(input, String(Number(input.value) + (k === 'ArrowRight' ? step : -step)));
-            input.dispatchEvent(new Event('input', { bubbles: true }));
-          }),
-        key,
-      );
-      times.push(ms);
-    }
+    figures['playback frame rate at ×20 from 40% in (both runs)'] = await playbackFps(page);
+    const times = await sliderReruns(page);
     figures['slider move → contest re-simulated and redrawn'] = `median ${median(times).toFixed(0)} ms over 20 moves (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)})`;
     Object.assign(figures, await dragAndTrace(page));
   } finally {

@@ -24,47 +24,61 @@ const hostOf = (remote: string) => remote.slice(0, remote.lastIndexOf(':'));
 /** A session key is an IPv4 address (the offset servers listen on IPv4), or address:port. */
 const addressOfKey = (key: string) => key.split(':')[0];
 
+const json = (res: ServerResponse, body: unknown) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+
+/**
+ * Who asks, and which records they may see: the operator (a request from this machine) every one; another
+ * client those of its own address if the relay shares records, or every one if it shares them all.
+ */
+function viewerOf(req: IncomingMessage, { shareRecords, shareAllRecords = false }: ApiContext) {
+  const viewer = req.socket.remoteAddress ?? '';
+  const operator = isLoopback(viewer);
+  return {
+    viewer,
+    mine: (address: string) => operator || shareAllRecords || address === viewer,
+    /** Whether records may be shown at all; if not, answers why. */
+    mayView(res: ServerResponse): boolean {
+      if (operator || shareRecords || shareAllRecords) return true;
+      res
+        .writeHead(403, { 'content-type': 'text/plain' })
+        .end('records of clients are for the operator: start the relay with --share-records to show each client its own, or --share-all-records to show everyone all\n');
+      return false;
+    },
+  };
+}
+
+/** A recorded session's CSV by its id (as escaped in the path), or 404 for one unknown or not the viewer's. */
+async function sendSessionCsv(res: ServerResponse, context: ApiContext, escaped: string, mine: (address: string) => boolean): Promise<void> {
+  let id = escaped;
+  try {
+    id = decodeURIComponent(escaped);
+  } catch {
+    // not an escape of any recorded id: answered as unknown below
+  }
+  const body = mine(addressOfKey(id.split('@')[0])) ? await context.sessionCsv(id).catch(() => null) : null;
+  if (body === null) res.writeHead(404, { 'content-type': 'text/plain' }).end(`no recorded session ${id.slice(0, 100)}\n`);
+  else res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'cache-control': 'no-store' }).end(body);
+}
+
 /** The relay's JSON and CSV endpoints; returns false for any other path. */
 export function handleApi(req: IncomingMessage, res: ServerResponse, context: ApiContext): boolean {
-  const { info, board, echo, shareRecords, shareAllRecords = false } = context;
+  const { info, board, echo } = context;
   const path = requestUrl(req)?.pathname ?? '';
   if (!path.startsWith('/api/')) return false;
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD' }).end('method not allowed\n');
     return true;
   }
-  const viewer = req.socket.remoteAddress ?? '';
-  const operator = isLoopback(viewer);
-  const mine = (address: string) => operator || shareAllRecords || address === viewer;
-  const mayView = () => {
-    if (operator || shareRecords || shareAllRecords) return true;
-    res
-      .writeHead(403, { 'content-type': 'text/plain' })
-      .end('records of clients are for the operator: start the relay with --share-records to show each client its own, or --share-all-records to show everyone all\n');
-    return false;
-  };
-  const failed = () => res.writeHead(500, { 'content-type': 'text/plain' }).end('the offset servers did not answer\n');
-  const sessionCsv = async (escaped: string) => {
-    let id = escaped;
-    try {
-      id = decodeURIComponent(escaped);
-    } catch {
-      // not an escape of any recorded id: answered as unknown below
-    }
-    const body = mine(addressOfKey(id.split('@')[0])) ? await context.sessionCsv(id).catch(() => null) : null;
-    if (body === null) res.writeHead(404, { 'content-type': 'text/plain' }).end(`no recorded session ${id.slice(0, 100)}\n`);
-    else res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'cache-control': 'no-store' }).end(body);
-  };
-  const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+  const { viewer, mine, mayView } = viewerOf(req, context);
   switch (path) {
     case '/api/relay':
       void loopbackRtt().then(
-        (loopbackRttMs) => json({ ...info, loopbackRttMs }),
-        () => json(info),
+        (loopbackRttMs) => json(res, { ...info, loopbackRttMs }),
+        () => json(res, info),
       );
       break;
     case '/api/leaderboard':
-      json(board.all);
+      json(res, board.all);
       break;
     case '/api/leaderboard.csv':
       res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="leaderboard.csv"', 'cache-control': 'no-store' }).end(board.csv());
@@ -73,18 +87,26 @@ export function handleApi(req: IncomingMessage, res: ServerResponse, context: Ap
       board.watch(res, viewer, req.method === 'HEAD');
       break;
     case '/api/echo':
-      if (mayView()) json(echo.all.filter((c) => mine(hostOf(c.remote))));
+      if (mayView(res))
+        json(
+          res,
+          echo.all.filter((c) => mine(hostOf(c.remote))),
+        );
       break;
     case '/api/sessions':
-      if (mayView())
+      if (mayView(res))
         void context.sessions().then(
-          (all) => json(all.filter((s) => mine(addressOfKey(s.key)))),
-          () => failed(),
+          (all) =>
+            json(
+              res,
+              all.filter((s) => mine(addressOfKey(s.key))),
+            ),
+          () => res.writeHead(500, { 'content-type': 'text/plain' }).end('the offset servers did not answer\n'),
         );
       break;
     default: {
       const csv = /^\/api\/sessions\/([^/]+)\/csv$/.exec(path);
-      if (csv && mayView()) void sessionCsv(csv[1]);
+      if (csv && mayView(res)) void sendSessionCsv(res, context, csv[1], mine);
       else if (!csv) res.writeHead(404, { 'content-type': 'text/plain' }).end(`no such endpoint: ${path.slice(0, 100)}\n`);
     }
   }

@@ -52,10 +52,61 @@ export const refuse = (ws: WebSocket, message: string, code = 1008) => {
   ws.close(code, closeReason(message));
 };
 
+/** One session more (`by` 1) or fewer (−1) for a client. */
+function countClient(hub: Hub, client: string, by: 1 | -1): void {
+  const n = (hub.perClient.get(client) ?? 0) + by;
+  if (n > 0) hub.perClient.set(client, n);
+  else hub.perClient.delete(client);
+}
+
+/** What the page hears once the session may start: the target, the relay's clock, and the limits it keeps. */
+function readyMessage(hub: Hub, a: Admitted, limit: number): ControlMessage {
+  const { o } = hub;
+  return {
+    type: 'ready',
+    target: a.target,
+    transport: a.transport,
+    relayTime: hub.relayNow(),
+    limits: { maxMessageBytes: limit, maxDatagramsPerSecond: o.maxDatagramsPerSecond, maxBytesPerSecond: o.maxBytesPerSecond, idleMs: o.idleMs },
+  };
+}
+
+/** What a session's handler of the page's messages works with. */
+interface SessionParts {
+  a: Admitted;
+  state: Live;
+  target: Target;
+  page: ReturnType<typeof toPage>;
+  timed: ReturnType<typeof timedSender> | null;
+  /** The largest binary message the target takes, bytes. */
+  limit: number;
+}
+
+/**
+ * The page's messages: within the session's limits, text is a control message and a binary message goes
+ * to the target (at its asked time, when timed); past them the session is refused.
+ */
+function fromPage(hub: Hub, ws: WebSocket, { a, state, target, page, timed, limit }: SessionParts) {
+  const meter = new Meter(hub.o, hub.relayNow());
+  let sent = 0;
+  return (data: RawData, isBinary: boolean) => {
+    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    state.lastHeard = hub.relayNow();
+    const refusal = meter.admit(bytes.length, isBinary ? limit : MAX_CONTROL_BYTES, state.lastHeard);
+    if (refusal) return refuse(ws, refusal, refusal.startsWith('message of') ? 1009 : 1008);
+    if (!isBinary) return control(hub, ws, bytes.toString('utf8'));
+    sent++;
+    if (!timed) return target.send(bytes, a.receipts ? page.stamp(sent) : null);
+    const wrong = timed.push(bytes, sent);
+    if (wrong && ws.bufferedAmount > hub.o.maxBufferedBytes) hub.counts.dropped++;
+    else if (wrong) send(ws, { type: 'error', message: wrong, fatal: false });
+  };
+}
+
 /** One browser session: a socket to its target, messages passed unchanged both ways until either side ends. */
 export function runSession(hub: Hub, ws: WebSocket, a: Admitted): void {
   const { o, relayNow } = hub;
-  hub.perClient.set(a.client, (hub.perClient.get(a.client) ?? 0) + 1);
+  countClient(hub, a.client, 1);
   const state: Live = { ws, lastHeard: relayNow(), overSince: -1, awaitingPong: false, pingedAt: relayNow(), end: () => end() };
   hub.live.add(state);
   const page = toPage(hub, ws, () => target);
@@ -84,14 +135,7 @@ export function runSession(hub: Hub, ws: WebSocket, a: Admitted): void {
       })
     : null;
   const limit = a.transport === 'udp' ? Math.min(o.maxMessageBytes, MAX_UDP_PAYLOAD) : o.maxMessageBytes;
-  const ready = () =>
-    send(ws, {
-      type: 'ready',
-      target: a.target,
-      transport: a.transport,
-      relayTime: relayNow(),
-      limits: { maxMessageBytes: limit, maxDatagramsPerSecond: o.maxDatagramsPerSecond, maxBytesPerSecond: o.maxBytesPerSecond, idleMs: o.idleMs },
-    });
+  const ready = () => send(ws, readyMessage(hub, a, limit));
   const policy = askPolicy(o, a, target, (message) => refuse(ws, message, 1011), ready);
   let ended = false;
   const end = () => {
@@ -100,26 +144,11 @@ export function runSession(hub: Hub, ws: WebSocket, a: Admitted): void {
     policy.forget();
     timed?.close();
     hub.live.delete(state);
-    const n = (hub.perClient.get(a.client) ?? 1) - 1;
-    if (n === 0) hub.perClient.delete(a.client);
-    else hub.perClient.set(a.client, n);
+    countClient(hub, a.client, -1);
     target.close();
     hub.counts.openSockets--;
   };
-  const meter = new Meter(o, relayNow());
-  let sent = 0;
-  ws.on('message', (data: RawData, isBinary: boolean) => {
-    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-    state.lastHeard = relayNow();
-    const refusal = meter.admit(bytes.length, isBinary ? limit : MAX_CONTROL_BYTES, state.lastHeard);
-    if (refusal) return refuse(ws, refusal, refusal.startsWith('message of') ? 1009 : 1008);
-    if (!isBinary) return control(hub, ws, bytes.toString('utf8'));
-    sent++;
-    if (!timed) return target.send(bytes, a.receipts ? page.stamp(sent) : null);
-    const wrong = timed.push(bytes, sent);
-    if (wrong && ws.bufferedAmount > o.maxBufferedBytes) hub.counts.dropped++;
-    else if (wrong) send(ws, { type: 'error', message: wrong, fatal: false });
-  });
+  ws.on('message', fromPage(hub, ws, { a, state, target, page, timed, limit }));
   ws.on('pong', () => (state.awaitingPong = false));
   ws.on('close', end);
   ws.on('error', end);

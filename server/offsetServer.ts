@@ -41,25 +41,58 @@ export interface OffsetServer {
 }
 
 /**
+ * Sends replies on the socket, each after the teaching options' delay ± jitter (a reordered one at once);
+ * after `close` nothing more is sent, and none of the held replies.
+ */
+function replySender(o: OffsetServerOptions, socket: Socket, rng: Rng) {
+  const impair = { ...NO_IMPAIRMENTS, jitter: o.jitterMs, reorder: o.reorder };
+  const reorderRng = rng.stream('reorder');
+  const jitterRng = rng.stream('jitter');
+  const delayed = o.delayMs > 0 || o.jitterMs > 0 || o.reorder > 0;
+  const held = new Set<ReturnType<typeof setTimeout>>();
+  let closed = false;
+  const now = (reply: Uint8Array, to: RemoteInfo) => {
+    if (!closed) socket.send(reply, to.port, to.address);
+  };
+  return {
+    send(reply: Uint8Array, to: RemoteInfo): void {
+      const wait = delayed ? impairedDelay(o.delayMs, impair, reorderRng, jitterRng) : 0;
+      if (wait <= 0) return now(reply, to);
+      const h = setTimeout(() => {
+        held.delete(h);
+        now(reply, to);
+      }, wait);
+      held.add(h);
+    },
+    close(): void {
+      closed = true;
+      for (const h of held) clearTimeout(h);
+    },
+  };
+}
+
+/** Binds the socket, or rejects with why it cannot (a port in use). */
+function bind(socket: Socket, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.bind(port, host, () => {
+      socket.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/**
  * The offset server on a real UDP socket: each datagram goes through the shared policy and its answer,
  * if any, goes back to the sender. Nothing a client sends can throw past the handler.
  */
 export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetServer> {
   const rng = new Rng(o.seed, o.policy.variable ? 'variable' : 'constant');
   const policy = new OffsetPolicy(o.policy, o.file, rng.stream('policy'), { maxSessions: o.maxSessions, tournament: o.tournament });
-  const impair = { ...NO_IMPAIRMENTS, jitter: o.jitterMs, reorder: o.reorder };
-  const reorderRng = rng.stream('reorder');
-  const jitterRng = rng.stream('jitter');
-  const delayed = o.delayMs > 0 || o.jitterMs > 0 || o.reorder > 0;
   const records = new SessionRecords(o.policy.variable ? 'variable' : 'constant', o.records);
-  const held = new Set<ReturnType<typeof setTimeout>>();
   const socket: Socket = createSocket({ type: 'udp4', recvBufferSize: 4 << 20, sendBufferSize: 4 << 20 });
+  const replies = replySender(o, socket, rng);
   let handled = 0;
-  let closed = false;
-
-  const send = (reply: Uint8Array, to: RemoteInfo) => {
-    if (!closed) socket.send(reply, to.port, to.address);
-  };
 
   socket.on('message', (msg, from) => {
     handled++;
@@ -72,29 +105,14 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
       const session = policy.session(key);
       if (session) records.record(key, session.start, msg.length, d, now, policy.rateAt(session, now));
       if (d.submission) o.onSubmit?.(d.submission);
-      if (!d.reply) return;
-      const wait = delayed ? impairedDelay(o.delayMs, impair, reorderRng, jitterRng) : 0;
-      if (wait <= 0) return send(d.reply, from);
-      const reply = d.reply;
-      const h = setTimeout(() => {
-        held.delete(h);
-        send(reply, from);
-      }, wait);
-      held.add(h);
+      if (d.reply) replies.send(d.reply, from);
     } catch (e) {
       // A bug must not take the server down for everyone else; say what happened once per datagram.
       console.error(`offset server ${o.port}: ${(e as Error).message}`);
     }
   });
   socket.on('error', (e) => console.error(`offset server ${o.port}: ${e.message}`));
-
-  await new Promise<void>((resolve, reject) => {
-    socket.once('error', reject);
-    socket.bind(o.port, o.host, () => {
-      socket.off('error', reject);
-      resolve();
-    });
-  });
+  await bind(socket, o.port, o.host);
   const reclaim = setInterval(() => o.tournament || policy.reclaim(performance.timeOrigin + performance.now(), o.idleMs), Math.min(10_000, o.idleMs));
   reclaim.unref();
 
@@ -107,9 +125,8 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
     },
     close: () =>
       new Promise<void>((resolve) => {
-        closed = true;
+        replies.close();
         clearInterval(reclaim);
-        for (const h of held) clearTimeout(h);
         socket.close(() => resolve());
       }),
   };

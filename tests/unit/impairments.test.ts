@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DelayLine, LossStage, NO_IMPAIRMENTS, type ImpairmentSpec } from '../../shared/link/impairments.ts';
+import { DelayLine, LossStage, losesOrDuplicates, NO_IMPAIRMENTS, type ImpairmentSpec } from '../../shared/link/impairments.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
 import { K } from '../../shared/log/kinds.ts';
 import { Rng } from '../../shared/sim/rng.ts';
@@ -74,5 +74,42 @@ describe('impairments', () => {
     let inversions = 0;
     for (let i = 1; i < seqs.length; i++) if (seqs[i] < seqs[i - 1]) inversions++;
     expect(inversions).toBeGreaterThan(1000);
+  });
+
+  it('without jitter or reordering, every packet leaves exactly the delay later, in order, however many are on the wire', () => {
+    const out = throughDelay({}, 200, 1000); // 200 on the wire at once, past the line's first ring of 64
+    expect(out.seqs).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+    expect(out.got.every((g) => g.t === g.packet.seq + 200)).toBe(true);
+    expect(throughDelay({}, 0, 3).got.map((g) => g.t)).toEqual([0, 1, 2]);
+  });
+
+  it('each effect draws from its own named stream of the direction’s generator', () => {
+    const stream = (name: string) => new Rng(1, 'test').stream(name);
+    const loss = stream('loss');
+    const kept = Array.from({ length: N }, (_, i) => i).filter(() => !loss.chance(0.1));
+    expect(throughLoss({ loss: 0.1 }).out.seqs).toEqual(kept);
+    const dup = stream('duplicate');
+    const twice = Array.from({ length: N }, (_, i) => i).filter(() => dup.chance(0.05));
+    expect(throughLoss({ duplicate: 0.05 }).out.seqs.filter((seq, i, all) => all[i + 1] === seq)).toEqual(twice);
+    const jitter = stream('jitter');
+    const want = Array.from({ length: 50 }, (_, i) => i + Math.max(0, 20 + jitter.uniform(-5, 5)));
+    const got = throughDelay({ jitter: 5 }, 20, 50).got;
+    expect(got.map((g) => g.t).sort((a, b) => a - b)).toEqual(want.sort((a, b) => a - b));
+    const reorder = stream('reorder');
+    const early = Array.from({ length: 50 }, (_, i) => i).filter(() => reorder.chance(0.3));
+    expect(
+      throughDelay({ reorder: 0.3 }, 10, 50)
+        .got.filter((g) => g.t === g.packet.seq)
+        .map((g) => g.packet.seq)
+        .sort((a, b) => a - b),
+    ).toEqual(early);
+  });
+
+  it('a direction needs a loss stage only if it drops or duplicates', () => {
+    expect(losesOrDuplicates(NO_IMPAIRMENTS)).toBe(false);
+    expect(losesOrDuplicates({ ...NO_IMPAIRMENTS, jitter: 5, reorder: 0.5 })).toBe(false);
+    expect(losesOrDuplicates({ ...NO_IMPAIRMENTS, loss: 0.01 })).toBe(true);
+    expect(losesOrDuplicates({ ...NO_IMPAIRMENTS, burst: { p: 0.01, r: 0.5, lossBad: 1 } })).toBe(true);
+    expect(losesOrDuplicates({ ...NO_IMPAIRMENTS, duplicate: 0.01 })).toBe(true);
   });
 });

@@ -70,6 +70,20 @@ describe('PIE (Mahimahi)', () => {
     expect(q.push(packet(22), 62)).toBe(true);
   });
 
+  it('updates only once more than 30 ms have passed, and holds the drop probability at 1', () => {
+    const q = new PieQueue(Infinity, Infinity, 15, 0, { next: () => 0.99 } as unknown as Rng);
+    for (let s = 0; s < 20; s++) q.push(packet(s), 0);
+    for (let t = 1; t <= 11; t++) q.shift(t); // 1654 bytes/ms, as above
+    expect(q.push(packet(20), 30)).toBe(true); // 30 ms since the last update: not yet the next
+    expect(q.probability).toBe(0);
+    expect(q.push(packet(21), 31)).toBe(true); // qdelay 15 040/1654 → 9 ms: p = (0.125·(9−15) + 1.25·9)/128
+    expect(q.probability).toBe(10.5 / 128);
+    for (let s = 22; s < 1022; s++) expect(q.push(packet(s), 31)).toBe(true); // each draw of 0.99 is above p
+    // qdelay 1 520 544/1654 → 919 ms: p += (0.125·(919−15) + 1.25·(919−9))/32, far above 1; 0.99 is below 1
+    expect(q.push(packet(1022), 61)).toBe(false);
+    expect(q.probability).toBe(1);
+  });
+
   it('lets everything through while the queueing delay is low', () => {
     const q = new PieQueue(Infinity, Infinity, 15, 150, fixedRng(0));
     for (let t = 0; t < 2000; t++) {

@@ -34,6 +34,55 @@ describe('Scheduler', () => {
     expect(s.pending).toBe(1);
   });
 
+  it('keeps ties in the order scheduled among thousands of events at a few instants', () => {
+    const s = new Scheduler();
+    const seen: [number, number][] = [];
+    for (let i = 0; i < 3000; i++) s.at((i * 7919) % 17, (now) => seen.push([now, i]));
+    s.run();
+    const want = Array.from({ length: 3000 }, (_, i): [number, number] => [(i * 7919) % 17, i]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+    expect(seen).toEqual(want);
+  });
+
+  it('runs an event exactly at the horizon, and moves the clock to the horizon past the last event', () => {
+    const s = new Scheduler();
+    const seen: number[] = [];
+    s.at(15, (t) => seen.push(t));
+    s.run(15);
+    expect(seen).toEqual([15]);
+    s.run(40);
+    expect(s.now).toBe(40);
+    s.at(50, (t) => seen.push(t));
+    s.run();
+    expect(s.now).toBe(50);
+    expect(seen).toEqual([15, 50]);
+  });
+
+  it('stop() ends the run at the event that called it; the next run goes on from there', () => {
+    const s = new Scheduler();
+    const seen: number[] = [];
+    s.at(10, (t) => {
+      seen.push(t);
+      s.stop();
+    });
+    s.at(20, (t) => seen.push(t));
+    s.run(100);
+    expect(seen).toEqual([10]);
+    expect(s.now).toBe(10);
+    expect(s.nextAt).toBe(20);
+    s.run(100);
+    expect(seen).toEqual([10, 20]);
+    expect(s.now).toBe(100);
+    expect(s.nextAt).toBe(Infinity);
+  });
+
+  it('after(d) runs d after now', () => {
+    const s = new Scheduler();
+    const seen: number[] = [];
+    s.at(30, () => s.after(12, (t) => seen.push(t)));
+    s.run();
+    expect(seen).toEqual([42]);
+  });
+
   it('never schedules into the past', () => {
     const s = new Scheduler();
     const seen: number[] = [];
@@ -63,6 +112,19 @@ describe('Timer', () => {
     s.at(120, () => t.set(130));
     s.run();
     expect(fired).toEqual([130]);
+  });
+
+  it('tells its deadline while armed, and Infinity once fired or cancelled', () => {
+    const s = new Scheduler();
+    const t = new Timer(s, () => {});
+    expect(t.at).toBe(Infinity);
+    t.set(70);
+    expect(t.at).toBe(70);
+    s.run();
+    expect(t.at).toBe(Infinity);
+    t.set(90);
+    t.cancel();
+    expect([t.at, t.armed]).toEqual([Infinity, false]);
   });
 
   it('does not fire once cancelled', () => {

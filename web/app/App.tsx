@@ -27,12 +27,18 @@ const NOT_REPLAYED = ' could not be replayed: ';
 /** The shortest time between two writes of the settings into the URL, ms. */
 const URL_WRITE_MS = 300;
 
-/** Uploaded traces of this session: their lengths (for the runs) and their text (for the export). */
-function useUploads() {
+/**
+ * Uploaded traces of this session: their lengths (for the runs) and their text (for the export), and the
+ * file whose upload just failed (the runs on the screen are the previous trace's until the settings change).
+ */
+function useUploads(e: Experiment) {
   const [durations, setDurations] = useState<Record<string, number>>({});
   const texts = useRef(new Map<string, string>());
+  const [failed, setFailed] = useState<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: any change of the settings makes the runs current again.
+  useEffect(() => setFailed(null), [e]);
   /** Checks a file in the workers (which keep it for the runs); resolves with its trace name, or rejects with why not. */
-  const upload = async (file: File, pool: Runs['pool']): Promise<string> => {
+  const check = async (file: File, pool: Runs['pool']): Promise<string> => {
     if (file.size > 50_000_000) throw new Error(`${file.name}: larger than 50 MB, not a trace this page can take`);
     const name = file.name.replace(/[^\w.-]/g, '_');
     const text = await file.text();
@@ -42,7 +48,13 @@ function useUploads() {
     setDurations((u) => ({ ...u, [name]: r.durationMs }));
     return `upload:${name}`;
   };
-  return { durations, texts: texts.current, upload };
+  /** Runs the experiment on the uploaded trace, or names what is wrong with the file and marks the runs shown as the previous ones. */
+  const upload = (file: File, pool: Runs['pool'], onTrace: (trace: string) => void, note: (m: string) => void): Promise<void> =>
+    check(file, pool).then(onTrace, (err: Error) => {
+      note(err.message);
+      setFailed(file.name);
+    });
+  return { durations, texts: texts.current, upload, failed };
 }
 
 /**
@@ -67,56 +79,69 @@ async function importRun(file: File, slot: Slot, runs: Runs, playhead: Playhead,
   await restoreImportedCode(r.view.spec);
 }
 
-/** The playground: two controllers side by side on the same link, as the URL describes them. */
-export function App() {
+/** The experiment the URL opened, the notices of what was wrong in it, and the URL kept in step with it. */
+function useExperiment() {
   const initial = useMemo(() => decodeExperiment(window.location.search), []);
   const [e, setE] = useState<Experiment>(initial.value);
-  const { notices, note, dismiss, forget } = useNotices(initial);
-  const uploads = useUploads();
+  const notices = useNotices(initial);
+  useUrlWrites(e);
+  return { e, setE, ...notices };
+}
+
+/** What the relay offers live mode for this experiment: the offset server to fetch from, and the policy it applies. */
+function useLive(e: Experiment) {
+  const relay = useRelay();
+  const info = relayInfo(relay);
+  const target = info && (e.variable ? info.offsetVariable : info.offsetConstant);
+  const policy = useMemo(() => (e.live && info ? { policy: info.policy, sessionPolicy: info.sessionPolicy === true } : null), [e.live, info]);
+  return { relay, target, policy };
+}
+
+/** Each side's run that failed, as an alert under the side's name. */
+function RunErrors({ e, errors }: { e: Experiment; errors: Runs['errors'] }) {
+  return (['a', 'b'] as const).map((s) => errors[s] && <p key={s} className="error" role="alert">{`${sideLabel(SIDE_STYLE[s].name, undefined, e[s].scheme)}: ${errors[s]}`}</p>);
+}
+
+/** A new scenario starts from its own sides and link; the seed, the exercise open and the overlay stay. */
+const withScenario = (e: Experiment, scenario: Scenario): Experiment => ({
+  ...DEFAULT_EXPERIMENT,
+  ...structuredClone(SCENARIO_SIDES[scenario]),
+  scenario,
+  seed: e.seed,
+  exercise: e.exercise,
+  overlay: e.overlay,
+  link: {},
+  offset: {},
+});
+
+/** The playhead over the runs shown (or their first seconds, while a first run is under way), and where they end, ms. */
+function usePlayedRuns(runs: Runs) {
+  const shown = (['a', 'b'] as const).map((s) => runs.views[s]?.series ?? runs.previews[s]);
+  const endMs = Math.max(1, ...shown.map((s) => s?.endMs ?? 0));
+  return { endMs, playhead: usePlayback(endMs, shown.some(Boolean)) };
+}
+
+/** The playground: two controllers side by side on the same link, as the URL describes them. */
+export function App() {
+  const { e, setE, notices, note, dismiss, forget } = useExperiment();
+  const uploads = useUploads(e);
   const allRuns = useRuns(e, uploads.durations);
   // What the page draws: never a run of the other scenario under this one's headings.
   const runs: Runs = { ...allRuns, views: viewsFor(allRuns.views, e) };
   const facts = { a: useFacts(runs.views.a), b: useFacts(runs.views.b) };
   const said = useMemo(() => captions(facts.a, facts.b), [facts.a, facts.b]);
   const [zoom, setZoom] = useState<[number, number] | null>(null);
-  // The file whose upload just failed: the runs on the screen are the previous trace's until the settings change.
-  const [failedUpload, setFailedUpload] = useState<string | null>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: any change of the settings makes the runs current again.
-  useEffect(() => setFailedUpload(null), [e]);
-  const relay = useRelay();
+  const live = useLive(e);
   const chartsRoot = useRef<HTMLDivElement>(null);
   // On a projector-sized screen (1280 px and less) the settings fold away, so both runs fit side by side.
   const [settingsOpen, setSettingsOpen] = useState(() => window.innerWidth > 1300);
 
-  useUrlWrites(e);
-
-  const shown = (['a', 'b'] as const).map((s) => runs.views[s]?.series ?? runs.previews[s]);
-  const endMs = Math.max(1, ...shown.map((s) => s?.endMs ?? 0));
-  const playhead = usePlayback(endMs, shown.some(Boolean));
-
+  const { endMs, playhead } = usePlayedRuns(runs);
   // Worked out once per experiment, so the memoised sidebar skips the page's renders for new runs.
   const { link: linkNow, policy: policyNow } = useMemo(() => settingsOf(e), [e]);
-  // A new scenario starts from its own sides and link; the seed, the exercise open and the overlay stay.
-  const setScenario = (scenario: Scenario) =>
-    setE({ ...DEFAULT_EXPERIMENT, ...structuredClone(SCENARIO_SIDES[scenario]), scenario, seed: e.seed, exercise: e.exercise, overlay: e.overlay, link: {}, offset: {} });
-
-  const onUpload = (file: File) =>
-    uploads.upload(file, runs.pool).then(
-      (trace) => setE({ ...e, trace }),
-      (err: Error) => {
-        note(err.message);
-        setFailedUpload(file.name);
-      },
-    );
-
-  const onImport = (file: File, slot: Slot) => importRun(file, slot, runs, playhead, { note, forget });
-
-  const info = relayInfo(relay);
-  const liveTarget = info && (e.variable ? info.offsetVariable : info.offsetConstant);
   const uploaded = useMemo(() => Object.keys(uploads.durations), [uploads.durations]);
-  const relayPolicy = useMemo(() => (e.live && info ? { policy: info.policy, sessionPolicy: info.sessionPolicy === true } : null), [e.live, info]);
   const checkAndRun = useSteadyCallback(runs.checkAndRun);
-  const uploadFile = useSteadyCallback((f: File) => void onUpload(f));
+  const uploadFile = useSteadyCallback((f: File) => void uploads.upload(f, runs.pool, (trace) => setE({ ...e, trace }), note));
   const label = (slot: Slot) => sideLabel(SIDE_STYLE[slot].name, runs.views[slot], e[slot].scheme);
 
   return (
@@ -127,22 +152,22 @@ export function App() {
           toggleSettings={() => setSettingsOpen(!settingsOpen)}
           e={e}
           set={setE}
-          setScenario={setScenario}
-          liveTarget={liveTarget}
-          onImport={(f, s) => void onImport(f, s)}
+          setScenario={(scenario) => setE(withScenario(e, scenario))}
+          liveTarget={live.target}
+          onImport={(f, s) => void importRun(f, s, runs, playhead, { note, forget })}
           note={note}
         >
           <ExportMenu e={e} runs={runs} link={linkNow} uploadedText={uploads.texts} chartsRoot={() => chartsRoot.current} label={label} note={note} />
         </Toolbar>
       </header>
       <Notices notices={notices} dismiss={dismiss} />
-      <LivePanel e={e} runs={runs} target={liveTarget} relay={relay} />
+      <LivePanel e={e} runs={runs} target={live.target} relay={live.relay} />
       <div className={settingsOpen ? 'layout' : 'layout settings-closed'}>
-        <Sidebar e={e} set={setE} checkAndRun={checkAndRun} uploaded={uploaded} onUpload={uploadFile} linkNow={linkNow} policyNow={policyNow} relayPolicy={relayPolicy} />
+        <Sidebar e={e} set={setE} checkAndRun={checkAndRun} uploaded={uploaded} onUpload={uploadFile} linkNow={linkNow} policyNow={policyNow} relayPolicy={live.policy} />
         <main>
           <Playback playhead={playhead} endMs={endMs} zoomed={zoom !== null} onResetZoom={() => setZoom(null)} />
-          <Overview e={e} setE={setE} runs={runs} label={label} failedUpload={failedUpload} said={said} />
-          {(['a', 'b'] as const).map((s) => runs.errors[s] && <p key={s} className="error" role="alert">{`${sideLabel(SIDE_STYLE[s].name, undefined, e[s].scheme)}: ${runs.errors[s]}`}</p>)}
+          <Overview e={e} setE={setE} runs={runs} label={label} failedUpload={uploads.failed} said={said} />
+          <RunErrors e={e} errors={runs.errors} />
           <Columns
             offset={e.scenario === 'offset'}
             runs={runs}

@@ -1,6 +1,7 @@
 import { Fragment, type RefObject, useCallback, useMemo, useRef } from 'react';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS, SIDE_STYLE } from '../charts/palette.ts';
+import type { Layer } from '../charts/painter.ts';
 import { TimeChart, yExtent } from '../charts/TimeChart.tsx';
 import { SummaryCards } from '../components/Summary.tsx';
 import type { Experiment } from '../state/experiment.ts';
@@ -8,7 +9,7 @@ import type { RunView } from '../worker/protocol.ts';
 import type { CaptionRow, RunFacts } from '../teach/captions.ts';
 import { Exercises } from '../teach/Exercises.tsx';
 import { staleReason } from './freshness.ts';
-import { chartsOf, overlayOf } from './layers.ts';
+import { type ChartDef, chartsOf, overlayOf } from './layers.ts';
 import type { TimeSource } from './playhead.ts';
 import type { Runs, Slot } from './useRuns.ts';
 
@@ -169,17 +170,54 @@ function ColumnHeads({ label, overlay, setOverlay }: { label(slot: Slot): string
   ));
 }
 
+/** The time axis every chart shares: its range, and zooming it (a brush) or back out (a double click). */
+interface Axis {
+  domain: [number, number];
+  setZoom(d: [number, number] | null): void;
+  resetZoom(): void;
+}
+
+/** One chart of a row on the shared time axis, drawing `layers` up to `tNow`. */
+function RowChart({ chart, layers, sharedY, tNow, axis }: { chart: ChartDef; layers: Layer[]; sharedY: [number, number] | undefined; tNow: TimeSource | number; axis: Axis }) {
+  return (
+    <TimeChart
+      title={chart.title}
+      yLabel={chart.yLabel}
+      layers={layers}
+      fitY={chart.fitY}
+      sharedY={sharedY}
+      domain={axis.domain}
+      tNow={tNow}
+      onBrush={axis.setZoom}
+      onReset={axis.resetZoom}
+      paintOffscreenLater
+    />
+  );
+}
+
+/** What the page says under a row of charts, if anything. */
+function RowCaption({ said, id }: { said: Captions | null; id: string }) {
+  const text = said?.[id as CaptionRow];
+  return (
+    text && (
+      <p className="caption" data-caption={id}>
+        {text}
+      </p>
+    )
+  );
+}
+
 /** Each side's charts in its column, on the shared time axis, row by row with what each row says under it. */
 export function Columns({ offset, runs, domain: asked, playhead, setZoom, label, root, facts, said: saidBoth, overlay, setOverlay }: ColumnsProps) {
   // The same range and handler from render to render, so the memoised charts skip renders that change neither.
   const domain = useMemo<[number, number]>(() => [asked[0], asked[1]], [asked[0], asked[1]]);
   const resetZoom = useCallback(() => setZoom(null), [setZoom]);
+  const axis = { domain, setZoom, resetZoom };
   const { chartsA, chartsB, rows, sharedY, overlaid } = useSideCharts(runs, offset, facts, domain);
   const waiting = { a: waitsForRun(runs, 'a'), b: waitsForRun(runs, 'b') };
   const yRanges = useRangesWhileWaiting(sharedY, domain, waiting);
   const time = { a: useHeldWhileWaiting(playhead, waiting.a), b: useHeldWhileWaiting(playhead, waiting.b) };
   const timeOverlaid = useHeldWhileWaiting(playhead, waiting.a || waiting.b);
-  const said = offset ? null : saidBoth;
   // A live run draws all it has; a live side makes the overlaid charts whole too.
   const live = (s: Slot) => runs.views[s]?.source === 'live';
   const tNow = (s: Slot) => (live(s) ? Infinity : time[s]);
@@ -187,56 +225,24 @@ export function Columns({ offset, runs, domain: asked, playhead, setZoom, label,
     <div className={overlay ? 'columns overlay' : 'columns'} ref={root}>
       <ColumnHeads label={label} overlay={overlay} setOverlay={setOverlay} />
       {rows.map((id) => {
-        const a = chartsA.find((x) => x.id === id);
-        const b = chartsB.find((x) => x.id === id);
-        const first = a ?? b!;
+        const sides = [
+          ['a', chartsA.find((x) => x.id === id)],
+          ['b', chartsB.find((x) => x.id === id)],
+        ] as const;
         return (
           <Fragment key={id}>
             {overlay ? (
               <div className="overlay-cell" data-overlay={id}>
-                <TimeChart
-                  title={first.title}
-                  yLabel={first.yLabel}
-                  layers={overlaid.get(id)!}
-                  fitY={first.fitY}
-                  sharedY={sharedY.get(id)}
-                  domain={domain}
-                  tNow={live('a') || live('b') ? Infinity : timeOverlaid}
-                  onBrush={setZoom}
-                  onReset={resetZoom}
-                  paintOffscreenLater
-                />
+                <RowChart chart={(sides[0][1] ?? sides[1][1])!} layers={overlaid.get(id)!} sharedY={sharedY.get(id)} tNow={live('a') || live('b') ? Infinity : timeOverlaid} axis={axis} />
               </div>
             ) : (
-              (
-                [
-                  ['a', a],
-                  ['b', b],
-                ] as const
-              ).map(([s, c]) => (
+              sides.map(([s, c]) => (
                 <div key={s} className="column" data-side={s}>
-                  {c && (
-                    <TimeChart
-                      title={c.title}
-                      yLabel={c.yLabel}
-                      layers={c.layers}
-                      fitY={c.fitY}
-                      sharedY={yRanges[s].get(id)}
-                      domain={domain}
-                      tNow={tNow(s)}
-                      onBrush={setZoom}
-                      onReset={resetZoom}
-                      paintOffscreenLater
-                    />
-                  )}
+                  {c && <RowChart chart={c} layers={c.layers} sharedY={yRanges[s].get(id)} tNow={tNow(s)} axis={axis} />}
                 </div>
               ))
             )}
-            {said?.[id as CaptionRow] && (
-              <p className="caption" data-caption={id}>
-                {said[id as CaptionRow]}
-              </p>
-            )}
+            <RowCaption said={offset ? null : saidBoth} id={id} />
           </Fragment>
         );
       })}

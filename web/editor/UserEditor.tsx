@@ -1,5 +1,5 @@
 import { javascript } from '@codemirror/lang-javascript';
-import { lintGutter, setDiagnostics } from '@codemirror/lint';
+import { type Diagnostic, lintGutter, setDiagnostics } from '@codemirror/lint';
 import { keymap } from '@codemirror/view';
 import { basicSetup, EditorView } from 'codemirror';
 import { useEffect, useRef, useState } from 'react';
@@ -10,7 +10,9 @@ import type { Experiment } from '../state/experiment.ts';
 import type { EditorProps } from './LazyEditor.tsx';
 import { EXAMPLE } from './copies.ts';
 import './editor.css';
-import { currentText, install, setText, showEditor, useEditorState } from './userCode.ts';
+import { currentText, type EditorState, install, setText, showEditor, useEditorState } from './userCode.ts';
+
+type UserCodeError = EditorState['error'];
 
 /** Puts the installed user scheme on the target side, keeping the parameters it still declares. */
 function withUserOnSide(e: Experiment, target: 'a' | 'b'): Experiment {
@@ -19,8 +21,19 @@ function withUserOnSide(e: Experiment, target: 'a' | 'b'): Experiment {
   return { ...e, [target]: { scheme: USER_SCHEME_ID, params: kept } };
 }
 
-/** The text as it was when CodeMirror was made; later edits flow from the view to the store. */
-function useCodeMirror(parent: React.RefObject<HTMLDivElement | null>, text: string, run: () => void) {
+/** The error's underline: from its column to the end of its line (none when it has no line in the text). */
+function diagnosticsFor(doc: EditorView['state']['doc'], err: UserCodeError): Diagnostic[] {
+  if (!err || err.line === null || err.line > doc.lines) return [];
+  const line = doc.line(err.line);
+  const from = Math.min(line.to, line.from + Math.max(0, (err.column ?? 1) - 1));
+  return [{ from, to: Math.max(line.to, from + 1 <= doc.length ? from + 1 : from), severity: 'error', message: err.message }];
+}
+
+/**
+ * CodeMirror over the stored text: made once, its edits flow to the store, and a text changed outside it
+ * ("Edit a copy", a link) or a new error is shown in it.
+ */
+function useCodeMirror(parent: React.RefObject<HTMLDivElement | null>, text: string, error: UserCodeError, run: () => void): void {
   const view = useRef<EditorView | null>(null);
   const runRef = useRef(run);
   runRef.current = run;
@@ -40,7 +53,14 @@ function useCodeMirror(parent: React.RefObject<HTMLDivElement | null>, text: str
     view.current = v;
     return () => v.destroy();
   }, []);
-  return view;
+  useEffect(() => {
+    const v = view.current;
+    if (v && v.state.doc.toString() !== text) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } });
+  }, [text]);
+  useEffect(() => {
+    const v = view.current;
+    if (v) v.dispatch(setDiagnostics(v.state, diagnosticsFor(v.state.doc, error)));
+  }, [error]);
 }
 
 /** The editor panel: CodeMirror with the user's controller, run into a side, errors underlined. */
@@ -57,30 +77,7 @@ export function UserEditor({ e, set, checkAndRun }: EditorProps) {
     setBusy(false);
     if (ok) set(withUserOnSide(e, target));
   };
-  const view = useCodeMirror(host, st.text, () => void run());
-
-  // The text changed outside the view ("Edit a copy", a link): the view shows it.
-  useEffect(() => {
-    const v = view.current;
-    if (v && v.state.doc.toString() !== st.text) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: st.text } });
-  }, [st.text, view]);
-
-  // Errors with a position are underlined from there to the end of their line.
-  useEffect(() => {
-    const v = view.current;
-    if (!v) return;
-    const err = st.error;
-    const doc = v.state.doc;
-    const diagnostics =
-      err && err.line !== null && err.line <= doc.lines
-        ? (() => {
-            const line = doc.line(err.line);
-            const from = Math.min(line.to, line.from + Math.max(0, (err.column ?? 1) - 1));
-            return [{ from, to: Math.max(line.to, from + 1 <= doc.length ? from + 1 : from), severity: 'error' as const, message: err.message }];
-          })()
-        : [];
-    v.dispatch(setDiagnostics(v.state, diagnostics));
-  }, [st.error, view]);
+  useCodeMirror(host, st.text, st.error, () => void run());
 
   // On the body, so no panel's stacking context puts the charts over it.
   return createPortal(

@@ -45,15 +45,8 @@ function sweepRuns(sweeps: SweepDef[]): { runs: SweepRun[] } | { problems: strin
   return problems.length ? { problems } : { runs };
 }
 
-/** Sweeps of controller parameters on a contest trace, filling the throughput–delay plane as runs finish. */
-export function ContestLab() {
-  const initial = useInitialState(CONTEST_LAB);
-  const { notices, dismiss } = useNotices(initial);
-  const [trace, setTrace] = useState(initial.value.trace as string);
-  const [sweeps, setSweeps] = useState<SweepDef[]>(() => sweepsFrom(initial.value.sw as Item[]));
-  const runner = useSweepRunner();
-  const { uploads, upload } = useUploads((m) => runner.setErrors([m]), setTrace);
-  // The link carries the sweeps last typed right: one being typed, or wrong, would open as the default.
+/** Keeps the trace and the sweeps last typed right in the URL: one being typed, or wrong, would open as the default. */
+function useSweepsInUrl(trace: string, sweeps: SweepDef[]): void {
   const linked = useRef(sweeps);
   if (sweeps.every((s) => sweepProblem(s) === null)) linked.current = sweeps;
   useUrlState(
@@ -62,6 +55,30 @@ export function ContestLab() {
     { trace: trace.startsWith('upload:') ? 'Verizon-LTE-short' : trace, sw: linked.current.map((s) => [s.scheme, s.param, s.values]) },
     sweeps.some((s) => s.scheme === USER_SCHEME_ID),
   );
+}
+
+/** How far the sweep is: runs done of all, and once it ends, the time taken or that it was cancelled. */
+function SweepProgress({ progress }: { progress: NonNullable<ReturnType<typeof useSweepRunner>['progress']> }) {
+  return (
+    <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={progress.total} aria-valuenow={progress.done} data-testid="sweep-progress">
+      <div style={{ width: `${(100 * progress.done) / progress.total}%` }} />
+      <span>
+        {progress.done} / {progress.total} runs {progress.running ? '…' : `in ${(progress.ms / 1000).toFixed(2)} s`}
+        {!progress.running && progress.done < progress.total ? ' (cancelled)' : ''}
+      </span>
+    </div>
+  );
+}
+
+/** Sweeps of controller parameters on a contest trace, filling the throughput–delay plane as runs finish. */
+export function ContestLab() {
+  const initial = useInitialState(CONTEST_LAB);
+  const { notices, dismiss } = useNotices(initial);
+  const [trace, setTrace] = useState(initial.value.trace as string);
+  const [sweeps, setSweeps] = useState<SweepDef[]>(() => sweepsFrom(initial.value.sw as Item[]));
+  const runner = useSweepRunner();
+  const { uploads, upload } = useUploads((m) => runner.setErrors([m]), setTrace);
+  useSweepsInUrl(trace, sweeps);
 
   const start = (runs: SweepRun[]) => {
     const durationOf = (name: string) => uploads.find((u) => `upload:${u.name}` === name)?.durationMs ?? 0;
@@ -97,15 +114,7 @@ export function ContestLab() {
         onExport={() => exportSweepCsv(trace, points)}
         canExport={points.length > 0}
       />
-      {progress && (
-        <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={progress.total} aria-valuenow={progress.done} data-testid="sweep-progress">
-          <div style={{ width: `${(100 * progress.done) / progress.total}%` }} />
-          <span>
-            {progress.done} / {progress.total} runs {progress.running ? '…' : `in ${(progress.ms / 1000).toFixed(2)} s`}
-            {!progress.running && progress.done < progress.total ? ' (cancelled)' : ''}
-          </span>
-        </div>
-      )}
+      {progress && <SweepProgress progress={progress} />}
       {runner.errors.map((e) => (
         <p key={e} className="error" role="alert">
           {e}

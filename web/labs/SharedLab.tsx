@@ -62,40 +62,59 @@ function useSharedRun(preset: string, flows: FlowDef[]) {
   return { view, error, busy, domain, setDomain };
 }
 
-/** Two to eight flows sharing one bottleneck: who gets what, how fast they converge, and how fairly. */
-export function SharedLab() {
-  const initial = useInitialState(SHARED_LAB);
-  const { notices, dismiss } = useNotices(initial);
+/** The preset link and the flows on it, as the URL opened them and as the URL keeps them. */
+function useFlows(initial: ReturnType<typeof useInitialState>) {
   const [preset, setPreset] = useState(initial.value.preset as string);
   const [flows, setFlows] = useState<FlowDef[]>(() => {
     const given = (initial.value.f as Item[]).map(([scheme, startMs, bytes]) => ({ scheme: String(scheme), startMs: Number(startMs), bytes: Number(bytes) }));
     return given.length >= 2 ? given : presetFlows(preset);
   });
-  const { view, error, busy, domain, setDomain } = useSharedRun(preset, flows);
   useUrlState(
     'shared-lab',
     SHARED_LAB,
     { preset, f: flows.map((f) => [f.scheme, f.startMs, f.bytes]) },
     flows.some((f) => f.scheme === USER_SCHEME_ID),
   );
+  // Another preset keeps each flow's controller, with the file sizes and start times made for its link.
+  const choosePreset = (id: string) => {
+    setPreset(id);
+    const schemes = flows.map((f) => f.scheme);
+    setFlows(presetFlows(id, schemes));
+  };
+  return { preset, flows, setFlows, choosePreset };
+}
 
+/** Each flow's throughput and window, the fairness over time (zoomable together), and each flow on the plane. */
+function SharedCharts({ view, busy, domain, setDomain }: { view: RunView; busy: boolean; domain: [number, number] | null; setDomain(d: [number, number] | null): void }) {
   const layers = useMemo(() => flowLayers(view), [view]);
-
-  const plane: PlanePoint[] = (view?.summary.flows ?? []).map((f, i) => ({
+  if (!layers) return null;
+  const plane: PlanePoint[] = view.summary.flows.map((f, i) => ({
     label: `flow ${i + 1} ${findScheme(f.scheme)?.title ?? f.scheme}`,
     throughputMbps: f.link.throughputMbps,
     delay95: f.link.delay95,
     color: FLOW_COLORS[i],
     marker: 'circle',
   }));
-  const d: [number, number] = domain ?? [0, view?.series.endMs ?? 1];
+  const d: [number, number] = domain ?? [0, view.series.endMs];
+  const reset = () => setDomain(null);
+  return (
+    <div className={busy ? 'lab-body stale' : 'lab-body'}>
+      <div className="lab-charts">
+        <TimeChart title="Throughput of each flow" yLabel="Mbit/s" layers={layers.tput} domain={d} tNow={Infinity} onBrush={setDomain} onReset={reset} />
+        <TimeChart title="Window of each flow" yLabel="packets" layers={layers.windows} domain={d} tNow={Infinity} onBrush={setDomain} onReset={reset} />
+        <TimeChart title="Jain's fairness index" yLabel="index" layers={layers.jain} domain={d} tNow={Infinity} yMin={1} onBrush={setDomain} onReset={reset} />
+      </div>
+      <PlaneChart points={plane} />
+    </div>
+  );
+}
 
-  const choosePreset = (id: string) => {
-    setPreset(id);
-    const schemes = flows.map((f) => f.scheme);
-    setFlows(presetFlows(id, schemes));
-  };
-
+/** Two to eight flows sharing one bottleneck: who gets what, how fast they converge, and how fairly. */
+export function SharedLab() {
+  const initial = useInitialState(SHARED_LAB);
+  const { notices, dismiss } = useNotices(initial);
+  const { preset, flows, setFlows, choosePreset } = useFlows(initial);
+  const { view, error, busy, domain, setDomain } = useSharedRun(preset, flows);
   return (
     <div className="lab">
       <Notices notices={notices} dismiss={dismiss} />
@@ -117,16 +136,7 @@ export function SharedLab() {
             : ''}
       </p>
       {view && <FlowResults view={view} />}
-      {layers && (
-        <div className={busy ? 'lab-body stale' : 'lab-body'}>
-          <div className="lab-charts">
-            <TimeChart title="Throughput of each flow" yLabel="Mbit/s" layers={layers.tput} domain={d} tNow={Infinity} onBrush={setDomain} onReset={() => setDomain(null)} />
-            <TimeChart title="Window of each flow" yLabel="packets" layers={layers.windows} domain={d} tNow={Infinity} onBrush={setDomain} onReset={() => setDomain(null)} />
-            <TimeChart title="Jain's fairness index" yLabel="index" layers={layers.jain} domain={d} tNow={Infinity} yMin={1} onBrush={setDomain} onReset={() => setDomain(null)} />
-          </div>
-          <PlaneChart points={plane} />
-        </div>
-      )}
+      {view && <SharedCharts view={view} busy={busy} domain={domain} setDomain={setDomain} />}
     </div>
   );
 }

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { BYTES_PER_EVENT, type EventColumns, EventLog, rowsOf } from '../../shared/log/eventLog.ts';
+import { K } from '../../shared/log/kinds.ts';
+
+/** A log of `n` rows, row i at time i, of kind send on even rows and ack on odd ones. */
+function logOf(n: number, capacity?: number): EventLog {
+  const log = new EventLog(capacity);
+  for (let i = 0; i < n; i++) log.push(i, i % 2 ? K.ack : K.send, 1, i, 1500, i / 2, 10);
+  return log;
+}
+
+describe('EventLog', () => {
+  it('stores a row as 26 bytes: time 8, kind 1, flow 1, sequence, bytes, value and window 4 each', () => {
+    expect(BYTES_PER_EVENT).toBe(26);
+    const log = logOf(3, 8);
+    expect(log.byteLength).toBe(3 * 26);
+    expect(log.allocatedBytes).toBe(8 * 26);
+  });
+
+  it('grows past its capacity and keeps every row', () => {
+    const log = logOf(5000, 16);
+    expect(log.length).toBe(5000);
+    const c = log.columns;
+    expect([c.t[4999], c.seq[4999], c.value[4999], c.kind[4998]]).toEqual([4999, 4999, 2499.5, K.send]);
+    expect(log.allocatedBytes).toBeGreaterThanOrEqual(5000 * 26);
+  });
+
+  it('compact() copies the rows: later pushes and changes leave the copy as it was', () => {
+    const log = logOf(4);
+    const copy = log.compact();
+    expect(copy.t.length).toBe(4);
+    log.columns.seq[0] = 99;
+    log.push(4, K.ack, 1, 4, 80, 0, 0);
+    expect([...copy.seq]).toEqual([0, 1, 2, 3]);
+    const now = log.columns;
+    for (const [name, column] of Object.entries(copy)) expect(column.buffer, name).not.toBe(now[name as keyof EventColumns].buffer);
+  });
+
+  it('trim() gives back the spare capacity and keeps the rows', () => {
+    const log = logOf(5, 64);
+    log.trim();
+    expect(log.allocatedBytes).toBe(5 * 26);
+    expect([...log.columns.t]).toEqual([0, 1, 2, 3, 4]);
+    log.push(5, K.send, 1, 5, 1500, 0, 0);
+    expect(log.length).toBe(6);
+  });
+
+  it('counts rows of each kind, including rows pushed after the last count', () => {
+    const log = logOf(5);
+    expect([log.count(K.send), log.count(K.ack)]).toEqual([3, 2]);
+    log.push(5, K.ack, 1, 5, 80, 0, 0);
+    expect([log.count(K.send), log.count(K.ack)]).toEqual([3, 3]);
+    expect(rowsOf(log, K.ack)).toEqual([1, 3, 5]);
+  });
+
+  it('from() reads columns of which the first `length` rows are the log', () => {
+    const log = EventLog.from(logOf(6).compact(), 4);
+    expect(log.length).toBe(4);
+    expect([...log.columns.t]).toEqual([0, 1, 2, 3]);
+    expect(log.count(K.send)).toBe(2);
+  });
+});
