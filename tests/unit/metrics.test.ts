@@ -5,7 +5,6 @@ import { flowSeries, jain } from '../../shared/metrics/fairness.ts';
 import { grade } from '../../shared/metrics/grade.ts';
 import { linkMetrics } from '../../shared/metrics/linkMetrics.ts';
 import { omniscientPoint } from '../../shared/metrics/omniscient.ts';
-import { percentile } from '../../shared/metrics/percentile.ts';
 import { signalDelays } from '../../shared/metrics/signalDelay.ts';
 import { parseTrace } from '../../shared/trace/mahimahi.ts';
 
@@ -22,15 +21,6 @@ function fiveLog(): EventLog {
   log.push(2, K.drop, 0, 9, 1504, 0, 0);
   return log;
 }
-
-describe('percentile', () => {
-  it('takes element floor(0.95·n) of the sorted samples, as mm-throughput-graph does', () => {
-    expect(percentile([5, 1, 4, 2, 3])).toBe(5); // floor(4.75) = 4
-    expect(percentile(Array.from({ length: 20 }, (_, i) => i + 1))).toBe(20); // index 19
-    expect(percentile(Array.from({ length: 21 }, (_, i) => i + 1))).toBe(20); // floor(19.95) = 19
-    expect(percentile([])).toBeNaN();
-  });
-});
 
 describe('signal delay', () => {
   it('for every ms, the departure of the first packet arriving at or after it, minus it', () => {
@@ -115,21 +105,6 @@ describe('signal delay when departures are out of arrival order', () => {
     expect(Array.from(signalDelays([4, 2], [6, 10]))).toEqual([8, 3, 2]);
     // of two packets arriving in the same ms, the one that left first counts
     expect(Array.from(signalDelays([5, 5], [9, 7]))).toEqual([2]);
-  });
-});
-
-describe('percentile of whole numbers and of fractions', () => {
-  it('gives the same element whichever way it is found', async () => {
-    const { percentileInPlace } = await import('../../shared/metrics/percentile.ts');
-    const { Rng } = await import('../../shared/sim/rng.ts');
-    const rng = new Rng(5, 'pct');
-    for (const whole of [true, false]) {
-      for (const n of [1, 2, 19, 20, 21, 1000]) {
-        const xs = Float64Array.from({ length: n }, () => (whole ? rng.int(500) : rng.uniform(0, 500)));
-        const sorted = [...xs].sort((a, b) => a - b);
-        expect(percentileInPlace(xs.slice())).toBe(sorted[Math.min(n - 1, Math.floor(0.95 * n))]);
-      }
-    }
   });
 });
 
