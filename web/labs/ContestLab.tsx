@@ -11,7 +11,7 @@ import { CONTEST_LAB } from '../state/labs.ts';
 import { WorkerPool } from '../worker/pool.ts';
 import { exportSweepCsv, SweepResults } from './contest/SweepResults.tsx';
 import { defaultSweep, type SweepDef, SweepSettings, sweepProblem } from './contest/SweepSettings.tsx';
-import { type SweepRun, useSweepRunner } from './contest/useSweepRunner.ts';
+import { type Progress, type SweepRun, useSweepRunner } from './contest/useSweepRunner.ts';
 import { useInitialState, useUrlState } from '../components/useViewUrl.ts';
 
 /** Traces uploaded in this lab: checked once by a worker, then handed to the sweep's workers. */
@@ -58,7 +58,7 @@ function useSweepsInUrl(trace: string, sweeps: SweepDef[]): void {
 }
 
 /** How far the sweep is: runs done of all, and once it ends, the time taken or that it was cancelled. */
-function SweepProgress({ progress }: { progress: NonNullable<ReturnType<typeof useSweepRunner>['progress']> }) {
+function SweepProgress({ progress }: { progress: Progress }) {
   return (
     <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={progress.total} aria-valuenow={progress.done} data-testid="sweep-progress">
       <div style={{ width: `${(100 * progress.done) / progress.total}%` }} />
