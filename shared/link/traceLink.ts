@@ -102,17 +102,33 @@ export class TraceLink extends Bottleneck {
       this.index = 0;
     }
     while (!this.finished && this.nextOpportunity <= now) {
-      // the first opportunity of this period after `now`, by bisection over the rest of the period
-      let lo = this.index;
-      let hi = this.times.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (this.times[mid] + this.base <= now) lo = mid + 1;
-        else hi = mid;
-      }
-      this.index = lo;
+      this.index = this.firstAfter(now);
       if (this.nextOpportunity <= now) this.useOpportunity();
     }
+  }
+
+  /**
+   * The first opportunity of this period after `now` (or the period's last), searched from the current
+   * one in growing steps and then by bisection: an idle link is usually only a few opportunities behind.
+   */
+  private firstAfter(now: number): number {
+    const times = this.times;
+    const limit = now - this.base;
+    let lo = this.index;
+    let step = 1;
+    let hi = lo + step;
+    while (hi < times.length - 1 && times[hi] <= limit) {
+      lo = hi + 1;
+      step *= 2;
+      hi = lo + step;
+    }
+    if (hi > times.length - 1) hi = times.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (times[mid] <= limit) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   get packetInTransit(): boolean {

@@ -28,9 +28,8 @@ export class EventLog {
   private bytes!: Int32Array;
   private value!: Float32Array;
   private window!: Float32Array;
-  /** Rows of each kind among the first `counted` rows: counted when asked, not on every push. */
+  /** Rows of each kind, counted as they come: cheaper than a pass over the log whenever asked. */
   private readonly kinds = new Int32Array(256);
-  private counted = 0;
 
   constructor(capacity = 4096) {
     this.use(allocate(capacity));
@@ -40,6 +39,7 @@ export class EventLog {
     const log = new EventLog(0);
     log.use(columns);
     log.length = length;
+    for (let i = 0; i < length; i++) log.kinds[columns.kind[i]]++;
     return log;
   }
 
@@ -47,6 +47,7 @@ export class EventLog {
     const i = this.length;
     if (i === this.capacity) this.grow();
     this.length = i + 1;
+    this.kinds[kind]++;
     this.t[i] = t;
     this.kind[i] = kind;
     this.flow[i] = flow;
@@ -106,9 +107,6 @@ export class EventLog {
 
   /** Rows of each kind, indexed by kind code (the log's own tally: read it, do not change it). */
   kindCounts(): Int32Array {
-    const k = this.kind;
-    for (let i = this.counted; i < this.length; i++) this.kinds[k[i]]++;
-    this.counted = this.length;
     return this.kinds;
   }
 

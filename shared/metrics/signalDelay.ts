@@ -5,29 +5,39 @@ import type { EventLog } from '../log/eventLog.ts';
  * arrival (of packets that left the bottleneck), the departure time of the first packet that arrived at
  * or after t, minus t (of several arriving together, the one that left first). One sample per ms.
  */
-export function signalDelays(arrivalsIn: ArrayLike<number>, departuresIn: ArrayLike<number>): Float64Array {
-  const n = arrivalsIn.length;
+export function signalDelays(arrivals: ArrayLike<number>, departures: ArrayLike<number>): Float64Array {
+  const n = arrivals.length;
   if (n === 0) return new Float64Array(0);
-  let arrivals = arrivalsIn;
-  let departures = departuresIn;
-  // A FIFO bottleneck logs departures in arrival order already; sort only when it did not.
-  for (let i = 1; i < n; i++) {
-    if (arrivalsIn[i] < arrivalsIn[i - 1] || (arrivalsIn[i] === arrivalsIn[i - 1] && departuresIn[i] < departuresIn[i - 1])) {
-      const order = Array.from({ length: n }, (_, k) => k).sort((a, b) => arrivalsIn[a] - arrivalsIn[b] || departuresIn[a] - departuresIn[b]);
-      arrivals = Float64Array.from(order, (k) => arrivalsIn[k]);
-      departures = Float64Array.from(order, (k) => departuresIn[k]);
-      break;
-    }
-  }
+  return inArrivalOrder(arrivals, departures) ?? inArrivalOrder(...sortedByArrival(arrivals, departures))!;
+}
+
+/**
+ * The delays when the packets come in arrival order (a FIFO bottleneck logs them so), else null: the
+ * milliseconds after one packet's arrival up to the next's all wait for the next packet's departure.
+ */
+function inArrivalOrder(arrivals: ArrayLike<number>, departures: ArrayLike<number>): Float64Array | null {
+  const n = arrivals.length;
   const first = Math.floor(arrivals[0]);
-  const last = Math.floor(arrivals[n - 1]);
-  const out = new Float64Array(last - first + 1);
-  let k = 0;
-  for (let t = first; t <= last; t++) {
-    while (k < n && arrivals[k] < t) k++;
-    out[t - first] = departures[k] - t;
+  // out of order, the last arrival may come before the first: the loop finds that and gives up
+  const out = new Float64Array(Math.max(0, Math.floor(arrivals[n - 1]) - first + 1));
+  let t = first;
+  let previous = -Infinity;
+  let previousDeparture = -Infinity;
+  for (let k = 0; k < n; k++) {
+    const a = arrivals[k];
+    const d = departures[k];
+    if (a < previous || (a === previous && d < previousDeparture)) return null;
+    previous = a;
+    previousDeparture = d;
+    for (; t <= a; t++) out[t - first] = d - t;
   }
   return out;
+}
+
+/** The packets ordered by arrival, and of several arriving together, by departure. */
+function sortedByArrival(arrivals: ArrayLike<number>, departures: ArrayLike<number>): [Float64Array, Float64Array] {
+  const order = Array.from({ length: arrivals.length }, (_, k) => k).sort((a, b) => arrivals[a] - arrivals[b] || departures[a] - departures[b]);
+  return [Float64Array.from(order, (k) => arrivals[k]), Float64Array.from(order, (k) => departures[k])];
 }
 
 /** The last run's signal delays over all its flows, by log: the summary and the charts both ask. */

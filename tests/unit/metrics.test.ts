@@ -103,6 +103,8 @@ describe('signal delay when departures are out of arrival order', () => {
     // mm-throughput-graph keys delays by arrival ms (2 → 8, 4 → 2) and fills 3 with 2 + 1
     expect(Array.from(signalDelays([2, 4], [10, 6]))).toEqual([8, 3, 2]);
     expect(Array.from(signalDelays([4, 2], [6, 10]))).toEqual([8, 3, 2]);
+    // in order at first, then a packet that arrived earlier: 2 → 9, 3 → 5 (the one arriving at 4), 4 → 1
+    expect(Array.from(signalDelays([2, 10, 4], [11, 12, 5]))).toEqual([9, 2, 1, 7, 6, 5, 4, 3, 2]);
     // of two packets arriving in the same ms, the one that left first counts
     expect(Array.from(signalDelays([5, 5], [9, 7]))).toEqual([2]);
   });

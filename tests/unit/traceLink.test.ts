@@ -126,4 +126,14 @@ describe('TraceLink (mm-link semantics) on a 5-line trace: 1 1 3 4 6', () => {
     s.run();
     expect(out.times).toEqual([6_000_003]);
   });
+
+  it('finds the next opportunity after any idle gap, near or many periods away', () => {
+    // opportunities at every even millisecond: 2, 4, …, 1000 (the period); each packet arrives at an idle link
+    const { s, out, send } = setup(Array.from({ length: 500 }, (_, i) => 2 * (i + 1)).join('\n'));
+    const arrivals = [0, 5, 7, 9.5, 41, 333, 998, 1001, 1003.5, 2500, 2999.5, 7999, 31_337, 31_340];
+    arrivals.forEach((t, i) => send(t, 1504, i));
+    s.run();
+    // a packet arriving in millisecond m leaves on the first even millisecond after m
+    expect(out.times).toEqual(arrivals.map((t) => Math.floor(t) + 2 - (Math.floor(t) % 2)));
+  });
 });
