@@ -1,3 +1,5 @@
+export {};
+
 /**
  * Prints every benchmark's figures; nothing passes or fails here. Each suite's modules load only when it
  * runs, so that the model's figures are not taken beside the browser suites' 60 MB of heap (a major
