@@ -1,3 +1,4 @@
+// A module (it imports nothing statically), for the top-level await below.
 export {};
 
 /**
