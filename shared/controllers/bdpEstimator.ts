@@ -15,7 +15,7 @@ const MAX_BACKOFF = 4;
  * a lost ACK loses no count) and keeps a window of the average rate × minimum RTT × gain. The average spans the last `samples` intervals, and never less than one minimum
  * RTT: over a shorter span a long RTT, ACK loss or ACK jitter leaves intervals empty that say nothing of
  * the rate, and the window collapses. Intervals close on ACKs and on the timer, so the estimate follows
- * an outage too. The window never drops below `minWindow` (2 by default): from one packet in flight the
+ * an outage too. The window never drops below `minWindow` (4 by default): from one packet in flight the
  * measured rate × RTTmin × gain stays under 2, and a whole-packet window would never grow again.
  */
 class BdpEstimator extends BaseController {

@@ -180,6 +180,14 @@ export function checkParams(scheme: Scheme, given: Record<string, string | numbe
 }
 
 /**
+ * The skeleton's whole number of packets for a controller's window or burst: truncated, at least one (so
+ * a fractional increase counts once the next integer is reached, and a window of 0 or NaN still sends).
+ */
+export function wholePackets(n: number): number {
+  return n >= 1 ? Math.floor(n) : 1;
+}
+
+/**
  * Defaults for the parts of the interface a scheme does not care about; schemes extend it and override
  * what they use.
  */
@@ -189,7 +197,7 @@ export abstract class BaseController implements Controller {
     return Infinity;
   }
   burstSize(): number {
-    return Math.max(1, Math.floor(this.windowSize()));
+    return wholePackets(this.windowSize());
   }
   onSend(_seq: number, _now: number): void {}
   onAck(_ack: Ack): void {}

@@ -1,5 +1,5 @@
 import { ESTIMATES, type EstimateName } from '../log/kinds.ts';
-import type { Ack, Controller } from './types.ts';
+import { type Ack, type Controller, wholePackets } from './types.ts';
 import { UserCodeError } from './userCode.ts';
 import type { Guard } from './userScheme.ts';
 
@@ -72,7 +72,7 @@ class UserController implements Controller {
     return count('pacingRate', v, true);
   }
   burstSize(): number {
-    if (!this.o.burstSize) return Math.max(1, Math.floor(this.windowSize()));
+    if (!this.o.burstSize) return wholePackets(this.windowSize());
     this.g.enter('burstSize');
     let v: unknown;
     try {

@@ -1,4 +1,4 @@
-import type { Controller } from '../controllers/types.ts';
+import { type Controller, wholePackets } from '../controllers/types.ts';
 import type { EventLog } from '../log/eventLog.ts';
 import { K } from '../log/kinds.ts';
 import { type Clock, Timer } from '../sim/scheduler.ts';
@@ -27,7 +27,7 @@ export interface Fetcher {
 /**
  * The course's burst clients: each round asks for `burstSize()` missing chunks, then waits the
  * controller's timeout before the next round, even when every reply is in; the controller hears of a
- * round with a missing reply as a loss.
+ * round with a missing reply as a loss. Bursts and windows are whole packets, as the skeleton sends them.
  */
 export class BurstFetcher implements Fetcher {
   private round: number[] = [];
@@ -46,7 +46,7 @@ export class BurstFetcher implements Fetcher {
   }
 
   private startRound(now: number): void {
-    const n = this.x.controller.burstSize();
+    const n = wholePackets(this.x.controller.burstSize());
     this.round = [];
     for (let i = 0; i < n; i++) {
       const c = this.x.ledger.nextMissing();
@@ -105,7 +105,7 @@ export class WindowFetcher implements Fetcher {
 
   private pump(now: number): void {
     const { controller, ledger } = this.x;
-    while (ledger.inFlight < controller.windowSize()) {
+    while (ledger.inFlight < wholePackets(controller.windowSize())) {
       if (this.pacer.hold(now, controller.pacingRate())) return;
       const c = ledger.nextMissing();
       if (c < 0) return;

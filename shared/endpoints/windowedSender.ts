@@ -1,4 +1,4 @@
-import type { Ack, Controller } from '../controllers/types.ts';
+import { type Ack, type Controller, wholePackets } from '../controllers/types.ts';
 import { ESTIMATE, ESTIMATES, K } from '../log/kinds.ts';
 import type { Packet, PacketSink } from '../net/packet.ts';
 import { Timer } from '../sim/scheduler.ts';
@@ -46,8 +46,7 @@ export abstract class WindowedSender implements PacketSink {
 
   /** The skeleton's window: the controller's, truncated to whole packets, at least one. */
   protected window(): number {
-    const w = Math.floor(this.controller.windowSize());
-    return w < 1 ? 1 : w;
+    return wholePackets(this.controller.windowSize());
   }
 
   /** Sends while the window is open, respecting the pacing rate. */
