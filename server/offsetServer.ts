@@ -99,7 +99,7 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
     try {
       // The course server reads the wall clock in milliseconds; the policy floors each reading, and this
       // clock (monotonic, unlike Date.now) ticks over whole milliseconds when the wall clock does.
-      const key = sessionKey(o.keyBy, from.address, from.port, o.bridgedPorts);
+      const key = sessionKey(o.keyBy, from.address, from.port, o.bridgedPorts, o.host);
       const now = performance.timeOrigin + performance.now();
       const d = policy.handle(key, msg, now);
       const session = policy.session(key);
