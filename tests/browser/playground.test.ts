@@ -202,6 +202,27 @@ describe('the playground in Chromium', () => {
     await page.close();
   });
 
+  it('for a reader whose system asks for reduced motion, a run opens whole and stands still until Play', async () => {
+    const { page, problems } = await open(env.browser, `${env.relay.url}/?${LIGHT_RUN}`, { reducedMotion: 'reduce' });
+    await card(page, 'B', 'Throughput');
+    const chart = page.locator('.column[data-side="a"] figure.chart').first();
+    const coverAt = () => chart.locator('.future > div').evaluate((d) => new DOMMatrix(getComputedStyle(d).transform).m41);
+    const innerW = await chart.locator('canvas').evaluate((c) => c.getBoundingClientRect().width);
+    // the clock reads "the run's end / the run's end", and stays there
+    const clock = async () => (await page.getByTestId('playhead').innerText()).split(' / ');
+    const [at, end] = await clock();
+    expect([at, Number.parseFloat(end) >= 60]).toEqual([end, true]);
+    expect(await coverAt()).toBeGreaterThan(innerW);
+    await page.waitForTimeout(300);
+    expect(await clock()).toEqual([end, end]);
+    // Play plays it from the start, as on any page
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await page.getByRole('button', { name: 'Pause' }).waitFor();
+    expect(await coverAt()).toBeLessThan(innerW);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('a drag across a chart zooms every chart to that span without selecting text, and a double-click shows the whole run', async () => {
     const { page, problems } = await open(env.context, `${env.relay.url}/?${LIGHT_RUN}`);
     await quickPlayback(page);

@@ -42,11 +42,11 @@ export async function playground(): Promise<{ relay: Relay; browser: Browser; co
 }
 
 /**
- * Opens the page, in a context of its own (given the browser) or in a shared one, and collects console
- * errors and uncaught exceptions.
+ * Opens the page, in a context of its own (given the browser, with `options` over the usual ones) or in a
+ * shared one, and collects console errors and uncaught exceptions.
  */
-export async function open(where: Browser | BrowserContext, url: string): Promise<{ page: Page; problems: string[] }> {
-  const page = 'newContext' in where ? await where.newPage(PAGE_OPTIONS) : await where.newPage();
+export async function open(where: Browser | BrowserContext, url: string, options: BrowserContextOptions = {}): Promise<{ page: Page; problems: string[] }> {
+  const page = 'newContext' in where ? await where.newPage({ ...PAGE_OPTIONS, ...options }) : await where.newPage();
   const problems: string[] = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   page.on('pageerror', (e) => problems.push(e.message));

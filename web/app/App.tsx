@@ -70,12 +70,12 @@ function useUrlWrites(e: Experiment): void {
   }, [url]);
 }
 
-/** Replays an exported trace CSV on a side and plays it from the start; a file that cannot be replayed is named in a notice. */
+/** Replays an exported trace CSV on a side and shows it from the start, as runs open; a file that cannot be replayed is named in a notice. */
 async function importRun(file: File, slot: Slot, runs: Runs, playhead: Playhead, notices: { note(m: string): void; forget(which: (m: string) => boolean): void }): Promise<void> {
   const r = await runs.pool.request(slot, { kind: 'replay', csv: await file.text() }, (view) => runs.show(slot, view));
   if (r.kind === 'error') return notices.note(`${file.name}${NOT_REPLAYED}${r.message}`);
   notices.forget((m) => m.includes(NOT_REPLAYED));
-  playhead.set({ ...playhead.state(), playing: true, t: 0 });
+  playhead.replay();
   await restoreImportedCode(r.view.spec);
 }
 

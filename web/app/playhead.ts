@@ -24,6 +24,11 @@ export interface TimeSource {
  */
 export class Playhead implements TimeSource {
   private controls: PlaybackState;
+  /**
+   * Whether new runs play from their start (the page's default) or open whole, paused at their end: for a
+   * reader whose system asks for less motion, nothing slides unless they press Play.
+   */
+  private readonly autoplay: boolean;
   /** The clock's time when `controls.t` was the playhead's place, ms. */
   private since = 0;
   private endMs = Number.POSITIVE_INFINITY;
@@ -33,10 +38,11 @@ export class Playhead implements TimeSource {
   private readonly listeners = new Set<() => void>();
 
   constructor(
-    initial: PlaybackState,
+    o: { autoplay: boolean; speed: number },
     private readonly clock: () => number = () => performance.now(),
   ) {
-    this.controls = initial;
+    this.autoplay = o.autoplay;
+    this.controls = { speed: o.speed, ...this.opening(this.endMs) };
   }
 
   private moving = () => this.controls.playing && this.ready;
@@ -55,13 +61,23 @@ export class Playhead implements TimeSource {
 
   set = (next: PlaybackState): void => this.change(next);
 
+  /** Shows the runs from the start again, as they opened: played from 0, or whole. */
+  replay = (): void => this.change({ ...this.controls, ...this.opening(this.endMs) });
+
+  /** Where runs that end at `endMs` open: played from 0, or whole. */
+  private opening(endMs: number): Omit<PlaybackState, 'speed'> {
+    return this.autoplay ? { t: 0, playing: true } : { t: endMs, playing: false };
+  }
+
   /**
    * The end of the runs, ms, and whether there is anything to play yet. With nothing left to play (a new
-   * scenario's runs are under way), the next runs play from the start, as the page's first ones do.
+   * scenario's runs are under way), the next runs open as the page's first ones do (see `replay`). A
+   * playhead that opens runs whole and stands at the end stays at the end as the runs grow.
    */
   setEnd(endMs: number, ready: boolean): void {
     if (endMs === this.endMs && ready === this.ready) return;
-    const next = ready ? { ...this.controls, t: this.now() } : { ...this.controls, t: 0, playing: true };
+    const atEnd = !this.autoplay && !this.moving() && this.controls.t >= this.endMs;
+    const next = ready ? { ...this.controls, t: atEnd ? endMs : this.now() } : { ...this.controls, ...this.opening(endMs) };
     this.endMs = endMs;
     this.ready = ready;
     this.change(next);

@@ -11,9 +11,9 @@ afterEach(() => {
 
 describe('the playhead', () => {
   /** A playhead on a clock the test moves by hand, and how many changes its listener heard. */
-  function playhead(playing = true, speed = 10) {
+  function playhead(autoplay = true, speed = 10) {
     let wall = 1000;
-    const p = new Playhead({ playing, speed, t: 0 }, () => wall);
+    const p = new Playhead({ autoplay, speed }, () => wall);
     let heard = 0;
     p.subscribe(() => heard++);
     const pass = (ms: number) => {
@@ -80,6 +80,41 @@ describe('the playhead', () => {
     expect(p.state().playing).toBe(true);
     pass(100);
     expect(p.now()).toBe(1000);
+  });
+
+  it('for less motion, runs open whole: it stands at their end, stays there as they grow, and plays only when asked', () => {
+    const { p, pass, heard } = playhead(false);
+    expect([p.now(), p.rate()]).toEqual([Number.POSITIVE_INFINITY, 0]);
+    p.setEnd(3000, true); // a preview's first seconds
+    expect(p.state()).toEqual({ playing: false, speed: 10, t: 3000 });
+    p.setEnd(14_000, true); // the whole run
+    pass(1000);
+    expect([p.now(), p.rate()]).toEqual([14_000, 0]);
+    expect(heard()).toBe(2);
+    // a place the reader picked stays picked when a longer run comes
+    p.set({ ...p.state(), t: 5000 });
+    p.setEnd(20_000, true);
+    expect(p.now()).toBe(5000);
+    // Play moves it at its speed, as on any page
+    p.set({ ...p.state(), playing: true });
+    pass(100);
+    expect(p.now()).toBe(6000);
+    // another scenario's runs, and a replayed import, open whole again
+    p.setEnd(1, false);
+    p.setEnd(8230, true);
+    expect(p.state()).toEqual({ playing: false, speed: 10, t: 8230 });
+    p.set({ ...p.state(), t: 0 });
+    p.replay();
+    expect(p.state()).toEqual({ playing: false, speed: 10, t: 8230 });
+  });
+
+  it('a replayed import plays from the start', () => {
+    const { p, pass } = playhead();
+    p.setEnd(14_000, true);
+    pass(2000);
+    p.replay();
+    pass(100);
+    expect([p.now(), p.rate()]).toEqual([1000, 10]);
   });
 
   it('played from the end it stays there, stopped', () => {
