@@ -1,7 +1,8 @@
 import { RtoEstimator } from './rto.ts';
 import { BaseController, defineScheme, num, Rounds, type Ack } from './types.ts';
+import { atMost, WindowedFilter } from './windowedFilter.ts';
 
-/** Copa's minimum-RTT window (the paper's 10 s) and its velocity rule: direction kept 3 RTTs before doubling. */
+/** Copa's minimum-RTT window (the paper's 10 s, a windowed minimum as mvfst keeps it) and its velocity rule: direction kept 3 RTTs before doubling. */
 const RTT_MIN_WINDOW_MS = 10_000;
 const SAME_DIRECTION_BEFORE_DOUBLING = 3;
 
@@ -9,16 +10,17 @@ const SAME_DIRECTION_BEFORE_DOUBLING = 3;
  * Copa (Arun & Balakrishnan, NSDI 2018), default mode. Target rate λt = 1/(δ·dq), dq the queueing delay
  * = RTTstanding − RTTmin, where RTTstanding is the smallest RTT over the last half smoothed RTT. Each ACK
  * moves the window by v/(δ·w) towards the target; the velocity v doubles while the window keeps moving
- * the same way (after three RTTs) and resets to 1 when it turns. Starts by doubling every RTT until the
- * rate first exceeds the target. Paces at 2·w/RTTstanding.
+ * the same way (after three RTTs) and resets to 1 as soon as an ACK asks to move the other way (as mvfst
+ * does: a velocity built up one way must not carry the window the other way for a whole round, which on a
+ * link that stalls runs the window into the thousands). Starts by doubling every RTT until the rate first
+ * exceeds the target. Paces at 2·w/RTTstanding.
  */
 class Copa extends BaseController {
   private w = 10;
   private slowStart = true;
   private readonly samples: { at: number; rtt: number }[] = [];
   private standing = Infinity;
-  private rttMin = Infinity;
-  private rttMinAt = 0;
+  private readonly rttMin = new WindowedFilter(RTT_MIN_WINDOW_MS, atMost, Infinity);
   private srtt = NaN;
   private velocity = 1;
   private direction = 0;
@@ -47,20 +49,29 @@ class Copa extends BaseController {
     const rtt = ack.now - ack.sentAt;
     this.rto.sample(rtt);
     this.srtt = Number.isNaN(this.srtt) ? rtt : 0.875 * this.srtt + 0.125 * rtt;
-    if (rtt <= this.rttMin || ack.now - this.rttMinAt > RTT_MIN_WINDOW_MS) {
-      this.rttMin = rtt;
-      this.rttMinAt = ack.now;
-    }
+    const rttMin = this.rttMin.update(ack.now, rtt);
     this.updateStanding(ack.now, rtt);
-    const queueing = this.standing - this.rttMin;
+    const queueing = this.standing - rttMin;
     // λ ≤ λt ⇔ (w / RTTstanding) ≤ 1 / (δ·dq) ⇔ w·δ·dq ≤ RTTstanding
     const below = this.w * this.delta * queueing <= this.standing;
     if (this.slowStart) {
       if (below) this.w += 1;
       else this.slowStart = false;
     }
-    if (!this.slowStart) this.w = Math.max(2, this.w + (below ? 1 : -1) * (this.velocity / (this.delta * this.w)));
+    if (!this.slowStart) this.move(below ? 1 : -1);
     if (this.rounds.ended(ack.seq)) this.endRound();
+  }
+
+  /** One ACK's step of v/(δ·w) up or down; a velocity built up the other way starts again from 1. */
+  private move(direction: 1 | -1): void {
+    if (direction !== this.direction && this.velocity > 1) this.turn(direction);
+    this.w = Math.max(2, this.w + (direction * this.velocity) / (this.delta * this.w));
+  }
+
+  private turn(direction: number): void {
+    this.velocity = 1;
+    this.sameDirection = 0;
+    this.direction = direction;
   }
 
   /** RTTstanding: the smallest RTT of the last srtt/2. */
@@ -82,11 +93,7 @@ class Copa extends BaseController {
     if (this.slowStart) return;
     if (direction !== 0 && direction === this.direction) {
       if (++this.sameDirection >= SAME_DIRECTION_BEFORE_DOUBLING) this.velocity *= 2;
-    } else {
-      this.velocity = 1;
-      this.sameDirection = 0;
-    }
-    this.direction = direction;
+    } else this.turn(direction);
   }
 
   onTimeout(): void {
@@ -100,7 +107,7 @@ class Copa extends BaseController {
   }
 
   estimates() {
-    return { rttMin: this.rttMin, srtt: this.srtt, pacingRate: this.pacingRate() };
+    return { rttMin: this.rttMin.value, srtt: this.srtt, pacingRate: this.pacingRate() };
   }
 }
 

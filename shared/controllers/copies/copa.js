@@ -1,13 +1,53 @@
 // Copa (Arun & Balakrishnan, NSDI 2018), default mode. It aims at the rate 1 / (δ × dq), where dq is
 // the queueing delay: RTTstanding − RTTmin. RTTstanding is the smallest RTT of the last half smoothed
 // RTT (recent enough to see the queue now, long enough to skip one unlucky sample); RTTmin is the
-// smallest of the last 10 s (the path without a queue). Each ACK moves the window by v / (δ × w)
-// towards the target, so the window moves by about v per round trip. The velocity v doubles once the
-// window has moved the same way for three round trips, and falls back to 1 when it turns, so Copa
-// closes a large gap quickly without overshooting a small one. It starts by adding a packet per ACK
+// smallest of the last 10 s (the path without a queue), kept as Linux keeps a windowed minimum. Each ACK
+// moves the window by v / (δ × w) towards the target, so the window moves by about v per round trip. The
+// velocity v doubles once the window has moved the same way for three round trips, and falls back to 1
+// as soon as an ACK asks to move the other way, so Copa closes a large gap quickly without overshooting a
+// small one (a velocity built up one way and kept for a whole round the other way runs the window into
+// the thousands when the link stalls). It starts by adding a packet per ACK
 // until the rate first exceeds the target, and paces at 2 × w / RTTstanding.
 const RTT_MIN_WINDOW_MS = 10000;
 const SAME_DIRECTION_BEFORE_DOUBLING = 3;
+
+// Kathleen Nichols' windowed minimum (Linux's win_minmax.c): the best, 2nd and 3rd best samples
+// spread across the window, each kept until the window has passed since it
+function windowedMin(window) {
+  const t = [0, 0, 0];
+  const v = [Infinity, Infinity, Infinity];
+  const set = (i, ti, vi) => {
+    t[i] = ti;
+    v[i] = vi;
+  };
+  const shift = (ti, vi) => {
+    set(0, t[1], v[1]);
+    set(1, t[2], v[2]);
+    set(2, ti, vi);
+  };
+  return {
+    value: () => v[0],
+    update(ti, vi) {
+      if (vi <= v[0] || ti - t[2] > window) {
+        for (let i = 0; i < 3; i++) set(i, ti, vi);
+        return vi;
+      }
+      if (vi <= v[1]) {
+        set(2, ti, vi);
+        set(1, ti, vi);
+      } else if (vi <= v[2]) set(2, ti, vi);
+      const dt = ti - t[0];
+      if (dt > window) {
+        shift(ti, vi);
+        if (ti - t[0] > window) shift(ti, vi);
+      } else if (t[1] === t[0] && dt > Math.floor(window / 4)) {
+        set(2, ti, vi);
+        set(1, ti, vi);
+      } else if (t[2] === t[1] && dt > Math.floor(window / 2)) set(2, ti, vi);
+      return v[0];
+    },
+  };
+}
 
 export default {
   title: 'Copa (my copy)',
@@ -17,8 +57,7 @@ export default {
     let slowStart = true;
     const samples = []; // { at, rtt } of the last srtt/2, oldest first
     let standing = Infinity;
-    let rttMin = Infinity;
-    let rttMinAt = 0;
+    const rttMin = windowedMin(RTT_MIN_WINDOW_MS);
     let velocity = 1;
     let direction = 0;
     let sameDirection = 0;
@@ -57,6 +96,18 @@ export default {
       standing = m;
     }
 
+    function turn(d) {
+      velocity = 1;
+      sameDirection = 0;
+      direction = d;
+    }
+
+    // One ACK's step of v / (δ × w) up (+1) or down (−1); a velocity built up the other way starts again from 1.
+    function move(d) {
+      if (d !== direction && velocity > 1) turn(d);
+      w = Math.max(2, w + (d * velocity) / (p.delta * w));
+    }
+
     // Once per round trip: the velocity doubles while the window keeps moving the same way.
     function endRound() {
       const d = Math.sign(w - windowAtRoundStart);
@@ -64,11 +115,7 @@ export default {
       if (slowStart) return;
       if (d !== 0 && d === direction) {
         if (++sameDirection >= SAME_DIRECTION_BEFORE_DOUBLING) velocity *= 2;
-      } else {
-        velocity = 1;
-        sameDirection = 0;
-      }
-      direction = d;
+      } else turn(d);
     }
 
     const pacingRate = () => (standing === Infinity ? Infinity : (2 * w * 1000) / standing);
@@ -84,19 +131,16 @@ export default {
       onAck(ack) {
         const rtt = ack.now - ack.sentAt;
         sampleRtt(rtt);
-        if (rtt <= rttMin || ack.now - rttMinAt > RTT_MIN_WINDOW_MS) {
-          rttMin = rtt;
-          rttMinAt = ack.now;
-        }
+        const min = rttMin.update(ack.now, rtt);
         updateStanding(ack.now, rtt);
-        const queueing = standing - rttMin;
+        const queueing = standing - min;
         // rate ≤ target ⇔ w / RTTstanding ≤ 1 / (δ × dq) ⇔ w × δ × dq ≤ RTTstanding
         const below = w * p.delta * queueing <= standing;
         if (slowStart) {
           if (below) w += 1;
           else slowStart = false;
         }
-        if (!slowStart) w = Math.max(2, w + (below ? 1 : -1) * (velocity / (p.delta * w)));
+        if (!slowStart) move(below ? 1 : -1);
         if (ack.seq >= roundEnd) {
           roundEnd = highestSent + 1;
           endRound();
@@ -111,7 +155,7 @@ export default {
         return rto();
       },
       estimates() {
-        return { rttMin, srtt, pacingRate: pacingRate() };
+        return { rttMin: rttMin.value(), srtt, pacingRate: pacingRate() };
       },
     };
   },
