@@ -1,4 +1,4 @@
-import { ESTIMATES } from '../../shared/log/kinds.ts';
+import { type EstimateName, ESTIMATES } from '../../shared/log/kinds.ts';
 import type { RunSeries } from '../../shared/metrics/series.ts';
 import { channels, COLORS } from '../charts/palette.ts';
 import { eventMarks } from '../charts/events.ts';
@@ -14,17 +14,20 @@ export interface ChartDef {
 }
 
 /**
- * Lines keep off the colours of the timeout and loss ticks (vermillion, green), since any line can run
- * along the time axis where the ticks stand, and a tick must not read as data.
+ * Each estimate a controller reports, as its legend names it and the colour of its line. Lines keep off
+ * the colours of the timeout and loss ticks (vermillion, green), since any line can run along the time
+ * axis where the ticks stand, and a tick must not read as data; two that can share a chart (min and
+ * smoothed RTT, bandwidth and pacing rate) differ.
  */
-const ESTIMATE_COLORS: Record<string, string> = {
-  ssthresh: COLORS.sky,
-  rttMin: COLORS.purple,
-  bandwidth: COLORS.sky,
-  pacingRate: COLORS.sky,
-  srtt: COLORS.purple,
-  rto: COLORS.grey,
-  threshold: COLORS.yellow,
+const ESTIMATE_STYLE: Record<EstimateName, { label: string; color: string }> = {
+  ssthresh: { label: 'slow-start threshold', color: COLORS.sky },
+  rttMin: { label: 'min RTT', color: COLORS.purple },
+  bandwidth: { label: 'bandwidth estimate', color: COLORS.sky },
+  pacingRate: { label: 'pacing rate', color: COLORS.blue },
+  srtt: { label: 'smoothed RTT', color: COLORS.blue },
+  rto: { label: 'retransmission timeout', color: COLORS.grey },
+  threshold: { label: 'delay threshold', color: COLORS.yellow },
+  tokenRate: { label: 'token rate', color: COLORS.grey },
 };
 
 /** Estimates on the window chart when they are in packets; the rest belong to their own scales. */
@@ -54,7 +57,7 @@ function pipeLayers(window: Float64Array, bdp: number, endMs: number): Layer[] {
 /** The charts of one run and what each draws. Built once per run, so playback can paint incrementally. */
 export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = null): ChartDef[] {
   const estimateLayers = (names: (n: string) => boolean): Layer[] =>
-    ESTIMATES.filter((n) => s.estimates[n] && names(n)).map((n) => ({ kind: 'step', data: s.estimates[n], color: ESTIMATE_COLORS[n] ?? COLORS.grey, label: n, size: 1.2 }));
+    ESTIMATES.filter((n) => s.estimates[n] && names(n)).map((n) => ({ kind: 'step', data: s.estimates[n], ...ESTIMATE_STYLE[n], size: 1.2 }));
   const charts: ChartDef[] = [
     {
       id: 'sequence',
