@@ -204,10 +204,58 @@ export type CommandLine<L extends readonly FlagSpec[]> = { help: true } | { help
  * for the reader that knows what they set (readSchemaFlags, readRelayFlags).
  */
 export function readCommandLine<const L extends readonly FlagSpec[]>(argv: string[], own: L, passedOn: readonly FlagSpec[] = []): CommandLine<L> {
-  const { values: given } = parseArgs({ args: argv, options: flagOptions([...own, ...passedOn]), strict: true, allowPositionals: false });
+  const specs = [...own, ...passedOn];
+  const { args, missing } = joinDashValues(argv, specs);
+  let given: ReturnType<typeof parseArgs>['values'];
+  try {
+    given = parseArgs({ args, options: flagOptions(specs), strict: true, allowPositionals: false }).values;
+  } catch (e) {
+    // What parseArgs trips over next is mostly the word left without its flag: the missing value says why.
+    throw missing ?? e;
+  }
   if (given.help === true) return { help: true };
+  if (missing) throw missing;
   const flags = Object.fromEntries(own.map((p) => [p.name, given[flagName(p.name)] === undefined ? defaultValue(p) : readFlag(p, given[flagName(p.name)])]));
   return { help: false, flags: flags as FlagValues<L>, given };
+}
+
+/**
+ * A word after a flag that can only be a value: no flag starts with "-" and a digit or a point, so a
+ * negative number is one, as parseArgs, which calls every word that starts with "-" ambiguous, cannot know.
+ */
+const NUMBER_LIKE = /^-[\d.]/;
+
+/**
+ * The command line with each value-taking flag followed by a negative number joined to it (`--delay -5`
+ * read as `--delay=-5`, so its check says what the flag accepts), and the first flag left without a value,
+ * dropped from the line: at the end, or before another word that starts with "-". parseArgs' own messages
+ * for those name no range and tell of "-XYZ"; the error is kept until --help has had its chance to win.
+ */
+function joinDashValues(argv: string[], specs: readonly FlagSpec[]): { args: string[]; missing: UsageError | null } {
+  const takesValue = new Map(specs.filter((p) => p.kind !== 'switch').map((p) => [`--${flagName(p.name)}`, p]));
+  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
+  const args: string[] = [];
+  let missing: UsageError | null = null;
+  for (let i = 0; i < end; i++) {
+    const p = takesValue.get(argv[i]);
+    const next: string | undefined = argv[i + 1];
+    // "-" alone is a value to parseArgs too (standard input, by custom).
+    const fine = p === undefined || (next !== undefined && (next === '-' || !next.startsWith('-')));
+    if (fine) args.push(argv[i]);
+    else if (next !== undefined && NUMBER_LIKE.test(next)) args.push(`${argv[i]}=${argv[++i]}`);
+    else missing ??= missingValue(p, next);
+  }
+  return { args: [...args, ...argv.slice(end)], missing };
+}
+
+/** A flag with no value: its shape, and for a word that reads as a flag, how to give one that starts with "-". */
+function missingValue(p: FlagSpec, next: string | undefined): UsageError {
+  const flag = `--${flagName(p.name)}`;
+  const head = `${flag} ${shapeOf(p)} is missing its value`;
+  if (next === undefined) return new UsageError(head);
+  // The word goes into the example only when it can be copied from the message as it is.
+  const example = `${flag}=${/^[\x21-\x7e]{1,40}$/.test(next) ? next : 'VALUE'}`;
+  return new UsageError(`${head} (${quote(next)} reads as a flag; a value that starts with "-" is joined to it: ${example})`);
 }
 
 /** The values of the schema's flags that were given, checked; an error names the flag and its range. */

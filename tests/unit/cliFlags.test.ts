@@ -151,3 +151,73 @@ describe('the flag layer: one declared list of flags per tool', () => {
     expect(fine.code).toBe(1);
   });
 });
+
+describe('a value that starts with "-" after a flag that takes one', () => {
+  const SIGNED = [
+    textFlag('name', 'NAME', 'x', 'a name'),
+    num('offset', 'ms', -100, 100, 1, 0, 'shift'),
+    num('delay', 'ms', 0, 100, 0.1, 0, 'hold'),
+    switchFlag('json', 'as JSON'),
+    HELP_FLAG,
+  ] as const;
+  const readSigned = (...argv: string[]) => {
+    const line = readCommandLine(argv, SIGNED);
+    if (line.help) throw new Error('--help was read');
+    return line.flags;
+  };
+
+  it('reads a negative number as the value, in range or refused with the range, as with =', () => {
+    expect(readSigned('--offset', '-5', '--name', '-7', '--json')).toMatchObject({ offset: -5, name: '-7', json: true });
+    expect(readSigned('--offset', '-.5e1')).toMatchObject({ offset: -5 });
+    for (const value of ['-5', '-5x', '-.5']) {
+      const message = `--delay must be a number from 0 to 100 (got "${value}")`;
+      expect(() => readSigned('--delay', value), value).toThrow(new UsageError(message));
+      expect(() => readSigned(`--delay=${value}`), value).toThrow(new UsageError(message));
+    }
+    expect(() => readSigned('--offset', '-101')).toThrow(new UsageError('--offset must be a whole number from -100 to 100 (got "-101")'));
+  });
+
+  it('names the flag left without a value, and says how to give one that starts with "-"', () => {
+    const cases: [string[], string][] = [
+      [['--name', '-foo'], '--name NAME is missing its value ("-foo" reads as a flag; a value that starts with "-" is joined to it: --name=-foo)'],
+      [['--name', '--json'], '--name NAME is missing its value ("--json" reads as a flag; a value that starts with "-" is joined to it: --name=--json)'],
+      [['--delay', '--', 'x'], '--delay 0…100 ms is missing its value ("--" reads as a flag; a value that starts with "-" is joined to it: --delay=--)'],
+      [['--name', '-a b'], '--name NAME is missing its value ("-a b" reads as a flag; a value that starts with "-" is joined to it: --name=VALUE)'],
+      [['--json', '--offset'], '--offset -100…100 ms is missing its value'],
+      [['--name', '-x', '--bogus'], '--name NAME is missing its value ("-x" reads as a flag; a value that starts with "-" is joined to it: --name=-x)'],
+    ];
+    for (const [argv, message] of cases) expect(() => readSigned(...argv), argv.join(' ')).toThrow(new UsageError(message));
+    expect(readSigned('--name', '-', '--name=-foo')).toMatchObject({ name: '-foo' });
+    expect(readCommandLine(['--name', '--help'], SIGNED)).toEqual({ help: true });
+  });
+
+  it('every tool reads "--flag -5" as "--flag=-5": the range message, exit 2', async () => {
+    const cases: [string, ToolMain, string[], string][] = [
+      ['sim', sim, ['--delay', '-5'], '--delay: delay must be a whole number from 0 to 5000 ms (got "-5")'],
+      ['sim', sim, ['--delay', '-5x'], '--delay: delay must be a whole number from 0 to 5000 ms (got "-5x")'],
+      ['sim', sim, ['--seed', '-1'], '--seed must be a whole number from 0 to 2147483647 (got "-1")'],
+      ['sim', sim, ['--trace', '-foo'], '--trace NAME|FILE is missing its value ("-foo" reads as a flag; a value that starts with "-" is joined to it: --trace=-foo)'],
+      ['fetch', fetchMain, ['--give-up', '-5'], '--give-up must be a whole number from 100 to 3600000 (got "-5")'],
+      ['link', linkMain, ['--listen', '127.0.0.1:0', '--to', '127.0.0.1:9', '--latency', '-5'], '--latency: latency must be a whole number from 0 to 5000 ms (got "-5")'],
+      ['testall', testallMain, ['--send', 'x', '--recv', 'y', '--timeout', '-5'], '--timeout must be a whole number from 1 to 3600 (got "-5")'],
+      ['relay', relayMain, ['--delay', '-5'], '--delay must be a number from 0 to 60000 (got "-5")'],
+      ['relay', relayMain, ['--loss', '-0.5'], '--loss: loss must be a number from 0 to 100 % (got "-0.5")'],
+    ];
+    for (const [tool, main, argv, message] of cases) {
+      const r = await runInProcess(tool, main, argv);
+      expect([r.code, r.stderr, r.stdout], `${tool} ${argv.join(' ')}`).toEqual([2, `${tool}: ${message}\nRun with --help for the options.\n`, '']);
+    }
+  });
+
+  it('a value that may start with "-" gets through, and sim --delay 50 still runs with that delay', async () => {
+    // Port 9 (discard): the --id was taken, so the fetch went on to fail there, exit 1 and not 2.
+    const fetched = await runInProcess('fetch', fetchMain, ['--server', '127.0.0.1:9', '--give-up', '100', '--id', '-7']);
+    expect([fetched.code, fetched.stderr]).toEqual([1, 'fetch: nothing listens on 127.0.0.1:9 over UDP (is the offset server running?)\n']);
+    const [spaced, joined, plain] = await Promise.all([['--delay', '50'], ['--delay=50'], []].map((argv) => runInProcess('sim', sim, [...argv, '--json'])));
+    expect([spaced.code, spaced.stderr]).toEqual([0, '']);
+    // The run's own wall-clock time is the one figure that differs between equal runs.
+    const figures = (r: { stdout: string }) => ({ ...JSON.parse(r.stdout), wallMs: 0 });
+    expect(figures(spaced)).toEqual(figures(joined));
+    expect(figures(spaced).all.delay95).not.toBe(figures(plain).all.delay95);
+  });
+});
