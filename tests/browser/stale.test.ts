@@ -35,7 +35,7 @@ describe('no stale state in Chromium', () => {
     await page.close();
   });
 
-  it('a failed upload marks the runs on the screen as the previous ones, until the settings change', async () => {
+  it('a failed upload marks the runs on the screen, cards and charts, as the previous ones, until the settings change', async () => {
     const { page } = await open(env.context, `${env.relay.url}/?${LIGHT_RUN}`);
     await quickPlayback(page);
     await card(page, 'A', 'Throughput');
@@ -46,12 +46,16 @@ describe('no stale state in Chromium', () => {
     await page.waitForSelector('section.cards.stale[data-side^="A "]');
     expect(await sideNote(page, 'A')).toBe('previous run: the upload of huge.down failed; this is the run on the trace before it');
     expect(await page.locator('section.cards.stale').count()).toBe(2);
+    // the charts of those runs are dimmed as their cards are
+    const dimmed = () => page.locator('.column[data-side] .plot').evaluateAll((plots) => plots.map((p) => getComputedStyle(p).opacity));
+    expect(new Set(await dimmed())).toEqual(new Set(['0.4']));
     // the long note wraps under its heading: the plane stays on the page
     expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true);
     const plane = (await page.locator('figure.plane').boundingBox())!;
     expect(plane.x + plane.width).toBeLessThanOrEqual(1500);
     await page.locator('[data-param="seed"]').fill('2');
     await page.waitForFunction(() => document.querySelectorAll('section.cards.stale').length === 0);
+    expect(new Set(await dimmed())).toEqual(new Set(['1']));
     await page.close();
   });
 

@@ -10,7 +10,7 @@ import { captions } from '../teach/captions.ts';
 import { useFacts } from '../teach/useFacts.ts';
 import { Columns, Overview } from './Columns.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
-import { sideLabel, viewsFor } from './freshness.ts';
+import { sideLabel, staleReasons, viewsFor } from './freshness.ts';
 import { LivePanel } from './LivePanel.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { restoreImportedCode } from '../editor/userCode.ts';
@@ -143,6 +143,7 @@ export function App() {
   const checkAndRun = useSteadyCallback(runs.checkAndRun);
   const uploadFile = useSteadyCallback((f: File) => void uploads.upload(f, runs.pool, (trace) => setE({ ...e, trace }), note));
   const label = (slot: Slot) => sideLabel(SIDE_STYLE[slot].name, runs.views[slot], e[slot].scheme);
+  const stale = staleReasons(runs, e, uploads.failed);
 
   return (
     <div className="app">
@@ -166,7 +167,7 @@ export function App() {
         <Sidebar e={e} set={setE} checkAndRun={checkAndRun} uploaded={uploaded} onUpload={uploadFile} linkNow={linkNow} policyNow={policyNow} relayPolicy={live.policy} />
         <main>
           <Playback playhead={playhead} endMs={endMs} zoomed={zoom !== null} onResetZoom={() => setZoom(null)} />
-          <Overview e={e} setE={setE} runs={runs} label={label} failedUpload={uploads.failed} said={said} />
+          <Overview e={e} setE={setE} runs={runs} label={label} stale={stale} said={said} />
           <RunErrors e={e} errors={runs.errors} />
           <Columns
             offset={e.scenario === 'offset'}
@@ -180,6 +181,7 @@ export function App() {
             said={said}
             overlay={e.overlay}
             setOverlay={(overlay) => setE({ ...e, overlay })}
+            stale={stale}
           />
         </main>
       </div>

@@ -8,7 +8,6 @@ import type { Experiment } from '../state/experiment.ts';
 import type { RunView } from '../worker/protocol.ts';
 import type { CaptionRow, RunFacts } from '../teach/captions.ts';
 import { Exercises } from '../teach/Exercises.tsx';
-import { staleReason } from './freshness.ts';
 import { type ChartDef, chartsOf, overlayOf } from './layers.ts';
 import type { TimeSource } from './playhead.ts';
 import type { Runs, Slot } from './useRuns.ts';
@@ -20,21 +19,7 @@ function sideNote(view: RunView | undefined, busy: boolean | undefined): string 
 }
 
 /** Both runs' cards, and for the contest the throughput–delay plane with the omniscient point. */
-export function Overview({
-  e,
-  setE,
-  runs,
-  label,
-  failedUpload,
-  said,
-}: {
-  e: Experiment;
-  setE(e: Experiment): void;
-  runs: Runs;
-  label(slot: Slot): string;
-  failedUpload: string | null;
-  said: Captions;
-}) {
+export function Overview({ e, setE, runs, label, stale, said }: { e: Experiment; setE(e: Experiment): void; runs: Runs; label(slot: Slot): string; stale: Stale; said: Captions }) {
   const points: PlanePoint[] = [];
   for (const s of ['a', 'b'] as const) {
     const v = runs.views[s];
@@ -54,9 +39,9 @@ export function Overview({
     <div className="overview">
       {(['a', 'b'] as const).map((s) => {
         const view = runs.views[s];
-        const stale = view && staleReason(view, e, s, Boolean(runs.busy[s]), failedUpload);
+        const why = stale[s];
         return view ? (
-          <SummaryCards key={s} summary={view.summary} side={label(s)} color={SIDE_STYLE[s].color} note={stale ? `previous run: ${stale}` : sideNote(view, runs.busy[s])} stale={Boolean(stale)} />
+          <SummaryCards key={s} summary={view.summary} side={label(s)} color={SIDE_STYLE[s].color} note={why ? `previous run: ${why}` : sideNote(view, runs.busy[s])} stale={Boolean(why)} />
         ) : (
           <section key={s} className="cards" aria-label={`Summary of run ${SIDE_STYLE[s].name}`}>
             <h3>{label(s)}</h3>
@@ -76,6 +61,9 @@ export function Overview({
     </div>
   );
 }
+
+/** Why each side's shown run is not the one the settings describe (see staleReason), or null. */
+export type Stale = Record<Slot, string | null>;
 
 /** What the page says of both runs, under the plane and each row of charts. */
 export type Captions = Record<CaptionRow, string>;
@@ -125,6 +113,7 @@ interface ColumnsProps {
   said: Captions;
   overlay: boolean;
   setOverlay(on: boolean): void;
+  stale: Stale;
 }
 
 /**
@@ -208,7 +197,7 @@ function RowCaption({ said, id }: { said: Captions | null; id: string }) {
 }
 
 /** Each side's charts in its column, on the shared time axis, row by row with what each row says under it. */
-export function Columns({ offset, runs, domain: asked, playhead, setZoom, label, root, facts, said: saidBoth, overlay, setOverlay }: ColumnsProps) {
+export function Columns({ offset, runs, domain: asked, playhead, setZoom, label, root, facts, said: saidBoth, overlay, setOverlay, stale }: ColumnsProps) {
   // The same range and handler from render to render, so the memoised charts skip renders that change neither.
   const domain = useMemo<[number, number]>(() => [asked[0], asked[1]], [asked[0], asked[1]]);
   const resetZoom = useCallback(() => setZoom(null), [setZoom]);
@@ -237,7 +226,8 @@ export function Columns({ offset, runs, domain: asked, playhead, setZoom, label,
               </div>
             ) : (
               sides.map(([s, c]) => (
-                <div key={s} className="column" data-side={s}>
+                // a run the settings no longer describe is dimmed here as on its cards
+                <div key={s} className={stale[s] ? 'column stale' : 'column'} data-side={s}>
                   {c && <RowChart chart={c} layers={c.layers} sharedY={yRanges[s].get(id)} tNow={tNow(s)} axis={axis} />}
                 </div>
               ))

@@ -1,6 +1,7 @@
 import { findScheme } from '../../shared/controllers/registry.ts';
 import type { Experiment } from '../state/experiment.ts';
 import type { RunView } from '../worker/protocol.ts';
+import type { Runs, Slot } from './useRuns.ts';
 
 /** Which scheme a run was made with, read from the run itself (an imported CSV names its own). */
 export function schemeOfView(view: RunView): string | null {
@@ -41,6 +42,15 @@ export function staleReason(view: RunView, e: Experiment, slot: 'a' | 'b', busy:
   }
   if (slot === 'a' && e.live) return 'a simulated run; live mode has not fetched yet';
   return scheme === e[slot].scheme ? null : `a run of ${schemeTitle(scheme ?? '?')}, not of ${schemeTitle(e[slot].scheme)}`;
+}
+
+/** Each side's `staleReason`, for the cards and the charts of the run it shows alike. */
+export function staleReasons(runs: Runs, e: Experiment, failedUpload: string | null): Record<Slot, string | null> {
+  const of = (s: Slot) => {
+    const view = runs.views[s];
+    return view ? staleReason(view, e, s, Boolean(runs.busy[s]), failedUpload) : null;
+  };
+  return { a: of('a'), b: of('b') };
 }
 
 /** The heading of a side: its letter and the scheme of the run shown (or, with none yet, the one asked for). */
