@@ -17,7 +17,7 @@ const heading = (page: Page, side: 'A' | 'B') => page.locator(`section.cards[dat
 const sideNote = (page: Page, side: 'A' | 'B') => page.locator(`section.cards[data-side^="${side} "] h3 small`).innerText();
 
 describe('no stale state in Chromium', () => {
-  it('an imported CSV replays under its own scheme’s name, not the selected one', async () => {
+  it('an imported CSV replays under its own scheme’s name, not the selected one, and on its own link', async () => {
     const { page, problems } = await open(env.context, `${env.relay.url}/?a=fixed&${LIGHT_RUN}`);
     await quickPlayback(page);
     await card(page, 'A', 'Throughput');
@@ -31,6 +31,14 @@ describe('no stale state in Chromium', () => {
     expect(await heading(page, 'B')).toMatch(/^B · Fixed window/);
     expect(await page.locator('.column[data-side="b"] h2').innerText()).toMatch(/^B · Fixed window/);
     expect(await page.locator('[data-param="b.scheme"]').inputValue()).toBe('bdp');
+    // made on this link, it compares with A; imported beside a run on another link, the page says the two do not compare
+    const plane = page.locator('[data-caption="plane"]');
+    await expect.poll(() => plane.innerText()).toMatch(/^A · Fixed window: /);
+    await page.locator('[data-number="link.delay"]').fill('50');
+    await page.waitForFunction(() => /^simulated in \d+ ms$/.test(document.querySelector('section.cards[data-side^="B "] h3 small')?.textContent ?? ''));
+    await page.getByText('Import CSV', { exact: true }).click();
+    await page.locator('[data-import="b"]').setInputFiles(file);
+    await expect.poll(() => plane.innerText()).toMatch(/^Look out: A and B ran on different links \(delay 50 ms against 20 ms\), so their figures do not compare like for like\./);
     expect(problems).toEqual([]);
     await page.close();
   });

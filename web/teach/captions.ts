@@ -1,3 +1,4 @@
+import type { LinkSpec } from '../../shared/scenarios/spec.ts';
 import type { RunView } from '../worker/protocol.ts';
 
 /**
@@ -28,6 +29,8 @@ export interface RunFacts {
   omniscient: boolean;
   /** The bandwidth–delay product: capacity × minimum RTT, packets, if known. */
   bdp: number | null;
+  /** The link the run was made on, when the run says (an imported run brings its own). */
+  link?: LinkSpec | null;
 }
 
 export type CaptionRow = 'plane' | 'sequence' | 'window' | 'throughput' | 'delay' | 'queue';
@@ -47,6 +50,27 @@ export function degenerate(f: RunFacts): string | null {
     return `the link sits idle under ${f.name}: ${share(f.throughputMbps, f.capacityMbps)} of its capacity used`;
   }
   return null;
+}
+
+/** How the links of two runs differ, in words ("delay 50 ms against 20 ms"); empty when they are one link. */
+export function linkDifferences(a: LinkSpec, b: LinkSpec): string[] {
+  const bottleneck = (l: LinkSpec) => (l.kind === 'trace' ? `the trace ${l.trace}` : `${l.mbps} Mbit/s`);
+  const reverse = (l: LinkSpec) => (l.kind === 'trace' ? l.ackTrace : String(l.ackMbps));
+  const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
+  const out: string[] = [];
+  if (bottleneck(a) !== bottleneck(b)) out.push(`${bottleneck(a)} against ${bottleneck(b)}`);
+  else if (reverse(a) !== reverse(b)) out.push('another ACK path');
+  if (a.delayMs !== b.delayMs) out.push(`delay ${a.delayMs} ms against ${b.delayMs} ms`);
+  if (a.kind === 'trace' && b.kind === 'trace' && a.once !== b.once) out.push(`the trace ${a.once ? 'played once against looped' : 'looped against played once'}`);
+  if (!same(a.queue, b.queue)) out.push('another queue');
+  if (!same(a.forward, b.forward) || !same(a.reverse, b.reverse)) out.push('other impairments');
+  return out;
+}
+
+/** A warning when A and B ran on different links (an imported run brings its own): their figures do not compare. */
+function linksApart(a: RunFacts | null, b: RunFacts | null): string[] {
+  const apart = a?.link && b?.link ? linkDifferences(a.link, b.link) : [];
+  return apart.length ? [`A and B ran on different links (${apart.join('; ')}), so their figures do not compare like for like`] : [];
 }
 
 const share = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
@@ -116,7 +140,7 @@ export function captions(a: RunFacts | null, b: RunFacts | null): Record<Caption
       ]
     : [a, b].filter((f): f is RunFacts => f !== null);
   if (runs.length === 0) return { plane: '', sequence: '', window: '', throughput: '', delay: '', queue: '' };
-  const warnings = runs.map(degenerate).filter((w): w is string => w !== null);
+  const warnings = [...linksApart(a, b), ...runs.map(degenerate).filter((w): w is string => w !== null)];
   const warn = warnings.length ? `Look out: ${warnings.join('; ')}. ` : '';
   const list = (f: (r: RunFacts) => string) => runs.map(f).join('; ');
   return {

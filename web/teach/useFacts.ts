@@ -14,6 +14,6 @@ export function useFacts(view: RunView | undefined): RunFacts | null {
     const packetBytes = spec?.link.kind === 'trace' ? OPPORTUNITY_BYTES : DATA_BYTES;
     // A contest on a constant-rate link knows its capacity; the offset server's rate is its tokens, not the link's.
     const linkMbps = spec?.workload === 'contest' && spec.link.kind === 'rate' ? spec.link.mbps : null;
-    return factsOf(view, schemeTitle(schemeOfView(view) ?? '?'), minRttMs, packetBytes, linkMbps);
+    return { ...factsOf(view, schemeTitle(schemeOfView(view) ?? '?'), minRttMs, packetBytes, linkMbps), link: spec?.link ?? null };
   }, [view]);
 }

@@ -4,7 +4,7 @@ import { summarize } from '../../../shared/metrics/summary.ts';
 import { runScenario } from '../../../shared/scenarios/run.ts';
 import { DEFAULT_EXPERIMENT } from '../../../web/state/experiment.ts';
 import { specFor } from '../../../web/state/spec.ts';
-import { bdpPackets, captions, degenerate, factsOf, type RunFacts } from '../../../web/teach/captions.ts';
+import { bdpPackets, captions, degenerate, factsOf, linkDifferences, type RunFacts } from '../../../web/teach/captions.ts';
 
 const aimd: RunFacts = {
   name: 'AIMD',
@@ -113,6 +113,25 @@ describe('captions from the runs', () => {
     const facts = factsOf(view, 'BDP estimator', 40, 1500, 12);
     expect([facts.capacityMbps, facts.bdp, facts.omniscient]).toEqual([12, 40, false]);
     expect(captions(facts, null).throughput).toMatch(/^Throughput against what the link offered: BDP estimator uses \d+%\.$/);
+  });
+
+  it('says how two runs’ links differ, and warns that runs on different links do not compare', () => {
+    const link = specFor(DEFAULT_EXPERIMENT, 'a').link;
+    expect(linkDifferences(link, { ...link })).toEqual([]);
+    expect(linkDifferences({ ...link, delayMs: 50 }, link)).toEqual(['delay 50 ms against 20 ms']);
+    expect(linkDifferences({ ...link, trace: 'TMobile-LTE-short.down', once: false }, { ...link, once: true })).toEqual([
+      'the trace TMobile-LTE-short.down against the trace Verizon-LTE-short.down',
+      'the trace looped against played once',
+    ]);
+    expect(linkDifferences({ ...link, kind: 'rate', mbps: 1 }, link)).toEqual(['1 Mbit/s against the trace Verizon-LTE-short.down']);
+    expect(linkDifferences({ ...link, queue: { kind: 'packets', limit: 100 } }, link)).toEqual(['another queue']);
+    expect(linkDifferences({ ...link, reverse: { ...link.reverse, loss: 1 } }, link)).toEqual(['other impairments']);
+    // an imported run made at 50 ms beside B's at 20 ms
+    const said = captions({ ...aimd, link: { ...link, delayMs: 50 } }, { ...bdp, link });
+    expect(said.plane).toMatch(/^Look out: A and B ran on different links \(delay 50 ms against 20 ms\), so their figures do not compare like for like\. AIMD: /);
+    expect(said.window).toMatch(/^Look out: A and B ran on different links/);
+    expect(captions({ ...aimd, link }, { ...bdp, link }).plane).toMatch(/^AIMD: /);
+    expect(captions({ ...aimd, link: null }, { ...bdp, link }).plane).toMatch(/^AIMD: /);
   });
 
   it('with no run shown yet there is nothing to say', () => {
