@@ -85,7 +85,8 @@ export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = nul
     },
     {
       id: 'throughput',
-      title: 'Throughput against capacity',
+      // The offset server's limit is its token bucket, not a link's capacity: its chart shows throughput alone.
+      title: offset ? 'Throughput of the replies' : 'Throughput against capacity',
       yLabel: 'Mbit/s',
       layers: [
         ...(s.capacity ? [{ kind: 'area' as const, data: s.capacity, color: 'rgba(153,153,153,0.45)', label: 'capacity' }] : []),
