@@ -22,4 +22,9 @@ describe('estimates in the legends', () => {
     expect(legend('window').map((l) => l.label)).toEqual(['slow-start threshold']);
     for (const id of ['delay', 'rates']) expect(new Set(legend(id).map((l) => l.color)).size, id).toBe(legend(id).length);
   });
+
+  it('the offset server’s throughput chart claims no capacity: its limit is the token bucket', () => {
+    const title = (offset: boolean) => chartsOf(withEstimates([]), offset).find((c) => c.id === 'throughput')!.title;
+    expect([title(false), title(true)]).toEqual(['Throughput against capacity', 'Throughput of the replies']);
+  });
 });
