@@ -77,6 +77,15 @@ describe('the labs in Chromium', () => {
     await page.close();
   });
 
+  it('contest lab: a hand-typed FROM..TO+STEP, its `+` a space once decoded, opens as typed and is written back as the page writes it', async () => {
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=contest-lab&sw=fixed:w:2..512*2&sw=bdp:gain:1..3+0.25`);
+    await expect.poll(() => page.locator('[data-param="sweep1"]').inputValue(), { timeout: 5_000 }).toBe('1..3+0.25');
+    expect(await page.locator('.notices').count()).toBe(0);
+    await expect.poll(() => new URL(page.url()).search).toBe('?view=contest-lab&sw=fixed%3Aw%3A2..512*2&sw=bdp%3Again%3A1..3%2B0.25');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('transport lab: every row but the 50%-drop one passes with Reno on every seed, and a row opens its run', async () => {
     const { page, problems } = await open(env.context, `${env.relay.url}/?view=transport-lab`);
     await page.waitForFunction(() => document.querySelector('[data-testid="matrix-status"]')?.textContent?.startsWith('20 / 21 rows pass'), null, { timeout: 30_000 });
@@ -152,6 +161,41 @@ describe('the labs in Chromium', () => {
     expect(await again.page.getByRole('alert').count()).toBe(0);
     expect([...problems, ...again.problems]).toEqual([]);
     await again.page.close();
+    await page.close();
+  });
+
+  it('shared-bottleneck lab: the throughput axes read a 56.6 kbit/s link in kbit/s and reach its rate', async () => {
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=shared-lab&preset=90s`);
+    await page.waitForSelector('[data-testid="flow-results"]', { timeout: 30_000 });
+    const chart = page.locator('figure[aria-label="Throughput of each flow"]');
+    await expect.poll(() => chart.locator('text.ylabel').textContent()).toBe('kbit/s');
+    expect(await chart.locator('g.tick text[x="-6"]').allTextContents()).toEqual(['0', '20', '40', '60']);
+    // the table and the plane read the flows in the same unit
+    const heads = await page.locator('[data-testid="flow-results"] th').allInnerTexts();
+    expect([heads[2], heads[5]]).toEqual(['goodput kbit/s', 'throughput kbit/s']);
+    const goodput = Number(await page.locator('[data-testid="flow-results"] tbody tr').first().locator('td').nth(2).innerText());
+    expect(goodput).toBeGreaterThan(1);
+    expect(goodput).toBeLessThan(56.6);
+    const plane = page.locator('figure.plane');
+    expect(await plane.locator('text.ylabel').allTextContents()).toContain('throughput (kbit/s)');
+    expect(await plane.locator('g.tick text[x="-6"]').allTextContents()).toEqual(['0', '20', '40', '60']);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shared-bottleneck lab: each flow’s completion time, and when it finished on the charts’ clock', async () => {
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=shared-lab&preset=cdn`);
+    await page.waitForSelector('[data-testid="flow-results"]', { timeout: 30_000 });
+    const spec = sharedBottleneck(SHARED_PRESETS.find((p) => p.id === 'cdn')!);
+    const seconds = summarize(runScenario(spec, loadTrace)).flows.map((f) => f.reliable!.seconds);
+    const header = page.locator('[data-testid="flow-results"] th').nth(1);
+    expect(await header.innerText()).toBe('completed in');
+    expect(await header.getAttribute('title')).toMatch(/^Flow completion time: from the flow's start until every byte of its file is acknowledged/);
+    const cells = page.locator('[data-testid="flow-results"] tbody td:nth-child(2)');
+    expect(await cells.allInnerTexts()).toEqual(seconds.map((s) => `${s.toFixed(3)} s`));
+    const second = spec.flows[1].startMs / 1000;
+    expect(await cells.nth(1).getAttribute('title')).toBe(`started at ${second.toFixed(3)} s, finished at ${(second + seconds[1]).toFixed(3)} s`);
+    expect(problems).toEqual([]);
     await page.close();
   });
 

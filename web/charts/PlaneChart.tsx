@@ -21,6 +21,15 @@ export interface PlaneLine {
   points: { throughputMbps: number; delay95: number }[];
 }
 
+/** The throughput axis's unit (how many of it make one Mbit/s) and the least top it reaches, in that unit. */
+export interface RateAxis {
+  label: string;
+  perMbps: number;
+  least: number;
+}
+
+const MBPS: RateAxis = { label: 'Mbit/s', perMbps: 1, least: 1 };
+
 const M = { left: 46, right: 16, top: 14, bottom: 36 };
 
 /** A log axis's ticks at 1, 2, 5 × a power of ten, or fewer (1, 3; then 1) when they would crowd the axis. */
@@ -102,8 +111,23 @@ function PointLabel({ text, place, star }: { text: string; place: LabelPlace; st
  * Throughput against 95th-percentile delay, the delay axis logarithmic and reversed so that better is
  * up and to the right, as the field draws it; the trace's omniscient point marks the ideal corner.
  * `short` labels points by name only (the numbers stay in each point's tooltip), for a small plane beside the cards.
+ * `rate` reads throughput in another unit and reaches at least a link's rate (a 56.6 kbit/s link's flows in kbit/s).
  */
-export function PlaneChart({ points, lines = [], width: W = 460, height: H = 250, short = false }: { points: PlanePoint[]; lines?: PlaneLine[]; width?: number; height?: number; short?: boolean }) {
+export function PlaneChart({
+  points,
+  lines = [],
+  width: W = 460,
+  height: H = 250,
+  short = false,
+  rate = MBPS,
+}: {
+  points: PlanePoint[];
+  lines?: PlaneLine[];
+  width?: number;
+  height?: number;
+  short?: boolean;
+  rate?: RateAxis;
+}) {
   const ok = points.filter((p) => p.delay95 > 0 && Number.isFinite(p.delay95) && Number.isFinite(p.throughputMbps));
   const delays = ok.map((p) => p.delay95);
   const lo = Math.max(1, Math.min(...delays, 10) / 1.6);
@@ -112,19 +136,20 @@ export function PlaneChart({ points, lines = [], width: W = 460, height: H = 250
     .domain([hi, lo])
     .range([0, W - M.left - M.right])
     .nice();
+  const tput = (p: { throughputMbps: number }) => p.throughputMbps * rate.perMbps;
   const y = scaleLinear()
-    .domain([0, Math.max(1, ...ok.map((p) => p.throughputMbps)) * 1.15])
+    .domain([0, Math.max(rate.least, ...ok.map(tput)) * 1.15])
     .range([H - M.top - M.bottom, 0])
     .nice();
   const innerH = H - M.top - M.bottom;
   const innerW = W - M.left - M.right;
-  const labelText = (p: PlanePoint) => (short ? p.label : `${p.label} (${fixed(p.throughputMbps, 2)} Mbit/s, ${fixed(p.delay95, 0)} ms)`);
+  const labelText = (p: PlanePoint) => (short ? p.label : `${p.label} (${fixed(tput(p), 2)} ${rate.label}, ${fixed(p.delay95, 0)} ms)`);
   const labelled = ok.filter((p) => p.labelled !== false);
   const places = new Map(
     placeLabels(
-      labelled.map((p) => ({ cx: x(p.delay95), cy: y(p.throughputMbps), text: labelText(p) })),
+      labelled.map((p) => ({ cx: x(p.delay95), cy: y(tput(p)), text: labelText(p) })),
       innerW,
-      ok.map((p) => ({ cx: x(p.delay95), cy: y(p.throughputMbps) })),
+      ok.map((p) => ({ cx: x(p.delay95), cy: y(tput(p)) })),
       innerH,
     ).map((place, i) => [labelled[i], place]),
   );
@@ -134,16 +159,26 @@ export function PlaneChart({ points, lines = [], width: W = 460, height: H = 250
       <figcaption>Throughput vs delay (better: up and right)</figcaption>
       <svg width={W} height={H} role="img">
         <g transform={`translate(${M.left},${M.top})`}>
-          <Axes x={x} y={y} xTicks={logTicks(x.ticks())} yTicks={y.ticks(4)} innerW={innerW} innerH={innerH} xGrid xLabel="95th-percentile signal delay (ms, log)" yLabel="throughput (Mbit/s)" />
+          <Axes
+            x={x}
+            y={y}
+            xTicks={logTicks(x.ticks())}
+            yTicks={y.ticks(4)}
+            innerW={innerW}
+            innerH={innerH}
+            xGrid
+            xLabel="95th-percentile signal delay (ms, log)"
+            yLabel={`throughput (${rate.label})`}
+          />
           {lines.map((l, i) => (
-            <polyline key={i} points={l.points.map((p) => `${x(p.delay95)},${y(p.throughputMbps)}`).join(' ')} fill="none" stroke={l.color} strokeWidth={1.5} strokeDasharray="4 3" />
+            <polyline key={i} points={l.points.map((p) => `${x(p.delay95)},${y(tput(p))}`).join(' ')} fill="none" stroke={l.color} strokeWidth={1.5} strokeDasharray="4 3" />
           ))}
           {ok.map((p) => {
             const cx = x(p.delay95);
-            const cy = y(p.throughputMbps);
+            const cy = y(tput(p));
             return (
               <g key={p.label} transform={`translate(${cx},${cy})`} className="point">
-                <title>{`${p.label}: ${fixed(p.throughputMbps, 2)} Mbit/s, ${fixed(p.delay95, 0)} ms`}</title>
+                <title>{`${p.label}: ${fixed(tput(p), 2)} ${rate.label}, ${fixed(p.delay95, 0)} ms`}</title>
                 {p.ring && <circle r={10} fill="none" stroke={COLORS.ink} strokeWidth={1.5} />}
                 {p.marker === 'dot' && <circle r={3.5} fill={p.color} />}
                 {p.marker === 'circle' && <circle r={6} fill={p.color} />}

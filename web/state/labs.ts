@@ -18,13 +18,21 @@ const sweepableIds = () =>
     .map((s) => s.id);
 const numberParamsOf = (scheme: string | number) => (findScheme(String(scheme))?.params ?? []).filter((p) => p.kind === 'number').map((p) => p.name);
 
+/**
+ * A sweep's values as typed into an address bar: a query string reads `+` as a space, so a hand-typed
+ * "1..3+0.25" (or "1e+3") arrives as "1..3 0.25" ("1e 3"). The space there can only have been the `+`.
+ */
+export function sweepTextFromUrl(text: string): string {
+  return text.replace(/(\d)e +(?=\d)/gi, '$1e+').replace(/^(\s*[\d.e+-]+\s*\.\.\s*[\d.e+-]+) +(?=[\d.])/i, '$1+');
+}
+
 const sweeps: ListField = {
   name: 'sw',
   kind: 'list',
   max: 4,
   parts: ([scheme]) => [choice('scheme', sweepableIds(), 'fixed', 'The swept scheme'), choice('param', numberParamsOf(scheme), '', 'The swept parameter'), { name: 'values', kind: 'text' }],
   check: ([scheme, param, values]) => {
-    const r = sweepValues(String(scheme), String(param), String(values));
+    const r = sweepValues(String(scheme), String(param), sweepTextFromUrl(String(values)));
     return 'error' in r ? r.error : null;
   },
   doc: 'A sweep: scheme:parameter:values',

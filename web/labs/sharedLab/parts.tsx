@@ -2,6 +2,7 @@ import { findScheme } from '../../../shared/controllers/registry.ts';
 import { SHARED_PRESETS } from '../../../shared/scenarios/presets.ts';
 import { bitrate, fixed } from '../../charts/format.ts';
 import type { Layer } from '../../charts/painter.ts';
+import { linkMbps, rateUnit } from './rateUnit.ts';
 import { COLORS } from '../../charts/palette.ts';
 import { SchemeSelect } from '../../components/SchemeSelect.tsx';
 import { FLOW_BYTES, FLOW_START, windowSchemes } from '../../state/labs.ts';
@@ -16,15 +17,18 @@ export interface FlowDef {
 
 export const FLOW_COLORS = [COLORS.blue, COLORS.vermillion, COLORS.green, COLORS.purple, COLORS.orange, COLORS.sky, COLORS.ink, COLORS.yellow];
 
-/** Chart layers of a shared-bottleneck run: each flow's throughput and window, and Jain's index. */
-export function flowLayers(view: RunView | null): { tput: Layer[]; windows: Layer[]; jain: Layer[] } | null {
+/**
+ * Chart layers of a shared-bottleneck run: each flow's throughput (`perMbps` units to the Mbit/s, so a
+ * 56.6 kbit/s link's flows read in kbit/s), its window, and Jain's index.
+ */
+export function flowLayers(view: RunView | null, perMbps = 1): { tput: Layer[]; windows: Layer[]; jain: Layer[] } | null {
   if (!view?.flows) return null;
   const fs = view.flows;
   const tput: Layer[] = fs.perFlow.map((series, i) => {
     const data = new Float64Array(series.length * 2);
     for (let b = 0; b < series.length; b++) {
       data[2 * b] = fs.t[b];
-      data[2 * b + 1] = series[b];
+      data[2 * b + 1] = series[b] * perMbps;
     }
     return { kind: 'step', data, color: FLOW_COLORS[i], label: `flow ${i + 1}`, size: 1.5 };
   });
@@ -89,36 +93,57 @@ export function FlowTable({ flows, setFlows }: { flows: FlowDef[]; setFlows(f: F
 }
 
 /**
- * When each flow finished, its goodput, whether it arrived exact, its delay, and the throughput the plane
- * shows: goodput counts the file once over the time to finish it; throughput counts every packet through the
- * bottleneck, retransmissions included, over the time it was sending.
+ * A flow's completion time, the usual figure for a transfer (its goodput divides the file by it), and in
+ * its tooltip when it started and finished on the run's clock, where the charts show its line end.
+ */
+export function completion(seconds: number | undefined, startMs: number | undefined): { text: string; title?: string } {
+  if (seconds === undefined || !Number.isFinite(seconds)) return { text: 'not by the end' };
+  if (startMs === undefined) return { text: `${fixed(seconds, 3)} s` };
+  return { text: `${fixed(seconds, 3)} s`, title: `started at ${fixed(startMs / 1000, 3)} s, finished at ${fixed(startMs / 1000 + seconds, 3)} s` };
+}
+
+/** Each flow's start on the run's clock, ms, as the run itself had it. */
+const startsOf = (view: RunView): number[] => (view.spec && 'flows' in view.spec ? view.spec.flows.map((f) => f.startMs) : []);
+
+/**
+ * How long each flow took to complete, its goodput, whether it arrived exact, its delay, and the throughput
+ * the plane shows: goodput counts the file once over its completion time; throughput counts every packet
+ * through the bottleneck, retransmissions included, over the time it was sending.
  */
 export function FlowResults({ view }: { view: RunView }) {
+  const starts = startsOf(view);
+  // in the unit the charts read this link's rates in
+  const unit = rateUnit(linkMbps(view));
   return (
     <table className="results" data-testid="flow-results">
       <thead>
         <tr>
           <th>flow</th>
-          <th>finished</th>
-          <th title="The file's bits ÷ the time from the flow's start to its last byte">goodput Mbit/s</th>
+          <th title="Flow completion time: from the flow's start until every byte of its file is acknowledged. On the charts' clock the flow ends at its start plus this (each row's tooltip says when)">
+            completed in
+          </th>
+          <th title="The file's bits ÷ its completion time">goodput {unit.label}</th>
           <th>exact</th>
           <th>delay95 ms</th>
-          <th title="Every packet's bits through the bottleneck, retransmissions included ÷ (last − first departure): the plane's throughput">throughput Mbit/s</th>
+          <th title="Every packet's bits through the bottleneck, retransmissions included ÷ (last − first departure): the plane's throughput">throughput {unit.label}</th>
         </tr>
       </thead>
       <tbody>
-        {view.summary.flows.map((f, i) => (
-          <tr key={i}>
-            <td>
-              <i className="swatch" style={{ background: FLOW_COLORS[i] }} /> {i + 1} {findScheme(f.scheme)?.title}
-            </td>
-            <td>{f.reliable && Number.isFinite(f.reliable.seconds) ? `${fixed(f.reliable.seconds, 3)} s` : 'not by the end'}</td>
-            <td>{fixed(f.reliable?.goodputMbps ?? NaN, 3)}</td>
-            <td>{f.reliable?.exact ? 'yes' : 'no'}</td>
-            <td>{fixed(f.link.delay95, 0)}</td>
-            <td>{fixed(f.link.throughputMbps, 2)}</td>
-          </tr>
-        ))}
+        {view.summary.flows.map((f, i) => {
+          const done = completion(f.reliable?.seconds, starts[i]);
+          return (
+            <tr key={i}>
+              <td>
+                <i className="swatch" style={{ background: FLOW_COLORS[i] }} /> {i + 1} {findScheme(f.scheme)?.title}
+              </td>
+              <td title={done.title}>{done.text}</td>
+              <td>{fixed((f.reliable?.goodputMbps ?? NaN) * unit.perMbps, 3)}</td>
+              <td>{f.reliable?.exact ? 'yes' : 'no'}</td>
+              <td>{fixed(f.link.delay95, 0)}</td>
+              <td>{fixed(f.link.throughputMbps * unit.perMbps, 2)}</td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { CONTEST_LAB, sweepTextFromUrl } from '../../../web/state/labs.ts';
+import { decodeView, encodeView } from '../../../web/state/view.ts';
+
+describe('the contest lab’s sweeps in a hand-typed URL', () => {
+  it('read the space a query string makes of `+` as the `+` it was', () => {
+    expect(sweepTextFromUrl('1..3 0.25')).toBe('1..3+0.25');
+    expect(sweepTextFromUrl('0.5..0.9  0.05')).toBe('0.5..0.9+0.05');
+    expect(sweepTextFromUrl('1e 2..1e 3 100')).toBe('1e+2..1e+3+100');
+    for (const kept of ['2..512*2', '1..3+0.25', '1,2,4', 'abc']) expect(sweepTextFromUrl(kept)).toBe(kept);
+  });
+
+  it('opens `sw=bdp:gain:1..3+0.25` typed by hand without a complaint', () => {
+    const opened = decodeView(CONTEST_LAB, '?view=contest-lab&sw=fixed:w:2..512*2&sw=bdp:gain:1..3+0.25');
+    expect(opened.errors).toEqual([]);
+    expect(opened.value.sw).toEqual([
+      ['fixed', 'w', '2..512*2'],
+      ['bdp', 'gain', '1..3 0.25'],
+    ]);
+    // as the page writes its own links once it has read them
+    const written = encodeView('contest-lab', CONTEST_LAB, { sw: [['bdp', 'gain', sweepTextFromUrl('1..3 0.25')]] }).toString();
+    expect(written).toBe('view=contest-lab&sw=bdp%3Again%3A1..3%2B0.25');
+  });
+});
