@@ -93,13 +93,15 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
   const socket: Socket = createSocket({ type: 'udp4', recvBufferSize: 4 << 20, sendBufferSize: 4 << 20 });
   const replies = replySender(o, socket, rng);
   let handled = 0;
+  /** The address the socket is bound to, once bound (a host name resolved): where the bridge's datagrams come from. */
+  let boundTo = '';
 
   socket.on('message', (msg, from) => {
     handled++;
     try {
       // The course server reads the wall clock in milliseconds; the policy floors each reading, and this
       // clock (monotonic, unlike Date.now) ticks over whole milliseconds when the wall clock does.
-      const key = sessionKey(o.keyBy, from.address, from.port, o.bridgedPorts, o.host);
+      const key = sessionKey(o.keyBy, from.address, from.port, o.bridgedPorts, boundTo);
       const now = performance.timeOrigin + performance.now();
       const d = policy.handle(key, msg, now);
       const session = policy.session(key);
@@ -113,6 +115,7 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
   });
   socket.on('error', (e) => console.error(`offset server ${o.port}: ${e.message}`));
   await bind(socket, o.port, o.host);
+  boundTo = socket.address().address;
   const reclaim = setInterval(() => o.tournament || policy.reclaim(performance.timeOrigin + performance.now(), o.idleMs), Math.min(10_000, o.idleMs));
   reclaim.unref();
 

@@ -27,8 +27,9 @@ export class PortSet {
 /**
  * The session key of a datagram's source: by IP as the course server, except that each bridged browser
  * stays its own. The bridge's sockets reach the offset server from this machine: from loopback, or from
- * the address the relay serves on (`relayHost`) when that is another one; a datagram from elsewhere that
- * happens to come from a bridged port number is keyed by its IP alone.
+ * the address the server is bound to (`relayHost`, as the socket reports it: a host name given on the
+ * command line is resolved there) when that is another one; a datagram from elsewhere that happens to come
+ * from a bridged port number is keyed by its IP alone.
  */
 export function sessionKey(keyBy: 'ip' | 'ip:port', address: string, port: number, bridged: PortSet | null, relayHost: string): string {
   const fromBridge = bridged?.has(port) === true && (isLoopback(address) || address === relayHost);

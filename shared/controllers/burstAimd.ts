@@ -1,4 +1,4 @@
-import { BaseController, choice, defineScheme, num, type Ack } from './types.ts';
+import { BaseController, choice, defineScheme, num, type Ack, wholePackets } from './types.ts';
 
 /**
  * For the offset server, as the course's burst clients run: each round sends a burst of requests for
@@ -29,7 +29,7 @@ class BurstAimd extends BaseController {
   }
 
   burstSize(): number {
-    this.roundSize = Math.max(1, Math.floor(this.burst));
+    this.roundSize = wholePackets(this.burst);
     this.repliesThisRound = 0;
     return this.roundSize;
   }

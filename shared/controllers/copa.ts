@@ -68,10 +68,12 @@ class Copa extends BaseController {
     this.w = Math.max(2, this.w + (direction * this.velocity) / (this.delta * this.w));
   }
 
+  /** A new direction: the velocity starts again from 1, and the next round is judged from the window now. */
   private turn(direction: number): void {
     this.velocity = 1;
     this.sameDirection = 0;
     this.direction = direction;
+    this.windowAtRoundStart = this.w;
   }
 
   /** RTTstanding: the smallest RTT of the last srtt/2. */
@@ -114,7 +116,7 @@ class Copa extends BaseController {
 export const copa = defineScheme({
   id: 'copa',
   title: 'Copa',
-  doc: 'Steers towards the rate 1/(δ × queueing delay), with a velocity that grows while the direction holds (Arun & Balakrishnan).',
+  doc: 'Steers towards the rate 1/(δ × queueing delay), with a velocity that grows while the direction holds (Arun & Balakrishnan; reset at once on a turn, as mvfst does).',
   mode: 'window',
   params: [num('delta', '', 0.05, 2, 0.05, 0.5, 'δ: smaller δ favours throughput, larger favours low delay')],
   create: (p) => new Copa(p.delta),

@@ -67,6 +67,25 @@ describe('no stale state in Chromium', () => {
     await page.close();
   });
 
+  it('overlaid, runs the settings no longer describe are drawn faded', async () => {
+    const { page } = await open(env.context, `${env.relay.url}/?${LIGHT_RUN}&overlay=1`);
+    await quickPlayback(page);
+    await card(page, 'A', 'Throughput');
+    const swatch = () =>
+      page
+        .locator('[data-overlay="sequence"] .key', { hasText: 'A send' })
+        .locator('i')
+        .evaluate((i) => getComputedStyle(i).backgroundColor);
+    expect(await swatch()).toBe('rgb(0, 114, 178)');
+    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    writeFileSync(join(dir, 'bad.down'), 'not a time\n');
+    await page.locator('[data-param="upload"]').setInputFiles(join(dir, 'bad.down'));
+    await page.waitForSelector('section.cards.stale[data-side^="A "]');
+    // A's sends in its blue made light
+    expect(await swatch()).toBe('rgb(153, 199, 224)');
+    await page.close();
+  });
+
   it('after the relay dies and the settings change, the cards and labels belong to the current settings', async () => {
     const relay = await testRelay({ fileSize: 30_000, distDir: TEST_BUNDLE });
     const { page } = await open(env.context, `${relay.url}/?s=offset&live=1`);

@@ -8,7 +8,7 @@ import type { Experiment } from '../state/experiment.ts';
 import type { RunView } from '../worker/protocol.ts';
 import type { CaptionRow, RunFacts } from '../teach/captions.ts';
 import { Exercises } from '../teach/Exercises.tsx';
-import { type ChartDef, chartsOf, overlayOf } from './layers.ts';
+import { type ChartDef, chartsOf, overlayOf, towardWhite } from './layers.ts';
 import type { TimeSource } from './playhead.ts';
 import type { Runs, Slot } from './useRuns.ts';
 
@@ -120,7 +120,7 @@ interface ColumnsProps {
  * Each side's charts (before a side's first run is whole, of its first seconds: the playback starts
  * there), the rows they make, the y range each row's two charts share, and the rows overlaid.
  */
-function useSideCharts(runs: Runs, offset: boolean, facts: Facts, domain: [number, number]) {
+function useSideCharts(runs: Runs, offset: boolean, facts: Facts, domain: [number, number], stale: Stale) {
   // Each side's charts change only with its own run, so a change to A leaves B's canvases as they are.
   const seriesA = runs.views.a?.series ?? runs.previews.a;
   const seriesB = runs.views.b?.series ?? runs.previews.b;
@@ -138,10 +138,13 @@ function useSideCharts(runs: Runs, offset: boolean, facts: Facts, domain: [numbe
     return ranges;
   }, [chartsA, chartsB, domain]);
   // Built once per pair of runs, so playback paints the overlaid charts incrementally too.
+  // Overlaid, a run the settings no longer describe is drawn faded, as its column would be dimmed.
+  const [fadedA, fadedB] = [Boolean(stale.a), Boolean(stale.b)];
   const overlaid = useMemo(() => {
-    const colors = { a: SIDE_STYLE.a.color, b: SIDE_STYLE.b.color };
+    const color = (s: Slot, faded: boolean) => (faded ? towardWhite(SIDE_STYLE[s].color, 0.6) : SIDE_STYLE[s].color);
+    const colors = { a: color('a', fadedA), b: color('b', fadedB) };
     return new Map([...new Set([...chartsA, ...chartsB].map((c) => c.id))].map((id) => [id, overlayOf({ a: chartsA.find((c) => c.id === id), b: chartsB.find((c) => c.id === id) }, colors)]));
-  }, [chartsA, chartsB]);
+  }, [chartsA, chartsB, fadedA, fadedB]);
   return { chartsA, chartsB, rows, sharedY, overlaid };
 }
 
@@ -202,7 +205,7 @@ export function Columns({ offset, runs, domain: asked, playhead, setZoom, label,
   const domain = useMemo<[number, number]>(() => [asked[0], asked[1]], [asked[0], asked[1]]);
   const resetZoom = useCallback(() => setZoom(null), [setZoom]);
   const axis = { domain, setZoom, resetZoom };
-  const { chartsA, chartsB, rows, sharedY, overlaid } = useSideCharts(runs, offset, facts, domain);
+  const { chartsA, chartsB, rows, sharedY, overlaid } = useSideCharts(runs, offset, facts, domain, stale);
   const waiting = { a: waitsForRun(runs, 'a'), b: waitsForRun(runs, 'b') };
   const yRanges = useRangesWhileWaiting(sharedY, domain, waiting);
   const time = { a: useHeldWhileWaiting(playhead, waiting.a), b: useHeldWhileWaiting(playhead, waiting.b) };
@@ -226,7 +229,7 @@ export function Columns({ offset, runs, domain: asked, playhead, setZoom, label,
               </div>
             ) : (
               sides.map(([s, c]) => (
-                // a run the settings no longer describe is dimmed here as on its cards
+                // dimmed as its cards are, so no chart reads as the run the sidebar describes
                 <div key={s} className={stale[s] ? 'column stale' : 'column'} data-side={s}>
                   {c && <RowChart chart={c} layers={c.layers} sharedY={yRanges[s].get(id)} tNow={tNow(s)} axis={axis} />}
                 </div>

@@ -54,24 +54,29 @@ function pipeLayers(window: Float64Array, bdp: number, endMs: number): Layer[] {
   ];
 }
 
+/** Each packet sent, acknowledged (or replied to), dropped and sent again, by sequence number or offset. */
+function sequenceChart(s: RunSeries, offset: boolean): ChartDef {
+  return {
+    id: 'sequence',
+    title: offset ? 'Offsets requested and replied' : 'Sequence numbers sent and acknowledged',
+    yLabel: offset ? 'offset (bytes)' : 'sequence number',
+    fitY: true,
+    // Drops first, so sends and ACKs paint over them; dark, so no colour vision confuses them with ACKs.
+    layers: [
+      { kind: 'dots', data: s.drops, coarse: s.coarse?.drops, color: COLORS.ink, label: 'drop', size: 4 },
+      { kind: 'dots', data: s.sends, coarse: s.coarse?.sends, color: COLORS.blue, label: offset ? 'request' : 'send', size: 2 },
+      { kind: 'dots', data: s.acks, coarse: s.coarse?.acks, color: COLORS.orange, label: offset ? 'reply' : 'ack', size: 2 },
+      { kind: 'dots', data: s.retransmits, coarse: s.coarse?.retransmits, color: COLORS.purple, label: 'retransmit', size: 3 },
+    ],
+  };
+}
+
 /** The charts of one run and what each draws. Built once per run, so playback can paint incrementally. */
 export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = null): ChartDef[] {
   const estimateLayers = (names: (n: string) => boolean): Layer[] =>
     ESTIMATES.filter((n) => s.estimates[n] && names(n)).map((n) => ({ kind: 'step', data: s.estimates[n], ...ESTIMATE_STYLE[n], size: 1.2 }));
   const charts: ChartDef[] = [
-    {
-      id: 'sequence',
-      title: offset ? 'Offsets requested and replied' : 'Sequence numbers sent and acknowledged',
-      yLabel: offset ? 'offset (bytes)' : 'sequence number',
-      fitY: true,
-      // Drops first, so sends and ACKs paint over them; dark, so no colour vision confuses them with ACKs.
-      layers: [
-        { kind: 'dots', data: s.drops, coarse: s.coarse?.drops, color: COLORS.ink, label: 'drop', size: 4 },
-        { kind: 'dots', data: s.sends, coarse: s.coarse?.sends, color: COLORS.blue, label: offset ? 'request' : 'send', size: 2 },
-        { kind: 'dots', data: s.acks, coarse: s.coarse?.acks, color: COLORS.orange, label: offset ? 'reply' : 'ack', size: 2 },
-        { kind: 'dots', data: s.retransmits, coarse: s.coarse?.retransmits, color: COLORS.purple, label: 'retransmit', size: 3 },
-      ],
-    },
+    sequenceChart(s, offset),
     {
       id: 'window',
       title: offset ? 'Burst size / window' : 'Window',

@@ -1,3 +1,4 @@
+import { LINK_PARAMS, linkValues, unusedLinkParams } from '../../shared/link/params.ts';
 import type { LinkSpec } from '../../shared/scenarios/spec.ts';
 import type { RunView } from '../worker/protocol.ts';
 
@@ -52,18 +53,23 @@ export function degenerate(f: RunFacts): string | null {
   return null;
 }
 
-/** How the links of two runs differ, in words ("delay 50 ms against 20 ms"); empty when they are one link. */
+/**
+ * How the links of two runs differ, in words ("delay 50 ms against 20 ms"), parameter by parameter as the
+ * sidebar names them (linkValues reads both alike, however an imported run's spec was written); empty
+ * when they are one link. A parameter either link makes no use of (a rate on a trace's link) is left out.
+ */
 export function linkDifferences(a: LinkSpec, b: LinkSpec): string[] {
   const bottleneck = (l: LinkSpec) => (l.kind === 'trace' ? `the trace ${l.trace}` : `${l.mbps} Mbit/s`);
-  const reverse = (l: LinkSpec) => (l.kind === 'trace' ? l.ackTrace : String(l.ackMbps));
-  const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
-  const out: string[] = [];
-  if (bottleneck(a) !== bottleneck(b)) out.push(`${bottleneck(a)} against ${bottleneck(b)}`);
-  else if (reverse(a) !== reverse(b)) out.push('another ACK path');
-  if (a.delayMs !== b.delayMs) out.push(`delay ${a.delayMs} ms against ${b.delayMs} ms`);
-  if (a.kind === 'trace' && b.kind === 'trace' && a.once !== b.once) out.push(`the trace ${a.once ? 'played once against looped' : 'looped against played once'}`);
-  if (!same(a.queue, b.queue)) out.push('another queue');
-  if (!same(a.forward, b.forward) || !same(a.reverse, b.reverse)) out.push('other impairments');
+  const out = bottleneck(a) !== bottleneck(b) ? [`${bottleneck(a)} against ${bottleneck(b)}`] : [];
+  if (a.kind === 'trace' && b.kind === 'trace' && a.ackTrace !== b.ackTrace) out.push(`the ACK trace ${a.ackTrace} against ${b.ackTrace}`);
+  const [va, vb] = [linkValues(a), linkValues(b)];
+  const unused = new Set([...unusedLinkParams(a).keys(), ...unusedLinkParams(b).keys(), 'bandwidth']);
+  if (a.kind !== 'trace' || b.kind !== 'trace') unused.add('loop');
+  for (const p of LINK_PARAMS) {
+    if (unused.has(p.name) || va[p.name] === vb[p.name]) continue;
+    const unit = p.kind === 'number' && p.unit !== 'packets or bytes' ? ` ${p.unit}` : '';
+    out.push(`${p.name} ${va[p.name]}${unit} against ${vb[p.name]}${unit}`);
+  }
   return out;
 }
 

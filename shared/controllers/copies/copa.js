@@ -96,10 +96,12 @@ export default {
       standing = m;
     }
 
+    // A new direction: the velocity starts again from 1, and the next round is judged from the window now.
     function turn(d) {
       velocity = 1;
       sameDirection = 0;
       direction = d;
+      windowAtRoundStart = w;
     }
 
     // One ACK's step of v / (δ × w) up (+1) or down (−1); a velocity built up the other way starts again from 1.
