@@ -21,7 +21,7 @@ const HINTS: Record<string, string> = {
   ENOENT: 'check the --file and --leaderboard paths',
   EACCES: 'check the --file and --leaderboard paths',
   EISDIR: 'check the --file and --leaderboard paths',
-  EADDRINUSE: 'another program uses that port (pick another with the port flags)',
+  EADDRINUSE: 'another program uses that port; pick another with the port flags',
 };
 
 /**

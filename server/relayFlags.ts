@@ -1,5 +1,5 @@
 import { num, choice } from '../shared/controllers/types.ts';
-import { type FlagSpec, flagName, wholeFlag, listFlag, readFlag, splitHostPort, switchFlag, textFlag } from './cli/flags.ts';
+import { type FlagSpec, flagName, wholeFlag, listFlag, readFlag, splitHostPort, switchFlag, textFlag, UsageError } from './cli/flags.ts';
 import { DEFAULT_RELAY, type RelayOptions } from './relay.ts';
 
 /**
@@ -74,5 +74,22 @@ export function readRelayFlags(values: Record<string, unknown>): Partial<RelayOp
     const v = readFlag(param, raw);
     out[field] = typeof v === 'number' && scale ? v * scale : v;
   }
+  refuseSharedPorts({ ...DEFAULT_RELAY, ...(out as Partial<Ports>) });
   return out as Partial<RelayOptions>;
 }
+
+/**
+ * Two of the relay's own services asked to listen on one port would fail to bind as if another program
+ * held it: say which flags clash instead. Port 0 (any free port) may repeat.
+ */
+type Ports = Pick<RelayOptions, 'httpPort' | 'constantPort' | 'variablePort' | 'echoPort'>;
+
+function refuseSharedPorts(o: Ports): void {
+  const clash = (a: keyof Ports, b: keyof Ports) => {
+    if (o[a] !== 0 && o[a] === o[b]) throw new UsageError(`--${flagOf(a)} and --${flagOf(b)} are both ${o[a]}: each service needs a port of its own`);
+  };
+  clash('constantPort', 'variablePort'); // both UDP
+  clash('httpPort', 'echoPort'); // both TCP
+}
+
+const flagOf = (field: RelayFlag['field']) => flagName(RELAY_FLAGS.find((f) => f.field === field)!.param.name);

@@ -47,6 +47,7 @@ export const DISCIPLINE_PARAMS: Record<Discipline['kind'], readonly string[]> = 
 export function unusedLinkParams(link: LinkSpec): Map<string, string> {
   const unused = new Map<string, string>();
   if (link.kind === 'trace') unused.set('bandwidth', "this link's rate is its trace's");
+  if (link.queue.kind === 'infinite') unused.set('queueLimit', 'the queue is infinite: a limit takes a queue of packets or bytes (--queue)');
   const discipline = link.queue.discipline?.kind ?? 'drop-tail';
   for (const [kind, names] of Object.entries(DISCIPLINE_PARAMS)) {
     if (kind !== discipline) for (const name of names) unused.set(name, `it is a setting of ${kind}, and the queue's discipline is ${discipline}`);

@@ -116,6 +116,7 @@ describe('npm run sim', () => {
       [['--bandwidth', '0.001'], /--bandwidth would change nothing: this link's rate is its trace's/],
       [['--codel-target', '500'], /--codel-target would change nothing: it is a setting of codel, and the queue's discipline is drop-tail/],
       [['--discipline', 'codel', '--pie-target', '50'], /--pie-target would change nothing: it is a setting of pie, and the queue's discipline is codel/],
+      [['--queue-limit', '10'], /--queue-limit would change nothing: the queue is infinite: a limit takes a queue of packets or bytes \(--queue\)/],
     ];
     for (const [args, message] of cases) {
       const r = await sim(...args);

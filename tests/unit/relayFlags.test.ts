@@ -27,4 +27,11 @@ describe('relay flags from the table', () => {
     expect(() => read(['--key', 'mac'])).toThrow(new UsageError('--key must be ip or ip:port (got "mac")'));
     expect(() => read(['--allow-origin', 'ftp://x'])).toThrow(new UsageError('--allow-origin must be URL (got "ftp://x")'));
   });
+
+  it('two of its own services on one port are named, not taken for another program holding it', () => {
+    expect(() => read(['--udp-port', '39400', '--variable-port', '39400'])).toThrow(new UsageError('--udp-port and --variable-port are both 39400: each service needs a port of its own'));
+    expect(() => read(['--echo-port', '8080'])).toThrow(new UsageError('--http-port and --echo-port are both 8080: each service needs a port of its own'));
+    // any free port may be asked for twice; a UDP and a TCP service may share a number
+    expect(read(['--udp-port', '0', '--variable-port', '0', '--echo-port', '9801'])).toEqual({ constantPort: 0, variablePort: 0, echoPort: 9801 });
+  });
 });
