@@ -2,8 +2,11 @@ import { createSocket } from 'node:dgram';
 import { liveFetch, type FetchOutcome, type LiveFetchOptions } from '../live/liveFetch.ts';
 import { nodeClock } from './clock.ts';
 
-/** Fetches the file from an offset server over a real UDP socket. */
-export async function fetchOverUdp(host: string, port: number, o: LiveFetchOptions): Promise<FetchOutcome> {
+/**
+ * Fetches the file from an offset server over a real UDP socket. When `stop` settles first, the fetch ends
+ * there and rejects with FetchStopped, which carries what it had got.
+ */
+export async function fetchOverUdp(host: string, port: number, o: LiveFetchOptions, stop?: Promise<unknown>): Promise<FetchOutcome> {
   const socket = createSocket({ type: 'udp4', recvBufferSize: 1 << 20 });
   await new Promise<void>((resolve, reject) => {
     socket.once('error', reject);
@@ -12,7 +15,7 @@ export async function fetchOverUdp(host: string, port: number, o: LiveFetchOptio
       resolve();
     });
   });
-  return liveFetch(
+  const run = liveFetch(
     {
       send: (d) => socket.send(d),
       listen: (onDatagram, onFailure) => {
@@ -23,5 +26,7 @@ export async function fetchOverUdp(host: string, port: number, o: LiveFetchOptio
     },
     nodeClock(),
     o,
-  ).done;
+  );
+  void stop?.then(run.cancel);
+  return run.done;
 }

@@ -1,7 +1,11 @@
 import { lookup } from 'node:dns/promises';
 import { writeFileSync } from 'node:fs';
+import { BroadcastChannel, isMainThread } from 'node:worker_threads';
+import { FetchStopped, type LiveFetchOptions } from '../../live/liveFetch.ts';
 import { withDefaults } from '../../shared/controllers/types.ts';
+import { watch, watchCallbacks } from '../../shared/controllers/userWatch.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
+import { EventLog } from '../../shared/log/eventLog.ts';
 import { fetchOverUdp } from '../liveFetch.ts';
 import { flagHelp, HELP_FLAG, outputFlag, readCommandLine, splitHostPort, switchFlag, textFlag, UsageError, wholeFlag } from './flags.ts';
 import { applySets, isSchemeFile, knownScheme, loadSchemeFile, parseSets, schemesHelp, setFlag } from './schemeFlags.ts';
@@ -62,6 +66,86 @@ async function serverAddress(raw: string): Promise<{ host: string; port: number 
   }
 }
 
+/**
+ * The page finds the callback a controller hung in by running the same simulation again, beating at every
+ * callback from the last beat's count; a live fetch cannot be run again. So while the tool's thread is
+ * watched (server/cli/asProcess.ts), every callback beats, and a hang is named by the callback it is in.
+ */
+function beatEveryCallback(): void {
+  if (watch.beat) watchCallbacks(watch.beat, 0);
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+/**
+ * Signals reach only a process's main thread; a fetch that runs the user's controller runs in a worker
+ * thread (server/cli/asProcess.ts), which hears of them on this channel.
+ */
+const SIGNAL_CHANNEL = 'pipefill-fetch-signal';
+/** How long a signalled worker thread may take to write the trace and end before the main thread ends the process. */
+const SIGNAL_GRACE_MS = 3000;
+
+/** The first SIGINT or SIGTERM while listening: `stopped` settles at it, and `signal` names it. */
+class Signals {
+  signal: string | null = null;
+  private heard = () => {};
+  readonly stopped = new Promise<void>((resolve) => {
+    this.heard = resolve;
+  });
+  private readonly on = (name: string) => {
+    this.signal = name;
+    this.heard();
+  };
+  private readonly channel = isMainThread ? null : new BroadcastChannel(SIGNAL_CHANNEL);
+
+  constructor() {
+    if (this.channel) this.channel.onmessage = (e) => this.on(String((e as { data: unknown }).data));
+    else for (const name of SIGNALS) process.once(name, this.on);
+  }
+
+  off(): void {
+    this.channel?.close();
+    for (const name of SIGNALS) process.off(name, this.on);
+  }
+}
+
+/**
+ * Passes a SIGINT or SIGTERM on to the worker thread, if the fetch runs in one. A thread stuck in the
+ * user's code cannot answer, and one still loading the controller does not listen yet: after a grace
+ * the process ends here.
+ */
+function relaySignals(): void {
+  for (const name of SIGNALS)
+    process.once(name, () => {
+      const channel = new BroadcastChannel(SIGNAL_CHANNEL);
+      channel.postMessage(name);
+      channel.close();
+      setTimeout(() => {
+        console.error(`fetch: stopped by ${name}`);
+        process.exit(130);
+      }, SIGNAL_GRACE_MS).unref();
+    });
+}
+
+/**
+ * The fetch, or the exit code 130 after a SIGINT or SIGTERM, which a run from the terminal ends with: it
+ * says so, and writes the trace so far where --csv asked for it (`writeCsv` returns the file, or null).
+ */
+async function fetchUnlessStopped(server: { host: string; port: number }, o: LiveFetchOptions, writeCsv: (log: EventLog) => string | null, io: Io) {
+  const log = new EventLog();
+  const signals = new Signals();
+  try {
+    return await fetchOverUdp(server.host, server.port, { ...o, log }, signals.stopped);
+  } catch (e) {
+    if (!(e instanceof FetchStopped) || signals.signal === null) throw e;
+    io.err(`fetch: stopped by ${signals.signal}`);
+    const csv = writeCsv(log);
+    if (csv) io.err(`fetch: the trace so far is in ${csv}`);
+    return 130;
+  } finally {
+    signals.off();
+  }
+}
+
 export async function fetchMain(argv: string[], io: Io): Promise<number> {
   const line = readCommandLine(argv, FETCH_FLAGS);
   if (line.help) {
@@ -73,10 +157,16 @@ export async function fetchMain(argv: string[], io: Io): Promise<number> {
   const server = await serverAddress(flags.server);
   const sets = parseSets(flags.set);
   const scheme = knownScheme(isSchemeFile(flags.scheme) ? await loadSchemeFile(flags.scheme) : flags.scheme);
+  beatEveryCallback();
   const params = withDefaults(scheme.params);
   applySets(sets, [{ scheme, params }]);
-  const out = await fetchOverUdp(server.host, server.port, { scheme, params, id, giveUpMs: flags.giveUp });
-  if (flags.csv) writeFileSync(flags.csv, formatTraceCsv(out.log, { live: { server: flags.server, scheme: flags.scheme, params, via: 'udp' } }));
+  const writeCsv = (log: EventLog) => {
+    if (flags.csv) writeFileSync(flags.csv, formatTraceCsv(log, { live: { server: flags.server, scheme: flags.scheme, params, via: 'udp' } }));
+    return flags.csv ?? null;
+  };
+  const out = await fetchUnlessStopped(server, { scheme, params, id, giveUpMs: flags.giveUp }, writeCsv, io);
+  if (typeof out === 'number') return out;
+  writeCsv(out.log);
   const r = out.result;
   if (flags.json) io.out(JSON.stringify({ ...r, chunks: out.chunks }));
   else {
@@ -87,4 +177,7 @@ export async function fetchMain(argv: string[], io: Io): Promise<number> {
   return r.result ? 0 : 1;
 }
 
-if (isEntry(import.meta.url)) await runAsProcess('fetch', fetchMain, import.meta.url);
+if (isEntry(import.meta.url)) {
+  if (isMainThread) relaySignals();
+  await runAsProcess('fetch', fetchMain, import.meta.url);
+}
