@@ -56,7 +56,7 @@ export class EmulatedLink {
   private readonly enterReverse: PacketSink;
 
   private constructor(
-    private readonly options: EmulatedLinkOptions,
+    readonly options: EmulatedLinkOptions,
     private readonly front: Socket,
     private readonly back: Socket,
   ) {

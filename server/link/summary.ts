@@ -32,6 +32,8 @@ export interface LinkReport {
   lateness: { p50: number; p99: number; max: number };
   strays: number;
   sendErrors: number;
+  /** Where the link delivers the sender's datagrams (--to). */
+  receiver: string;
   /** Rows left out of the trace CSV at its limit (null when no CSV is kept). */
   unrecordedRows: number | null;
 }
@@ -45,6 +47,7 @@ export function linkReport(link: EmulatedLink): LinkReport {
     lateness: { p50: l.quantile(0.5), p99: l.quantile(0.99), max: l.max },
     strays: link.strays,
     sendErrors: link.sendErrors,
+    receiver: `${link.options.to.host}:${link.options.to.port}`,
     unrecordedRows: link.recording ? link.log.unrecorded : null,
   };
 }
@@ -70,6 +73,8 @@ export function formatLinkReport(r: LinkReport): string {
     directionLine('receiver → sender', r.reverse),
   ];
   if (r.strays) lines.push(`${r.strays} datagrams from others than the receiver ignored`);
+  // Linux tells an unconnected socket nothing of a port where nothing listens: "delivered" is as far as the link knows.
+  else if (r.forward.delivered > 0 && r.reverse.datagrams === 0) lines.push(`nothing came back from ${r.receiver}: is the receiver running there?`);
   if (r.sendErrors) lines.push(`${r.sendErrors} datagrams could not be sent`);
   if (r.unrecordedRows) lines.push(`the trace CSV stopped at its row limit: ${r.unrecordedRows} rows not kept`);
   return lines.join('\n');
