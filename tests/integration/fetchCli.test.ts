@@ -6,8 +6,8 @@ import { describe, it } from 'vitest';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
 import { K } from '../../shared/log/kinds.ts';
 import { generateFile } from '../../shared/offset/file.ts';
-import { DEFAULT_POLICY } from '../../shared/offset/policy.ts';
-import { startOffsetServer, type OffsetServer } from '../../server/offsetServer.ts';
+import type { OffsetServer } from '../../server/offsetServer.ts';
+import { testOffsetServer } from '../helpers/offsetServer.ts';
 import { ROOT, tsxArgs } from '../helpers/cli.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
 
@@ -15,22 +15,7 @@ const dir = mkdtempSync(join(tmpdir(), 'pipefill-fetch-cli-'));
 
 /** An offset server slow enough (50 replies a second for a 1 MB file) that a fetch is still under way when signalled. */
 function slowServer(): Promise<OffsetServer> {
-  return startOffsetServer({
-    host: '127.0.0.1',
-    port: 0,
-    policy: { ...DEFAULT_POLICY, rate: 50, loss: 0 },
-    file: generateFile(1_000_000, 5),
-    seed: 1,
-    keyBy: 'ip:port',
-    delayMs: 0,
-    jitterMs: 0,
-    reorder: 0,
-    idleMs: 60_000,
-    maxSessions: 100,
-    tournament: false,
-    bridgedPorts: null,
-    records: { sessions: 16, eventsPerSession: 100 },
-  });
+  return testOffsetServer({ rate: 50, loss: 0 }, { file: generateFile(1_000_000, 5), maxSessions: 100, records: { sessions: 16, eventsPerSession: 100 } });
 }
 
 /** Runs fetch from a server of its own, sends it `signal` once the server has handled 20 of its datagrams (within 15 s), and waits for its end. */

@@ -3,13 +3,14 @@ import { findScheme } from '../../shared/controllers/registry.ts';
 import { withDefaults } from '../../shared/controllers/types.ts';
 import { generateFile } from '../../shared/offset/file.ts';
 import { md5Hex } from '../../shared/offset/md5.ts';
-import { DEFAULT_POLICY, type OffsetPolicyConfig } from '../../shared/offset/policy.ts';
+import type { OffsetPolicyConfig } from '../../shared/offset/policy.ts';
 import { ERROR_INVALID, ERROR_REQUIRED, ERROR_SUBMIT } from '../../shared/offset/protocol.ts';
 import { Rng } from '../../shared/sim/rng.ts';
 import { nodeClock } from '../../server/clock.ts';
 import { fetchOverUdp } from '../../server/liveFetch.ts';
 import { fetchMain } from '../../server/cli/fetch.ts';
-import { startOffsetServer, type OffsetServer } from '../../server/offsetServer.ts';
+import type { OffsetServer } from '../../server/offsetServer.ts';
+import { testOffsetServer } from '../helpers/offsetServer.ts';
 import { createSocket } from 'node:dgram';
 import { runInProcess } from '../helpers/cli.ts';
 import { text, UdpProbe } from '../helpers/udp.ts';
@@ -19,23 +20,7 @@ const FILE = generateFile(50_000, 3);
 const MD5 = md5Hex(FILE);
 
 function start(policy: Partial<OffsetPolicyConfig> = {}, extra = {}) {
-  return startOffsetServer({
-    host: '127.0.0.1',
-    port: 0,
-    policy: { ...DEFAULT_POLICY, ...policy },
-    file: FILE,
-    seed: 1,
-    keyBy: 'ip:port',
-    delayMs: 0,
-    jitterMs: 0,
-    reorder: 0,
-    idleMs: 60_000,
-    maxSessions: 10_000,
-    tournament: false,
-    bridgedPorts: null,
-    records: { sessions: 16, eventsPerSession: 1000 },
-    ...extra,
-  });
+  return testOffsetServer(policy, { file: FILE, ...extra });
 }
 
 /** Sends `n` data requests spaced `gapMs` apart (on a precise clock) and counts the replies. */
