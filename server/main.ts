@@ -1,7 +1,7 @@
 import { DEFAULT_POLICY } from '../shared/offset/policy.ts';
 import { OFFSET_PARAMS, withPolicyValues } from '../shared/offset/params.ts';
 import { flagHelp, HELP_FLAG, readCommandLine, readSchemaFlags, schemaHelp } from './cli/flags.ts';
-import { type Io, isEntry, runTool } from './cli/tool.ts';
+import { interrupted, type Io, isEntry, runTool } from './cli/tool.ts';
 import { DEFAULT_RELAY, type Relay, startRelay } from './relay.ts';
 import { RELAY_SPECS, readRelayFlags } from './relayFlags.ts';
 
@@ -48,20 +48,6 @@ export async function relayMain(argv: string[], io: Io, stopped: () => Promise<u
   io.out('\nstopping…');
   await relay.close();
   return 0;
-}
-
-/** Settles at the first SIGINT or SIGTERM; a second one ends the process at once. */
-function interrupted(): Promise<void> {
-  return new Promise((resolve) => {
-    let stopping = false;
-    const stop = () => {
-      if (stopping) process.exit(1);
-      stopping = true;
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 if (isEntry(import.meta.url)) process.exit(await runTool('relay', relayMain, process.argv.slice(2)));

@@ -78,12 +78,12 @@ export function readRelayFlags(values: Record<string, unknown>): Partial<RelayOp
   return out as Partial<RelayOptions>;
 }
 
+type Ports = Pick<RelayOptions, 'httpPort' | 'constantPort' | 'variablePort' | 'echoPort'>;
+
 /**
  * Two of the relay's own services asked to listen on one port would fail to bind as if another program
  * held it: say which flags clash instead. Port 0 (any free port) may repeat.
  */
-type Ports = Pick<RelayOptions, 'httpPort' | 'constantPort' | 'variablePort' | 'echoPort'>;
-
 function refuseSharedPorts(o: Ports): void {
   const clash = (a: keyof Ports, b: keyof Ports) => {
     if (o[a] !== 0 && o[a] === o[b]) throw new UsageError(`--${flagOf(a)} and --${flagOf(b)} are both ${o[a]}: each service needs a port of its own`);

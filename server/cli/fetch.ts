@@ -10,7 +10,7 @@ import { fetchOverUdp } from '../liveFetch.ts';
 import { flagHelp, HELP_FLAG, outputFlag, readCommandLine, splitHostPort, switchFlag, textFlag, UsageError, wholeFlag } from './flags.ts';
 import { applySets, isSchemeFile, knownScheme, loadSchemeFile, parseSets, schemesHelp, setFlag } from './schemeFlags.ts';
 import { runAsProcess } from './asProcess.ts';
-import { type Io, isEntry } from './tool.ts';
+import { interruption, type Io, isEntry, STOP_SIGNALS } from './tool.ts';
 import { quote } from '../../shared/text/quote.ts';
 
 /**
@@ -75,7 +75,6 @@ function beatEveryCallback(): void {
   if (watch.beat) watchCallbacks(watch.beat, 0);
 }
 
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 /**
  * Signals reach only a process's main thread; a fetch that runs the user's controller runs in a worker
  * thread (server/cli/asProcess.ts), which hears of them on this channel.
@@ -84,28 +83,14 @@ const SIGNAL_CHANNEL = 'pipefill-fetch-signal';
 /** How long a signalled worker thread may take to write the trace and end before the main thread ends the process. */
 const SIGNAL_GRACE_MS = 3000;
 
-/** The first SIGINT or SIGTERM while listening: `stopped` settles at it, and `signal` names it. */
-class Signals {
-  signal: string | null = null;
-  private heard = () => {};
-  readonly stopped = new Promise<void>((resolve) => {
-    this.heard = resolve;
+/** The first SIGINT or SIGTERM while listening, by name, on whichever thread the fetch runs. */
+function stopSignal(): { stopped: Promise<string>; off(): void } {
+  if (isMainThread) return interruption();
+  const channel = new BroadcastChannel(SIGNAL_CHANNEL);
+  const stopped = new Promise<string>((resolve) => {
+    channel.onmessage = (e) => resolve(String((e as { data: unknown }).data));
   });
-  private readonly on = (name: string) => {
-    this.signal = name;
-    this.heard();
-  };
-  private readonly channel = isMainThread ? null : new BroadcastChannel(SIGNAL_CHANNEL);
-
-  constructor() {
-    if (this.channel) this.channel.onmessage = (e) => this.on(String((e as { data: unknown }).data));
-    else for (const name of SIGNALS) process.once(name, this.on);
-  }
-
-  off(): void {
-    this.channel?.close();
-    for (const name of SIGNALS) process.off(name, this.on);
-  }
+  return { stopped, off: () => channel.close() };
 }
 
 /**
@@ -114,7 +99,7 @@ class Signals {
  * the process ends here.
  */
 function relaySignals(): void {
-  for (const name of SIGNALS)
+  for (const name of STOP_SIGNALS)
     process.once(name, () => {
       const channel = new BroadcastChannel(SIGNAL_CHANNEL);
       channel.postMessage(name);
@@ -132,17 +117,21 @@ function relaySignals(): void {
  */
 async function fetchUnlessStopped(server: { host: string; port: number }, o: LiveFetchOptions, writeCsv: (log: EventLog) => string | null, io: Io) {
   const log = new EventLog();
-  const signals = new Signals();
+  const stop = stopSignal();
+  let signal: string | null = null;
+  const stopped = stop.stopped.then((name) => {
+    signal = name;
+  });
   try {
-    return await fetchOverUdp(server.host, server.port, { ...o, log }, signals.stopped);
+    return await fetchOverUdp(server.host, server.port, { ...o, log }, stopped);
   } catch (e) {
-    if (!(e instanceof FetchStopped) || signals.signal === null) throw e;
-    io.err(`fetch: stopped by ${signals.signal}`);
+    if (!(e instanceof FetchStopped) || signal === null) throw e;
+    io.err(`fetch: stopped by ${signal}`);
     const csv = writeCsv(log);
     if (csv) io.err(`fetch: the trace so far is in ${csv}`);
     return 130;
   } finally {
-    signals.off();
+    stop.off();
   }
 }
 

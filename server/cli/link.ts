@@ -7,7 +7,7 @@ import { serveWatch } from '../link/watch.ts';
 import { loadTrace } from '../traces.ts';
 import { flagHelp, HELP_FLAG, outputFlag, readCommandLine, seedFlag, switchFlag, UsageError, wholeFlag } from './flags.ts';
 import { runAsProcess } from './asProcess.ts';
-import { type Io, isEntry, type UsageFaults } from './tool.ts';
+import { interrupted, type Io, isEntry, type UsageFaults } from './tool.ts';
 
 const MAX_ROWS = 5_000_000;
 
@@ -46,13 +46,6 @@ function sendsToItself(listen: Address, to: Address): boolean {
   if (listen.port !== to.port) return false;
   return listen.host === to.host || (listen.host === '0.0.0.0' && to.host.startsWith('127.'));
 }
-
-/** Settles at the first SIGINT or SIGTERM. */
-const interrupted = () =>
-  new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
 
 /** The proxy from its command line: it carries datagrams until `stopped()` settles (Ctrl-C), then reports. */
 export async function linkMain(argv: string[], io: Io, stopped: () => Promise<unknown> = interrupted): Promise<number> {

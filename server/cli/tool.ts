@@ -55,3 +55,28 @@ export async function runTool(tool: string, main: ToolMain, argv: string[], io: 
  * one a guarded tool's thread was started to run (server/cli/asProcess.ts).
  */
 export const isEntry = (url: string) => (process.argv[1] !== undefined && url === pathToFileURL(process.argv[1]).href) || (!isMainThread && (workerData as { module?: string } | null)?.module === url);
+
+/** The signals that stop a tool run from a terminal: Ctrl-C, and a polite kill. */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * The first SIGINT or SIGTERM the process gets, by name, once it comes; a second one ends the process at
+ * once, so a tool stuck while closing is not left running. `off()` stops listening.
+ */
+export function interruption(): { stopped: Promise<NodeJS.Signals>; off(): void } {
+  let heard: ((signal: NodeJS.Signals) => void) | null = null;
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    heard = resolve;
+  });
+  let stopping = false;
+  const on = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    heard?.(signal);
+  };
+  for (const s of STOP_SIGNALS) process.on(s, on);
+  return { stopped, off: () => STOP_SIGNALS.forEach((s) => process.off(s, on)) };
+}
+
+/** Settles at the first SIGINT or SIGTERM (see `interruption`). */
+export const interrupted = (): Promise<NodeJS.Signals> => interruption().stopped;

@@ -79,9 +79,11 @@ describe.concurrent('npm run fetch', () => {
     expect(parseTraceCsv(readFileSync(csv, 'utf8')).log.count(K.send)).toBeGreaterThan(10);
   });
 
-  it('on SIGTERM says so and exits 130', async ({ expect }) => {
-    const r = await fetchSignalled('SIGTERM', []);
-    expect([r.code, r.stdout, r.stderr]).toEqual([130, '', 'fetch: stopped by SIGTERM\n']);
+  it('on SIGTERM says so, writes the trace so far and exits 130', async ({ expect }) => {
+    const csv = join(dir, 'partial-term.csv');
+    const r = await fetchSignalled('SIGTERM', ['--csv', csv]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([130, '', `fetch: stopped by SIGTERM\nfetch: the trace so far is in ${csv}\n`]);
+    expect(parseTraceCsv(readFileSync(csv, 'utf8')).log.count(K.send)).toBeGreaterThan(10);
   });
 
   it('names the callback a controller file hangs in, past the loop guard', async ({ expect }) => {

@@ -1,6 +1,6 @@
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { Axes } from './Axes.tsx';
-import { fixed } from './format.ts';
+import { fixed, type RateUnit } from './format.ts';
 import { COLORS } from './palette.ts';
 
 export interface PlanePoint {
@@ -21,14 +21,7 @@ export interface PlaneLine {
   points: { throughputMbps: number; delay95: number }[];
 }
 
-/** The throughput axis's unit (how many of it make one Mbit/s) and the least top it reaches, in that unit. */
-export interface RateAxis {
-  label: string;
-  perMbps: number;
-  least: number;
-}
-
-const MBPS: RateAxis = { label: 'Mbit/s', perMbps: 1, least: 1 };
+const MBPS: RateUnit = { label: 'Mbit/s', perMbps: 1 };
 
 const M = { left: 46, right: 16, top: 14, bottom: 36 };
 
@@ -107,11 +100,37 @@ function PointLabel({ text, place, star }: { text: string; place: LabelPlace; st
   );
 }
 
+/** The plane's scales: delay on a log axis around the points, reversed (less delay to the right); throughput from 0. */
+function planeScales(ok: PlanePoint[], innerW: number, innerH: number, tput: (p: PlanePoint) => number) {
+  const delays = ok.map((p) => p.delay95);
+  const lo = Math.max(1, Math.min(...delays, 10) / 1.6);
+  const hi = Math.max(...delays, 100) * 1.6;
+  const x = scaleLog().domain([hi, lo]).range([0, innerW]).nice();
+  const y = scaleLinear()
+    .domain([0, Math.max(1, ...ok.map(tput)) * 1.15])
+    .range([innerH, 0])
+    .nice();
+  return { x, y };
+}
+
+/** A point's marker, ringed when it is a best point. */
+function Marker({ p }: { p: PlanePoint }) {
+  return (
+    <>
+      {p.ring && <circle r={10} fill="none" stroke={COLORS.ink} strokeWidth={1.5} />}
+      {p.marker === 'dot' && <circle r={3.5} fill={p.color} />}
+      {p.marker === 'circle' && <circle r={6} fill={p.color} />}
+      {p.marker === 'square' && <rect x={-6} y={-6} width={12} height={12} fill={p.color} />}
+      {p.marker === 'star' && <path d="M0,-8L2.4,-2.5L8,-2.5L3.5,1.2L5,7L0,3.6L-5,7L-3.5,1.2L-8,-2.5L-2.4,-2.5Z" fill={p.color} />}
+    </>
+  );
+}
+
 /**
  * Throughput against 95th-percentile delay, the delay axis logarithmic and reversed so that better is
  * up and to the right, as the field draws it; the trace's omniscient point marks the ideal corner.
  * `short` labels points by name only (the numbers stay in each point's tooltip), for a small plane beside the cards.
- * `rate` reads throughput in another unit and reaches at least a link's rate (a 56.6 kbit/s link's flows in kbit/s).
+ * `rate` reads throughput in another unit (56.6 kbit/s flows in kbit/s).
  */
 export function PlaneChart({
   points,
@@ -126,23 +145,13 @@ export function PlaneChart({
   width?: number;
   height?: number;
   short?: boolean;
-  rate?: RateAxis;
+  rate?: RateUnit;
 }) {
   const ok = points.filter((p) => p.delay95 > 0 && Number.isFinite(p.delay95) && Number.isFinite(p.throughputMbps));
-  const delays = ok.map((p) => p.delay95);
-  const lo = Math.max(1, Math.min(...delays, 10) / 1.6);
-  const hi = Math.max(...delays, 100) * 1.6;
-  const x = scaleLog()
-    .domain([hi, lo])
-    .range([0, W - M.left - M.right])
-    .nice();
-  const tput = (p: { throughputMbps: number }) => p.throughputMbps * rate.perMbps;
-  const y = scaleLinear()
-    .domain([0, Math.max(rate.least, ...ok.map(tput)) * 1.15])
-    .range([H - M.top - M.bottom, 0])
-    .nice();
   const innerH = H - M.top - M.bottom;
   const innerW = W - M.left - M.right;
+  const tput = (p: { throughputMbps: number }) => p.throughputMbps * rate.perMbps;
+  const { x, y } = planeScales(ok, innerW, innerH, tput);
   const labelText = (p: PlanePoint) => (short ? p.label : `${p.label} (${fixed(tput(p), 2)} ${rate.label}, ${fixed(p.delay95, 0)} ms)`);
   const labelled = ok.filter((p) => p.labelled !== false);
   const places = new Map(
@@ -173,21 +182,13 @@ export function PlaneChart({
           {lines.map((l, i) => (
             <polyline key={i} points={l.points.map((p) => `${x(p.delay95)},${y(tput(p))}`).join(' ')} fill="none" stroke={l.color} strokeWidth={1.5} strokeDasharray="4 3" />
           ))}
-          {ok.map((p) => {
-            const cx = x(p.delay95);
-            const cy = y(tput(p));
-            return (
-              <g key={p.label} transform={`translate(${cx},${cy})`} className="point">
-                <title>{`${p.label}: ${fixed(tput(p), 2)} ${rate.label}, ${fixed(p.delay95, 0)} ms`}</title>
-                {p.ring && <circle r={10} fill="none" stroke={COLORS.ink} strokeWidth={1.5} />}
-                {p.marker === 'dot' && <circle r={3.5} fill={p.color} />}
-                {p.marker === 'circle' && <circle r={6} fill={p.color} />}
-                {p.marker === 'square' && <rect x={-6} y={-6} width={12} height={12} fill={p.color} />}
-                {p.marker === 'star' && <path d="M0,-8L2.4,-2.5L8,-2.5L3.5,1.2L5,7L0,3.6L-5,7L-3.5,1.2L-8,-2.5L-2.4,-2.5Z" fill={p.color} />}
-                {places.has(p) && <PointLabel text={labelText(p)} place={places.get(p)!} star={p.marker === 'star'} />}
-              </g>
-            );
-          })}
+          {ok.map((p) => (
+            <g key={p.label} transform={`translate(${x(p.delay95)},${y(tput(p))})`} className="point">
+              <title>{`${p.label}: ${fixed(tput(p), 2)} ${rate.label}, ${fixed(p.delay95, 0)} ms`}</title>
+              <Marker p={p} />
+              {places.has(p) && <PointLabel text={labelText(p)} place={places.get(p)!} star={p.marker === 'star'} />}
+            </g>
+          ))}
         </g>
       </svg>
     </figure>

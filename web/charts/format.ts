@@ -14,8 +14,24 @@ function formatOf(spec: string): (v: number) => string {
 export const seconds = (ms: number) => `${formatOf('.3~f')(ms / 1000)} s`;
 /** Axis numbers: SI prefixes for large values (12k, 1.5M), plain decimals below 1000 (0.8, not 800m). */
 export const num = (v: number) => (!Number.isFinite(v) ? '—' : Math.abs(v) >= 1000 ? formatOf('.3~s')(v) : formatOf('.3~r')(v));
-/** A bit rate in the unit that reads best: 56.6 kbit/s, 12 Mbit/s (never 56.599999999999994). */
-export const bitrate = (mbps: number) => (mbps >= 1 ? `${formatOf('.4~r')(mbps)} Mbit/s` : `${formatOf('.4~r')(mbps * 1000)} kbit/s`);
+/** A unit of bit rate: its name, and how many of it make one Mbit/s. */
+export interface RateUnit {
+  label: string;
+  perMbps: number;
+}
+
+/** The unit a rate reads best in: kbit/s below 1 Mbit/s, Gbit/s from 1000 Mbit/s, Mbit/s between (and for no rate). */
+export function rateUnit(mbps: number): RateUnit {
+  if (mbps < 1) return { label: 'kbit/s', perMbps: 1000 };
+  if (mbps >= 1000) return { label: 'Gbit/s', perMbps: 0.001 };
+  return { label: 'Mbit/s', perMbps: 1 };
+}
+
+/** A bit rate in the unit that reads best: 56.6 kbit/s, 12 Mbit/s, 10 Gbit/s (never 56.599999999999994). */
+export function bitrate(mbps: number): string {
+  const unit = rateUnit(mbps);
+  return `${formatOf('.4~r')(mbps * unit.perMbps)} ${unit.label}`;
+}
 
 /**
  * The labels of one axis's ticks, with as many digits as the ticks' spacing needs, so neighbouring ticks

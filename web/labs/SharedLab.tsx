@@ -14,7 +14,7 @@ import { Notices } from '../components/Notices.tsx';
 import { Guide } from '../teach/Guide.tsx';
 import { useNotices } from '../components/useNotices.ts';
 import { type FlowDef, FLOW_COLORS, FlowResults, FlowTable, flowLayers, PresetSelect } from './sharedLab/parts.tsx';
-import { linkMbps, rateUnit } from './sharedLab/rateUnit.ts';
+import { flowsUnit } from './sharedLab/rateUnit.ts';
 
 /**
  * The preset's flows: its file sizes and start times (both made for its link), with the given schemes
@@ -87,10 +87,7 @@ function useFlows(initial: ReturnType<typeof useInitialState>) {
 
 /** Each flow's throughput and window, the fairness over time (zoomable together), and each flow on the plane. */
 function SharedCharts({ view, busy, domain, setDomain }: { view: RunView; busy: boolean; domain: [number, number] | null; setDomain(d: [number, number] | null): void }) {
-  const link = linkMbps(view);
-  const unit = rateUnit(link);
-  // The axes reach at least the link's rate: a flow's share reads against what the link carries.
-  const linkTop = Number.isFinite(link) ? link * unit.perMbps : 1;
+  const unit = flowsUnit(view);
   const layers = useMemo(() => flowLayers(view, unit.perMbps), [view, unit.perMbps]);
   if (!layers) return null;
   const plane: PlanePoint[] = view.summary.flows.map((f, i) => ({
@@ -105,11 +102,11 @@ function SharedCharts({ view, busy, domain, setDomain }: { view: RunView; busy: 
   return (
     <div className={busy ? 'lab-body stale' : 'lab-body'}>
       <div className="lab-charts">
-        <TimeChart title="Throughput of each flow" yLabel={unit.label} layers={layers.tput} domain={d} tNow={Infinity} yMin={linkTop} onBrush={setDomain} onReset={reset} />
+        <TimeChart title="Throughput of each flow" yLabel={unit.label} layers={layers.tput} domain={d} tNow={Infinity} onBrush={setDomain} onReset={reset} />
         <TimeChart title="Window of each flow" yLabel="packets" layers={layers.windows} domain={d} tNow={Infinity} onBrush={setDomain} onReset={reset} />
         <TimeChart title="Jain's fairness index" yLabel="index" layers={layers.jain} domain={d} tNow={Infinity} yMin={1} onBrush={setDomain} onReset={reset} />
       </div>
-      <PlaneChart points={plane} rate={{ ...unit, least: linkTop }} />
+      <PlaneChart points={plane} rate={unit} />
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { findScheme } from '../../../shared/controllers/registry.ts';
 import { SHARED_PRESETS } from '../../../shared/scenarios/presets.ts';
 import { bitrate, fixed } from '../../charts/format.ts';
 import type { Layer } from '../../charts/painter.ts';
-import { linkMbps, rateUnit } from './rateUnit.ts';
+import { flowsUnit } from './rateUnit.ts';
 import { COLORS } from '../../charts/palette.ts';
 import { SchemeSelect } from '../../components/SchemeSelect.tsx';
 import { FLOW_BYTES, FLOW_START, windowSchemes } from '../../state/labs.ts';
@@ -112,8 +112,8 @@ const startsOf = (view: RunView): number[] => (view.spec && 'flows' in view.spec
  */
 export function FlowResults({ view }: { view: RunView }) {
   const starts = startsOf(view);
-  // in the unit the charts read this link's rates in
-  const unit = rateUnit(linkMbps(view));
+  // the charts' unit, so a figure here reads as a height there
+  const unit = flowsUnit(view);
   return (
     <table className="results" data-testid="flow-results">
       <thead>

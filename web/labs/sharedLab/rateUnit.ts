@@ -1,25 +1,17 @@
+import { type RateUnit, rateUnit } from '../../charts/format.ts';
 import type { RunView } from '../../worker/protocol.ts';
 
-/** A unit for rates on an axis: its name, and how many of it make one Mbit/s. */
-export interface RateUnit {
-  label: string;
-  perMbps: number;
+/**
+ * The unit a shared-bottleneck run's flows read best in: that of its fastest flow's throughput (56.6 kbit/s
+ * flows in kbit/s, 13 Mbit/s flows on a 1 Gbit/s link in Mbit/s), or of the link's rate while no flow has
+ * delivered. Read from the run itself: while the next preset runs, the previous one's flows stay on screen.
+ */
+export function flowsUnit(view: RunView): RateUnit {
+  const fastest = Math.max(0, ...view.summary.flows.map((f) => f.link.throughputMbps).filter(Number.isFinite));
+  return rateUnit(fastest > 0 ? fastest : linkMbps(view));
 }
 
-/**
- * The unit a link's own rate reads best in, as the preset names it (56.6 kbit/s, 100 Mbit/s, 10 Gbit/s):
- * the link's flows then read in small whole numbers whether it carries kilobits or gigabits.
- */
-export function rateUnit(mbps: number): RateUnit {
-  if (mbps < 1) return { label: 'kbit/s', perMbps: 1000 };
-  if (mbps >= 1000) return { label: 'Gbit/s', perMbps: 0.001 };
-  return { label: 'Mbit/s', perMbps: 1 };
-}
-
-/**
- * The rate of the constant-rate link a run crossed, Mbit/s (NaN for anything else). Read from the run
- * itself: while the next preset runs, the charts still show the previous one's flows on its link.
- */
+/** The rate of the constant-rate link a run crossed, Mbit/s (NaN for anything else). */
 export function linkMbps(view: RunView): number {
   const spec = view.spec;
   return spec && 'link' in spec && spec.link.kind === 'rate' ? spec.link.mbps : Number.NaN;
