@@ -28,11 +28,15 @@ const FLAGS = [
   HELP_FLAG,
 ] as const;
 
-const read = (...argv: string[]) => {
-  const line = readCommandLine(argv, FLAGS);
-  if (line.help) throw new Error('--help was read');
-  return line.flags;
-};
+/** A reader of `flags`' command lines, for tests that expect no --help. */
+const readerOf =
+  <const L extends readonly FlagSpec[]>(flags: L) =>
+  (...argv: string[]) => {
+    const line = readCommandLine(argv, flags);
+    if (line.help) throw new Error('--help was read');
+    return line.flags;
+  };
+const read = readerOf(FLAGS);
 
 describe('the flag layer: one declared list of flags per tool', () => {
   it('reads each flag to its kind, and a flag left out to its default', () => {
@@ -160,11 +164,7 @@ describe('a value that starts with "-" after a flag that takes one', () => {
     switchFlag('json', 'as JSON'),
     HELP_FLAG,
   ] as const;
-  const readSigned = (...argv: string[]) => {
-    const line = readCommandLine(argv, SIGNED);
-    if (line.help) throw new Error('--help was read');
-    return line.flags;
-  };
+  const readSigned = readerOf(SIGNED);
 
   it('reads a negative number as the value, in range or refused with the range, as with =', () => {
     expect(readSigned('--offset', '-5', '--name', '-7', '--json')).toMatchObject({ offset: -5, name: '-7', json: true });
