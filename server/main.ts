@@ -1,6 +1,7 @@
 import { DEFAULT_POLICY } from '../shared/offset/policy.ts';
 import { OFFSET_PARAMS, withPolicyValues } from '../shared/offset/params.ts';
-import { flagHelp, HELP_FLAG, readCommandLine, readSchemaFlags, schemaHelp } from './cli/flags.ts';
+import { flagHelp, schemaHelp } from './cli/flagHelp.ts';
+import { HELP_FLAG, readCommandLine, readSchemaFlags } from './cli/flags.ts';
 import { interrupted, type Io, isEntry, runTool } from './cli/tool.ts';
 import { DEFAULT_RELAY, type Relay, startRelay } from './relay.ts';
 import { RELAY_SPECS, readRelayFlags } from './relayFlags.ts';

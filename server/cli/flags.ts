@@ -132,27 +132,8 @@ export const oneOf = (choices: readonly string[]) => (choices.length === 2 ? cho
 
 /** A number's range with its unit, or a choice's choices. */
 export const rangeOf = (p: NumberParam | ChoiceParam | WholeFlag) => (p.kind === 'choice' ? p.choices.join('|') : `${p.min}…${p.max}${p.unit ? ` ${p.unit}` : ''}`);
-const shapeOf = (p: FlagSpec) => (p.kind === 'switch' ? (p.short ? `-${p.short}` : '') : p.kind === 'text' || p.kind === 'list' ? p.shape : rangeOf(p));
-const defaultOf = (p: FlagSpec) => (p.kind === 'list' || p.kind === 'switch' || p.default === null ? '' : ` (default ${p.default})`);
-const NAME_WIDTH = 20;
-const SHAPE_WIDTH = 26;
-/** Where the doc starts: after "  --", the name, a space, the shape and a space. */
-const DOC_COLUMN = 4 + NAME_WIDTH + 1 + SHAPE_WIDTH + 1;
-
-/** One line per flag: its name, what it takes, what it does and its default; a long shape gets its own line. */
-export function flagHelp(specs: readonly FlagSpec[]): string {
-  return specs
-    .map((p) => {
-      const head = `  --${flagName(p.name).padEnd(NAME_WIDTH)} ${shapeOf(p)}`;
-      const doc = `${p.doc}${defaultOf(p)}`;
-      return head.length < DOC_COLUMN ? `${head.padEnd(DOC_COLUMN)}${doc}` : `${head}\n${' '.repeat(DOC_COLUMN)}${doc}`;
-    })
-    .join('\n');
-}
-
-export function schemaHelp(specs: readonly ParamSpec[], title: string): string {
-  return `${title}:\n${flagHelp(specs)}`;
-}
+/** What a flag takes, as --help and a missing value's message show it. */
+export const shapeOf = (p: FlagSpec) => (p.kind === 'switch' ? (p.short ? `-${p.short}` : '') : p.kind === 'text' || p.kind === 'list' ? p.shape : rangeOf(p));
 
 const accepted = (accepts: Accepts | undefined, v: string) => (accepts === undefined ? true : typeof accepts === 'function' ? accepts(v) : accepts.test(v));
 

@@ -1,11 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { TraceError } from '../../shared/trace/mahimahi.ts';
 import { type Address, EmulatedLink } from '../link/emulatedLink.ts';
+import { flagHelp } from './flagHelp.ts';
 import { addressFlag, hintFor, LINK_FLAGS, linkHelp, readLinkFlags, requiredAddressFlag, toAddress } from '../link/flags.ts';
 import { describeLink, formatLinkReport, linkReport } from '../link/summary.ts';
 import { serveWatch } from '../link/watch.ts';
 import { loadTrace } from '../traces.ts';
-import { flagHelp, HELP_FLAG, outputFlag, readCommandLine, seedFlag, switchFlag, UsageError, wholeFlag } from './flags.ts';
+import { HELP_FLAG, outputFlag, readCommandLine, seedFlag, switchFlag, UsageError, wholeFlag } from './flags.ts';
 import { runAsProcess } from './asProcess.ts';
 import { interrupted, type Io, isEntry, type UsageFaults } from './tool.ts';
 

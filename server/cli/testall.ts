@@ -4,7 +4,8 @@ import { csvFormat } from 'd3-dsv';
 import { MATRIX, type MatrixRow } from '../../shared/scenarios/presets.ts';
 import { rowTimeoutMs, runRow, type RowResult } from '../link/matrix.ts';
 import { stopAll } from '../link/programs.ts';
-import { flagHelp, HELP_FLAG, listFlag, makeOutputDirectory, oneOf, readCommandLine, requiredFlag, seedFlag, switchFlag, textFlag, UsageError, wholeFlag } from './flags.ts';
+import { flagHelp } from './flagHelp.ts';
+import { HELP_FLAG, listFlag, makeOutputDirectory, oneOf, readCommandLine, requiredFlag, seedFlag, switchFlag, textFlag, UsageError, wholeFlag } from './flags.ts';
 import { runAsProcess } from './asProcess.ts';
 import { type Io, isEntry } from './tool.ts';
 

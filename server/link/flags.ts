@@ -3,7 +3,8 @@ import type { ParamSpec } from '../../shared/controllers/types.ts';
 import { LINK_PARAMS, unusedLinkParams, withLinkValues } from '../../shared/link/params.ts';
 import { rateLink } from '../../shared/scenarios/presets.ts';
 import type { LinkSpec } from '../../shared/scenarios/spec.ts';
-import { type FlagSpec, flagHelp, flagName, readSchemaFlags, requiredFlag, splitHostPort, textFlag, UsageError } from '../cli/flags.ts';
+import { flagHelp } from '../cli/flagHelp.ts';
+import { type FlagSpec, flagName, readSchemaFlags, requiredFlag, splitHostPort, textFlag, UsageError } from '../cli/flags.ts';
 import { loadTrace } from '../traces.ts';
 import type { Address } from './emulatedLink.ts';
 

@@ -2,7 +2,8 @@ import { choice } from '../../../shared/controllers/types.ts';
 import { LINK_PARAMS } from '../../../shared/link/params.ts';
 import { MATRIX_SEEDS } from '../../../shared/scenarios/matrix.ts';
 import { BUNDLED_TRACES, MATRIX, SHARED_PRESETS } from '../../../shared/scenarios/presets.ts';
-import { type FlagValues, flagHelp, HELP_FLAG, listFlag, outputFlag, schemaHelp, seedFlag, switchFlag, textFlag, wholeFlag } from '../flags.ts';
+import { flagHelp, schemaHelp } from '../flagHelp.ts';
+import { type FlagValues, HELP_FLAG, listFlag, outputFlag, seedFlag, switchFlag, textFlag, wholeFlag } from '../flags.ts';
 import { schemesHelp, setFlag } from '../schemeFlags.ts';
 
 export const SCENARIOS = ['contest', 'offset-constant', 'offset-variable', 'matrix', 'shared', 'measurement'] as const;
