@@ -26,6 +26,8 @@ async function exportFigure(page: Page, kind: 'svg' | 'png'): Promise<Buffer> {
 /** The page once both runs are in and played to the end, so every chart holds the whole run. */
 async function ready(url: string): Promise<Page> {
   const { page } = await open(env.browser, url);
+  // Each side runs in its own worker: both cards, so neither side's charts still show its preview.
+  await card(page, 'A', 'Throughput');
   await card(page, 'B', 'Throughput');
   await page.getByRole('button', { name: 'Show all' }).click();
   await page.waitForTimeout(300);

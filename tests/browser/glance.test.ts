@@ -11,6 +11,8 @@ afterAll(() => env.close());
 async function openAt(browser: Browser, url: string, width: number, height: number) {
   const page = await browser.newPage({ viewport: { width, height } });
   await page.goto(url);
+  // Each side runs in its own worker: both cards, so neither side's charts still show its preview.
+  await card(page, 'A', 'Throughput');
   await card(page, 'B', 'Throughput');
   await page.waitForSelector('.column[data-side="b"] figure.chart canvas');
   return page;
@@ -133,10 +135,9 @@ describe('one glance at projector sizes, in Chromium', () => {
     await page.getByRole('button', { name: 'Show all' }).click();
     const yTicks = (side: 'a' | 'b') =>
       page.locator(`.column[data-side="${side}"] figure.chart`).evaluateAll((figs) => figs.map((f) => [...f.querySelectorAll('g.tick text[x="-6"]')].map((t) => t.textContent).join(' ')));
-    await page.waitForTimeout(300);
-    const [a, b] = [await yTicks('a'), await yTicks('b')];
-    expect(a.length).toBeGreaterThanOrEqual(5);
-    // Every row both sides draw (the rate estimates are B's alone).
+    // Read together, once the charts have drawn their axes; every row both sides draw (the rate estimates are B's alone).
+    await expect.poll(async () => (await yTicks('a')).length, { timeout: 5000 }).toBeGreaterThanOrEqual(5);
+    const [a, b] = await Promise.all([yTicks('a'), yTicks('b')]);
     expect(b.slice(0, a.length)).toEqual(a);
     await page.close();
   });
