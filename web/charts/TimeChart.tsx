@@ -147,7 +147,10 @@ function usePaint(box: React.RefObject<HTMLDivElement | null>, canvas: React.Ref
   useEffect(() => {
     if (!canvas.current || width === 0) return;
     const paint = () => {
-      painter.current ??= new Painter(canvas.current!);
+      // A chart leaving the page loses its canvas before its effects are cleaned up, and a paint put off
+      // until the page is idle or laid out can fall in between.
+      if (!canvas.current) return;
+      painter.current ??= new Painter(canvas.current);
       painter.current.resize(innerW, innerH, window.devicePixelRatio || 1);
       painter.current.paint(layers, x, y);
     };
@@ -172,8 +175,10 @@ function useCover(box: React.RefObject<HTMLDivElement | null>, cover: React.RefO
     const follow = () => {
       slide?.cancel();
       unmark();
+      // the playhead may move between the chart leaving the page and this effect's cleanup
+      if (!cover.current) return;
       const [t, rate] = [source.now(), source.rate()];
-      slide = slideCover(cover.current!, x, t, rate, innerW);
+      slide = slideCover(cover.current, x, t, rate, innerW);
       unmark = markFirstChart(layers, t, rate);
     };
     follow();
