@@ -129,7 +129,8 @@ export function App() {
   // What the page draws: never a run of the other scenario under this one's headings.
   const runs: Runs = { ...allRuns, views: viewsFor(allRuns.views, e) };
   const facts = { a: useFacts(runs.views.a), b: useFacts(runs.views.b) };
-  const said = useMemo(() => captions(facts.a, facts.b), [facts.a, facts.b]);
+  const settling = Boolean(runs.busy.a || runs.busy.b);
+  const said = useMemo(() => captions(facts.a, facts.b, settling), [facts.a, facts.b, settling]);
   const [zoom, setZoom] = useState<[number, number] | null>(null);
   const live = useLive(e);
   const chartsRoot = useRef<HTMLDivElement>(null);

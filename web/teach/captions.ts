@@ -1,5 +1,7 @@
 import { LINK_PARAMS, linkValues, unusedLinkParams } from '../../shared/link/params.ts';
+import type { ParamSpec, ParamValues } from '../../shared/controllers/types.ts';
 import type { LinkSpec } from '../../shared/scenarios/spec.ts';
+import { bitrate } from '../charts/format.ts';
 import type { RunView } from '../worker/protocol.ts';
 
 /**
@@ -59,23 +61,27 @@ export function degenerate(f: RunFacts): string | null {
  * when they are one link. A parameter either link makes no use of (a rate on a trace's link) is left out.
  */
 export function linkDifferences(a: LinkSpec, b: LinkSpec): string[] {
-  const bottleneck = (l: LinkSpec) => (l.kind === 'trace' ? `the trace ${l.trace}` : `${l.mbps} Mbit/s`);
+  const bottleneck = (l: LinkSpec) => (l.kind === 'trace' ? `the trace ${l.trace}` : bitrate(l.mbps));
   const out = bottleneck(a) !== bottleneck(b) ? [`${bottleneck(a)} against ${bottleneck(b)}`] : [];
   if (a.kind === 'trace' && b.kind === 'trace' && a.ackTrace !== b.ackTrace) out.push(`the ACK trace ${a.ackTrace} against ${b.ackTrace}`);
   const [va, vb] = [linkValues(a), linkValues(b)];
   const unused = new Set([...unusedLinkParams(a).keys(), ...unusedLinkParams(b).keys(), 'bandwidth']);
   if (a.kind !== 'trace' || b.kind !== 'trace') unused.add('loop');
+  // a queue's limit counts what its queue holds: packets on one side may face bytes on the other
+  const unitOf = (p: ParamSpec, v: ParamValues) => (p.kind === 'choice' ? '' : p.name === 'queueLimit' ? ` ${v.queue}` : ` ${p.unit}`);
   for (const p of LINK_PARAMS) {
     if (unused.has(p.name) || va[p.name] === vb[p.name]) continue;
-    const unit = p.kind === 'number' && p.unit !== 'packets or bytes' ? ` ${p.unit}` : '';
-    out.push(`${p.name} ${va[p.name]}${unit} against ${vb[p.name]}${unit}`);
+    out.push(`${p.name} ${va[p.name]}${unitOf(p, va)} against ${vb[p.name]}${unitOf(p, vb)}`);
   }
   return out;
 }
 
-/** A warning when A and B ran on different links (an imported run brings its own): their figures do not compare. */
-function linksApart(a: RunFacts | null, b: RunFacts | null): string[] {
-  const apart = a?.link && b?.link ? linkDifferences(a.link, b.link) : [];
+/**
+ * A warning when A and B ran on different links (an imported run brings its own): their figures do not
+ * compare. Not while a side is `settling` (its run for the new settings under way while the last one shows).
+ */
+function linksApart(a: RunFacts | null, b: RunFacts | null, settling: boolean): string[] {
+  const apart = a?.link && b?.link && !settling ? linkDifferences(a.link, b.link) : [];
   return apart.length ? [`A and B ran on different links (${apart.join('; ')}), so their figures do not compare like for like`] : [];
 }
 
@@ -136,7 +142,7 @@ function windowCaption(runs: RunFacts[]): string {
 }
 
 /** The captions of every row, for the runs shown (either may be missing while it runs). */
-export function captions(a: RunFacts | null, b: RunFacts | null): Record<CaptionRow, string> {
+export function captions(a: RunFacts | null, b: RunFacts | null, settling = false): Record<CaptionRow, string> {
   // Two runs of one scheme are told apart by their side.
   const same = a !== null && b !== null && a.name === b.name;
   const runs = same
@@ -146,7 +152,7 @@ export function captions(a: RunFacts | null, b: RunFacts | null): Record<Caption
       ]
     : [a, b].filter((f): f is RunFacts => f !== null);
   if (runs.length === 0) return { plane: '', sequence: '', window: '', throughput: '', delay: '', queue: '' };
-  const warnings = [...linksApart(a, b), ...runs.map(degenerate).filter((w): w is string => w !== null)];
+  const warnings = [...linksApart(a, b, settling), ...runs.map(degenerate).filter((w): w is string => w !== null)];
   const warn = warnings.length ? `Look out: ${warnings.join('; ')}. ` : '';
   const list = (f: (r: RunFacts) => string) => runs.map(f).join('; ');
   return {

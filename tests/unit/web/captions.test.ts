@@ -125,7 +125,14 @@ describe('captions from the runs', () => {
     ]);
     // a rate link's bandwidth is its bottleneck; looping means nothing there
     expect(linkDifferences({ ...link, kind: 'rate', mbps: 1, once: true }, link)).toEqual(['1 Mbit/s against the trace Verizon-LTE-short.down']);
+    // a rate reads in its own unit, as the sidebar's does
+    expect(linkDifferences({ ...link, kind: 'rate', mbps: 0.0566 }, { ...link, kind: 'rate', mbps: 1000 })).toEqual(['56.6 kbit/s against 1 Gbit/s']);
     expect(linkDifferences({ ...link, queue: { kind: 'packets', limit: 100 } }, link)).toEqual(['queue packets against infinite']);
+    // a queue's limit counts what that side's queue holds
+    expect(linkDifferences({ ...link, queue: { kind: 'packets', limit: 100 } }, { ...link, queue: { kind: 'bytes', limit: 15000 } })).toEqual([
+      'queue packets against bytes',
+      'queueLimit 100 packets against 15000 bytes',
+    ]);
     expect(linkDifferences({ ...link, reverse: { ...link.reverse, loss: 0.01 } }, link)).toEqual(['ackLoss 1 % against 0 %']);
     // the same link written otherwise (keys in another order, a burst of none left out) is the same link
     const f = link.forward;
@@ -135,6 +142,8 @@ describe('captions from the runs', () => {
     const said = captions({ ...aimd, link: { ...link, delayMs: 50 } }, { ...bdp, link });
     expect(said.plane).toMatch(/^Look out: A and B ran on different links \(delay 50 ms against 20 ms\), so their figures do not compare like for like\. AIMD: /);
     expect(said.window).toMatch(/^Look out: A and B ran on different links/);
+    // while a side's run for new settings is under way, the last run it shows is on the old link: no warning
+    expect(captions({ ...aimd, link: { ...link, delayMs: 50 } }, { ...bdp, link }, true).plane).toMatch(/^AIMD: /);
     expect(captions({ ...aimd, link }, { ...bdp, link }).plane).toMatch(/^AIMD: /);
     expect(captions({ ...aimd, link: null }, { ...bdp, link }).plane).toMatch(/^AIMD: /);
   });
