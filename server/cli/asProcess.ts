@@ -19,7 +19,7 @@ const BOOT = new URL('../threadBoot.mjs', import.meta.url);
 type FromGuarded = { kind: 'beat'; callback: string | null } | { kind: 'tick' } | { kind: 'quiet' } | { kind: 'code'; code: number };
 
 /** Whether a command line loads the user's own controller (`--scheme FILE`, or a file in a list). */
-function loadsUserCode(argv: readonly string[]): boolean {
+export function loadsUserCode(argv: readonly string[]): boolean {
   return argv.some((a, i) => {
     const value = a.startsWith('--scheme=') ? a.slice('--scheme='.length) : argv[i - 1] === '--scheme' ? a : null;
     return value?.split(',').some(isSchemeFile) === true;

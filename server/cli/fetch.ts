@@ -10,7 +10,7 @@ import { fetchOverUdp } from '../liveFetch.ts';
 import { flagHelp } from './flagHelp.ts';
 import { HELP_FLAG, outputFlag, readCommandLine, splitHostPort, switchFlag, textFlag, UsageError, wholeFlag } from './flags.ts';
 import { applySets, isSchemeFile, knownScheme, loadSchemeFile, parseSets, schemesHelp, setFlag } from './schemeFlags.ts';
-import { runAsProcess } from './asProcess.ts';
+import { loadsUserCode, runAsProcess } from './asProcess.ts';
 import { interruption, type Io, isEntry, STOP_SIGNALS } from './tool.ts';
 import { quote } from '../../shared/text/quote.ts';
 
@@ -28,7 +28,7 @@ export const FETCH_FLAGS = [
   textFlag('scheme', 'ID|FILE', 'token-pacer', 'the controller: one of the schemes below, or your own module'),
   setFlag(false),
   textFlag('id', 'NAME@TEAM', 'pipefill@fetch', `the name submitted with the MD5: printable ASCII, at most ${MAX_ID} characters`),
-  outputFlag('csv', 'write the trace CSV of the fetch'),
+  outputFlag('csv', 'write the trace CSV of the fetch (so far, when stopped or given up)'),
   switchFlag('json', 'print the result as one JSON object'),
   wholeFlag('giveUp', 'ms', 100, 3_600_000, 120_000, 'stop if not done by then'),
   HELP_FLAG,
@@ -113,8 +113,9 @@ function relaySignals(): void {
 }
 
 /**
- * The fetch, or the exit code 130 after a SIGINT or SIGTERM, which a run from the terminal ends with: it
- * says so, and writes the trace so far where --csv asked for it (`writeCsv` returns the file, or null).
+ * The fetch, or the exit code 130 after a SIGINT or SIGTERM, which a run from the terminal ends with. A
+ * fetch stopped by a signal or given up writes the trace so far where --csv asked for it (`writeCsv`
+ * returns the file, or null): how it went until then is what tells why.
  */
 async function fetchUnlessStopped(server: { host: string; port: number }, o: LiveFetchOptions, writeCsv: (log: EventLog) => string | null, io: Io) {
   const log = new EventLog();
@@ -126,11 +127,11 @@ async function fetchUnlessStopped(server: { host: string; port: number }, o: Liv
   try {
     return await fetchOverUdp(server.host, server.port, { ...o, log }, stopped);
   } catch (e) {
-    if (!(e instanceof FetchStopped) || signal === null) throw e;
-    io.err(`fetch: stopped by ${signal}`);
+    if (!(e instanceof FetchStopped)) throw e;
+    io.err(`fetch: ${signal === null ? e.message : `stopped by ${signal}`}`);
     const csv = writeCsv(log);
     if (csv) io.err(`fetch: the trace so far is in ${csv}`);
-    return 130;
+    return signal === null ? 1 : 130;
   } finally {
     stop.off();
   }
@@ -168,6 +169,7 @@ export async function fetchMain(argv: string[], io: Io): Promise<number> {
 }
 
 if (isEntry(import.meta.url)) {
-  if (isMainThread) relaySignals();
+  // Only a fetch in a worker thread needs them relayed; one in this thread hears them itself.
+  if (isMainThread && loadsUserCode(process.argv.slice(2))) relaySignals();
   await runAsProcess('fetch', fetchMain, import.meta.url);
 }

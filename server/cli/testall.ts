@@ -7,7 +7,7 @@ import { stopAll } from '../link/programs.ts';
 import { flagHelp } from './flagHelp.ts';
 import { HELP_FLAG, listFlag, makeOutputDirectory, oneOf, readCommandLine, requiredFlag, seedFlag, switchFlag, textFlag, UsageError, wholeFlag } from './flags.ts';
 import { runAsProcess } from './asProcess.ts';
-import { type Io, isEntry } from './tool.ts';
+import { type Io, interrupted, isEntry } from './tool.ts';
 
 const GROUPS: readonly MatrixRow['group'][] = ['basic', 'advanced', 'performance'];
 
@@ -89,11 +89,10 @@ export async function testallMain(argv: string[], io: Io): Promise<number> {
 
 if (isEntry(import.meta.url)) {
   // The programs run in process groups of their own, out of reach of the terminal's Ctrl-C: stop them here.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      console.error(`testall: stopped by ${signal}`);
-      void stopAll().then(() => process.exit(130));
-    });
-  }
+  void interrupted().then(async (signal) => {
+    console.error(`testall: stopped by ${signal}`);
+    await stopAll();
+    process.exit(130);
+  });
   await runAsProcess('testall', testallMain, import.meta.url);
 }

@@ -61,7 +61,7 @@ export const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /**
  * The first SIGINT or SIGTERM the process gets, by name, once it comes; a second one ends the process at
- * once, so a tool stuck while closing is not left running. `off()` stops listening.
+ * once (exit code 130, as Ctrl-C's), so a tool stuck while closing is not left running. `off()` stops listening.
  */
 export function interruption(): { stopped: Promise<NodeJS.Signals>; off(): void } {
   let heard: ((signal: NodeJS.Signals) => void) | null = null;
@@ -70,7 +70,7 @@ export function interruption(): { stopped: Promise<NodeJS.Signals>; off(): void 
   });
   let stopping = false;
   const on = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(1);
+    if (stopping) process.exit(130);
     stopping = true;
     heard?.(signal);
   };

@@ -7,8 +7,12 @@ const STDERR_TAIL = 2048;
 /** Programs still running, so that an interrupted run can stop them (they live in their own groups). */
 const live = new Set<Program>();
 
-/** Stops every program still running. */
+/** Set once an interrupted run stops its programs: one its next row starts meanwhile is stopped as it starts. */
+let stopping = false;
+
+/** Stops every program still running, and any started from now on. */
 export async function stopAll(): Promise<void> {
+  stopping = true;
   await Promise.all([...live].map((p) => p.stop()));
 }
 
@@ -58,6 +62,7 @@ export class Program {
     this.child.stdin!.on('error', () => {});
     if (stdin) this.child.stdin!.end(stdin);
     else this.child.stdin!.end();
+    if (stopping) void this.stop();
   }
 
   get running(): boolean {

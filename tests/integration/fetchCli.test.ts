@@ -86,6 +86,17 @@ describe.concurrent('npm run fetch', () => {
     expect(parseTraceCsv(readFileSync(csv, 'utf8')).log.count(K.send)).toBeGreaterThan(10);
   });
 
+  it('on giving up says so, writes the trace so far to --csv and exits 1', async ({ expect }) => {
+    const server = await slowServer();
+    const csv = join(dir, 'given-up.csv');
+    const r = await runCliAsync('server/cli/fetch.ts', ['--server', `127.0.0.1:${server.port}`, '--give-up', '1000', '--csv', csv]);
+    await server.close();
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', `fetch: gave up after 1000 ms without the whole file\nfetch: the trace so far is in ${csv}\n`]);
+    const trace = parseTraceCsv(readFileSync(csv, 'utf8'));
+    expect(trace.log.count(K.send)).toBeGreaterThan(10);
+    expect(trace.log.count(K.reply)).toBeGreaterThan(0);
+  });
+
   it('names the callback a controller file hangs in, past the loop guard', async ({ expect }) => {
     const file = join(dir, 'hangs.js');
     writeFileSync(file, HANGS);

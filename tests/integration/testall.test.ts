@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { parseTraceCsv } from '../../shared/csv/trace.ts';
 import { K } from '../../shared/log/kinds.ts';
 import { MATRIX } from '../../shared/scenarios/presets.ts';
 import { Program } from '../../server/link/programs.ts';
+import { ROOT, tsxArgs } from '../helpers/cli.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
 
 /**
@@ -153,7 +155,41 @@ function running(pid: number): boolean {
   }
 }
 
+/** The running processes, but `except`, whose command line holds `mark`. */
+function marked(mark: string, except: number): number[] {
+  const holds = (pid: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(mark);
+    } catch {
+      return false; // gone meanwhile
+    }
+  };
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d) && Number(d) !== except && holds(d))
+    .map(Number)
+    .filter(running);
+}
+
 describe("testall's programs: stopping one stops all it started", () => {
+  it('on SIGINT says so, stops the programs it started (in groups of their own, out of Ctrl-C’s reach) and exits 130', async () => {
+    const [recvMark, sendMark] = [`pipefill-recv-${process.pid}`, `pipefill-send-${process.pid}`];
+    // A receiver that binds its port and a sender that waits, both for 20 s at most should the stop miss them.
+    const recv = `python3 -c "import socket, sys, time; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('127.0.0.1', int(sys.argv[-1]))); time.sleep(20)" ${recvMark}`;
+    const send = `python3 -c "import time; time.sleep(20)" ${sendMark}`;
+    const child = spawn(process.execPath, tsxArgs('server/cli/testall.ts', ['--send', send, '--recv', recv, '--only', 'basic']), { cwd: ROOT });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    for (let i = 0; i < 300 && marked(sendMark, child.pid!).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(marked(recvMark, child.pid!).length).toBeGreaterThan(0);
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    expect(stderr).toBe('testall: stopped by SIGINT\n');
+    const left = () => [...marked(recvMark, -1), ...marked(sendMark, -1)];
+    for (let i = 0; i < 50 && left().length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(left()).toEqual([]);
+  });
+
   it('stops a background process left by a shell that has already exited', async () => {
     const pidFile = join(mkdtempSync(join(tmpdir(), 'pipefill-group-')), 'pid');
     // Five seconds bound the process's life should the stop miss it.
