@@ -234,6 +234,7 @@ function missingValue(p: FlagSpec, next: string | undefined): UsageError {
   const flag = `--${flagName(p.name)}`;
   const head = `${flag} ${shapeOf(p)} is missing its value`;
   if (next === undefined) return new UsageError(head);
+  if (next === '--') return new UsageError(`${head} ("--" ends the flags)`);
   // The word goes into the example only when it can be copied from the message as it is.
   const example = `${flag}=${/^[\x21-\x7e]{1,40}$/.test(next) ? next : 'VALUE'}`;
   return new UsageError(`${head} (${quote(next)} reads as a flag; a value that starts with "-" is joined to it: ${example})`);

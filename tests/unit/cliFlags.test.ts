@@ -182,7 +182,7 @@ describe('a value that starts with "-" after a flag that takes one', () => {
     const cases: [string[], string][] = [
       [['--name', '-foo'], '--name NAME is missing its value ("-foo" reads as a flag; a value that starts with "-" is joined to it: --name=-foo)'],
       [['--name', '--json'], '--name NAME is missing its value ("--json" reads as a flag; a value that starts with "-" is joined to it: --name=--json)'],
-      [['--delay', '--', 'x'], '--delay 0…100 ms is missing its value ("--" reads as a flag; a value that starts with "-" is joined to it: --delay=--)'],
+      [['--delay', '--', 'x'], '--delay 0…100 ms is missing its value ("--" ends the flags)'],
       [['--name', '-a b'], '--name NAME is missing its value ("-a b" reads as a flag; a value that starts with "-" is joined to it: --name=VALUE)'],
       [['--json', '--offset'], '--offset -100…100 ms is missing its value'],
       [['--name', '-x', '--bogus'], '--name NAME is missing its value ("-x" reads as a flag; a value that starts with "-" is joined to it: --name=-x)'],
