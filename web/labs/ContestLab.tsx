@@ -7,7 +7,7 @@ import { Notices } from '../components/Notices.tsx';
 import { Guide } from '../teach/Guide.tsx';
 import { useNotices } from '../components/useNotices.ts';
 import type { Item } from '../state/codec.ts';
-import { CONTEST_LAB, sweepTextFromUrl } from '../state/labs.ts';
+import { CONTEST_LAB } from '../state/labs.ts';
 import { WorkerPool } from '../worker/pool.ts';
 import { exportSweepCsv, SweepResults } from './contest/SweepResults.tsx';
 import { defaultSweep, type SweepDef, SweepSettings, sweepProblem } from './contest/SweepSettings.tsx';
@@ -32,7 +32,7 @@ function useUploads(onError: (m: string) => void, onUploaded: (trace: string) =>
 
 /** The sweeps the URL opened with, each as the page writes its own ("1..3+0.25", whatever `+` became on the way). */
 const sweepsFrom = (items: Item[]): SweepDef[] =>
-  items.length ? items.map(([scheme, param, values]) => ({ scheme: String(scheme), param: String(param), values: sweepTextFromUrl(String(values)) })) : [defaultSweep('fixed')];
+  items.length ? items.map(([scheme, param, values]) => ({ scheme: String(scheme), param: String(param), values: String(values) })) : [defaultSweep('fixed')];
 
 /** Every run the sweeps ask for, or what is wrong with their values. */
 function sweepRuns(sweeps: SweepDef[]): { runs: SweepRun[] } | { problems: string[] } {

@@ -33,6 +33,8 @@ export interface ListField {
 export interface TextField {
   name: string;
   kind: 'text';
+  /** The value a URL's text stands for, when the address bar may have changed it (a `+` read as a space). */
+  read?(raw: string): string;
   /** What is wrong with a given value, naming it with `quote`, or null. */
   check?(raw: string): string | null;
   doc?: string;
@@ -62,8 +64,9 @@ const defaultOf = (field: ParamSpec | TextField) => (field.kind === 'text' ? '' 
 /** A field's value from its URL text: a parameter as its schema checks it everywhere, free text as its own check does. */
 export function checkField(spec: ParamSpec | TextField, raw: string): { value: string | number } | { error: string } {
   if (spec.kind === 'text') {
-    const problem = raw ? (spec.check?.(raw) ?? null) : `${spec.name} is empty`;
-    return problem ? { error: problem } : { value: raw };
+    const text = spec.read?.(raw) ?? raw;
+    const problem = text ? (spec.check?.(text) ?? null) : `${spec.name} is empty`;
+    return problem ? { error: problem } : { value: text };
   }
   return checkParam(spec, raw);
 }

@@ -30,9 +30,13 @@ const sweeps: ListField = {
   name: 'sw',
   kind: 'list',
   max: 4,
-  parts: ([scheme]) => [choice('scheme', sweepableIds(), 'fixed', 'The swept scheme'), choice('param', numberParamsOf(scheme), '', 'The swept parameter'), { name: 'values', kind: 'text' }],
+  parts: ([scheme]) => [
+    choice('scheme', sweepableIds(), 'fixed', 'The swept scheme'),
+    choice('param', numberParamsOf(scheme), '', 'The swept parameter'),
+    { name: 'values', kind: 'text', read: sweepTextFromUrl },
+  ],
   check: ([scheme, param, values]) => {
-    const r = sweepValues(String(scheme), String(param), sweepTextFromUrl(String(values)));
+    const r = sweepValues(String(scheme), String(param), String(values));
     return 'error' in r ? r.error : null;
   },
   doc: 'A sweep: scheme:parameter:values',
