@@ -46,6 +46,7 @@ export async function playground(): Promise<{ relay: Relay; browser: Browser; co
  * shared one, and collects console errors and uncaught exceptions.
  */
 export async function open(where: Browser | BrowserContext, url: string, options: BrowserContextOptions = {}): Promise<{ page: Page; problems: string[] }> {
+  if (!('newContext' in where) && Object.keys(options).length) throw new Error('a shared context has its options already: open the page in a context of its own');
   const page = 'newContext' in where ? await where.newPage({ ...PAGE_OPTIONS, ...options }) : await where.newPage();
   const problems: string[] = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));

@@ -121,22 +121,26 @@ function usePlayedRuns(runs: Runs) {
   return { endMs, playhead: usePlayback(endMs, shown.some(Boolean)) };
 }
 
+/** The runs the page draws (never a run of the other scenario under this one's headings), their facts and captions. */
+function useShownRuns(e: Experiment, durations: Record<string, number>) {
+  const all = useRuns(e, durations);
+  const runs: Runs = { ...all, views: viewsFor(all.views, e) };
+  const facts = { a: useFacts(runs.views.a), b: useFacts(runs.views.b) };
+  const settling = Boolean(runs.busy.a || runs.busy.b);
+  const said = useMemo(() => captions(facts.a, facts.b, settling), [facts.a, facts.b, settling]);
+  return { runs, facts, said };
+}
+
 /** The playground: two controllers side by side on the same link, as the URL describes them. */
 export function App() {
   const { e, setE, notices, note, dismiss, forget } = useExperiment();
   const uploads = useUploads(e);
-  const allRuns = useRuns(e, uploads.durations);
-  // What the page draws: never a run of the other scenario under this one's headings.
-  const runs: Runs = { ...allRuns, views: viewsFor(allRuns.views, e) };
-  const facts = { a: useFacts(runs.views.a), b: useFacts(runs.views.b) };
-  const settling = Boolean(runs.busy.a || runs.busy.b);
-  const said = useMemo(() => captions(facts.a, facts.b, settling), [facts.a, facts.b, settling]);
+  const { runs, facts, said } = useShownRuns(e, uploads.durations);
   const [zoom, setZoom] = useState<[number, number] | null>(null);
   const live = useLive(e);
   const chartsRoot = useRef<HTMLDivElement>(null);
   // On a projector-sized screen (1280 px and less) the settings fold away, so both runs fit side by side.
   const [settingsOpen, setSettingsOpen] = useState(() => window.innerWidth > 1300);
-
   const { endMs, playhead } = usePlayedRuns(runs);
   // Worked out once per experiment, so the memoised sidebar skips the page's renders for new runs.
   const { link: linkNow, policy: policyNow } = useMemo(() => settingsOf(e), [e]);

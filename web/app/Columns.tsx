@@ -8,6 +8,7 @@ import type { Experiment } from '../state/experiment.ts';
 import type { RunView } from '../worker/protocol.ts';
 import type { CaptionRow, RunFacts } from '../teach/captions.ts';
 import { Exercises } from '../teach/Exercises.tsx';
+import type { Stale } from './freshness.ts';
 import { type ChartDef, chartsOf, overlayOf, towardWhite } from './layers.ts';
 import type { TimeSource } from './playhead.ts';
 import type { Runs, Slot } from './useRuns.ts';
@@ -61,9 +62,6 @@ export function Overview({ e, setE, runs, label, stale, said }: { e: Experiment;
     </div>
   );
 }
-
-/** Why each side's shown run is not the one the settings describe (see staleReason), or null. */
-export type Stale = Record<Slot, string | null>;
 
 /** What the page says of both runs, under the plane and each row of charts. */
 export type Captions = Record<CaptionRow, string>;

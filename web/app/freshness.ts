@@ -44,8 +44,11 @@ export function staleReason(view: RunView, e: Experiment, slot: 'a' | 'b', busy:
   return scheme === e[slot].scheme ? null : `a run of ${schemeTitle(scheme ?? '?')}, not of ${schemeTitle(e[slot].scheme)}`;
 }
 
+/** Why each side's shown run is stale, or null for a current one. */
+export type Stale = Record<Slot, string | null>;
+
 /** Each side's `staleReason`, for the cards and the charts of the run it shows alike. */
-export function staleReasons(runs: Runs, e: Experiment, failedUpload: string | null): Record<Slot, string | null> {
+export function staleReasons(runs: Runs, e: Experiment, failedUpload: string | null): Stale {
   const of = (s: Slot) => {
     const view = runs.views[s];
     return view ? staleReason(view, e, s, Boolean(runs.busy[s]), failedUpload) : null;

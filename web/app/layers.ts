@@ -27,7 +27,8 @@ const ESTIMATE_STYLE: Record<EstimateName, { label: string; color: string }> = {
   srtt: { label: 'smoothed RTT', color: COLORS.blue },
   rto: { label: 'retransmission timeout', color: COLORS.grey },
   threshold: { label: 'delay threshold', color: COLORS.yellow },
-  tokenRate: { label: 'token rate', color: COLORS.grey },
+  // recorded by the relay's offset server in a session's trace: the rate its replies were held to
+  tokenRate: { label: 'the server’s token rate', color: COLORS.grey },
 };
 
 /** Estimates on the window chart when they are in packets; the rest belong to their own scales. */
@@ -115,7 +116,7 @@ export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = nul
       layers: [{ kind: 'step', data: s.queue, color: COLORS.blue, label: 'queued', size: 1.5 }],
     },
   ];
-  const rates = estimateLayers((n) => n === 'bandwidth' || n === 'pacingRate');
+  const rates = estimateLayers((n) => n === 'bandwidth' || n === 'pacingRate' || n === 'tokenRate');
   // Last, so that the rows every run has line up across the two columns.
   if (rates.length) charts.push({ id: 'rates', title: 'Rate estimates', yLabel: 'packets/s', layers: rates });
   const events = eventMarks(s);

@@ -23,6 +23,13 @@ describe('estimates in the legends', () => {
     for (const id of ['delay', 'rates']) expect(new Set(legend(id).map((l) => l.color)).size, id).toBe(legend(id).length);
   });
 
+  it('a session the relay recorded draws its server’s token rate among the rates, in requests a second as a pacer’s', () => {
+    const charts = chartsOf(withEstimates(['tokenRate', 'pacingRate']), true);
+    const rates = charts.find((c) => c.id === 'rates')!;
+    expect(rates.yLabel).toBe('packets/s');
+    expect(rates.layers.filter((l) => l.kind === 'step').map((l) => l.label)).toEqual(['pacing rate', 'the server’s token rate']);
+  });
+
   it('the offset server’s throughput chart claims no capacity: its limit is the token bucket', () => {
     const title = (offset: boolean) => chartsOf(withEstimates([]), offset).find((c) => c.id === 'throughput')!.title;
     expect([title(false), title(true)]).toEqual(['Throughput against capacity', 'Throughput of the replies']);
