@@ -75,7 +75,7 @@ function sequenceChart(s: RunSeries, offset: boolean): ChartDef {
 /** The charts of one run and what each draws. Built once per run, so playback can paint incrementally. */
 export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = null): ChartDef[] {
   const estimateLayers = (names: (n: string) => boolean): Layer[] =>
-    ESTIMATES.filter((n) => s.estimates[n] && names(n)).map((n) => ({ kind: 'step', data: s.estimates[n], ...ESTIMATE_STYLE[n], size: 1.2 }));
+    ESTIMATES.filter((n) => s.estimates[n] && names(n)).map((n) => ({ kind: 'step', data: s.estimates[n], ...ESTIMATE_STYLE[n], size: 1.2, holdTo: s.endMs }));
   const charts: ChartDef[] = [
     sequenceChart(s, offset),
     {

@@ -116,6 +116,12 @@ export function tracePolyline(sink: PathSink, l: Layer, x: Scale, y: Scale, from
     } else if (i === first) sink.moveTo(px, py);
     else sink.lineTo(px, py);
   }
+  if (l.kind === 'step') {
+    // A level holds until the next point, past the edge of the range (zoomed) or to `holdTo`.
+    const next = end < d.length / 2 ? d[2 * end] : (l.holdTo ?? d[2 * (end - 1)]);
+    const to = Math.min(until, next);
+    if (to > d[2 * (end - 1)]) sink.lineTo(at(ax, to), at(ay, d[2 * end - 1]));
+  }
   if (l.kind === 'area') {
     // The last bin keeps its value for one bin width, up to the playhead.
     const lastX = x(Math.min(until, d[2 * (end - 1)] + (d.length > 2 ? d[2] - d[0] : 0)));

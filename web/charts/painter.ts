@@ -18,6 +18,8 @@ export interface Layer {
   size?: number;
   /** Areas: the y they fill from (the axis when absent). */
   base?: number;
+  /** Steps: until when the last level holds (a run's end), for a series logged only when it moves. */
+  holdTo?: number;
   /** Lines: a dash pattern in CSS pixels. */
   dash?: number[];
   /** Marks: the ticks hang from the top edge instead of rising from the time axis (a second run's events, overlaid). */

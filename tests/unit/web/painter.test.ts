@@ -1,7 +1,7 @@
 import { scaleLinear } from 'd3-scale';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newDotCorners, Occupancy } from '../../../web/charts/dots.ts';
-import { affineOf, at } from '../../../web/charts/geometry.ts';
+import { affineOf, at, traceLayer } from '../../../web/charts/geometry.ts';
 import { type Layer, Painter } from '../../../web/charts/painter.ts';
 import { yExtent } from '../../../web/charts/TimeChart.tsx';
 
@@ -173,5 +173,29 @@ describe('the y range of a chart', () => {
     expect(yExtent([window, ticks], [0, 5])).toEqual([5, 5]);
     expect(yExtent([window], [11, 29])).toEqual([Infinity, -Infinity]);
     expect(yExtent([window], [0, 30])).toEqual([2, 20]);
+  });
+});
+
+describe('a step line', () => {
+  const x = scaleLinear().domain([0, 1000]).range([0, 100]);
+  const y = scaleLinear().domain([0, 10]).range([100, 0]);
+  /** The points a step layer's path goes through, traced from `from` to `until` ms. */
+  const traced = (l: Layer, from: number, until: number) => {
+    const points: string[] = [];
+    const sink = { moveTo: (px: number, py: number) => points.push(`M${px},${py}`), lineTo: (px: number, py: number) => points.push(`L${px},${py}`), rect() {}, closePath() {} };
+    traceLayer(sink, l, x, y, 100, from, until);
+    return points;
+  };
+  const estimate: Layer = { kind: 'step', data: Float64Array.from([0, 2, 200, 5]), color: '#000', label: 'ssthresh' };
+
+  it('holds an estimate logged only when it moves at its last level to the run’s end', () => {
+    expect(traced({ ...estimate, holdTo: 800 }, 0, 1000)).toEqual(['M0,80', 'L0,80', 'L20,80', 'L20,50', 'L80,50']);
+    // without an end to hold to, it stops at its last point
+    expect(traced(estimate, 0, 1000)).toEqual(['M0,80', 'L0,80', 'L20,80', 'L20,50']);
+  });
+
+  it('zoomed in, holds its level to the edge of the range, where the next point lies beyond it', () => {
+    expect(traced(estimate, 0, 150)).toEqual(['M0,80', 'L0,80', 'L15,80']);
+    expect(traced({ ...estimate, holdTo: 800 }, 300, 500)).toEqual(['M20,50', 'L20,50', 'L50,50']);
   });
 });
