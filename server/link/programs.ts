@@ -7,7 +7,7 @@ const STDERR_TAIL = 2048;
 /** Programs still running, so that an interrupted run can stop them (they live in their own groups). */
 const live = new Set<Program>();
 
-/** Set once an interrupted run stops its programs: one its next row starts meanwhile is stopped as it starts. */
+/** Set once an interrupted run stops its programs: one its next row starts meanwhile is killed as it starts. */
 let stopping = false;
 
 /** Stops every program still running, and any started from now on. */
@@ -62,7 +62,8 @@ export class Program {
     this.child.stdin!.on('error', () => {});
     if (stdin) this.child.stdin!.end(stdin);
     else this.child.stdin!.end();
-    if (stopping) void this.stop();
+    // the process ends right after the stop: no time to wait for a SIGTERM to be heeded
+    if (stopping) this.signal('SIGKILL');
   }
 
   get running(): boolean {

@@ -133,11 +133,17 @@ describe('one glance at projector sizes, in Chromium', () => {
   it('A’s and B’s charts of a kind share their y axis', async () => {
     const page = await openAt(env.browser, env.relay.url, 1280, 720);
     await page.getByRole('button', { name: 'Show all' }).click();
-    const yTicks = (side: 'a' | 'b') =>
-      page.locator(`.column[data-side="${side}"] figure.chart`).evaluateAll((figs) => figs.map((f) => [...f.querySelectorAll('g.tick text[x="-6"]')].map((t) => t.textContent).join(' ')));
-    // Read together, once the charts have drawn their axes; every row both sides draw (the rate estimates are B's alone).
-    await expect.poll(async () => (await yTicks('a')).length, { timeout: 5000 }).toBeGreaterThanOrEqual(5);
-    const [a, b] = await Promise.all([yTicks('a'), yTicks('b')]);
+    // Both columns read at once, each chart's y tick labels as one text, once every chart of A has its ticks.
+    const yTicks = () =>
+      page.evaluate(() => {
+        const side = (s: string) =>
+          [...document.querySelectorAll(`.column[data-side="${s}"] figure.chart`)].map((f) => [...f.querySelectorAll('g.tick text[x="-6"]')].map((t) => t.textContent).join(' '));
+        return { a: side('a'), b: side('b') };
+      });
+    await expect.poll(async () => (await yTicks()).a.filter(Boolean).length, { timeout: 5000 }).toBeGreaterThanOrEqual(5);
+    const { a, b } = await yTicks();
+    expect(a.every(Boolean)).toBe(true);
+    // Every row both sides draw (the rate estimates are B's alone).
     expect(b.slice(0, a.length)).toEqual(a);
     await page.close();
   });

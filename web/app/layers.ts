@@ -74,8 +74,11 @@ function sequenceChart(s: RunSeries, offset: boolean): ChartDef {
 
 /** The charts of one run and what each draws. Built once per run, so playback can paint incrementally. */
 export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = null): ChartDef[] {
+  // An estimate is logged when it moves: its level holds while the controller runs, up to its last event
+  // (a preview's data ends seconds before the run it stands for).
+  const holdTo = s.window.length ? s.window[s.window.length - 2] : s.endMs;
   const estimateLayers = (names: (n: string) => boolean): Layer[] =>
-    ESTIMATES.filter((n) => s.estimates[n] && names(n)).map((n) => ({ kind: 'step', data: s.estimates[n], ...ESTIMATE_STYLE[n], size: 1.2, holdTo: s.endMs }));
+    ESTIMATES.filter((n) => s.estimates[n] && names(n)).map((n) => ({ kind: 'step', data: s.estimates[n], ...ESTIMATE_STYLE[n], size: 1.2, holdTo }));
   const charts: ChartDef[] = [
     sequenceChart(s, offset),
     {

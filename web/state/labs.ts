@@ -23,7 +23,7 @@ const numberParamsOf = (scheme: string | number) => (findScheme(String(scheme))?
  * "1..3+0.25" (or "1e+3") arrives as "1..3 0.25" ("1e 3"). The space there can only have been the `+`.
  */
 export function sweepTextFromUrl(text: string): string {
-  return text.replace(/(\d)e +(?=\d)/gi, '$1e+').replace(/^(\s*[\d.e+-]+\s*\.\.\s*[\d.e+-]+) +(?=[\d.])/i, '$1+');
+  return text.replace(/(\d)e +(?=\d)/gi, '$1e+').replace(/^(\s*[\d.e+-]+\s*\.\.\s*[\d.e+-]*[\d.]) +(?=[\d.])/i, '$1+');
 }
 
 const sweeps: ListField = {

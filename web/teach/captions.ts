@@ -61,8 +61,11 @@ export function degenerate(f: RunFacts): string | null {
  * when they are one link. A parameter either link makes no use of (a rate on a trace's link) is left out.
  */
 export function linkDifferences(a: LinkSpec, b: LinkSpec): string[] {
-  const bottleneck = (l: LinkSpec) => (l.kind === 'trace' ? `the trace ${l.trace}` : bitrate(l.mbps));
-  const out = bottleneck(a) !== bottleneck(b) ? [`${bottleneck(a)} against ${bottleneck(b)}`] : [];
+  // two rates that read alike rounded are named exactly
+  const exact = a.kind === 'rate' && b.kind === 'rate' && bitrate(a.mbps) === bitrate(b.mbps);
+  const bottleneck = (l: LinkSpec) => (l.kind === 'trace' ? `the trace ${l.trace}` : exact ? `${l.mbps} Mbit/s` : bitrate(l.mbps));
+  const sameBottleneck = a.kind === 'trace' && b.kind === 'trace' ? a.trace === b.trace : a.kind === b.kind && a.mbps === b.mbps;
+  const out = sameBottleneck ? [] : [`${bottleneck(a)} against ${bottleneck(b)}`];
   if (a.kind === 'trace' && b.kind === 'trace' && a.ackTrace !== b.ackTrace) out.push(`the ACK trace ${a.ackTrace} against ${b.ackTrace}`);
   const [va, vb] = [linkValues(a), linkValues(b)];
   const unused = new Set([...unusedLinkParams(a).keys(), ...unusedLinkParams(b).keys(), 'bandwidth']);

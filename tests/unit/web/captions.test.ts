@@ -127,6 +127,8 @@ describe('captions from the runs', () => {
     expect(linkDifferences({ ...link, kind: 'rate', mbps: 1, once: true }, link)).toEqual(['1 Mbit/s against the trace Verizon-LTE-short.down']);
     // a rate reads in its own unit, as the sidebar's does
     expect(linkDifferences({ ...link, kind: 'rate', mbps: 0.0566 }, { ...link, kind: 'rate', mbps: 1000 })).toEqual(['56.6 kbit/s against 1 Gbit/s']);
+    // told apart by value, and named exactly where they would read alike
+    expect(linkDifferences({ ...link, kind: 'rate', mbps: 1000.1 }, { ...link, kind: 'rate', mbps: 1000.4 })).toEqual(['1000.1 Mbit/s against 1000.4 Mbit/s']);
     expect(linkDifferences({ ...link, queue: { kind: 'packets', limit: 100 } }, link)).toEqual(['queue packets against infinite']);
     // a queue's limit counts what that side's queue holds
     expect(linkDifferences({ ...link, queue: { kind: 'packets', limit: 100 } }, { ...link, queue: { kind: 'bytes', limit: 15000 } })).toEqual([

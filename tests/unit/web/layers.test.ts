@@ -23,6 +23,15 @@ describe('estimates in the legends', () => {
     for (const id of ['delay', 'rates']) expect(new Set(legend(id).map((l) => l.color)).size, id).toBe(legend(id).length);
   });
 
+  it('hold each estimate’s last level while the controller runs: to its last event, not past a preview’s data', () => {
+    const s = withEstimates(['ssthresh', 'srtt']);
+    const held = (series: typeof s) => chartsOf(series, false).flatMap((c) => c.layers.filter((l) => l.size === 1.2 && l.kind === 'step').map((l) => l.holdTo));
+    // the controller's last event is the ACK at 40 ms, in a run of 1000 ms
+    expect(held(s)).toEqual([40, 40]);
+    const longer = { ...s, window: Float64Array.from([...s.window, 900, 4]) };
+    expect(held(longer)).toEqual([900, 900]);
+  });
+
   it('a session the relay recorded draws its server’s token rate among the rates, in requests a second as a pacer’s', () => {
     const charts = chartsOf(withEstimates(['tokenRate', 'pacingRate']), true);
     const rates = charts.find((c) => c.id === 'rates')!;
