@@ -5,8 +5,8 @@ import { Playback } from '../components/Playback.tsx';
 import { Sidebar } from '../components/Sidebar.tsx';
 import { useNotices } from '../components/useNotices.ts';
 import { decodeExperiment, DEFAULT_EXPERIMENT, encodeExperiment, type Experiment, SCENARIO_SIDES, type Scenario } from '../state/experiment.ts';
-import { settingsOf } from '../state/spec.ts';
-import { captions } from '../teach/captions.ts';
+import { settingsOf, specFor } from '../state/spec.ts';
+import { captions, linkDifferences } from '../teach/captions.ts';
 import { useFacts } from '../teach/useFacts.ts';
 import { Columns, Overview } from './Columns.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
@@ -126,7 +126,8 @@ function useShownRuns(e: Experiment, durations: Record<string, number>) {
   const all = useRuns(e, durations);
   const runs: Runs = { ...all, views: viewsFor(all.views, e) };
   const facts = { a: useFacts(runs.views.a), b: useFacts(runs.views.b) };
-  const settling = Boolean(runs.busy.a || runs.busy.b);
+  // a side whose run for a changed link is under way still shows its run on the old one
+  const settling = (['a', 'b'] as const).some((slot) => runs.busy[slot] && facts[slot]?.link && linkDifferences(facts[slot].link, specFor(e, slot).link).length > 0);
   const said = useMemo(() => captions(facts.a, facts.b, settling), [facts.a, facts.b, settling]);
   return { runs, facts, said };
 }

@@ -81,7 +81,7 @@ export function linkDifferences(a: LinkSpec, b: LinkSpec): string[] {
 
 /**
  * A warning when A and B ran on different links (an imported run brings its own): their figures do not
- * compare. Not while a side is `settling` (its run for the new settings under way while the last one shows).
+ * compare. Not while a side is `settling` (its run for a changed link under way while its last one shows).
  */
 function linksApart(a: RunFacts | null, b: RunFacts | null, settling: boolean): string[] {
   const apart = a?.link && b?.link && !settling ? linkDifferences(a.link, b.link) : [];
