@@ -29,6 +29,45 @@ describe('Linux’s windowed max (win_minmax.c)', () => {
     expect(f.update(30, 4)).toBe(4); // everything left the window: start again
   });
 
+  it('starts again when every sample left the window, the initial value (at time 0) too', () => {
+    const f = new WindowedFilter(10, atLeast, 0);
+    f.update(0, 5);
+    expect(f.update(20, 1)).toBe(1);
+    expect(new WindowedFilter(10, atLeast, 5).update(20, 3)).toBe(3);
+    // exactly a window old is still in it
+    const g = new WindowedFilter(10, atLeast, 0);
+    g.update(0, 5);
+    expect(g.update(10, 1)).toBe(5);
+  });
+
+  it('takes a second choice after a quarter window and a third after half, not at the quarter or half itself', () => {
+    // at the quarter (2 of 10): no second choice, so the lone first sample expires and the filter starts again
+    const quarter = new WindowedFilter(10, atLeast, 0);
+    quarter.update(0, 5);
+    quarter.update(2, 3);
+    expect(quarter.update(11, 1)).toBe(1);
+    // with a second choice (round 3), no third within half a window (5): round 3's sample leaves the window with it
+    for (const at of [4, 5]) {
+      const half = new WindowedFilter(10, atLeast, 0);
+      half.update(0, 5);
+      half.update(3, 3);
+      half.update(at, 2);
+      expect(half.update(14, 1), `third candidate at ${at}`).toBe(1);
+    }
+  });
+
+  it('passes over a second choice that left the window too, to the third', () => {
+    const f = () => {
+      const w = new WindowedFilter(10, atLeast, 0);
+      w.update(0, 5);
+      w.update(3, 3);
+      w.update(8, 2); // first (0, 5), second (3, 3), third (8, 2)
+      return w;
+    };
+    expect(f().update(14, 1)).toBe(2); // rounds 0 and 3 are both out
+    expect(f().update(13, 1)).toBe(3); // round 3 is exactly a window old: still in
+  });
+
   it('as a minimum, as TCP keeps its minimum RTT', () => {
     const f = new WindowedFilter(100, atMost, Infinity);
     expect(f.update(0, 40)).toBe(40);
