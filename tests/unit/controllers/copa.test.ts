@@ -20,6 +20,23 @@ describe('Copa', () => {
     expect(c.pacingRate()).toBeCloseTo((2 * (15 - 1 / 7.5) * 1000) / 200, 9);
   });
 
+  it('RTTstanding is the smallest RTT of the last srtt/2, a sample exactly srtt/2 old included', () => {
+    const c = make('copa');
+    c.onAck(ack(0, 0, 100)); // RTT 100: srtt 100, w 11
+    // RTT 116 at 151: srtt 87.5 + 14.5 = 102, so the last srtt/2 starts at 151 − 51 = 100, the first sample's time
+    c.onAck(ack(1, 35, 151));
+    expect(c.windowSize()).toBe(12);
+    expect(c.pacingRate()).toBe((2 * 12 * 1000) / 100);
+  });
+
+  it('keeps slow-starting while the rate is exactly at the target: w·δ·dq = RTTstanding', () => {
+    const c = make('copa', { delta: 1 });
+    c.onAck(ack(0, 0, 100)); // RTT 100: the minimum; w 11
+    // RTT 110 alone in the last srtt/2: dq = 10, and 11 × 1 × 10 = 110
+    c.onAck(ack(1, 90, 200));
+    expect(c.windowSize()).toBe(12);
+  });
+
   it('a larger δ moves in smaller steps', () => {
     const c = make('copa', { delta: 1 });
     for (let i = 0; i < 5; i++) c.onAck(ack(i, i, 100 + i));
