@@ -352,13 +352,26 @@ describe('the playground in Chromium', () => {
     await card(page, 'B', 'Delay95');
     await page.getByRole('button', { name: 'Show all' }).click();
     await page.waitForTimeout(1000);
-    const notes = () => page.locator('section.cards h3 small').allInnerTexts();
-    const before = await notes();
+    // Each side's new run is in once its throughput is the new trace's, and it no longer says it is updating
+    // (its "simulated in … ms" may read as before).
+    const shown = async () => ({
+      throughput: [await card(page, 'A', 'Throughput'), await card(page, 'B', 'Throughput')],
+      updating: (await page.locator('section.cards h3 small').allInnerTexts()).some((n) => n.includes('updating')),
+    });
+    const before = (await shown()).throughput;
     await page.evaluate(() => {
       for (const c of document.querySelectorAll<HTMLCanvasElement & { paints?: number }>('.columns canvas')) c.paints = 0;
     });
     await page.locator('[data-param="trace"]').selectOption('TMobile-LTE-short');
-    await expect.poll(async () => (await notes()).every((n, i) => n !== before[i] && !n.includes('updating')), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const now = await shown();
+          return !now.updating && now.throughput.every((t, i) => t !== before[i]);
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
     // Charts off screen paint when the page is idle.
     await page.waitForTimeout(1500);
     const paints = (side: 'a' | 'b') => page.locator(`.column[data-side="${side}"] canvas`).evaluateAll((cs) => cs.map((c) => (c as HTMLCanvasElement & { paints?: number }).paints ?? 0));
