@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'vitest';
+import { describe, type ExpectStatic, it } from 'vitest';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
 import { K } from '../../shared/log/kinds.ts';
 import { generateFile } from '../../shared/offset/file.ts';
@@ -58,15 +58,20 @@ const HANGS = `export default {
 };
 `;
 
+/** Checks the trace a stopped fetch wrote to `csv`: the requests it sent and some replies, as they came. */
+function expectTraceSoFar(expect: ExpectStatic, csv: string): void {
+  const { log } = parseTraceCsv(readFileSync(csv, 'utf8'));
+  expect(log.count(K.send)).toBeGreaterThan(10);
+  expect(log.count(K.reply)).toBeGreaterThan(0);
+}
+
 describe.concurrent('npm run fetch', () => {
   it('on SIGINT says so, writes the trace so far to --csv and exits 130', async ({ expect }) => {
     const csv = join(dir, 'partial.csv');
     const r = await fetchSignalled('SIGINT', ['--csv', csv]);
     expect([r.code, r.stdout]).toEqual([130, '']);
     expect(r.stderr).toBe(`fetch: stopped by SIGINT\nfetch: the trace so far is in ${csv}\n`);
-    const trace = parseTraceCsv(readFileSync(csv, 'utf8'));
-    expect(trace.log.count(K.send)).toBeGreaterThan(10);
-    expect(trace.log.count(K.reply)).toBeGreaterThan(0);
+    expectTraceSoFar(expect, csv);
   });
 
   it('does the same with a controller file, which runs in a thread of its own', async ({ expect }) => {
@@ -76,14 +81,14 @@ describe.concurrent('npm run fetch', () => {
     const r = await fetchSignalled('SIGINT', ['--scheme', file, '--csv', csv]);
     expect([r.code, r.stdout]).toEqual([130, '']);
     expect(r.stderr).toBe(`fetch: stopped by SIGINT\nfetch: the trace so far is in ${csv}\n`);
-    expect(parseTraceCsv(readFileSync(csv, 'utf8')).log.count(K.send)).toBeGreaterThan(10);
+    expectTraceSoFar(expect, csv);
   });
 
   it('on SIGTERM says so, writes the trace so far and exits 130', async ({ expect }) => {
     const csv = join(dir, 'partial-term.csv');
     const r = await fetchSignalled('SIGTERM', ['--csv', csv]);
     expect([r.code, r.stdout, r.stderr]).toEqual([130, '', `fetch: stopped by SIGTERM\nfetch: the trace so far is in ${csv}\n`]);
-    expect(parseTraceCsv(readFileSync(csv, 'utf8')).log.count(K.send)).toBeGreaterThan(10);
+    expectTraceSoFar(expect, csv);
   });
 
   it('on giving up says so, writes the trace so far to --csv and exits 1', async ({ expect }) => {
@@ -92,9 +97,7 @@ describe.concurrent('npm run fetch', () => {
     const r = await runCliAsync('server/cli/fetch.ts', ['--server', `127.0.0.1:${server.port}`, '--give-up', '1000', '--csv', csv]);
     await server.close();
     expect([r.code, r.stdout, r.stderr]).toEqual([1, '', `fetch: gave up after 1000 ms without the whole file\nfetch: the trace so far is in ${csv}\n`]);
-    const trace = parseTraceCsv(readFileSync(csv, 'utf8'));
-    expect(trace.log.count(K.send)).toBeGreaterThan(10);
-    expect(trace.log.count(K.reply)).toBeGreaterThan(0);
+    expectTraceSoFar(expect, csv);
   });
 
   it('names the callback a controller file hangs in, past the loop guard', async ({ expect }) => {
