@@ -178,7 +178,9 @@ describe('the measurement lab in Chromium', () => {
     // the link the client played, read back: 8 Mbit/s and 2 ms (plus loopback's and the sleeps' overshoot)
     expect(fitted.fit.mbps).toBeGreaterThan(7.2);
     expect(fitted.fit.mbps).toBeLessThan(8.8);
-    expect(fitted.fit.delayMs).toBeGreaterThan(1.9);
+    // The delay is the fit's intercept: each 1% the slope is off (a 60 KB echo stretched by a busy machine)
+    // moves it by about 0.3 ms, so it is held to a quarter under the 2 ms played.
+    expect(fitted.fit.delayMs).toBeGreaterThan(1.5);
     expect(fitted.fit.delayMs).toBeLessThan(3.5);
   }, 60_000);
 });
