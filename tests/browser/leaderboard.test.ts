@@ -19,10 +19,10 @@ describe('the leaderboard in Chromium', () => {
     const probe = await UdpProbe.open(Number(env.relay.info.offsetConstant.split(':')[1]));
     await fetchWhole(probe); // only a session that fetched the file is ranked
     probe.send(`Submit: wrong@team\nMD5: ${'0'.repeat(32)}\n\n`);
-    await probe.next();
+    await probe.answer(/^Result: /);
     await page.locator('[data-testid="leaderboard"] tbody tr').first().waitFor();
     probe.send(`Submit: right@team\nMD5: ${env.relay.md5}\n\n`);
-    await probe.next();
+    await probe.answer(/^Result: /);
     probe.close();
     const rows = page.locator('[data-testid="leaderboard"] tbody tr');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="leaderboard"] tbody tr').length === 2);

@@ -25,8 +25,11 @@ export class UdpProbe {
     this.socket.send(typeof data === 'string' ? Buffer.from(data) : data);
   }
 
-  /** The next datagram, or null if none comes within `ms`. */
-  async next(ms = 500): Promise<Buffer | null> {
+  /**
+   * The next datagram, or null if none comes within `ms`. The default waits long enough for an answer on a
+   * busy machine; a test that expects silence names its own, shorter wait.
+   */
+  async next(ms = 5000): Promise<Buffer | null> {
     if (this.inbox.length) return this.inbox.shift()!;
     await new Promise<void>((resolve) => {
       const t = setTimeout(resolve, ms);
@@ -37,6 +40,19 @@ export class UdpProbe {
     });
     this.waiter = null;
     return this.inbox.shift() ?? null;
+  }
+
+  /**
+   * The text of the next datagram that starts as `head` says, passing over the others: a reply to a data
+   * request can come after the client has moved on (a retry's twin, a duplicate), and must not be read as the
+   * answer to what came next. Null if none comes within `ms`.
+   */
+  async answer(head: RegExp, ms = 10_000): Promise<string | null> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const got = text(await this.next(Math.max(0, deadline - Date.now())));
+      if (got === null || head.test(got)) return got;
+    }
   }
 
   /** Everything that arrived within `ms`. */
@@ -60,7 +76,7 @@ export const text = (b: Buffer | null) => (b ? b.toString('latin1') : null);
 export async function fetchWhole(p: UdpProbe, limitMs = 15_000): Promise<void> {
   const started = Date.now();
   p.send('SendSize\n\n');
-  const size = Number(/Size: (\d+)/.exec(text(await p.next()) ?? '')?.[1]);
+  const size = Number(/Size: (\d+)/.exec((await p.answer(/^Size: /)) ?? '')?.[1]);
   for (let offset = 0; offset < size; offset += 1448) {
     for (;;) {
       if (Date.now() - started > limitMs) throw new Error(`the file was not fetched within ${limitMs} ms`);

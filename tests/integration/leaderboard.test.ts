@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseLeaderboardCsv } from '../../shared/relay/leaderboard.ts';
 import { testRelay, until } from '../helpers/relay.ts';
-import { fetchWhole, text, UdpProbe } from '../helpers/udp.ts';
+import { fetchWhole, UdpProbe } from '../helpers/udp.ts';
 
 const portOf = (hostPort: string) => Number(hostPort.split(':')[1]);
 
@@ -25,17 +25,17 @@ describe('tournament and leaderboard', () => {
     })();
     const p = await UdpProbe.open(portOf(relay.info.offsetConstant));
     p.send('SendSize\n\n');
-    await p.next();
+    await p.answer(/^Size: /);
     await new Promise((r) => setTimeout(r, 200));
     p.send('SendSize\nReset\n\n'); // ignored in a tournament
-    await p.next();
+    await p.answer(/^Size: /);
     await fetchWhole(p);
     p.send(`Submit: ann@red, "quoted"\nMD5: ${relay.md5}\n\n`);
-    const reply = text(await p.next())!;
+    const reply = (await p.answer(/^Result: /))!;
     expect(reply).toMatch(/^Result: true\nTime: \d+\nPenalty: \d+\n\n$/);
     expect(Number(/Time: (\d+)/.exec(reply)![1])).toBeGreaterThanOrEqual(200);
     p.send(`Submit: bob@blue\nMD5: ${'0'.repeat(32)}\n\n`);
-    await p.next();
+    await p.answer(/^Result: /);
     expect(await until(() => events.join('').split('\n\n').length >= 4)).toBe(true);
     const all = await (await fetch(`${relay.url}/api/leaderboard`)).json();
     expect(all).toMatchObject([
@@ -59,7 +59,7 @@ describe('tournament and leaderboard', () => {
     const p = await UdpProbe.open(portOf(first.info.offsetVariable));
     await fetchWhole(p);
     p.send(`Submit: new@team\nMD5: ${first.md5}\n\n`);
-    await p.next();
+    await p.answer(/^Result: /);
     p.close();
     await first.close();
     expect(parseLeaderboardCsv(readFileSync(file, 'utf8')).entries.map((e) => e.id)).toEqual(['old@team', 'new@team']);
@@ -76,13 +76,13 @@ describe('tournament and leaderboard', () => {
     const relay = await testRelay({ singleThread: true });
     const cheat = await UdpProbe.open(portOf(relay.info.offsetConstant));
     cheat.send(`Submit: quick@cheat\nMD5: ${relay.md5}\n\n`);
-    expect(text(await cheat.next())).toBe('Result: true\nTime: 0\nPenalty: 0\n\n');
+    expect(await cheat.answer(/^Result: /)).toBe('Result: true\nTime: 0\nPenalty: 0\n\n');
     const honest = await UdpProbe.open(portOf(relay.info.offsetConstant));
     await fetchWhole(honest);
     // One fetch ranks its first three Submits, whatever ids they give.
     for (const id of ['slow@honest', 'two@honest', 'three@honest', 'four@honest']) {
       honest.send(`Submit: ${id}\nMD5: ${relay.md5}\n\n`);
-      expect(text(await honest.next())).toMatch(/^Result: true\n/);
+      expect(await honest.answer(/^Result: /)).toMatch(/^Result: true\n/);
     }
     expect((await (await fetch(`${relay.url}/api/leaderboard`)).json()).map((e: { id: string }) => e.id)).toEqual(['slow@honest', 'two@honest', 'three@honest']);
     cheat.close();

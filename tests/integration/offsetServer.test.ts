@@ -40,7 +40,7 @@ async function paced(server: OffsetServer, n: number, gapMs: number) {
   const replies = await p.drain(200);
   clock.stop();
   p.send(`Submit: t@t\nMD5: ${MD5}\n\n`);
-  const result = text(await p.next());
+  const result = await p.answer(/^Result: /);
   p.close();
   return { replies: replies.length, penalty: Number(/Penalty: (\d+)/.exec(result ?? '')?.[1]) };
 }

@@ -181,11 +181,11 @@ describe('relay faults: sessions stay apart', () => {
     const two = await UdpProbe.open(Number(relay.info.offsetConstant.split(':')[1]));
     const reset = Date.now();
     one.send('SendSize\nReset\n\n');
-    await one.next();
+    await one.answer(/^Size: /);
     one.send('Offset: 0\nNumBytes: 10\n\n');
     await new Promise((r) => setTimeout(r, 50));
     two.send(`Submit: b@t\nMD5: ${'0'.repeat(32)}\n\n`);
-    const graded = text(await two.next())!;
+    const graded = (await two.answer(/^Result: /))!;
     expect(graded).toMatch(/Time: \d+\nPenalty: [01]\n/);
     // one session for the address: its time runs from one's Reset, not from two's first datagram
     const time = Number(/Time: (\d+)/.exec(graded)![1]);
