@@ -1,4 +1,6 @@
 import type { Packet } from '../net/packet.ts';
+import { num } from '../controllers/types.ts';
+import { defineDiscipline } from './discipline.ts';
 import { DropTailQueue } from './fifo.ts';
 import { OPPORTUNITY_BYTES as PACKET_SIZE } from '../trace/mahimahi.ts';
 
@@ -66,3 +68,13 @@ export class CodelQueue extends DropTailQueue {
     return first.packet;
   }
 }
+
+export const codel = defineDiscipline({
+  kind: 'codel',
+  title: 'CoDel',
+  params: {
+    target: num('codelTarget', 'ms', 1, 1000, 1, 5, 'CoDel: target sojourn time'),
+    interval: num('codelInterval', 'ms', 1, 10_000, 1, 100, 'CoDel: interval'),
+  },
+  create: (limits, d) => new CodelQueue(limits.packets, limits.bytes, d.target, d.interval),
+});

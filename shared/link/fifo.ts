@@ -1,5 +1,5 @@
 import type { Packet } from '../net/packet.ts';
-import type { PacketQueue } from './queue.ts';
+import { defineDiscipline, type PacketQueue } from './discipline.ts';
 
 /** FIFO ring buffer with packet and byte limits; refuses a packet that would exceed either (drop-tail). */
 export class DropTailQueue implements PacketQueue {
@@ -71,3 +71,7 @@ export class DropHeadQueue extends DropTailQueue {
     return true;
   }
 }
+
+export const dropTail = defineDiscipline({ kind: 'drop-tail', title: 'drop-tail', params: {}, create: (limits) => new DropTailQueue(limits.packets, limits.bytes) });
+
+export const dropHead = defineDiscipline({ kind: 'drop-head', title: 'drop-head', params: {}, create: (limits) => new DropHeadQueue(limits.packets, limits.bytes) });

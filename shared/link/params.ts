@@ -1,6 +1,6 @@
 import { checkValues, choice, num, type ParamSpec } from '../controllers/types.ts';
+import { ALL_DISCIPLINE_PARAMS, DISCIPLINE_ENTRIES, DISCIPLINES, type Discipline, disciplineEntry, disciplineParams } from './disciplines.ts';
 import type { ImpairmentSpec } from './impairments.ts';
-import { DISCIPLINES, type Discipline } from './queue.ts';
 import type { LinkSpec } from './spec.ts';
 
 /**
@@ -22,23 +22,15 @@ export const LINK_PARAMS: readonly ParamSpec[] = [
   num('bandwidth', 'Mbit/s', 0.001, 100_000, 0.1, 12, 'Rate of a constant-rate link (both directions)'),
   choice('queue', ['infinite', 'packets', 'bytes'], 'infinite', 'Queue before the bottleneck: unlimited, or limited in packets or bytes'),
   num('queueLimit', 'packets or bytes', 1, 1e10, 1, 100, 'Queue limit'),
-  choice('discipline', DISCIPLINES, 'drop-tail', 'Queue discipline, as Mahimahi has them: drop-tail, drop-head, CoDel, PIE'),
-  num('codelTarget', 'ms', 1, 1000, 1, 5, 'CoDel: target sojourn time'),
-  num('codelInterval', 'ms', 1, 10_000, 1, 100, 'CoDel: interval'),
-  num('pieTarget', 'ms', 1, 1000, 1, 15, 'PIE: reference queueing delay (qdelay_ref)'),
-  num('pieMaxBurst', 'ms', 0, 10_000, 1, 150, 'PIE: burst allowance'),
+  choice('discipline', DISCIPLINES, 'drop-tail', `Queue discipline: ${DISCIPLINE_ENTRIES.map((d) => d.title).join(', ')}`),
+  ...ALL_DISCIPLINE_PARAMS,
   choice('loop', ['loop', 'once'], 'loop', 'Loop the trace with the period of its last timestamp, or play it once'),
   ...IMPAIRMENT_PARAMS,
   ...IMPAIRMENT_PARAMS.map((p) => ({ ...p, name: key('ack', p.name), doc: `ACK direction: ${p.doc}` })),
 ];
 
 /** The parameters each queue discipline takes, by their LINK_PARAMS names (the sidebar shows the chosen one's). */
-export const DISCIPLINE_PARAMS: Record<Discipline['kind'], readonly string[]> = {
-  'drop-tail': [],
-  'drop-head': [],
-  codel: ['codelTarget', 'codelInterval'],
-  pie: ['pieTarget', 'pieMaxBurst'],
-};
+export const DISCIPLINE_PARAMS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(DISCIPLINE_ENTRIES.map((d) => [d.kind, disciplineParams(d).map((p) => p.name)]));
 
 /**
  * The link parameters a link makes no use of, each with why: a rate on a link a trace paces, a
@@ -115,30 +107,21 @@ export function withLinkValues(link: LinkSpec, values: Record<string, number | s
 }
 
 /** Every discipline parameter at its schema default, so the values of a link without that discipline are whole. */
-const DISCIPLINE_DEFAULTS = Object.fromEntries(
-  Object.values(DISCIPLINE_PARAMS)
-    .flat()
-    .map((name) => [name, LINK_PARAMS.find((p) => p.name === name)!.default]),
-);
+const DISCIPLINE_DEFAULTS = Object.fromEntries(ALL_DISCIPLINE_PARAMS.map((p) => [p.name, p.default]));
 
 function disciplineValues(d: Discipline | undefined): Record<string, number | string> {
-  const v: Record<string, number | string> = { discipline: d?.kind ?? 'drop-tail', ...DISCIPLINE_DEFAULTS };
-  if (d?.kind === 'codel') Object.assign(v, { codelTarget: d.target, codelInterval: d.interval });
-  if (d?.kind === 'pie') Object.assign(v, { pieTarget: d.qdelayRef, pieMaxBurst: d.maxBurst });
+  const entry = disciplineEntry(d?.kind);
+  const v: Record<string, number | string> = { discipline: entry.kind, ...DISCIPLINE_DEFAULTS };
+  const settings = (d ?? {}) as Record<string, unknown>;
+  for (const [field, p] of Object.entries(entry.params)) v[p.name] = settings[field] as number;
   return v;
 }
 
 function disciplineOf(v: Record<string, number | string>): Discipline {
-  switch (v.discipline) {
-    case 'codel':
-      return { kind: 'codel', target: Number(v.codelTarget), interval: Number(v.codelInterval) };
-    case 'pie':
-      return { kind: 'pie', qdelayRef: Number(v.pieTarget), maxBurst: Number(v.pieMaxBurst) };
-    case 'drop-head':
-      return { kind: 'drop-head' };
-    default:
-      return { kind: 'drop-tail' };
-  }
+  const entry = disciplineEntry(String(v.discipline));
+  const settings: Record<string, number | string> = { kind: entry.kind };
+  for (const [field, p] of Object.entries(entry.params)) settings[field] = Number(v[p.name]);
+  return settings as Discipline;
 }
 
 /** Checks raw values (strings from flags or the URL) against the link schema. */

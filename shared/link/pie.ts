@@ -1,5 +1,7 @@
 import type { Packet } from '../net/packet.ts';
 import type { Rng } from '../sim/rng.ts';
+import { num } from '../controllers/types.ts';
+import { defineDiscipline } from './discipline.ts';
 import { DropTailQueue } from './fifo.ts';
 import { OPPORTUNITY_BYTES as PACKET_SIZE } from '../trace/mahimahi.ts';
 
@@ -108,3 +110,13 @@ export class PieQueue extends DropTailQueue {
     return this.dropProb;
   }
 }
+
+export const pie = defineDiscipline({
+  kind: 'pie',
+  title: 'PIE',
+  params: {
+    qdelayRef: num('pieTarget', 'ms', 1, 1000, 1, 15, 'PIE: reference queueing delay (qdelay_ref)'),
+    maxBurst: num('pieMaxBurst', 'ms', 0, 10_000, 1, 150, 'PIE: burst allowance'),
+  },
+  create: (limits, d, rng) => new PieQueue(limits.packets, limits.bytes, d.qdelayRef, d.maxBurst, rng),
+});

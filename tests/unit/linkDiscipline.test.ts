@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DISCIPLINE_PARAMS, LINK_PARAMS, linkValues, withLinkValues } from '../../shared/link/params.ts';
+import { DISCIPLINE_ENTRIES, disciplineParams } from '../../shared/link/disciplines.ts';
 import { DISCIPLINES } from '../../shared/link/queue.ts';
 import { contest } from '../../shared/scenarios/presets.ts';
 import { decodeExperiment } from '../../web/state/experiment.ts';
@@ -11,6 +12,18 @@ describe('queue disciplines as link parameters', () => {
   it('every discipline lists parameters the link schema has', () => {
     expect(Object.keys(DISCIPLINE_PARAMS).sort()).toEqual([...DISCIPLINES].sort());
     for (const names of Object.values(DISCIPLINE_PARAMS)) for (const n of names) expect(LINK_PARAMS.some((p) => p.name === n)).toBe(true);
+    const names = LINK_PARAMS.map((p) => p.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('each entry of the table round-trips its settings through the link values, away from their defaults', () => {
+    for (const entry of DISCIPLINE_ENTRIES) {
+      const set = Object.fromEntries(disciplineParams(entry).map((p) => [p.name, p.max]));
+      const link = withLinkValues(contest().link, { discipline: entry.kind, ...set });
+      const fields = Object.fromEntries(Object.entries(entry.params).map(([field, p]) => [field, p.max]));
+      expect(link.queue.discipline).toEqual({ kind: entry.kind, ...fields });
+      expect(linkValues(link)).toMatchObject({ discipline: entry.kind, ...set });
+    }
   });
 
   it('a page link with CoDel or PIE runs that discipline with its parameters', () => {
