@@ -1,3 +1,4 @@
+import { PAGE_CATALOGUE } from '../../web/app/catalogue.ts';
 import { describe, expect, it } from 'vitest';
 import { findScheme } from '../../shared/controllers/registry.ts';
 import type { ChoiceParam, ParamSpec } from '../../shared/controllers/types.ts';
@@ -38,26 +39,26 @@ describe('the playground URL', () => {
   it('carries every field, every link and server parameter and both sides’ parameters', () => {
     expect(Object.keys(e.link).length).toBe(LINK_PARAMS.length);
     expect(Object.keys(e.offset).length).toBe(OFFSET_PARAMS.length);
-    const back = decodeExperiment(encodeExperiment(e));
+    const back = decodeExperiment(encodeExperiment(e, PAGE_CATALOGUE), PAGE_CATALOGUE);
     expect(back.errors).toEqual([]);
     expect(back.value).toEqual(e);
   });
 
   it('round-trips every top-level field of both scenarios, each on its own', () => {
     for (const scenario of ['contest', 'offset'] as const) {
-      for (const field of experimentSchema(scenario)) {
+      for (const field of experimentSchema(scenario, PAGE_CATALOGUE)) {
         if (field.kind === 'list' || field.kind === 'text') throw new Error('the playground has no lists and no text');
         const q = new URLSearchParams({ s: scenario, [field.name]: String(other(field)) });
         if (field.name === 's') q.set('s', String(other(field)));
-        const once = decodeExperiment(q.toString());
+        const once = decodeExperiment(q.toString(), PAGE_CATALOGUE);
         expect(once.errors, `${scenario} ${field.name}`).toEqual([]);
-        expect(decodeExperiment(encodeExperiment(once.value)).value).toEqual(once.value);
+        expect(decodeExperiment(encodeExperiment(once.value, PAGE_CATALOGUE), PAGE_CATALOGUE).value).toEqual(once.value);
       }
     }
   });
 
   it('names each bad value and keeps the default for it', () => {
-    const { value, errors } = decodeExperiment('s=offset&seed=1.5&var=2&a=warp&link.loss=101&link.nope=1&srv.rate=0&b.gain=x&trace=upload:mine.trace');
+    const { value, errors } = decodeExperiment('s=offset&seed=1.5&var=2&a=warp&link.loss=101&link.nope=1&srv.rate=0&b.gain=x&trace=upload:mine.trace', PAGE_CATALOGUE);
     expect(errors).toEqual([
       'the trace "mine.trace" was uploaded in another session: upload it again',
       'var must be one of 0, 1 (got "2")',
@@ -76,11 +77,11 @@ describe('the playground URL', () => {
   });
 
   it('names a bad scenario once', () => {
-    expect(decodeExperiment('s=bogus')).toMatchObject({ errors: ['s must be one of contest, offset (got "bogus")'], ignored: [], value: { scenario: 'contest' } });
+    expect(decodeExperiment('s=bogus', PAGE_CATALOGUE)).toMatchObject({ errors: ['s must be one of contest, offset (got "bogus")'], ignored: [], value: { scenario: 'contest' } });
   });
 
   it('names the keys it does not read, once each, and not the view, the code or the groups', () => {
-    const { errors, ignored } = decodeExperiment('sed=5&a.w=abc&view=&code=x&link.delay=30&s=offset&sed=6&zz=1&srv.rate=5&b.=1');
+    const { errors, ignored } = decodeExperiment('sed=5&a.w=abc&view=&code=x&link.delay=30&s=offset&sed=6&zz=1&srv.rate=5&b.=1', PAGE_CATALOGUE);
     expect(ignored).toEqual(['unknown settings "sed", "zz" ignored']);
     const paramsOf = (id: string) =>
       findScheme(id)!
@@ -90,20 +91,20 @@ describe('the playground URL', () => {
       `controller A: token-pacer has no parameter "w" (its parameters: ${paramsOf('token-pacer')})`,
       `controller B: burst-aimd has no parameter "" (its parameters: ${paramsOf('burst-aimd')})`,
     ]);
-    expect(decodeExperiment(encodeExperiment(decodeExperiment('sed=5&s=offset').value)).ignored).toEqual([]);
+    expect(decodeExperiment(encodeExperiment(decodeExperiment('sed=5&s=offset', PAGE_CATALOGUE).value, PAGE_CATALOGUE), PAGE_CATALOGUE).ignored).toEqual([]);
   });
 
   it('names a view the page does not have: it opens the playground', () => {
     expect(viewOf('view=nowhere')).toBe('');
-    expect(decodeExperiment('view=nowhere').errors).toEqual(['view must be one of (none), contest-lab, transport-lab, shared-lab, measurement, leaderboard, sessions (got "nowhere")']);
+    expect(decodeExperiment('view=nowhere', PAGE_CATALOGUE).errors).toEqual(['view must be one of (none), contest-lab, transport-lab, shared-lab, measurement, leaderboard, sessions (got "nowhere")']);
   });
 
   it('quotes a huge value by its start and its length', () => {
     const huge = 'x'.repeat(20_000);
-    const traces = (experimentSchema('contest').find((f) => f.name === 'trace') as ChoiceParam).choices.join(', ');
-    expect(decodeExperiment(`trace=${huge}`).errors).toEqual([`trace must be one of ${traces} (got "${'x'.repeat(40)}…" (20000 characters))`]);
-    expect(decodeExperiment(`trace=upload:${huge}`).errors).toEqual([`the trace "${'x'.repeat(40)}…" (20000 characters) was uploaded in another session: upload it again`]);
-    expect(decodeExperiment(`a.${huge}=1&seed=${huge}`).errors).toEqual([
+    const traces = (experimentSchema('contest', PAGE_CATALOGUE).find((f) => f.name === 'trace') as ChoiceParam).choices.join(', ');
+    expect(decodeExperiment(`trace=${huge}`, PAGE_CATALOGUE).errors).toEqual([`trace must be one of ${traces} (got "${'x'.repeat(40)}…" (20000 characters))`]);
+    expect(decodeExperiment(`trace=upload:${huge}`, PAGE_CATALOGUE).errors).toEqual([`the trace "${'x'.repeat(40)}…" (20000 characters) was uploaded in another session: upload it again`]);
+    expect(decodeExperiment(`a.${huge}=1&seed=${huge}`, PAGE_CATALOGUE).errors).toEqual([
       `seed must be a whole number from 0 to 2147483647 (got "${'x'.repeat(40)}…" (20000 characters))`,
       `controller A: aimd has no parameter "${'x'.repeat(40)}…" (20000 characters) (its parameters: a, increase, decrease, b, timeout, loss)`,
     ]);

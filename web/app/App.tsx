@@ -8,6 +8,7 @@ import { decodeExperiment, DEFAULT_EXPERIMENT, encodeExperiment, type Experiment
 import { settingsOf, specFor } from '../state/spec.ts';
 import { captions, linkDifferences } from '../teach/captions.ts';
 import { useFacts } from '../teach/useFacts.ts';
+import { PAGE_CATALOGUE } from './catalogue.ts';
 import { Columns, Overview } from './Columns.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
 import { sideLabel, staleReasons, viewsFor } from './freshness.ts';
@@ -63,7 +64,7 @@ function useUploads(e: Experiment) {
  */
 function useUrlWrites(e: Experiment): void {
   const url = useMemo(() => throttledWriter((query) => window.history.replaceState(null, '', `?${query}`), URL_WRITE_MS), []);
-  useEffect(() => url.write(encodeExperiment(e)), [url, e]);
+  useEffect(() => url.write(encodeExperiment(e, PAGE_CATALOGUE)), [url, e]);
   useEffect(() => {
     window.addEventListener('pagehide', url.flush);
     return () => window.removeEventListener('pagehide', url.flush);
@@ -81,7 +82,7 @@ async function importRun(file: File, slot: Slot, runs: Runs, playhead: Playhead,
 
 /** The experiment the URL opened, the notices of what was wrong in it, and the URL kept in step with it. */
 function useExperiment() {
-  const initial = useMemo(() => decodeExperiment(window.location.search), []);
+  const initial = useMemo(() => decodeExperiment(window.location.search, PAGE_CATALOGUE), []);
   const [e, setE] = useState<Experiment>(initial.value);
   const notices = useNotices(initial);
   useUrlWrites(e);

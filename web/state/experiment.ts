@@ -5,8 +5,8 @@ import LZString from 'lz-string';
 import { LINK_PARAMS } from '../../shared/link/params.ts';
 import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
 import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
-import { EXERCISES } from '../teach/exercises.ts';
 import { quote } from '../../shared/text/quote.ts';
+import type { PageCatalogue } from './catalogue.ts';
 import { decode, decodeGroup, encode, encodeGroup, flag, type Field, type ViewState } from './codec.ts';
 import { CODE_KEY, pageProblems } from './view.ts';
 
@@ -85,7 +85,7 @@ export function codeToQuery(code: string, q: URLSearchParams): URLSearchParams {
 const SCENARIO_FIELD = choice('s', ['contest', 'offset'], 'contest', 'The scenario');
 
 /** The fields of the playground's URL for one scenario (the sides' schemes default to the scenario's pair). */
-export function experimentSchema(scenario: Scenario): Field[] {
+export function experimentSchema(scenario: Scenario, catalogue: PageCatalogue): Field[] {
   const ids = schemesFor(scenario).map((s) => s.id);
   const sides = SCENARIO_SIDES[scenario];
   return [
@@ -97,7 +97,7 @@ export function experimentSchema(scenario: Scenario): Field[] {
     choice('a', ids, sides.a.scheme, 'Controller A'),
     choice('b', ids, sides.b.scheme, 'Controller B'),
     flag('overlay', 'A and B drawn on one set of charts'),
-    choice('ex', ['', ...EXERCISES.map((x) => x.id)], '', 'The guided exercise open beside the plane'),
+    choice('ex', ['', ...catalogue.exercises], '', 'The guided exercise open beside the plane'),
   ];
 }
 
@@ -112,8 +112,8 @@ const SIDES = ['a', 'b'] as const;
 /** The prefixes of every parameter group a playground URL may carry. */
 const PREFIXES = [...SIDES.map((side) => `${side}.`), ...GROUPS.map((g) => g.prefix)];
 
-export function encodeExperiment(e: Experiment): string {
-  const q = encode(experimentSchema(e.scenario), {
+export function encodeExperiment(e: Experiment, catalogue: PageCatalogue): string {
+  const q = encode(experimentSchema(e.scenario, catalogue), {
     s: e.scenario,
     live: e.live ? '1' : '0',
     trace: e.trace,
@@ -136,21 +136,21 @@ export function encodeExperiment(e: Experiment): string {
 }
 
 /**
- * Reads an experiment from a query string. Whatever is wrong is named in `errors` and replaced by the
+ * Reads an experiment from a query string, the exercise it names among the catalogue's. Whatever is wrong is named in `errors` and replaced by the
  * default, so a bad link still opens a working page.
  */
-export function decodeExperiment(search: string): ViewState<Experiment> {
+export function decodeExperiment(search: string, catalogue: PageCatalogue): ViewState<Experiment> {
   const q = new URLSearchParams(search);
   // The scenario first, for the schemas of the other fields; what is wrong with it is told with theirs.
   const s = decode([SCENARIO_FIELD], q).value.s as Scenario;
-  const page = pageProblems(q, experimentSchema(s), PREFIXES);
+  const page = pageProblems(q, experimentSchema(s, catalogue), PREFIXES);
   const errors = page.errors;
   const trace = q.get('trace');
   if (trace?.startsWith('upload:')) {
     errors.push(`the trace ${quote(trace.slice(7))} was uploaded in another session: upload it again`);
     q.delete('trace');
   }
-  const top = decode(experimentSchema(s), q);
+  const top = decode(experimentSchema(s, catalogue), q);
   for (const m of top.errors) errors.push(/^[ab] /.test(m) ? `controller ${m[0].toUpperCase()}: ${m}` : m);
   const v = top.value;
   const e: Experiment = {
