@@ -16,7 +16,7 @@ export async function differential(): Promise<Record<string, string>> {
   try {
     for (const s of courseSchedules(4000, 8000)) {
       const run = await playOverUdp(s.variable ? relay.variable : relay.constant, s);
-      const seen = await arrivalsSeen(relay.url, run.localPort);
+      const seen = await arrivalsSeen(relay, run.localPort);
       const ref = referenceSpread(s, seen.times);
       const replayed = playOnModel(s, seen.times, 0, seen.losses);
       const same = replayed.replies === seen.replies && replayed.penalty === run.penalty && replayed.squishes === seen.squishes;

@@ -12,6 +12,8 @@ export interface RelayProcess {
   constant: number;
   variable: number;
   echo: number;
+  /** The operator's token, from the URL the relay printed. */
+  operator: { token: string };
   /** Resident memory of the relay process (all its threads), MB. */
   rssMb(): number;
   /** CPU time the relay process has used (all threads), ms. */
@@ -40,7 +42,7 @@ export function script(args: string[], ready: RegExp): Promise<{ proc: ChildProc
 
 /** A relay on free ports with the given extra flags. */
 export async function relayProcess(flags: string[]): Promise<RelayProcess> {
-  const { proc, out } = await script(['server/main.ts', '--http-port', '0', '--udp-port', '0', '--variable-port', '0', '--echo-port', '0', ...flags], /echo server/);
+  const { proc, out } = await script(['server/main.ts', '--http-port', '0', '--udp-port', '0', '--variable-port', '0', '--echo-port', '0', ...flags], /operator\s+\S+\s/);
   const port = (re: RegExp) => Number(re.exec(out)![1]);
   return {
     proc,
@@ -49,6 +51,7 @@ export async function relayProcess(flags: string[]): Promise<RelayProcess> {
     constant: port(/udp:\/\/127\.0\.0\.1:(\d+) \(constant/),
     variable: port(/udp:\/\/127\.0\.0\.1:(\d+) \(variable/),
     echo: port(/tcp:\/\/127\.0\.0\.1:(\d+)/),
+    operator: { token: /[?&]token=([\w-]+)/.exec(out)![1] },
     rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))![1]) / 1024,
     cpuMs: () => {
       const fields = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1].split(' ');

@@ -4,14 +4,15 @@ import type { EchoRecords } from './echoRecords.ts';
 import type { Leaderboard } from './leaderboard.ts';
 import { loopbackRtt } from './loopbackRtt.ts';
 import type { SessionSummary } from './sessionRecords.ts';
-import { isLoopback } from '../shared/net/loopback.ts';
 import { requestUrl } from './http.ts';
+import type { Operator } from './operator.ts';
 
 export interface ApiContext {
   info: RelayInfo;
+  operator: Operator;
   board: Leaderboard;
   echo: EchoRecords;
-  /** Records of clients' sessions and connections are the operator's (requests from this machine) unless shared. */
+  /** Records of clients' sessions and connections are the operator's (requests with the token) unless shared. */
   shareRecords: boolean;
   /** …and then every client sees every record, not only those from its own address. */
   shareAllRecords?: boolean;
@@ -27,14 +28,15 @@ const addressOfKey = (key: string) => key.split(':')[0];
 const json = (res: ServerResponse, body: unknown) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
 
 /**
- * Who asks, and which records they may see: the operator (a request from this machine) every one; another
+ * Who asks, and which records they may see: the operator (a request with the token) every one; another
  * client those of its own address if the relay shares records, or every one if it shares them all.
  */
-function viewerOf(req: IncomingMessage, { shareRecords, shareAllRecords = false }: ApiContext) {
-  const viewer = req.socket.remoteAddress ?? '';
-  const operator = isLoopback(viewer);
+function viewerOf(req: IncomingMessage, { shareRecords, shareAllRecords = false, operator: who }: ApiContext) {
+  const viewer = who.clientAddress(req);
+  const operator = who.isOperator(req);
   return {
     viewer,
+    operator,
     mine: (address: string) => operator || shareAllRecords || address === viewer,
     /** Whether records may be shown at all; if not, answers why. */
     mayView(res: ServerResponse): boolean {
@@ -69,12 +71,12 @@ export function handleApi(req: IncomingMessage, res: ServerResponse, context: Ap
     res.writeHead(405, { allow: 'GET, HEAD' }).end('method not allowed\n');
     return true;
   }
-  const { viewer, mine, mayView } = viewerOf(req, context);
+  const { viewer, operator, mine, mayView } = viewerOf(req, context);
   switch (path) {
     case '/api/relay':
       void loopbackRtt().then(
-        (loopbackRttMs) => json(res, { ...info, loopbackRttMs }),
-        () => json(res, info),
+        (loopbackRttMs) => json(res, { ...info, operator, loopbackRttMs }),
+        () => json(res, { ...info, operator }),
       );
       break;
     case '/api/leaderboard':

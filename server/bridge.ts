@@ -26,6 +26,8 @@ export interface BridgeOptions extends BridgeLimits {
   policyTargets: string[];
   /** Sets the policy an offset server (by target) gives a session key, or null when the operator allows none. */
   sessionPolicy: ((target: string, key: string, values: Record<string, number | string> | null) => Promise<void>) | null;
+  /** The address a request comes from (a trusted proxy's client), when not the socket's peer. */
+  clientAddress?: (req: IncomingMessage) => string;
 }
 
 export interface Bridge {

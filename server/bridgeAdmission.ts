@@ -27,6 +27,8 @@ export interface AdmissionRules {
   policyTargets: string[];
   /** How a session's policy is applied, when the operator allows sessions their own (else null). */
   sessionPolicy: ((...args: never[]) => unknown) | null;
+  /** The address a request comes from (a trusted proxy's client), when not the socket's peer. */
+  clientAddress?: (req: IncomingMessage) => string;
 }
 
 export function normalizeTarget(raw: string): string | null {
@@ -44,7 +46,7 @@ export function admit(req: IncomingMessage, rules: AdmissionRules, counts: { tot
     return { refusal: `origin ${quote(requestOrigin)} is not allowed to use this relay`, code: 1008 };
   }
   if (counts.total >= rules.maxSessions) return { refusal: `the relay already has ${rules.maxSessions} sessions; try again later`, code: 1013 };
-  const client = req.socket.remoteAddress ?? 'unknown';
+  const client = rules.clientAddress?.(req) ?? req.socket.remoteAddress ?? 'unknown';
   if ((counts.perClient.get(client) ?? 0) >= rules.maxSessionsPerClient) {
     return { refusal: `${client} already has ${rules.maxSessionsPerClient} sessions on this relay; close one first`, code: 1013 };
   }

@@ -1,7 +1,6 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { leaderboardCsv, parseLeaderboardCsv, rankEntries, type LeaderboardEntry } from '../shared/relay/leaderboard.ts';
-import { isLoopback } from '../shared/net/loopback.ts';
 
 /**
  * What the board keeps: for each of this many ids, its best Submit and its latest ones. A class submits a
@@ -43,7 +42,7 @@ export class Leaderboard {
   readonly rejected: number = 0;
   /**
    * `maxPerAddress`: pages one address may watch from at once (the relay's --max-per-client), so that no
-   * one address takes every slot; this machine's own are not counted.
+   * one address takes every slot; every address counts, this machine's too.
    */
   constructor(
     private readonly file: string | null,
@@ -105,7 +104,7 @@ export class Leaderboard {
 
   /** Streams the board to a page: everything so far as one event, then each Submit as it comes. */
   watch(res: ServerResponse, address: string, headOnly: boolean): void {
-    const fromThere = isLoopback(address) ? 0 : [...this.watchers.values()].filter((a) => a === address).length;
+    const fromThere = [...this.watchers.values()].filter((a) => a === address).length;
     if (this.watchers.size >= MAX_WATCHERS || fromThere >= this.maxPerAddress) {
       const why = fromThere >= this.maxPerAddress ? `more than ${this.maxPerAddress} pages from one address` : 'too many pages';
       res.writeHead(503, { 'content-type': 'text/plain' }).end(`${why} are watching the leaderboard\n`);

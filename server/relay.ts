@@ -14,6 +14,7 @@ import { answerWithoutUpgrade, explainClientErrors, MAX_HEADER_BYTES, requestUrl
 import { Leaderboard } from './leaderboard.ts';
 import { startOffsetServerFor, type RunningOffsetServer } from './relayServers.ts';
 import { PortSet } from './portSet.ts';
+import { createOperator, type Operator } from './operator.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -61,6 +62,10 @@ export interface RelayOptions {
   dev: boolean;
   /** Where the built app is. */
   distDir: string;
+  /** The operator's token; null draws a new one at each start. */
+  operatorToken: string | null;
+  /** Peer addresses (reverse proxies) whose X-Forwarded-For names the client. */
+  trustProxies: string[];
 }
 
 export const DEFAULT_RELAY: Omit<RelayOptions, 'policy'> = {
@@ -97,6 +102,8 @@ export const DEFAULT_RELAY: Omit<RelayOptions, 'policy'> = {
   recordEvents: 5000,
   dev: false,
   distDir: resolve(ROOT, 'dist'),
+  operatorToken: null,
+  trustProxies: [],
 };
 
 export interface Relay {
@@ -109,6 +116,8 @@ export interface Relay {
   echo: EchoServer;
   bridge: Bridge;
   leaderboard: Leaderboard;
+  /** Who the operator is: the token, and the client address of a request. */
+  operator: Operator;
   http: Server;
   /** One line per service, as printed at start. */
   lines: string[];
@@ -119,6 +128,7 @@ export interface Relay {
 export async function startRelay(o: RelayOptions): Promise<Relay> {
   const file = o.filePath ? new Uint8Array(readFileSync(o.filePath)) : generateFile(o.fileSize, o.seed);
   const md5 = md5Hex(file);
+  const operator = createOperator({ token: o.operatorToken, trustedProxies: o.trustProxies });
   const leaderboard = new Leaderboard(o.leaderboardFile, o.maxSessionsPerClient);
   const bridgedPorts = new PortSet();
   // Only what the policy ranks goes on the board (a session served the file's size); every Submit is still answered as the course server answers it.
@@ -145,14 +155,14 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   };
   const servers = { [info.offsetConstant]: constant, [info.offsetVariable]: variable };
   const sessionPolicy = o.allowSessionPolicy ? (target: string, key: string, values: Record<string, number | string> | null) => servers[target].setSessionPolicy(key, values) : null;
-  const bridge = bridgeFor(o, info, httpPort, bridgedPorts, sessionPolicy);
+  const bridge = bridgeFor(o, info, httpPort, bridgedPorts, sessionPolicy, operator);
 
   const sessions = async () => [...(await constant.sessions()), ...(await variable.sessions())];
   const sessionCsv = async (id: string) => (await constant.sessionCsv(id)) ?? (await variable.sessionCsv(id));
-  const api = { info, board: leaderboard, echo: echo.records, shareRecords: o.shareRecords, shareAllRecords: o.shareAllRecords, sessions, sessionCsv };
-  await route(http, o, api, bridge);
+  const api = { info, operator, board: leaderboard, echo: echo.records, shareRecords: o.shareRecords, shareAllRecords: o.shareAllRecords, sessions, sessionCsv };
+  await route(http, o, api, bridge, operator);
 
-  const lines = serviceLines(o, { url, httpPort, info, md5, leaderboard });
+  const lines = serviceLines(o, { url, httpPort, info, md5, leaderboard, operator });
   return {
     url,
     info,
@@ -162,6 +172,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
     echo,
     bridge,
     leaderboard,
+    operator,
     http,
     lines,
     async close() {
@@ -195,11 +206,11 @@ async function listenHttp(o: RelayOptions): Promise<{ http: Server; httpPort: nu
 }
 
 /** Requests to the API or the app (built, or Vite's in dev), and WebSocket upgrades to the bridge. */
-async function route(http: Server, o: RelayOptions, api: Parameters<typeof handleApi>[2], bridge: Bridge): Promise<void> {
+async function route(http: Server, o: RelayOptions, api: Parameters<typeof handleApi>[2], bridge: Bridge, operator: Operator): Promise<void> {
   const serveApp = o.dev ? await viteMiddleware(http) : staticHandler(o.distDir);
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     try {
-      if (!handleApi(req, res, api)) serveApp(req, res);
+      if (!operator.signIn(req, res) && !handleApi(req, res, api)) serveApp(req, res);
     } catch (e) {
       // A request no handler expected: say so, serve everyone else.
       if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
@@ -227,7 +238,7 @@ async function viteMiddleware(http: Server) {
   return (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => vite.middlewares(req, res, () => res.writeHead(404).end('not found\n'));
 }
 
-function bridgeFor(o: RelayOptions, info: RelayInfo, httpPort: number, bridgedPorts: PortSet, sessionPolicy: BridgeOptions['sessionPolicy']): Bridge {
+function bridgeFor(o: RelayOptions, info: RelayInfo, httpPort: number, bridgedPorts: PortSet, sessionPolicy: BridgeOptions['sessionPolicy'], operator: Operator): Bridge {
   const ownOrigins = [`http://${o.host}:${httpPort}`, `http://localhost:${httpPort}`, `http://127.0.0.1:${httpPort}`];
   return createBridge({
     udpTargets: [info.offsetConstant, info.offsetVariable, ...o.allow],
@@ -245,17 +256,19 @@ function bridgeFor(o: RelayOptions, info: RelayInfo, httpPort: number, bridgedPo
     bridgedPorts,
     policyTargets: [info.offsetConstant, info.offsetVariable],
     sessionPolicy,
+    clientAddress: operator.clientAddress,
   });
 }
 
 /** One line per service, as the relay prints them at start. */
-function serviceLines(o: RelayOptions, r: { url: string; httpPort: number; info: RelayInfo; md5: string; leaderboard: Leaderboard }): string[] {
+function serviceLines(o: RelayOptions, r: { url: string; httpPort: number; info: RelayInfo; md5: string; leaderboard: Leaderboard; operator: Operator }): string[] {
   const lines = [
     `playground      ${r.url}${o.dev ? ' (dev, hot reload)' : ''}`,
     `bridge          ws://${o.host}:${r.httpPort}/bridge`,
     `offset server   udp://${r.info.offsetConstant} (constant rate ${o.policy.rate}/s) · file ${r.info.fileSize} bytes, MD5 ${r.md5}${o.tournament ? ' · tournament' : ''}`,
     `offset server   udp://${r.info.offsetVariable} (variable rate ${o.policy.initialRate}/s then ${o.policy.rates.join('/')}/s, ${o.policy.variableModel} model)`,
     `echo server     tcp://${r.info.echo}`,
+    `operator        ${r.operator.url(r.url)} (keep it to yourself: it shows every record)`,
   ];
   if (o.leaderboardFile) {
     const dropped = r.leaderboard.rejected ? `; ${r.leaderboard.rejected} rows that were not Submits left out` : '';

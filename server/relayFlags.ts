@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { num, choice } from '../shared/controllers/types.ts';
 import { type FlagSpec, flagName, wholeFlag, listFlag, readFlag, splitHostPort, switchFlag, textFlag, UsageError } from './cli/flags.ts';
 import { DEFAULT_RELAY, type RelayOptions } from './relay.ts';
@@ -55,10 +56,21 @@ export const RELAY_FLAGS: readonly RelayFlag[] = [
   { param: wholeFlag('stall', 'ms', 1000, 600_000, d.stallMs, 'close a page that stops reading or answering pings this long'), field: 'stallMs' },
   { param: wholeFlag('idle', 'ms', 1000, 86_400_000, d.idleMs, 'close bridge sessions and forget server sessions idle this long'), field: 'idleMs' },
   { param: switchFlag('singleThread', 'run the offset servers on the main thread too (by default each has its own)'), field: 'singleThread' },
-  { param: switchFlag('shareRecords', 'let each client read the records of its own sessions and connections (default: this machine only)'), field: 'shareRecords' },
+  { param: switchFlag('shareRecords', 'let each client read the records of its own sessions and connections (default: the operator only)'), field: 'shareRecords' },
   { param: switchFlag('shareAllRecords', 'let every client read every session and connection record, not only its own'), field: 'shareAllRecords' },
   { param: wholeFlag('recordSessions', 'sessions', 1, 100_000, d.recordSessions, 'offset-server sessions kept for /api/sessions, per server (oldest forgotten first)'), field: 'recordSessions' },
   { param: wholeFlag('recordEvents', 'events', 100, 10_000_000, d.recordEvents, 'events kept of each recorded session (the newest)'), field: 'recordEvents' },
+  {
+    param: textFlag('operatorToken', 'TOKEN', null, "the operator's secret (default: a new random one each start, printed in the operator's URL)"),
+    field: 'operatorToken',
+  },
+  {
+    param: listFlag('trustProxy', 'ADDR', 'a reverse proxy whose X-Forwarded-For names the client (repeatable; others are not believed)', {
+      accepts: (v) => isIP(v) !== 0,
+      means: 'an IPv4 or IPv6 address',
+    }),
+    field: 'trustProxies',
+  },
   { param: switchFlag('dev', 'serve the app through Vite with hot reload'), field: 'dev' },
   { param: textFlag('dist', 'DIR', d.distDir, 'the built app to serve'), field: 'distDir' },
 ];

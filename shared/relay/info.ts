@@ -16,6 +16,8 @@ export interface RelayInfo {
   policy: OffsetPolicyConfig;
   /** The operator lets a bridged session ask for its own policy (`--allow-session-policy`). */
   sessionPolicy?: boolean;
+  /** The client asking holds the operator's token (each client is told about itself). */
+  operator?: boolean;
   /** A UDP round trip on the relay's loopback path, ms, measured when asked (the median of a few pings). */
   loopbackRttMs?: number;
 }

@@ -12,6 +12,7 @@ import { ProbeEnds, startLinkProcess } from '../../server/link/probe.ts';
 import { type EchoConnection, fitConnection } from '../../shared/relay/echo.ts';
 import { fixed, num } from '../../web/charts/format.ts';
 import { open, playground } from '../helpers/page.ts';
+import { asOperator } from '../helpers/relay.ts';
 import { judgeTimingUnlessStarved, stealMeter, timerLagMeter } from '../helpers/steal.ts';
 
 /**
@@ -160,7 +161,7 @@ describe('the measurement lab in Chromium', () => {
     expect(await page.getByLabel('hide the truth').isChecked()).toBe(true);
     await page.getByText(`the relay's echo server (TCP, ${env.relay.info.echo}: each message`).waitFor();
     expect(await page.locator('[data-testid="estimates"]').innerText()).not.toContain('truth');
-    const [connection] = (await (await fetch(`${env.relay.url}/api/echo`)).json()) as EchoConnection[];
+    const [connection] = (await (await fetch(`${env.relay.url}/api/echo`, asOperator(env.relay))).json()) as EchoConnection[];
     await page.getByRole('button', { name: connection.remote }).click();
     const fitted = fitConnection(connection);
     if ('error' in fitted) throw new Error(fitted.error);

@@ -24,11 +24,14 @@ const PAGE_OPTIONS: BrowserContextOptions = { viewport: { width: 1500, height: 1
  * A relay serving the production bundle tests/globalSetup.ts built, on free ports, and the shared Chromium
  * to look at it. `context` is one browser context for a file's pages that need nothing of their own (no
  * storage another test wrote): its pages open faster than fresh contexts, and reuse the bundle's cache.
+ * It holds the operator's cookie, so its pages see every record.
  */
 export async function playground(): Promise<{ relay: Relay; browser: Browser; context: BrowserContext; close(): Promise<void> }> {
   const relay = await testRelay({ fileSize: 100_000, distDir: TEST_BUNDLE });
   const browser = await chromiumFor(inject('chromiumEndpoint'));
   const context = await browser.newContext(PAGE_OPTIONS);
+  // The shared context is the operator's, signed in as the relay's printed URL signs one in.
+  await context.request.get(relay.operator.url(relay.url));
   return {
     relay,
     browser,

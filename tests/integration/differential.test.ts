@@ -21,7 +21,7 @@ describe('offset server vs the course server reference', () => {
     const port = (s: Schedule) => Number((s.variable ? relay.info.offsetVariable : relay.info.offsetConstant).split(':')[1]);
     const runs = await Promise.all(schedules.map((s) => playOverUdp(port(s), s)));
     for (const [i, s] of schedules.entries()) {
-      const seen = await arrivalsSeen(relay.url, runs[i].localPort);
+      const seen = await arrivalsSeen(relay, runs[i].localPort);
       expect(seen.times.length, `${s.name}: requests recorded`).toBe(s.times.length);
       const got = { replies: seen.replies, penalty: runs[i].penalty, squishes: seen.squishes };
       const replayed = playOnModel(s, seen.times, 0, seen.losses);

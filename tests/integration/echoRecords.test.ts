@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { handleApi } from '../../server/api.ts';
 import { EchoRecords } from '../../server/echoRecords.ts';
 import { Leaderboard } from '../../server/leaderboard.ts';
-import { testRelay } from '../helpers/relay.ts';
+import { createOperator } from '../../server/operator.ts';
+import { asOperator, testRelay } from '../helpers/relay.ts';
 
 /** A ping-pong client as students write them: each ping sent once the previous pong is back. */
 const PING_PONG = `
@@ -25,7 +26,7 @@ describe('the echo server records each connection', () => {
     const port = relay.info.echo.split(':')[1];
     const out = await new Promise<string>((resolve, reject) => execFile('python3', ['-c', PING_PONG, port], (e, stdout) => (e ? reject(e) : resolve(stdout))));
     expect(out.trim()).toBe('done');
-    const [conn] = await (await fetch(`${relay.url}/api/echo`)).json();
+    const [conn] = await (await fetch(`${relay.url}/api/echo`, asOperator(relay))).json();
     expect(conn).toMatchObject({ remote: expect.stringMatching(/^127\.0\.0\.1:\d+$/), messages: 5 });
     expect(conn.samples.map((s: { size: number }) => s.size)).toEqual([100, 100, 20000, 20000, 60000]);
     expect(conn.samples[0].roundTripMs).toBeNull();
@@ -41,7 +42,8 @@ describe('the echo server records each connection', () => {
     records.open('10.0.0.6:4001').message(200);
     const summary = (key: string) => ({ id: `${key}@1`, key, server: 'constant' as const, started: '', requests: 0, replies: 0, penalty: 0, squishes: 0, result: null, time: null });
     const sessions = [summary('10.0.0.5:5000'), summary('10.0.0.6:5001')];
-    const ask = async (url: string, remoteAddress: string, share: 'none' | 'own' | 'all') => {
+    const operator = createOperator({ token: 'the-token', trustedProxies: [] });
+    const ask = async (url: string, remoteAddress: string, share: 'none' | 'own' | 'all', authorization?: string) => {
       const res = {
         status: 0,
         body: '',
@@ -54,9 +56,10 @@ describe('the echo server records each connection', () => {
           return this;
         },
       };
-      const req = { url, method: 'GET', socket: { remoteAddress } } as unknown as IncomingMessage;
+      const req = { url, method: 'GET', headers: { authorization }, socket: { remoteAddress } } as unknown as IncomingMessage;
       handleApi(req, res as unknown as ServerResponse, {
         info: {} as never,
+        operator,
         board: new Leaderboard(null),
         echo: records,
         shareRecords: share === 'own',
@@ -67,7 +70,8 @@ describe('the echo server records each connection', () => {
       await new Promise((r) => setTimeout(r, 0));
       return res;
     };
-    const keys = async (url: string, who: string, share: 'none' | 'own' | 'all') => JSON.parse((await ask(url, who, share)).body).map((c: { remote?: string; key?: string }) => c.remote ?? c.key);
+    const keys = async (url: string, who: string, share: 'none' | 'own' | 'all', authorization?: string) =>
+      JSON.parse((await ask(url, who, share, authorization)).body).map((c: { remote?: string; key?: string }) => c.remote ?? c.key);
     expect((await ask('/api/echo', '10.0.0.5', 'none')).status).toBe(403);
     expect((await ask('/api/sessions', '10.0.0.5', 'none')).status).toBe(403);
     expect(await keys('/api/echo', '10.0.0.5', 'own')).toEqual(['10.0.0.5:4000']);
@@ -76,7 +80,10 @@ describe('the echo server records each connection', () => {
     expect(await keys('/api/echo', '10.0.0.5', 'all')).toEqual(['10.0.0.5:4000', '10.0.0.6:4001']);
     expect(await keys('/api/sessions', '10.0.0.5', 'all')).toEqual(['10.0.0.5:5000', '10.0.0.6:5001']);
     expect((await ask('/api/sessions/10.0.0.6%3A5001%401/csv', '10.0.0.5', 'all')).body).toBe('csv of 10.0.0.6:5001@1');
-    expect(await keys('/api/echo', '127.0.0.1', 'none')).toHaveLength(2);
-    expect(await keys('/api/sessions', '127.0.0.1', 'none')).toHaveLength(2);
+    // This machine is no one in particular: the token, from any address, is the operator.
+    expect((await ask('/api/echo', '127.0.0.1', 'none')).status).toBe(403);
+    expect((await ask('/api/sessions', '127.0.0.1', 'none', 'Bearer the-wrong-token')).status).toBe(403);
+    expect(await keys('/api/echo', '10.0.0.7', 'none', 'Bearer the-token')).toHaveLength(2);
+    expect(await keys('/api/sessions', '10.0.0.7', 'none', 'Bearer the-token')).toHaveLength(2);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseLeaderboardCsv } from '../../shared/relay/leaderboard.ts';
-import { testRelay, until } from '../helpers/relay.ts';
+import { getFrom, testRelay, until } from '../helpers/relay.ts';
 import { fetchWhole, UdpProbe } from '../helpers/udp.ts';
 
 const portOf = (hostPort: string) => Number(hostPort.split(':')[1]);
@@ -90,14 +90,17 @@ describe('tournament and leaderboard', () => {
     await relay.close();
   });
 
-  it('answers HEAD on the live feed and leaves it; this machine’s own pages are not capped by address', async () => {
+  it('answers HEAD on the live feed and leaves it; pages past the cap from one address, loopback too, are refused while another address watches', async () => {
     const relay = await testRelay({ singleThread: true, maxSessionsPerClient: 2 });
     const head = await fetch(`${relay.url}/api/leaderboard/events`, { method: 'HEAD', signal: AbortSignal.timeout(3000) });
     expect([head.status, head.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
-    const watching = Array.from({ length: 4 }, () => new AbortController());
-    const opened = await Promise.all(watching.map((c) => fetch(`${relay.url}/api/leaderboard/events`, { signal: c.signal })));
-    expect(opened.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-    for (const c of watching) c.abort();
+    const feed = `${relay.url}/api/leaderboard/events`;
+    const watching = [];
+    for (let i = 0; i < 4; i++) watching.push(await getFrom(feed, '127.0.0.1'));
+    expect(watching.map((r) => r.status)).toEqual([200, 200, 503, 503]);
+    const other = await getFrom(feed, '127.0.0.2');
+    expect(other.status).toBe(200);
+    for (const w of [...watching, other]) w.close();
     await relay.close();
   });
 });

@@ -48,7 +48,7 @@ describe('relay faults: hostile control messages and datagrams', () => {
         s.on('error', () => resolve(out));
       });
     expect(await raw('GET http://a:99999/ HTTP/1.1')).toMatch(/^HTTP\/1\.1 400/);
-    expect(await raw('GET /api/sessions/%E0%A4%A/csv HTTP/1.1')).toMatch(/^HTTP\/1\.1 404/);
+    expect(await raw(`GET /api/sessions/%E0%A4%A/csv HTTP/1.1\r\nAuthorization: Bearer ${relay.operator.token}`)).toMatch(/^HTTP\/1\.1 404/);
     expect(await raw('POST /api/leaderboard HTTP/1.1')).toMatch(/^HTTP\/1\.1 405/);
     expect(await raw('GET http://a:99999/bridge HTTP/1.1', true)).toMatch(/^HTTP\/1\.1 400/); // an upgrade to nowhere: answered as a request
     expect((await fetch(`${relay.url}/api/relay`)).status).toBe(200);

@@ -18,9 +18,9 @@ describe('npm start: the relay process', () => {
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
-    expect(await until(() => out.includes('echo server'), 20_000)).toBe(true);
+    expect(await until(() => /operator .*\n/.test(out), 20_000)).toBe(true);
     const lines = out.trim().split('\n');
-    expect(lines.map((l) => l.split(/\s{2,}/)[0])).toEqual(['playground', 'bridge', 'offset server', 'offset server', 'echo server']);
+    expect(lines.map((l) => l.split(/\s{2,}/)[0])).toEqual(['playground', 'bridge', 'offset server', 'offset server', 'echo server', 'operator']);
     expect(out).toMatch(/MD5 [0-9a-f]{32}/);
     const url = /playground\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1];
     const info = await (await fetch(`${url}/api/relay`)).json();

@@ -8,7 +8,7 @@ import { DEFAULT_POLICY, OffsetPolicy } from '../../shared/offset/policy.ts';
 import { encodeDataRequest, encodeSizeRequest } from '../../shared/offset/protocol.ts';
 import { Rng } from '../../shared/sim/rng.ts';
 import { SessionRecords } from '../../server/sessionRecords.ts';
-import { testRelay } from '../helpers/relay.ts';
+import { asOperator, testRelay } from '../helpers/relay.ts';
 
 /**
  * A student's client: stop-and-wait over UDP, paced at 5 ms, then Submit with the file's MD5. Like a real
@@ -48,17 +48,17 @@ describe('every offset-server session is recorded', () => {
     const out = await new Promise<string>((resolve, reject) => execFile('python3', ['-c', CLIENT, port], { timeout: 60_000 }, (e, stdout) => (e ? reject(e) : resolve(stdout))));
     const printed = { result: /Result: (\w+)/.exec(out)![1], penalty: Number(/Penalty: (\d+)/.exec(out)![1]), port: /Port: (\d+)/.exec(out)![1] };
     expect(printed.result).toBe('true');
-    const sessions = await (await fetch(`${relay.url}/api/sessions`)).json();
+    const sessions = await (await fetch(`${relay.url}/api/sessions`, asOperator(relay))).json();
     const mine = sessions.find((s: { key: string }) => s.key === `127.0.0.1:${printed.port}`);
     expect(mine).toMatchObject({ server: 'constant', result: true, penalty: printed.penalty, replies: expect.any(Number) });
     expect(mine.replies).toBeGreaterThanOrEqual(Math.ceil(30_000 / 1448));
     expect(mine.requests).toBeGreaterThanOrEqual(mine.replies + mine.penalty); // the rest were lost
-    const csv = await (await fetch(`${relay.url}/api/sessions/${encodeURIComponent(mine.id)}/csv`)).text();
+    const csv = await (await fetch(`${relay.url}/api/sessions/${encodeURIComponent(mine.id)}/csv`, asOperator(relay))).text();
     const trace = parseTraceCsv(csv);
     expect(rowsOf(trace.log, K.send).length).toBe(mine.requests);
     expect(rowsOf(trace.log, K.reply).length).toBe(mine.replies);
     expect(rowsOf(trace.log, K.done).length).toBe(1);
-    expect((await fetch(`${relay.url}/api/sessions/nobody@1/csv`)).status).toBe(404);
+    expect((await fetch(`${relay.url}/api/sessions/nobody@1/csv`, asOperator(relay))).status).toBe(404);
     await relay.close();
     // Starting the relay's two offset-server threads compiles the model in each: seconds on a busy machine.
   }, 120_000);
