@@ -1,4 +1,6 @@
 import { LINK_PARAMS } from '../../shared/link/params.ts';
+import type { LinkModel } from '../../shared/link/spec.ts';
+import { MATRIX_LINK_MODEL } from '../../shared/scenarios/matrix.ts';
 import { MATRIX, matrixRun } from '../../shared/scenarios/presets.ts';
 import { ScenarioError } from '../../shared/scenarios/run.ts';
 import { TraceError } from '../../shared/trace/mahimahi.ts';
@@ -39,8 +41,9 @@ export async function sim(argv: string[], io: Io): Promise<number> {
     case 'matrix row': {
       const scheme = oneScheme(run, schemes);
       const params = buildFlows([scheme], 1, sets)[0].params;
-      if (run === 'matrix') return runMatrix(scheme, params, { first: flags.seed, count: flags.seeds }, flags.json, io);
-      emitRun(runOnce(matrixRun(MATRIX[flags.row! - 1], scheme, params, flags.seed)), flags, io);
+      const model = (given['link-model'] as LinkModel | undefined) ?? MATRIX_LINK_MODEL;
+      if (run === 'matrix') return runMatrix(scheme, params, { first: flags.seed, count: flags.seeds, model }, flags.json, io);
+      emitRun(runOnce(matrixRun(MATRIX[flags.row! - 1], scheme, params, flags.seed, model)), flags, io);
       return 0;
     }
     default:

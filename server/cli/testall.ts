@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { csvFormat } from 'd3-dsv';
+import { LINK_MODELS, type LinkModel } from '../../shared/link/spec.ts';
+import { MATRIX_LINK_MODEL } from '../../shared/scenarios/matrix.ts';
 import { MATRIX, type MatrixRow } from '../../shared/scenarios/presets.ts';
 import { rowTimeoutMs, runRow, type RowResult } from '../link/matrix.ts';
 import { stopAll } from '../link/programs.ts';
@@ -25,6 +27,10 @@ export const TESTALL_FLAGS = [
     accepts: (r) => rowIndex(r) >= 0,
     means: `a row number from 1 to ${MATRIX.length} or a row's name, e.g. "${MATRIX[0].name}"`,
   }),
+  textFlag('linkModel', LINK_MODELS.join('|'), MATRIX_LINK_MODEL, "the link the rows run on: netem, as the course's harness impairs its loopback, or Mahimahi's", {
+    accepts: (m) => (LINK_MODELS as readonly string[]).includes(m),
+    means: oneOf(LINK_MODELS),
+  }),
   textFlag('out', 'DIR', null, "write each row's trace CSV (row-NN.csv) and the table (results.csv)"),
   seedFlag('seed of the files and the impairments'),
   wholeFlag('timeout', 's', 1, 3600, null, "one timeout for every row instead of the course's"),
@@ -36,7 +42,7 @@ const help = () => `Usage: npm run testall -- --send 'CMD' --recv 'CMD' [options
 
 Runs the reliable-transport test matrix against real programs, each row through the emulated link
 (npm run link) with the row's bandwidth, latency and impairments on both directions, as the course's
-harness does: the receiver is started as \`RECV PORT\` and writes what it receives to stdout; the sender as
+harness does (by default on the netem link model: one qdisc both ways, as tc on the loopback interface): the receiver is started as \`RECV PORT\` and writes what it receives to stdout; the sender as
 \`SEND 127.0.0.1:PORT\` with the file on its stdin. A row passes when the receiver's output equals the file
 exactly. Timeouts as the course's: ${rowTimeoutMs(0) / 1000} s a row, ${rowTimeoutMs(MATRIX.findLastIndex((r) => r.group === 'advanced')) / 1000} s for the last advanced row.
 
@@ -74,9 +80,11 @@ export async function testallMain(argv: string[], io: Io): Promise<number> {
   const timeoutMs = flags.timeout === undefined ? null : flags.timeout * 1000;
   if (flags.out) makeOutputDirectory('out', flags.out);
   const results: RowResult[] = [];
+  if (!flags.json)
+    io.out(`link: ${flags.linkModel === 'netem' ? "Linux netem, one qdisc both ways as on the harness's loopback (limit 1000 packets)" : 'Mahimahi (a queue of 100 packets, then the delay)'}`);
   for (const i of indices) {
     const csvPath = flags.out ? join(flags.out, `row-${String(i + 1).padStart(2, '0')}.csv`) : null;
-    const r = await runRow(i, { send: flags.send, recv: flags.recv }, { seed: flags.seed, timeoutMs, csvPath });
+    const r = await runRow(i, { send: flags.send, recv: flags.recv }, { seed: flags.seed, model: flags.linkModel as LinkModel, timeoutMs, csvPath });
     results.push(r);
     if (!flags.json) io.out(tableLine(r));
   }

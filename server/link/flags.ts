@@ -1,6 +1,7 @@
 import { isIPv4 } from 'node:net';
 import type { ParamSpec } from '../../shared/controllers/types.ts';
 import { LINK_PARAMS, unusedLinkParams, withLinkValues } from '../../shared/link/params.ts';
+import { NETEM_ON_TRACE } from '../../shared/scenarios/network.ts';
 import { rateLink } from '../../shared/scenarios/presets.ts';
 import type { LinkSpec } from '../../shared/scenarios/spec.ts';
 import { flagHelp } from '../cli/flagHelp.ts';
@@ -44,6 +45,7 @@ export function readLinkFlags(given: Record<string, unknown>): LinkSpec {
     const ackTrace = typeof given['ack-trace'] === 'string' ? given['ack-trace'] : trace;
     loadTrace(trace);
     loadTrace(ackTrace);
+    if (link.model === 'netem') throw new UsageError(`--trace and --link-model netem: ${NETEM_ON_TRACE}`);
     link = { ...link, kind: 'trace', trace, ackTrace, mbps: 0, ackMbps: 0 };
   } else if (given['ack-trace'] !== undefined) {
     throw new UsageError('--ack-trace needs --trace');

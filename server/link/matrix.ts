@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { grade } from '../../shared/metrics/grade.ts';
 import { generateFile } from '../../shared/offset/file.ts';
+import type { LinkModel } from '../../shared/link/spec.ts';
 import { FILE_SIZES, MATRIX, matrixRun, type MatrixRow } from '../../shared/scenarios/presets.ts';
 import { loadTrace } from '../traces.ts';
 import { EmulatedLink } from './emulatedLink.ts';
@@ -23,6 +24,8 @@ export interface Programs {
 
 export interface RowOptions {
   seed: number;
+  /** The link the row runs on. */
+  model: LinkModel;
   /** Overrides the course's timeout for this row, ms. */
   timeoutMs: number | null;
   /** Where to write the row's trace CSV. */
@@ -51,6 +54,18 @@ function mismatch(got: Buffer, file: Uint8Array, written: number): string {
   return `received ${file.length} bytes, differing from byte ${at}`;
 }
 
+/**
+ * Why a row that timed out failed. When every byte had arrived, what did not end was the sender: say so,
+ * with when the file was whole and whether the receiver had exited, rather than a difference at no byte.
+ */
+function timeoutNote(limitMs: number, recv: Program, file: Uint8Array, got: Buffer, startedAt: number, receiverRan: boolean): string {
+  const limit = `timed out after ${limitMs / 1000} s`;
+  if (recv.written !== file.length || !got.equals(file)) return `${limit}; ${mismatch(got, file, recv.written)}`;
+  const whole = ((recv.lastOutputAt - startedAt) / 1000).toFixed(1);
+  const receiver = receiverRan ? 'the receiver had not exited' : 'the receiver had exited';
+  return `${limit}: the receiver had the whole file, exactly, by ${whole} s (${receiver}), but the sender did not finish`;
+}
+
 /** After the sender exits: lets the receiver finish writing (or exit), then stops it. */
 async function settleReceiver(recv: Program, fileBytes: number): Promise<void> {
   const start = performance.now();
@@ -73,7 +88,7 @@ export async function runRow(index: number, programs: Programs, options: RowOpti
     return { ...base, note: `the receiver did not bind UDP port ${port}${recv.stderrTail ? `: ${recv.stderrTail.trim()}` : ''}` };
   }
   const link = await EmulatedLink.open({
-    link: matrixRun(row).link,
+    link: matrixRun(row, 'reno', {}, 1, options.model).link,
     seed: options.seed,
     traces: loadTrace,
     listen: { host: '127.0.0.1', port: 0 },
@@ -84,8 +99,10 @@ export async function runRow(index: number, programs: Programs, options: RowOpti
   const started = performance.now();
   const startedModel = link.driver.now;
   const send = new Program(`${programs.send} 127.0.0.1:${link.port}`, 0, file);
-  const finished = await send.waitExit(options.timeoutMs ?? rowTimeoutMs(index));
+  const limitMs = options.timeoutMs ?? rowTimeoutMs(index);
+  const finished = await send.waitExit(limitMs);
   const seconds = (performance.now() - started) / 1000;
+  const receiverRan = recv.running;
   if (finished) link.markDone(startedModel);
   // Stopped even when it finished: a sender that exited may have left something running in its group.
   await send.stop();
@@ -95,7 +112,7 @@ export async function runRow(index: number, programs: Programs, options: RowOpti
   const got = recv.output;
   const exact = finished && recv.written === file.length && got.equals(file);
   const wire = { bytesOnWire: link.forward.bytes, datagrams: link.forward.datagrams };
-  if (!finished) return { ...base, ...wire, note: `timed out after ${(options.timeoutMs ?? rowTimeoutMs(index)) / 1000} s; ${mismatch(got, file, recv.written)}` };
+  if (!finished) return { ...base, ...wire, note: timeoutNote(limitMs, recv, file, got, started, receiverRan) };
   const g = grade({ bytes: file.length, seconds, bandwidth: row.bw * 1e6, latencyMs: row.latency, dropPercent: row.drop });
   const exitNote = send.exitCode === 0 ? '' : `sender exited with ${send.exitSignal ?? `code ${send.exitCode}`}${send.stderrTail ? `: ${send.stderrTail.trim().split('\n').at(-1)}` : ''}`;
   return {

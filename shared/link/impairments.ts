@@ -13,6 +13,18 @@ export interface ImpairmentSpec {
   reorder: number;
   /** Uniform jitter ±ms added to the propagation delay. */
   jitter: number;
+  /** The netem link model's reordering gap (tc's `gap`; 1 when absent, as tc sets it). */
+  gap?: number;
+  /** The netem link model's correlations (fractions, as tc's CORRELATION percentages); none when absent. */
+  correlation?: NetemCorrelation;
+}
+
+/** How much each of netem's random draws leans on the one before (tc-netem's CORRELATION arguments). */
+export interface NetemCorrelation {
+  loss: number;
+  duplicate: number;
+  reorder: number;
+  jitter: number;
 }
 
 export const NO_IMPAIRMENTS: ImpairmentSpec = { loss: 0, burst: null, duplicate: 0, reorder: 0, jitter: 0 };

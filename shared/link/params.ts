@@ -1,6 +1,8 @@
 import { checkValues, choice, num, type ParamSpec } from '../controllers/types.ts';
 import { ALL_DISCIPLINE_PARAMS, DISCIPLINE_ENTRIES, DISCIPLINES, type Discipline, disciplineEntry, disciplineParams } from './disciplines.ts';
 import type { ImpairmentSpec } from './impairments.ts';
+import { NETEM_LIMIT } from './netem.ts';
+import { MODEL_PARAMS, NETEM_IMPAIRMENT_PARAMS, netemImpairment, netemImpairmentValues, unusedModelParams, withModel } from './netemParams.ts';
 import type { LinkSpec } from './spec.ts';
 
 /**
@@ -15,9 +17,11 @@ const IMPAIRMENT_PARAMS: readonly ParamSpec[] = [
   num('duplicate', '%', 0, 100, 0.1, 0, 'Packets delivered twice'),
   num('reorder', '%', 0, 100, 0.1, 0, 'Packets sent at once, skipping the delay (so they overtake)'),
   num('jitter', 'ms', 0, 1000, 1, 0, 'Uniform ± variation of the propagation delay'),
+  ...NETEM_IMPAIRMENT_PARAMS,
 ];
 
 export const LINK_PARAMS: readonly ParamSpec[] = [
+  ...MODEL_PARAMS,
   num('delay', 'ms', 0, 5000, 1, 20, 'Propagation delay each way'),
   num('bandwidth', 'Mbit/s', 0.001, 100_000, 0.1, 12, 'Rate of a constant-rate link (both directions)'),
   choice('queue', ['infinite', 'packets', 'bytes'], 'infinite', 'Queue before the bottleneck: unlimited, or limited in packets or bytes'),
@@ -37,7 +41,7 @@ export const DISCIPLINE_PARAMS: Readonly<Record<string, readonly string[]>> = Ob
  * discipline's setting without that discipline. Tools refuse them rather than run as if they were set.
  */
 export function unusedLinkParams(link: LinkSpec): Map<string, string> {
-  const unused = new Map<string, string>();
+  const unused = unusedModelParams(link, (n) => key('ack', n));
   if (link.kind === 'trace') unused.set('bandwidth', "this link's rate is its trace's");
   if (link.queue.kind === 'infinite') unused.set('queueLimit', 'the queue is infinite: a limit takes a queue of packets or bytes (--queue)');
   const discipline = link.queue.discipline?.kind ?? 'drop-tail';
@@ -65,8 +69,12 @@ export function linkValues(link: LinkSpec): Record<string, number | string> {
     [key(prefix, 'duplicate')]: percent(s.duplicate),
     [key(prefix, 'reorder')]: percent(s.reorder),
     [key(prefix, 'jitter')]: s.jitter,
+    ...netemImpairmentValues(s, (n) => key(prefix, n)),
   });
   return {
+    linkModel: link.model ?? 'mahimahi',
+    limit: link.limit ?? NETEM_LIMIT,
+    netemQdisc: link.netemQdisc ?? 'loopback',
     delay: link.delayMs,
     bandwidth: link.mbps,
     queue: link.queue.kind,
@@ -90,12 +98,13 @@ export function withLinkValues(link: LinkSpec, values: Record<string, number | s
       duplicate: get('duplicate') / 100,
       reorder: get('reorder') / 100,
       jitter: get('jitter'),
+      ...netemImpairment(get, v.linkModel === 'netem'),
     };
   };
   const queueKind = v.queue as LinkSpec['queue']['kind'];
   const discipline = disciplineOf(v);
   return {
-    ...link,
+    ...withModel(link, v),
     delayMs: Number(v.delay),
     mbps: Number(v.bandwidth),
     ackMbps: link.kind === 'rate' ? Number(v.bandwidth) : link.ackMbps,

@@ -16,4 +16,22 @@ export interface LinkSpec {
   queue: QueueSpec;
   forward: ImpairmentSpec;
   reverse: ImpairmentSpec;
+  /**
+   * How rate, queue and delay compose: 'mahimahi' (absent) queues at the bottleneck and then adds the
+   * propagation delay, as mm-link inside mm-delay; 'netem' is Linux's netem qdisc (NetemQdisc), rate links only.
+   */
+  model?: LinkModel;
+  /** The netem model's limit, packets (tc's default 1000 when absent). */
+  limit?: number;
+  /**
+   * The netem model's qdiscs: 'loopback' (absent), one that both directions cross, as tc on `lo` sets up,
+   * with the data direction's rate and impairments; 'each-direction', one per direction with its own.
+   */
+  netemQdisc?: NetemQdiscs;
 }
+
+export const NETEM_QDISCS = ['loopback', 'each-direction'] as const;
+export type NetemQdiscs = (typeof NETEM_QDISCS)[number];
+
+export const LINK_MODELS = ['mahimahi', 'netem'] as const;
+export type LinkModel = (typeof LINK_MODELS)[number];

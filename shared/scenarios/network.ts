@@ -1,5 +1,6 @@
 import { ackTap, dataTap, type Bottleneck, type LinkTap } from '../link/bottleneck.ts';
 import { DelayLine, LossStage, losesOrDuplicates, type ImpairmentSpec } from '../link/impairments.ts';
+import { NETEM_LIMIT, NetemQdisc } from '../link/netem.ts';
 import { createQueue } from '../link/queue.ts';
 import { RateLink } from '../link/rateLink.ts';
 import { TraceLink } from '../link/traceLink.ts';
@@ -10,13 +11,13 @@ import type { Scheduler } from '../sim/scheduler.ts';
 import type { Trace } from '../trace/mahimahi.ts';
 import type { LinkSpec } from './spec.ts';
 
-/** One direction of the path: loss and duplication first, then the bottleneck and the propagation delay. */
+/** One direction of the path: where packets enter, and the last stage, which hands them to the far end. */
 export interface Direction {
   entry: PacketSink;
-  bottleneck: Bottleneck;
-  delay: DelayLine;
   /** The last stage: whatever it hands packets to is the far end. */
   exit: { next: PacketSink | null };
+  /** Packets inside the direction: queued, in transmission or on the wire. */
+  inNetwork(): number;
 }
 
 interface DirectionParts {
@@ -35,6 +36,35 @@ interface DirectionParts {
 }
 
 function direction(scheduler: Scheduler, d: DirectionParts): Direction {
+  if (d.link.model === 'netem') return netemDirection(scheduler, d);
+  return mahimahiDirection(scheduler, d);
+}
+
+export const NETEM_ON_TRACE = "the netem link model paces by a rate: a trace link is Mahimahi's";
+
+/** A netem qdisc for each direction: loss, duplication, rate, delay and reordering in one stage. */
+function netemDirection(scheduler: Scheduler, d: DirectionParts): Direction {
+  if (d.trace) throw new Error(NETEM_ON_TRACE);
+  const way = { next: null, tap: d.tap, ack: d.ack, held: 0 };
+  const qdisc = new NetemQdisc(scheduler, netemSettings(d.link, d.impair, d.mbps), d.rng, [way]);
+  return { entry: qdisc.entry(0), exit: way, inNetwork: () => way.held };
+}
+
+const netemSettings = (link: LinkSpec, impair: ImpairmentSpec, mbps: number) => ({ latencyMs: link.delayMs, mbps, limit: link.limit ?? NETEM_LIMIT, impair });
+
+/** One netem qdisc that both directions cross, as on a loopback interface, with the data direction's settings. */
+function loopbackNetem(scheduler: Scheduler, link: LinkSpec, log: EventLog, rng: Rng): Network {
+  const ways = [
+    { next: null, tap: dataTap(log), ack: false, held: 0 },
+    { next: null, tap: ackTap(log), ack: true, held: 0 },
+  ];
+  const qdisc = new NetemQdisc(scheduler, netemSettings(link, link.forward, link.mbps), rng.stream('loopback'), ways);
+  const [data, acks] = ways.map((way, i) => ({ entry: qdisc.entry(i), exit: way, inNetwork: () => way.held }));
+  return { data, acks };
+}
+
+/** Loss and duplication, then (data) the bottleneck and the delay, or (ACKs) the delay and the bottleneck. */
+function mahimahiDirection(scheduler: Scheduler, d: DirectionParts): Direction {
   const queue = createQueue(d.ack ? { kind: 'infinite' } : d.link.queue, d.rng.stream('queue'));
   const bottleneck: Bottleneck = d.trace ? new TraceLink(scheduler, d.trace, queue, d.tap, d.link.once) : new RateLink(scheduler, d.mbps, queue, d.tap);
   const delay = new DelayLine(scheduler, d.link.delayMs, d.impair, d.rng);
@@ -54,7 +84,7 @@ function direction(scheduler: Scheduler, d: DirectionParts): Direction {
     loss.next = first;
     first = loss;
   }
-  return { entry: first, bottleneck, delay, exit };
+  return { entry: first, exit, inNetwork: () => bottleneck.queuedPackets + (bottleneck.packetInTransit ? 1 : 0) + delay.inFlight };
 }
 
 /** Hands each packet to the endpoint of its flow. */
@@ -77,6 +107,10 @@ export interface Network {
  * constant-rate link of `ackMbps`.
  */
 export function buildNetwork(scheduler: Scheduler, link: LinkSpec, log: EventLog, traces: { data: Trace | null; acks: Trace | null }, rng: Rng): Network {
+  if (link.model === 'netem' && link.netemQdisc !== 'each-direction') {
+    if (traces.data) throw new Error(NETEM_ON_TRACE);
+    return loopbackNetem(scheduler, link, log, rng);
+  }
   const data = direction(scheduler, { link, impair: link.forward, trace: traces.data, mbps: link.mbps, tap: dataTap(log), rng: rng.stream('forward'), ack: false });
   const acks = direction(scheduler, { link, impair: link.reverse, trace: traces.acks, mbps: link.ackMbps, tap: ackTap(log), rng: rng.stream('reverse'), ack: true });
   return { data, acks };

@@ -1,4 +1,6 @@
 import { NO_IMPAIRMENTS, type ImpairmentSpec } from '../link/impairments.ts';
+import { NETEM_LIMIT } from '../link/netem.ts';
+import type { LinkModel } from '../link/spec.ts';
 import { DEFAULT_POLICY } from '../offset/policy.ts';
 import type { FlowSpec, LinkSpec, ScenarioSpec } from './spec.ts';
 
@@ -133,13 +135,16 @@ export const MATRIX: readonly MatrixRow[] = [
 
 /**
  * One matrix row as a run: impairments on both directions, as an impaired interface would apply them;
- * the run stops at the row's timeout, and an unfinished transfer fails.
+ * the run stops at the row's timeout, and an unfinished transfer fails. `model` 'netem' runs it on Linux's
+ * netem, as the course's harness does on its loopback interface.
  */
-export function matrixRun(r: MatrixRow, scheme = 'reno', params: FlowSpec['params'] = {}, seed = 1): ScenarioSpec {
+export function matrixRun(r: MatrixRow, scheme = 'reno', params: FlowSpec['params'] = {}, seed = 1, model: LinkModel = 'mahimahi'): ScenarioSpec {
   const impair: ImpairmentSpec = { loss: r.drop / 100, burst: null, duplicate: r.duplicate / 100, reorder: r.reorder / 100, jitter: r.delay };
+  const link = rateLink(r.bw, r.latency, impair, { kind: 'packets', limit: 100 });
   return {
     workload: 'reliable',
-    link: rateLink(r.bw, r.latency, impair, { kind: 'packets', limit: 100 }),
+    // netem as a harness sets it on lo: one qdisc both ways, tc's limit of 1000 packets
+    link: model === 'netem' ? { ...link, model, limit: NETEM_LIMIT } : link,
     flows: [flow(scheme, params, 0, FILE_SIZES[r.size])],
     seed,
     durationMs: r.timeoutMs,

@@ -5,7 +5,7 @@ import { DATA_BYTES } from '../net/packet.ts';
 import { Rng } from '../sim/rng.ts';
 import { Scheduler } from '../sim/scheduler.ts';
 import { OPPORTUNITY_BYTES, type Trace } from '../trace/mahimahi.ts';
-import { buildNetwork } from './network.ts';
+import { buildNetwork, NETEM_ON_TRACE } from './network.ts';
 import type { ScenarioSpec } from './spec.ts';
 import { ScenarioError, WORKLOADS, type FlowOutcome } from './workloads.ts';
 
@@ -63,6 +63,7 @@ export function startScenario(spec: ScenarioSpec, traces: TraceSource): Scenario
   const rng = new Rng(spec.seed);
   const link = spec.link;
   const isTrace = link.kind === 'trace';
+  if (isTrace && link.model === 'netem') throw new ScenarioError(NETEM_ON_TRACE);
   const dataTrace = isTrace ? traces(link.trace) : null;
   // An empty ACK trace name means a constant-rate ACK path of ackMbps (a downlink with no uplink of its own).
   const ackTrace = isTrace && link.ackTrace !== '' ? traces(link.ackTrace) : null;
@@ -95,8 +96,7 @@ export function startScenario(spec: ScenarioSpec, traces: TraceSource): Scenario
     },
     result() {
       if (log.allocatedBytes > 1.35 * log.byteLength) log.trim();
-      const d = net.data;
-      const inNetwork = d.bottleneck.queuedPackets + (d.bottleneck.packetInTransit ? 1 : 0) + d.delay.inFlight;
+      const inNetwork = net.data.inNetwork();
       return { spec, log, flows: outcomes, endMs: scheduler.now, trace: dataTrace, inNetwork };
     },
   };

@@ -88,10 +88,14 @@ describe('npm run sim', () => {
     expect(shared).toMatch(/^flow 1 \(reno\): exact/m);
     expect(shared).toMatch(/^flow 2 \(cubic\): exact/m);
     expect((await sim('--scenario', 'measurement')).stdout).toMatch(/measured [\d.]+ Mbit\/s/);
-    const m = await sim('--scenario', 'matrix', '--json');
+    const m = await sim('--scenario', 'matrix', '--json', '--link-model', 'mahimahi');
     expect(m.code).toBe(1); // row 12 (50% drop each way) runs past the harness's 30 s on every seed
     expect(JSON.parse(m.stdout).rows).toHaveLength(21);
+    expect(JSON.parse(m.stdout)).toMatchObject({ linkModel: 'mahimahi' });
     expect(JSON.parse(m.stdout).rows[11]).toMatchObject({ passed: 0, seeds: 10, timedOut: 10, spread: 'TIMEOUT' });
+    // netem by default, as the course's harness; a link flag other than the model is the rows' own
+    expect(JSON.parse((await sim('--scenario', 'matrix', '--json', '--seeds', '1')).stdout)).toMatchObject({ linkModel: 'netem', seeds: 1 });
+    expect((await sim('--scenario', 'matrix', '--loss', '5')).stderr).toContain('--loss is for');
   });
 
   it('bad flags: a message naming the flag and the allowed range, exit code 2', async () => {

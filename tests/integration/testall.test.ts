@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { csvParse } from 'd3-dsv';
@@ -11,55 +11,8 @@ import { Program } from '../../server/link/programs.ts';
 import { ROOT, tsxArgs } from '../helpers/cli.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
 
-/**
- * A sliding-window sender over UDP: 1000-byte chunks numbered from 0, cumulative ACKs, and the whole
- * window sent again when 0.3 s pass without progress. It exits once every chunk is ACKed.
- * `--drop-last` leaves the last chunk out; `--no-retransmit` never sends anything twice.
- */
-const SEND = `import socket, sys, time
-host, port = sys.argv[-1].rsplit(':', 1)
-addr = (host, int(port))
-data = sys.stdin.buffer.read()
-chunks = [data[i:i + 1000] for i in range(0, len(data), 1000)]
-if '--drop-last' in sys.argv:
-    chunks = chunks[:-1]
-retransmit = '--no-retransmit' not in sys.argv
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.settimeout(0.01)
-base = nxt = 0
-progress = time.time()
-while base < len(chunks):
-    while nxt < min(len(chunks), base + 8):
-        s.sendto(nxt.to_bytes(4, 'big') + chunks[nxt], addr)
-        nxt += 1
-    try:
-        ack = int.from_bytes(s.recv(64)[:4], 'big')
-        if ack > base:
-            base, progress = ack, time.time()
-    except socket.timeout:
-        pass
-    if retransmit and time.time() - progress > 0.3:
-        nxt, progress = base, time.time()
-`;
-
-/** The receiver: keeps chunks that arrive out of order, writes the in-order ones, ACKs the next expected. */
-const RECV = `import socket, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(('127.0.0.1', int(sys.argv[-1])))
-expected, held, out = 0, {}, sys.stdout.buffer
-while True:
-    packet, sender = s.recvfrom(65535)
-    if len(packet) < 4:
-        continue
-    seq = int.from_bytes(packet[:4], 'big')
-    if seq >= expected:
-        held.setdefault(seq, packet[4:])
-    while expected in held:
-        out.write(held.pop(expected))
-        expected += 1
-    out.flush()
-    s.sendto(expected.to_bytes(4, 'big'), sender)
-`;
+/** The project's own small pair (tests/fixtures/transport): a sliding-window sender and its receiver. */
+const FIXTURES = join(ROOT, 'tests/fixtures/transport');
 
 const rowOf = (name: string) => String(MATRIX.findIndex((r) => r.name === name) + 1);
 const SMALL = 'small, 1 Mbit/s, 10 ms';
@@ -80,21 +33,21 @@ interface Row {
 describe('npm run testall: the matrix against real programs through the emulated link', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pipefill-testall-'));
   const out = join(dir, 'out');
-  const python = (file: string, flags = '') => `python3 ${join(dir, file)}${flags}`;
+  const python = (file: string, flags = '') => `python3 ${join(FIXTURES, file)}${flags}`;
   let good: Awaited<ReturnType<typeof runCliAsync>>;
   let dropsLast: Awaited<ReturnType<typeof runCliAsync>>;
   let neverResends: Awaited<ReturnType<typeof runCliAsync>>;
   let badFlag: Awaited<ReturnType<typeof runCliAsync>>;
+  let lingers: Awaited<ReturnType<typeof runCliAsync>>;
 
   beforeAll(async () => {
-    writeFileSync(join(dir, 'send.py'), SEND);
-    writeFileSync(join(dir, 'recv.py'), RECV);
     const recv = ['--recv', python('recv.py')];
-    [good, dropsLast, neverResends, badFlag] = await Promise.all([
+    [good, dropsLast, neverResends, badFlag, lingers] = await Promise.all([
       runCliAsync('server/cli/testall.ts', ['--send', python('send.py'), ...recv, '--row', SMALL, '--row', rowOf(DUPLICATE), '--row', rowOf(REORDER), '--out', out, '--json']),
       runCliAsync('server/cli/testall.ts', ['--send', python('send.py', ' --drop-last'), ...recv, '--row', rowOf(REORDER)]),
       runCliAsync('server/cli/testall.ts', ['--send', python('send.py', ' --no-retransmit'), ...recv, '--row', rowOf(HALF_DROPPED), '--timeout', '2', '--json']),
       runCliAsync('server/cli/testall.ts', ['--send', 'x', '--recv', 'y', '--only', 'fast']),
+      runCliAsync('server/cli/testall.ts', ['--send', python('send.py', ' --linger'), ...recv, '--row', SMALL, '--timeout', '2', '--json']),
     ]);
   }, 60_000);
 
@@ -136,6 +89,12 @@ describe('npm run testall: the matrix against real programs through the emulated
     const [row] = (JSON.parse(neverResends.stdout) as { rows: Row[] }).rows;
     expect(row).toMatchObject({ name: HALF_DROPPED, pass: false, grade: '' });
     expect(row.note).toMatch(/^timed out after 2 s; received \d+ of 10000 bytes/);
+  });
+
+  it('says, when every byte arrived but the row timed out, that the sender did not finish', () => {
+    expect(lingers.code).toBe(1);
+    const [row] = (JSON.parse(lingers.stdout) as { rows: Row[] }).rows;
+    expect(row.note).toMatch(/^timed out after 2 s: the receiver had the whole file, exactly, by \d+\.\d s \(the receiver had not exited\), but the sender did not finish$/);
   });
 
   it('refuses bad flags with exit 2 and a clear message', () => {

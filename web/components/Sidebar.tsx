@@ -1,6 +1,7 @@
 import { type Dispatch, memo, type SetStateAction, useCallback } from 'react';
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { withDefaults, type ParamSpec, type ParamValues } from '../../shared/controllers/types.ts';
+import { NETEM_IMPAIRMENT_PARAMS } from '../../shared/link/netemParams.ts';
 import { DISCIPLINE_PARAMS, LINK_PARAMS } from '../../shared/link/params.ts';
 import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
 import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
@@ -117,7 +118,10 @@ export const Sidebar = memo(function Sidebar({ e, set, checkAndRun, uploaded, on
   const setPolicy = useCallback((name: string, v: number | string) => set((x) => ({ ...x, offset: { ...x.offset, [name]: v } })), [set]);
   const isRate = e.trace === 'rate';
   const discipline = String(linkNow.discipline) as keyof typeof DISCIPLINE_PARAMS;
-  const queueParams = [...(linkNow.queue === 'infinite' ? ['queue'] : ['queue', 'queueLimit']), 'discipline', ...DISCIPLINE_PARAMS[discipline]];
+  const netem = isRate && linkNow.linkModel === 'netem';
+  const queueParams = netem ? ['limit', 'netemQdisc'] : [...(linkNow.queue === 'infinite' ? ['queue'] : ['queue', 'queueLimit']), 'discipline', ...DISCIPLINE_PARAMS[discipline]];
+  const impairments = ['loss', 'burstP', 'burstR', 'burstLoss', 'duplicate', 'reorder', 'jitter', ...(netem ? NETEM_IMPAIRMENT_PARAMS.map((p) => p.name) : [])];
+  const ackImpairments = netem && linkNow.netemQdisc === 'loopback' ? [] : impairments.map((n) => `ack${n[0].toUpperCase()}${n.slice(1)}`);
   return (
     <aside className="sidebar">
       {e.scenario === 'contest' ? (
@@ -143,16 +147,15 @@ export const Sidebar = memo(function Sidebar({ e, set, checkAndRun, uploaded, on
             upload a Mahimahi trace
             <input type="file" accept=".down,.up,.txt,.trace,text/plain" onChange={(ev) => ev.target.files?.[0] && onUpload(ev.target.files[0])} data-param="upload" />
           </label>
-          <Group title="Delay and queue" specs={byName(LINK_PARAMS, ['delay', ...(isRate ? ['bandwidth'] : ['loop']), ...queueParams])} values={linkNow} onChange={setLink} prefix="link." />
           <Group
-            title="Impairments, data direction"
-            specs={byName(LINK_PARAMS, ['loss', 'burstP', 'burstR', 'burstLoss', 'duplicate', 'reorder', 'jitter'])}
+            title="Delay and queue"
+            specs={byName(LINK_PARAMS, [...(isRate ? ['linkModel'] : []), 'delay', ...(isRate ? ['bandwidth'] : ['loop']), ...queueParams])}
             values={linkNow}
             onChange={setLink}
             prefix="link."
-            open={false}
           />
-          <Group title="Impairments, ACK direction" specs={LINK_PARAMS.filter((p) => p.name.startsWith('ack'))} values={linkNow} onChange={setLink} prefix="link." open={false} />
+          <Group title="Impairments, data direction" specs={byName(LINK_PARAMS, impairments)} values={linkNow} onChange={setLink} prefix="link." open={false} />
+          {ackImpairments.length > 0 && <Group title="Impairments, ACK direction" specs={byName(LINK_PARAMS, ackImpairments)} values={linkNow} onChange={setLink} prefix="link." open={false} />}
         </section>
       ) : (
         <section aria-label="Offset server">

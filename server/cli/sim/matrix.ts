@@ -1,18 +1,20 @@
 import type { ParamValues } from '../../../shared/controllers/types.ts';
+import type { LinkModel } from '../../../shared/link/spec.ts';
 import { matrixRuns, rowVerdict } from '../../../shared/scenarios/matrix.ts';
 import { MATRIX, type MatrixRow } from '../../../shared/scenarios/presets.ts';
 import type { Io } from '../tool.ts';
 import { runOnce } from './oneRun.ts';
 
-/** Seeds of a matrix run: each row runs over `count` seeds from `first`. */
+/** Seeds of a matrix run: each row runs over `count` seeds from `first`, on the `model` link. */
 interface Seeds {
   first: number;
   count: number;
+  model: LinkModel;
 }
 
 /** A row's verdict over its seeds, with the first seed's time, bytes on the wire and grade. */
 function rowResult(row: MatrixRow, index: number, scheme: string, params: ParamValues, seeds: Seeds) {
-  const outs = matrixRuns(row, scheme, params, seeds.count, seeds.first).map(runOnce);
+  const outs = matrixRuns(row, scheme, params, seeds.count, seeds.first, seeds.model).map(runOnce);
   const verdict = rowVerdict(outs.map((o) => o.summary));
   const r = outs[0].summary.flows[0].reliable!;
   return {
@@ -35,10 +37,10 @@ function rowResult(row: MatrixRow, index: number, scheme: string, params: ParamV
 /** Runs every row of the matrix over the seeds and prints the table; exit code 1 unless every row passed on every seed. */
 export function runMatrix(scheme: string, params: ParamValues, seeds: Seeds, json: boolean, io: Io): number {
   const table = MATRIX.map((row, i) => rowResult(row, i, scheme, params, seeds));
-  if (json) io.out(JSON.stringify({ scheme, seeds: seeds.count, rows: table }));
+  if (json) io.out(JSON.stringify({ scheme, linkModel: seeds.model, seeds: seeds.count, rows: table }));
   else {
     for (const t of table) io.out(`${String(t.row).padStart(2)} ${t.group.padEnd(11)} ${`${t.passed}/${t.seeds}`.padStart(5)} pass ${t.spread.padEnd(15)} ${t.name}`);
-    io.out(`${table.filter((t) => t.pass).length}/${table.length} rows passed on all ${seeds.count} seeds`);
+    io.out(`${table.filter((t) => t.pass).length}/${table.length} rows passed on all ${seeds.count} seeds (${seeds.model} link)`);
   }
   return table.every((t) => t.pass) ? 0 : 1;
 }

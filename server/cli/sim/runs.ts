@@ -62,7 +62,11 @@ export function refuseFlagsNotFor(run: Run, given: Record<string, unknown>): voi
     if (runs && !runs.includes(run) && given[flagName(spec.name)] !== undefined) refuse(spec.name, runs, spec.doc);
   }
   if (LINKED.includes(run)) return;
-  for (const p of LINK_PARAMS) if (given[flagName(p.name)] !== undefined) refuse(p.name, LINKED, "a link flag sets the scenario's link");
+  for (const p of LINK_PARAMS) {
+    // the matrix's rows set every other setting of their link; the link model they run on is the user's
+    if (p.name === 'linkModel' && (run === 'matrix' || run === 'matrix row')) continue;
+    if (given[flagName(p.name)] !== undefined) refuse(p.name, LINKED, "a link flag sets the scenario's link");
+  }
 }
 
 /** The one scheme of a run that takes one (a sweep, the matrix). */
