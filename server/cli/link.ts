@@ -15,6 +15,7 @@ const MAX_ROWS = 5_000_000;
 export const PROXY_FLAGS = [
   requiredAddressFlag('listen', 0, 'where the sender sends (port 0 picks one; the proxy prints it)'),
   requiredAddressFlag('to', 1, 'the receiver'),
+  addressFlag('from', 1, 'the one sender the link carries (default: the first to send); others are refused and get nothing back'),
   seedFlag('seed of every random choice of the impairments'),
   outputFlag('csv', 'write the trace CSV on exit'),
   wholeFlag('csvRows', 'rows', 0, MAX_ROWS, MAX_ROWS, 'keep at most this many rows for the CSV and the watch'),
@@ -69,6 +70,7 @@ export async function linkMain(argv: string[], io: Io, stopped: () => Promise<un
     to,
     logRows: flags.csv || watchAt ? flags.csvRows : 0,
     maxHeldBytes: flags.maxHeld,
+    from: flags.from === undefined ? null : toAddress(flags.from),
   });
   io.out(`link: ${listen.host}:${proxy.port} → ${to.host}:${to.port} · ${describeLink(link)}`);
   const watch =

@@ -32,13 +32,20 @@ export interface EmulatedLinkOptions {
   logRows: number;
   /** Wire bytes the link may hold at once; datagrams beyond it are refused (the queue is infinite by default). */
   maxHeldBytes: number;
+  /** The one sender the link carries; null binds it to the first that sends. */
+  from?: Address | null;
 }
+
+/** Other senders the link tells apart in its summary; past this many it counts their datagrams only. */
+export const MAX_REFUSED_SENDERS = 1024;
 
 /**
  * A UDP proxy between a real sender and receiver through the model's link, run in real time: the
  * sender's datagrams cross the data direction (loss, duplication, the bottleneck and its queue, delay,
  * jitter and reordering) to the receiver, the receiver's replies cross the ACK direction back to the
- * address the sender last wrote from. Payloads ride in the model's packets and come out byte for byte.
+ * sender. The link carries one sender: the one `from` names, else the first to send. Datagrams from
+ * anyone else are refused and counted (they get nothing back, and never see the sender's replies).
+ * Payloads ride in the model's packets and come out byte for byte.
  */
 export class EmulatedLink {
   readonly driver = new RealTimeDriver();
@@ -46,6 +53,9 @@ export class EmulatedLink {
   /** Datagrams from anyone but the receiver on the upstream socket, ignored. */
   strays = 0;
   sendErrors = 0;
+  /** Datagrams from senders other than the link's, refused. */
+  refused = 0;
+  private readonly refusedFrom = new Set<string>();
   /** Time each delivered datagram spent inside the link (queue, transmission, delay), ms. */
   readonly forwardDelay = new DelayHistogram();
   readonly reverseDelay = new DelayHistogram();
@@ -70,9 +80,11 @@ export class EmulatedLink {
     acks.exit.next = { receive: (p, now) => this.deliver(p, now, this.log.reverse, this.reverseDelay, this.front, this.client) };
     this.enterForward = data.entry;
     this.enterReverse = acks.entry;
+    this.client = options.from ?? null;
     front.on('message', (m, from) => {
-      if (this.client?.port !== from.port || this.client.host !== from.address) this.client = { host: from.address, port: from.port };
-      this.admit(m, false);
+      this.client ??= { host: from.address, port: from.port };
+      if (this.client.port === from.port && this.client.host === from.address) this.admit(m, false);
+      else this.refuse(`${from.address}:${from.port}`);
     });
     back.on('message', (m, from) => {
       if (from.port !== options.to.port || from.address !== options.to.host) this.strays++;
@@ -98,6 +110,21 @@ export class EmulatedLink {
       throw e;
     });
     return new EmulatedLink(options, front, back);
+  }
+
+  /** The sender the link carries, once known. */
+  get sender(): Address | null {
+    return this.client;
+  }
+
+  /** How many other senders were refused (at most MAX_REFUSED_SENDERS are told apart). */
+  get refusedSenders(): number {
+    return this.refusedFrom.size;
+  }
+
+  private refuse(from: string): void {
+    this.refused++;
+    if (this.refusedFrom.size < MAX_REFUSED_SENDERS) this.refusedFrom.add(from);
   }
 
   get port(): number {

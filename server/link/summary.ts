@@ -1,5 +1,5 @@
 import type { LinkSpec } from '../../shared/scenarios/spec.ts';
-import type { EmulatedLink } from './emulatedLink.ts';
+import { type EmulatedLink, MAX_REFUSED_SENDERS } from './emulatedLink.ts';
 import type { DelayHistogram } from './histogram.ts';
 import { deliveredMbps, type DirectionStats } from './tap.ts';
 
@@ -31,6 +31,9 @@ export interface LinkReport {
   /** How late the model's events reached the sockets, ms. */
   lateness: { p50: number; p99: number; max: number };
   strays: number;
+  /** The sender the link carried (null if none sent), and what it refused from others. */
+  sender: string | null;
+  refused: { datagrams: number; senders: number };
   sendErrors: number;
   /** Where the link delivers the sender's datagrams (--to). */
   receiver: string;
@@ -46,6 +49,8 @@ export function linkReport(link: EmulatedLink): LinkReport {
     reverse: directionReport(link.reverse, link.reverseDelay),
     lateness: { p50: l.quantile(0.5), p99: l.quantile(0.99), max: l.max },
     strays: link.strays,
+    sender: link.sender ? `${link.sender.host}:${link.sender.port}` : null,
+    refused: { datagrams: link.refused, senders: link.refusedSenders },
     sendErrors: link.sendErrors,
     receiver: `${link.options.to.host}:${link.options.to.port}`,
     unrecordedRows: link.recording ? link.log.unrecorded : null,
@@ -72,6 +77,10 @@ export function formatLinkReport(r: LinkReport): string {
     directionLine('sender → receiver', r.forward),
     directionLine('receiver → sender', r.reverse),
   ];
+  if (r.refused.datagrams) {
+    const senders = r.refused.senders >= MAX_REFUSED_SENDERS ? `${MAX_REFUSED_SENDERS} or more other senders` : `${r.refused.senders} other sender${r.refused.senders === 1 ? '' : 's'}`;
+    lines.push(`${r.refused.datagrams} datagrams from ${senders} refused: the link carries ${r.sender}'s only`);
+  }
   if (r.strays) lines.push(`${r.strays} datagrams from others than the receiver ignored`);
   // Linux tells an unconnected socket nothing of a port where nothing listens: "delivered" is as far as the link knows.
   else if (r.forward.delivered > 0 && r.reverse.datagrams === 0) lines.push(`nothing came back from ${r.receiver}: is the receiver running there?`);

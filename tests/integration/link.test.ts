@@ -1,4 +1,4 @@
-import { createSocket } from 'node:dgram';
+import { createSocket, type Socket } from 'node:dgram';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
 import { K } from '../../shared/log/kinds.ts';
 import { idleDelays, lossAndDuplication, overloadRate, ProbeEnds, startLinkProcess } from '../../server/link/probe.ts';
+import { type Address, EmulatedLink } from '../../server/link/emulatedLink.ts';
 import { readLinkFlags } from '../../server/link/flags.ts';
+import { formatLinkReport, linkReport } from '../../server/link/summary.ts';
+import { loadTrace } from '../../server/traces.ts';
+import { rateLink } from '../../shared/scenarios/presets.ts';
 import { LINK_USAGE, linkMain } from '../../server/cli/link.ts';
 import { runInProcess } from '../helpers/cli.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
@@ -62,20 +66,20 @@ describe('npm run link: the emulated link between real programs', () => {
     const sent = sizes.map((n) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7 + n) & 255)));
     const got: Buffer[] = [];
     // The overload before leaves a queue that drains at 8 Mbit/s (longer on a starved host): echoed, it would
-    // reach this sender as the link's latest client.
+    // come back to the sender among these.
     await drained(ends);
-    // The receiver behind this link is the probe's, echoing; this socket is a second sender on the same link.
-    const sender = createSocket('udp4');
-    await new Promise<void>((r) => sender.bind(0, '127.0.0.1', () => r()));
+    // The receiver behind this link is the probe's, echoing; the sender is the probe's, the link's one sender.
+    const sender = ends.sender;
+    const keep = (m: Buffer) => got.push(m);
     ends.echo = true;
     ends.arrivals.length = 0;
-    sender.on('message', (m) => got.push(m));
+    sender.on('message', keep);
     const t0 = performance.now();
     for (const b of sent) sender.send(b, shaped.port, '127.0.0.1');
     for (let i = 0; i < 100 && got.length < sent.length; i++) await new Promise((r) => setTimeout(r, 20));
     const rtt = performance.now() - t0;
     ends.echo = false;
-    sender.close();
+    sender.off('message', keep);
     expect(got.map((b) => b.length).sort((a, b) => a - b)).toEqual(sizes);
     for (const b of sent) expect(got.some((g) => g.equals(b))).toBe(true);
     // Out and back: 20 ms each way, plus 65 kB at 8 Mbit/s (66 ms) each way for the largest.
@@ -157,3 +161,71 @@ async function drained(ends: ProbeEnds): Promise<void> {
     quiet = ends.arrivals.length === before ? quiet + 50 : 0;
   }
 }
+
+describe('npm run link carries one sender: a second source gets nothing back', () => {
+  const bound = (host: string) =>
+    new Promise<Socket>((resolve) => {
+      const s = createSocket('udp4');
+      s.bind(0, host, () => resolve(s));
+    });
+  /** Until `got` holds `n` messages (at most 5 s). */
+  const until = async (got: unknown[], n: number) => {
+    for (let i = 0; i < 250 && got.length < n; i++) await new Promise((r) => setTimeout(r, 20));
+  };
+
+  /** A link before an echoing receiver; the first and second senders, the second on 127.0.0.2. */
+  async function setup(from: (first: Socket) => Address | null) {
+    const receiver = await bound('127.0.0.1');
+    const seen: string[] = [];
+    receiver.on('message', (m, r) => {
+      seen.push(m.toString());
+      receiver.send(m, r.port, r.address);
+    });
+    const [first, second] = [await bound('127.0.0.1'), await bound('127.0.0.2')];
+    const link = await EmulatedLink.open({
+      link: rateLink(1000, 0),
+      seed: 1,
+      traces: loadTrace,
+      listen: { host: '127.0.0.1', port: 0 },
+      to: { host: '127.0.0.1', port: receiver.address().port },
+      logRows: 0,
+      maxHeldBytes: 1 << 20,
+      from: from(first),
+    });
+    const replies = { first: [] as string[], second: [] as string[] };
+    first.on('message', (m) => replies.first.push(m.toString()));
+    second.on('message', (m) => replies.second.push(m.toString()));
+    const close = () => [receiver, first, second].forEach((s) => s.close());
+    return { link, first, second, seen, replies, close };
+  }
+
+  it('binds to the first sender, refuses the second, and counts it in the summary', async () => {
+    const { link, first, second, seen, replies, close } = await setup(() => null);
+    const firstAddress = `127.0.0.1:${first.address().port}`;
+    first.send('first 0', link.port, '127.0.0.1');
+    await until(replies.first, 1);
+    for (let i = 0; i < 10; i++) second.send(`second ${i}`, link.port, '127.0.0.1');
+    // sent after the second's ten, carried in order on a FIFO link: once their echoes are back, the ten were refused
+    for (let i = 1; i <= 10; i++) first.send(`first ${i}`, link.port, '127.0.0.1');
+    await until(replies.first, 11);
+    link.close();
+    close();
+    expect(replies.first).toEqual(Array.from({ length: 11 }, (_, i) => `first ${i}`));
+    expect(replies.second).toEqual([]);
+    expect(seen.filter((m) => m.startsWith('second'))).toEqual([]);
+    const report = linkReport(link);
+    expect(report).toMatchObject({ sender: firstAddress, refused: { datagrams: 10, senders: 1 } });
+    expect(formatLinkReport(report)).toContain(`10 datagrams from 1 other sender refused: the link carries ${firstAddress}'s only`);
+  });
+
+  it('with --from, carries the sender named even when another sends first', async () => {
+    const { link, first, second, seen, replies, close } = await setup((s) => ({ host: '127.0.0.1', port: s.address().port }));
+    second.send('second 0', link.port, '127.0.0.1');
+    first.send('first 0', link.port, '127.0.0.1');
+    await until(replies.first, 1);
+    link.close();
+    close();
+    expect([replies.first, replies.second, seen]).toEqual([['first 0'], [], ['first 0']]);
+    expect(link.refused).toBe(1);
+  });
+});

@@ -5,7 +5,18 @@ import { newStats } from '../../server/link/tap.ts';
 /** A report of a link that delivered `sent` of the sender's datagrams and carried `back` of the receiver's. */
 function report(sent: number, back: number, strays = 0): LinkReport {
   const direction = (n: number) => ({ ...newStats(), datagrams: n, delivered: n, mbps: 0, delayP50: 20, delayP99: 21 });
-  return { seconds: 3, forward: direction(sent), reverse: direction(back), lateness: { p50: 0, p99: 0, max: 0 }, strays, sendErrors: 0, receiver: '127.0.0.1:39511', unrecordedRows: null };
+  return {
+    seconds: 3,
+    forward: direction(sent),
+    reverse: direction(back),
+    lateness: { p50: 0, p99: 0, max: 0 },
+    strays,
+    sendErrors: 0,
+    receiver: '127.0.0.1:39511',
+    unrecordedRows: null,
+    sender: null,
+    refused: { datagrams: 0, senders: 0 },
+  };
 }
 
 describe('the link’s closing summary', () => {
