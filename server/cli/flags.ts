@@ -177,27 +177,30 @@ function defaultValue(p: FlagSpec): unknown {
 }
 
 /** A command line read against a tool's flags: --help asked for, or every own flag's value and the flags as given. */
-export type CommandLine<L extends readonly FlagSpec[]> = { help: true } | { help: false; flags: FlagValues<L>; given: Record<string, unknown> };
+export type CommandLine<L extends readonly FlagSpec[]> = { help: true } | { help: false; flags: FlagValues<L>; given: Record<string, unknown>; positionals: string[] };
 
 /**
  * Reads a command line against a tool's own flags, each checked against its spec or given its default, and
  * the flags it passes on: a schema's parameters, a table that maps flags to options, left in `given` as typed
- * for the reader that knows what they set (readSchemaFlags, readRelayFlags).
+ * for the reader that knows what they set (readSchemaFlags, readRelayFlags). A tool that takes operands
+ * (an input file) says how many; any more, or any at all for the others, is a usage error.
  */
-export function readCommandLine<const L extends readonly FlagSpec[]>(argv: string[], own: L, passedOn: readonly FlagSpec[] = []): CommandLine<L> {
+export function readCommandLine<const L extends readonly FlagSpec[]>(argv: string[], own: L, passedOn: readonly FlagSpec[] = [], operands = 0): CommandLine<L> {
   const specs = [...own, ...passedOn];
   const { args, missing } = joinDashValues(argv, specs);
   let given: ReturnType<typeof parseArgs>['values'];
+  let positionals: string[];
   try {
-    given = parseArgs({ args, options: flagOptions(specs), strict: true, allowPositionals: false }).values;
+    ({ values: given, positionals } = parseArgs({ args, options: flagOptions(specs), strict: true, allowPositionals: operands > 0 }));
   } catch (e) {
     // What parseArgs trips over next is mostly the word left without its flag: the missing value says why.
     throw missing ?? e;
   }
   if (given.help === true) return { help: true };
   if (missing) throw missing;
+  if (positionals.length > operands) throw new UsageError(`unexpected argument ${quote(positionals[operands])}`);
   const flags = Object.fromEntries(own.map((p) => [p.name, given[flagName(p.name)] === undefined ? defaultValue(p) : readFlag(p, given[flagName(p.name)])]));
-  return { help: false, flags: flags as FlagValues<L>, given };
+  return { help: false, flags: flags as FlagValues<L>, given, positionals };
 }
 
 /**
