@@ -25,7 +25,7 @@ export default defineConfig({
         // so a worker keeps the modules it loaded for the next file instead of importing them again.
         test: {
           name: 'unit',
-          include: ['tests/unit/**/*.test.ts', 'tests/integration/simCli.test.ts'],
+          include: ['tests/unit/**/*.test.ts', 'tests/property/**/*.test.ts', 'tests/integration/simCli.test.ts'],
           pool: 'threads',
           maxWorkers: '100%',
           isolate: false,

@@ -9,5 +9,10 @@ import { defineConfig } from 'vitest/config';
  * mutant counted as killed there would be counted for the copy, not for the scheme's own tests.
  */
 export default defineConfig({
-  test: { include: ['tests/unit/**/*.test.ts'], exclude: ['tests/unit/userSchemeCopies*.test.ts'], testTimeout: 120_000, testNamePattern: /^(?!.*identical flows converge to a fair share)/ },
+  test: {
+    include: ['tests/unit/**/*.test.ts', 'tests/property/**/*.test.ts'],
+    exclude: ['tests/unit/userSchemeCopies*.test.ts'],
+    testTimeout: 120_000,
+    testNamePattern: /^(?!.*identical flows converge to a fair share)/,
+  },
 });
