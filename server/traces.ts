@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { namedSegmentsTrace } from '../shared/stress/segments.ts';
 import { parseTrace, TraceError, type Trace } from '../shared/trace/mahimahi.ts';
 
 export const TRACE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../public/traces');
@@ -11,6 +12,8 @@ const cache = new Map<string, Trace>();
 export function loadTrace(name: string): Trace {
   const hit = cache.get(name);
   if (hit) return hit;
+  const generated = namedSegmentsTrace(name);
+  if (generated) return generated;
   const bundled = join(TRACE_DIR, name);
   const path = /^[\w.-]+$/.test(name) && existsSync(bundled) ? bundled : name;
   if (!existsSync(path)) throw new TraceError(`no bundled trace or file named "${name}"`);

@@ -1,9 +1,9 @@
-import { summarize } from '../metrics/summary.ts';
+import { type Summary, summarize } from '../metrics/summary.ts';
 import { contestOn } from '../scenarios/contestOn.ts';
 import { runScenario, type TraceSource } from '../scenarios/run.ts';
 import type { FlowSpec, ScenarioSpec } from '../scenarios/spec.ts';
 import type { Trace } from '../trace/mahimahi.ts';
-import { segmentsTrace, type Segment } from './segments.ts';
+import { segmentsName, segmentsTrace, type Segment } from './segments.ts';
 
 /** The contest's score for a throughput and a delay95: ln(Mbit/s ÷ ms). */
 export const contestScore = (throughputMbps: number, delay95: number) => Math.log(throughputMbps / delay95);
@@ -32,8 +32,13 @@ export const onlyTrace =
  * real gap).
  */
 export function scoreSegments(segments: readonly Segment[], flow: FlowSpec, seed: number, code?: string): { score: number; omniscientScore: number } {
-  const trace = segmentsTrace(segments);
+  const trace = segmentsTrace(segments, segmentsName(segments));
   const summary = summarize(runScenario(contestOnTrace(trace, flow, seed, code), onlyTrace(trace)));
+  return scoresOf(summary);
+}
+
+/** The controller's score and the omniscient sender's from a run's summary (a run in a worker sends only that). */
+export function scoresOf(summary: Summary): { score: number; omniscientScore: number } {
   const ideal = summary.omniscient!;
   return { score: summary.all.score, omniscientScore: contestScore(ideal.throughputMbps, Math.max(1, ideal.delay95)) };
 }

@@ -1,4 +1,4 @@
-import { OPPORTUNITY_BYTES, type Trace } from '../trace/mahimahi.ts';
+import { OPPORTUNITY_BYTES, type Trace, TraceError } from '../trace/mahimahi.ts';
 import type { Rng } from '../sim/rng.ts';
 
 /**
@@ -159,4 +159,19 @@ export function parseSegments(text: string): Segment[] | null {
     out.push({ ms: Number(m[1]), mbps: Number(m[2]) });
   }
   return out;
+}
+
+/** What a segment trace is called where a trace is named (a run's spec, the CLI's --trace): its segments in the name. */
+export const SEGMENTS_PREFIX = 'segments:';
+export const segmentsName = (segments: readonly Segment[]) => SEGMENTS_PREFIX + formatSegments(segments);
+
+/**
+ * The trace a `segments:…` name stands for, made on the spot (it is never a file); null for any other name.
+ * A damaged one (a share link cut short) is an error that says what it should look like.
+ */
+export function namedSegmentsTrace(name: string): Trace | null {
+  if (!name.startsWith(SEGMENTS_PREFIX)) return null;
+  const segments = parseSegments(name.slice(SEGMENTS_PREFIX.length));
+  if (!segments) throw new TraceError(`${name.slice(0, 60)} is not a trace of segments: it should read like segments:2000@12.5,500@0 (ms@Mbit/s, at most ${MAX_MBPS})`);
+  return segmentsTrace(segments, name);
 }

@@ -8,6 +8,7 @@ const TransportLab = lazy(() => import('../labs/TransportLab.tsx').then((m) => (
 const SharedLab = lazy(() => import('../labs/SharedLab.tsx').then((m) => ({ default: m.SharedLab })));
 const MeasurementLab = lazy(() => import('../labs/MeasurementLab.tsx').then((m) => ({ default: m.MeasurementLab })));
 const Leaderboard = lazy(() => import('../leaderboard/Leaderboard.tsx').then((m) => ({ default: m.Leaderboard })));
+const StressLab = lazy(() => import('../labs/StressLab.tsx').then((m) => ({ default: m.StressLab })));
 const Sessions = lazy(() => import('../sessions/Sessions.tsx').then((m) => ({ default: m.Sessions })));
 
 const VIEWS: Record<ViewId, { title: string; view: ComponentType }> = {
@@ -18,6 +19,7 @@ const VIEWS: Record<ViewId, { title: string; view: ComponentType }> = {
   measurement: { title: 'Measurement lab', view: MeasurementLab },
   leaderboard: { title: 'Leaderboard', view: Leaderboard },
   sessions: { title: 'Sessions', view: Sessions },
+  stress: { title: 'Break my controller', view: StressLab },
 };
 
 /** The page's navigation: each view is its own URL (?view=…), carrying its own state. */

@@ -3,6 +3,8 @@ import { choice, num } from '../../shared/controllers/types.ts';
 import { DEFAULT_MEASUREMENT } from '../../shared/scenarios/measurement.ts';
 import { BUNDLED_TRACES, MATRIX, SHARED_PRESETS } from '../../shared/scenarios/presets.ts';
 import { sweepValues } from '../../shared/scenarios/sweep.ts';
+import { parseSegments } from '../../shared/stress/segments.ts';
+import { quote } from '../../shared/text/quote.ts';
 import { type Field, flag, type ListField } from './codec.ts';
 import { schemesFor } from './experiment.ts';
 
@@ -98,4 +100,26 @@ export const MEASUREMENT_LAB: readonly Field[] = [
   MEASUREMENT_JITTER,
   flag('hide', 'Hide the truth'),
   num('secret', '', 0, SECRET_CODES - 1, 1, 0, 'The hidden bandwidth and delay, sealed'),
+];
+
+/** The stress search's settings, and the worst trace it found (so a link shows that trace without searching again). */
+export const STRESS_LAB: readonly Field[] = [
+  {
+    name: 'scheme',
+    kind: 'choice',
+    get choices() {
+      return schemesFor('contest').map((s) => s.id);
+    },
+    default: 'aimd',
+    doc: 'The controller to break',
+  },
+  num('budget', 'runs', 16, 5000, 1, 500, 'Runs of the controller the search may make'),
+  num('seed', '', 0, 2 ** 31 - 1, 1, 1, 'Seed of the search and of every run'),
+  num('seconds', 's', 5, 300, 1, 30, 'Length of every trace tried'),
+  {
+    name: 'worst',
+    kind: 'text',
+    check: (raw) => (raw === '' || parseSegments(raw) ? null : `${quote(raw.slice(0, 40))} is not a trace of segments (ms@Mbit/s, …)`),
+    doc: 'The worst trace found, as segments',
+  },
 ];

@@ -4,7 +4,7 @@ import { useLightDismiss } from '../components/useLightDismiss.ts';
 
 /** A short "what am I looking at" for each view, folded away until asked for. */
 
-export type GuideView = 'contest' | 'offset' | 'contest-lab' | 'transport-lab' | 'shared-lab' | 'measurement' | 'leaderboard' | 'sessions';
+export type GuideView = 'contest' | 'offset' | 'contest-lab' | 'transport-lab' | 'shared-lab' | 'measurement' | 'leaderboard' | 'sessions' | 'stress';
 
 const GUIDES: Record<GuideView, { title: string; lines: string[] }> = {
   contest: {
@@ -28,6 +28,14 @@ const GUIDES: Record<GuideView, { title: string; lines: string[] }> = {
     lines: [
       'Each run is one point on the throughput–delay plane; each sweep’s frontier joins the runs no other run of it beats on both axes.',
       'The ★ marks the best score, ln(throughput ÷ delay95), and the best power. A setting tuned on one trace may not be best on another: try the same sweep on a second trace.',
+    ],
+  },
+  stress: {
+    title: 'A search for the link that breaks a controller',
+    lines: [
+      'Each trace tried is made of segments: stretches of constant rate and outages. The search breeds the traces on which the controller’s score, ln(throughput ÷ delay95), falls furthest below the score of a sender that knew the link in advance.',
+      'The gap is that difference: the larger, the worse the controller copes. Its charts on the worst trace show why: a window that keeps a rate the link no longer has fills the queue; one that backs off too far leaves the link idle.',
+      'The same seed finds the same trace, here and with npm run stress. Download the trace to run it anywhere, or copy the link to show it.',
     ],
   },
   'transport-lab': {

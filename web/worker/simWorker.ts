@@ -20,6 +20,7 @@ import { importRun } from './replay.ts';
 import { deltaBuffers, seriesDelta } from './seriesDelta.ts';
 import { checkCode, loadUserCode, watchRun } from './userModule.ts';
 import { network } from './sandbox.ts';
+import { namedSegmentsTrace, SEGMENTS_PREFIX } from '../../shared/stress/segments.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -30,6 +31,8 @@ const pending = new Map<string, Promise<Trace>>();
 function loadTrace(name: string): Promise<Trace> {
   const have = traces.get(name);
   if (have) return Promise.resolve(have);
+  // Made from its name, and not kept: a search tries hundreds.
+  if (name.startsWith(SEGMENTS_PREFIX)) return new Promise((resolve) => resolve(namedSegmentsTrace(name)!));
   let p = pending.get(name);
   if (!p) {
     const url = new URL(`/traces/${encodeURIComponent(name)}`, self.location.origin);
@@ -137,11 +140,12 @@ const PREVIEW_STEPS = 8;
  * run so far once its first seconds are simulated.
  */
 async function simulate(spec: ScenarioSpec, stale?: () => boolean, preview?: (sofar: RunResult) => Promise<void>): Promise<RunResult | null> {
-  await Promise.all(tracesOf(spec).map(loadTrace));
+  const names = tracesOf(spec);
+  const loaded = await Promise.all(names.map(loadTrace));
   // the user's code last: from its first line to the run's end nothing waits on the network, so its beats keep coming
   if (spec.code !== undefined) await loadUserCode(spec.code);
   const run = startScenario(spec, (name) => {
-    const t = traces.get(name);
+    const t = loaded[names.indexOf(name)];
     if (!t) throw new Error(`no trace named ${name}`);
     return t;
   });

@@ -1,0 +1,114 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ParamSpec } from '../../shared/controllers/types.ts';
+import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
+import { formatSegments, parseSegments, type Segment, segmentsTrace } from '../../shared/stress/segments.ts';
+import { formatTrace } from '../../shared/trace/mahimahi.ts';
+import { chartsOf } from '../app/layers.ts';
+import { RunCharts } from '../charts/RunCharts.tsx';
+import { Notices } from '../components/Notices.tsx';
+import { ParamControl } from '../components/ParamControl.tsx';
+import { SchemeSelect } from '../components/SchemeSelect.tsx';
+import { useNotices } from '../components/useNotices.ts';
+import { useInitialState, useUrlState } from '../components/useViewUrl.ts';
+import { useEditorState } from '../editor/userCode.ts';
+import { download } from '../export/download.ts';
+import { schemesFor } from '../state/experiment.ts';
+import { STRESS_LAB } from '../state/labs.ts';
+import { Guide } from '../teach/Guide.tsx';
+import type { RunView } from '../worker/protocol.ts';
+import { WorkerPool } from '../worker/pool.ts';
+import { type StressSettings, stressSpec, useStressSearch } from './stress/useStressSearch.ts';
+import { SegmentStrip, WorstFigures } from './stress/WorstTrace.tsx';
+
+const NUMBERS = STRESS_LAB.filter((f): f is ParamSpec => f.kind === 'number');
+
+/** The controller's run on a trace, drawn as the playground draws a side's. */
+function useTraceRun(segments: Segment[] | null, settings: Pick<StressSettings, 'scheme' | 'seed'>, version: unknown) {
+  const [view, setView] = useState<RunView | null>(null);
+  const [domain, setDomain] = useState<[number, number] | null>(null);
+  const runner = useRef<WorkerPool | null>(null);
+  const key = segments ? formatSegments(segments) : '';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the run is the trace's (named by its text), the scheme's and the seed's.
+  useEffect(() => {
+    setView(null);
+    setDomain(null);
+    if (!segments) return;
+    runner.current ??= new WorkerPool();
+    void runner.current.run('a', stressSpec(segments, settings), setView);
+  }, [key, settings.scheme, settings.seed, version]);
+  return { view, domain, setDomain };
+}
+
+/** Break my controller: a seeded search for the link trace on which the controller falls furthest below the ideal. */
+export function StressLab() {
+  const initial = useInitialState(STRESS_LAB);
+  const { notices, dismiss } = useNotices(initial);
+  const v = initial.value;
+  const [settings, setSettings] = useState<StressSettings>({ scheme: v.scheme as string, budget: v.budget as number, seed: v.seed as number, seconds: v.seconds as number });
+  const search = useStressSearch();
+  const [linked] = useState(() => parseSegments(v.worst as string));
+  const worst = search.state.worst?.segments ?? linked;
+  const code = useEditorState().installed;
+  const version = settings.scheme === USER_SCHEME_ID ? code : null;
+  useUrlState('stress', STRESS_LAB, { ...settings, worst: worst && !search.state.running ? formatSegments(worst) : '' }, settings.scheme === USER_SCHEME_ID);
+  const run = useTraceRun(search.state.running ? null : worst, settings, version);
+  const charts = useMemo(() => (run.view ? chartsOf(run.view.series, false).filter((c) => ['throughput', 'delay', 'window'].includes(c.id)) : []), [run.view]);
+  const set = (name: string, value: number | string) => {
+    search.clear();
+    setSettings((s) => ({ ...s, [name]: value }));
+  };
+  const { state } = search;
+
+  return (
+    <div className="lab">
+      <Notices notices={notices} dismiss={dismiss} />
+      <Guide view="stress" />
+      <section className="lab-controls" aria-label="Search settings">
+        <label className="param">
+          controller
+          <SchemeSelect value={settings.scheme} schemes={schemesFor('contest')} onChange={(id) => set('scheme', id)} label="controller" param="scheme" />
+        </label>
+        {NUMBERS.map((p) => (
+          <ParamControl key={p.name} spec={p} value={settings[p.name as keyof StressSettings]} onChange={set} prefix="" />
+        ))}
+        {state.running ? (
+          <button type="button" onClick={search.cancel}>
+            Cancel
+          </button>
+        ) : (
+          <button type="button" className="primary" onClick={() => void search.start(settings)}>
+            Search
+          </button>
+        )}
+        <span role="status" data-testid="stress-status">
+          {state.running
+            ? `searching… ${state.runs} / ${settings.budget} runs · ${state.rate.toFixed(0)} runs/s`
+            : state.runs > 0
+              ? `${state.runs} runs · ${state.rate.toFixed(0)} runs/s`
+              : worst
+                ? 'the trace from the link'
+                : 'Search tries traces of rate segments and outages for the one that breaks the controller.'}
+        </span>
+      </section>
+      {state.error && (
+        <p className="error" role="alert">
+          {state.error}
+        </p>
+      )}
+      {worst && (
+        <section className="stress-result" aria-label="The worst trace found">
+          <h2>{state.running ? 'Worst trace so far' : 'Worst trace found'}</h2>
+          <SegmentStrip segments={worst} />
+          {state.worst && <WorstFigures worst={state.worst} contestScore={state.contestScore} />}
+          <p className="actions">
+            <button type="button" onClick={() => download(`stress-${settings.scheme}-seed${settings.seed}.trace`, formatTrace(segmentsTrace(worst)), 'text/plain')}>
+              Download trace (Mahimahi)
+            </button>
+            <code data-testid="stress-segments">{formatSegments(worst)}</code>
+          </p>
+          <RunCharts charts={charts} domain={run.domain ?? [0, run.view?.series.endMs ?? 1]} tNow={Infinity} onZoom={run.setDomain} />
+        </section>
+      )}
+    </div>
+  );
+}
