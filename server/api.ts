@@ -11,6 +11,8 @@ export interface ApiContext {
   info: RelayInfo;
   operator: Operator;
   board: Leaderboard;
+  /** The records journal's state, for the operator and /api/relay (null: the relay keeps no records). */
+  records?: () => RelayInfo['records'];
   echo: EchoRecords;
   /** Records of clients' sessions and connections are the operator's (requests with the token) unless shared. */
   shareRecords: boolean;
@@ -75,8 +77,8 @@ export function handleApi(req: IncomingMessage, res: ServerResponse, context: Ap
   switch (path) {
     case '/api/relay':
       void loopbackRtt().then(
-        (loopbackRttMs) => json(res, { ...info, operator, loopbackRttMs }),
-        () => json(res, { ...info, operator }),
+        (loopbackRttMs) => json(res, { ...info, operator, loopbackRttMs, records: context.records?.() ?? null }),
+        () => json(res, { ...info, operator, records: context.records?.() ?? null }),
       );
       break;
     case '/api/leaderboard':
@@ -84,6 +86,9 @@ export function handleApi(req: IncomingMessage, res: ServerResponse, context: Ap
       break;
     case '/api/leaderboard.csv':
       res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="leaderboard.csv"', 'cache-control': 'no-store' }).end(board.csv());
+      break;
+    case '/api/leaderboard/attempts':
+      json(res, board.attempts(requestUrl(req)?.searchParams.get('id') ?? ''));
       break;
     case '/api/leaderboard/events':
       board.watch(res, viewer, req.method === 'HEAD');

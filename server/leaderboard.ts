@@ -1,12 +1,13 @@
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { leaderboardCsv, parseLeaderboardCsv, rankEntries, type LeaderboardEntry } from '../shared/relay/leaderboard.ts';
+import { entryFrom, leaderboardCsv, rankEntries, SUBMIT_RECORD, type LeaderboardEntry } from '../shared/relay/leaderboard.ts';
+import type { Journal } from './records/journal.ts';
 
 /**
- * What the board keeps: for each of this many ids, its best Submit and its latest ones. A class submits a
- * few hundred times an hour under a few dozen ids. Past the limit the id heard from least recently goes,
- * and Submits under an id never push out its best; the offset servers rank only a few Submits per session
- * that was served the file (shared/offset/policy.ts), so filling the board takes as many fetches.
+ * What the board shows: for each of this many ids, its best Submit and its latest ones. A class submits a
+ * few hundred times an hour under a few dozen ids. Past the limit the id heard from least recently goes
+ * from the board (never from the records journal, which keeps every Submit), and Submits under an id never
+ * push out its best; the offset servers rank a few Submits under one id per session that was served the
+ * file (shared/offset/policy.ts), so filling the board takes as many fetches.
  */
 export const MAX_IDS = 500;
 export const MAX_PER_ID = 20;
@@ -15,7 +16,6 @@ export const MAX_ID_CHARS = 64;
 const MAX_WATCHERS = 256;
 /** A page that lets this much pile up is not reading its event stream: it is cut off. */
 const MAX_WATCHER_BACKLOG = 256 * 1024;
-const FLUSH_MS = 500;
 
 /** Cut by characters, not UTF-16 units, so no half of a pair is left. */
 const cut = (id: string) => {
@@ -25,43 +25,44 @@ const cut = (id: string) => {
 const better = (a: LeaderboardEntry, b: LeaderboardEntry) => rankEntries([a, b])[0] === a;
 
 /**
- * The Submits the offset servers grade, in memory and optionally in a CSV file that survives restarts.
- * Pages watch it through server-sent events.
+ * The Submits the offset servers rank: every one in the records journal if the relay keeps one (its
+ * append answers once the Submit is on disk), the board's share of them in memory. Pages watch the board
+ * through server-sent events.
  */
 export class Leaderboard {
   private entries: LeaderboardEntry[] = [];
   /** Each id's Submits kept, in the order its ids were last heard from (the least recent first). */
   private readonly byId = new Map<string, LeaderboardEntry[]>();
   private readonly watchers = new Map<ServerResponse, string>();
-  private pending: LeaderboardEntry[] = [];
-  private appended = 0;
-  private flushTimer: ReturnType<typeof setTimeout> | null = null;
   /** The board as the first event a page is sent, made once per change rather than once per page. */
   private allEvent: string | null = null;
-  /** Rows of the file that were not entries. */
+  /** Submit records of the journal that were not entries. */
   readonly rejected: number = 0;
   /**
    * `maxPerAddress`: pages one address may watch from at once (the relay's --max-per-client), so that no
    * one address takes every slot; every address counts, this machine's too.
    */
   constructor(
-    private readonly file: string | null,
+    private readonly journal: Journal | null,
     private readonly maxPerAddress = 16,
   ) {
-    if (file && existsSync(file)) {
-      const { entries, rejected } = parseLeaderboardCsv(readFileSync(file, 'utf8'));
-      for (const e of entries) this.keep({ ...e, id: cut(e.id) });
-      this.rejected = rejected;
+    for (const r of journal?.records() ?? []) {
+      if (r.kind !== SUBMIT_RECORD) continue;
+      const e = entryFrom(r);
+      if (e) this.keep({ ...e, id: cut(e.id) });
+      else this.rejected++;
     }
-    if (file) writeFileSync(file, leaderboardCsv(this.entries));
   }
 
   get all(): readonly LeaderboardEntry[] {
     return this.entries;
   }
 
-  /** Ranks a Submit. */
-  add(submitted: LeaderboardEntry): void {
+  /**
+   * Ranks a Submit; with a journal, resolves once it is on disk (or held, if the disk refuses it): its
+   * answer waits for that.
+   */
+  add(submitted: LeaderboardEntry): Promise<unknown> | undefined {
     const e = { ...submitted, id: cut(submitted.id) };
     this.keep(e);
     const line = `data: ${JSON.stringify(e)}\n\n`;
@@ -69,7 +70,21 @@ export class Leaderboard {
       if (w.writableLength > MAX_WATCHER_BACKLOG) w.destroy();
       else w.write(line);
     }
-    if (this.file) this.schedule(e);
+    return this.journal?.append({ kind: SUBMIT_RECORD, ...e });
+  }
+
+  /** Every Submit kept: the journal's whole history, or without one the board's. */
+  history(): LeaderboardEntry[] {
+    if (!this.journal) return this.entries;
+    return this.journal
+      .records()
+      .filter((r) => r.kind === SUBMIT_RECORD)
+      .flatMap((r) => entryFrom(r) ?? []);
+  }
+
+  /** Every Submit kept under an id (as the board shows it), oldest first. */
+  attempts(id: string): LeaderboardEntry[] {
+    return this.history().filter((e) => e.id === id);
   }
 
   /** Keeps `e` under its id: the id's best and its latest Submits; the least recently heard id goes past MAX_IDS. */
@@ -98,8 +113,9 @@ export class Leaderboard {
     this.allEvent = null;
   }
 
+  /** Every Submit kept, as CSV. */
   csv(): string {
-    return leaderboardCsv(this.entries);
+    return leaderboardCsv(this.history());
   }
 
   /** Streams the board to a page: everything so far as one event, then each Submit as it comes. */
@@ -118,27 +134,9 @@ export class Leaderboard {
     res.on('close', () => this.watchers.delete(res));
   }
 
-  /** Appends in batches; once the file holds many more rows than are kept, rewrites it with the kept ones. */
-  private schedule(e: LeaderboardEntry): void {
-    this.pending.push(e);
-    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
-  }
-
-  flush(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
-    if (!this.file || this.pending.length === 0) return;
-    this.appended += this.pending.length;
-    const rows = leaderboardCsv(this.pending).split('\n').slice(1).join('\n');
-    this.pending = [];
-    if (this.appended > MAX_IDS * MAX_PER_ID) {
-      this.appended = 0;
-      writeFileSync(this.file, leaderboardCsv(this.entries));
-    } else appendFileSync(this.file, rows);
-  }
-
-  close(): void {
-    this.flush();
+  /** Ends the pages' streams; the journal writes what it still holds and closes. */
+  async close(): Promise<void> {
     for (const w of this.watchers.keys()) w.end();
+    await this.journal?.close();
   }
 }

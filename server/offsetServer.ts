@@ -25,8 +25,8 @@ export interface OffsetServerOptions {
   tournament: boolean;
   /** Local ports of the bridge's sockets: each bridged browser keeps its own session in either key mode. */
   bridgedPorts: PortSet | null;
-  /** Every Submit, as graded. */
-  onSubmit?: (s: Submission) => void;
+  /** Every Submit, as graded; a promise it returns holds the Submit's answer until it settles (its record on disk). */
+  onSubmit?: (s: Submission) => unknown;
   /** How many sessions, and events of each, are kept for /api/sessions. */
   records: RecordLimits;
 }
@@ -106,8 +106,10 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
       const d = policy.handle(key, msg, now);
       const session = policy.session(key);
       if (session) records.record(key, session.start, msg.length, d, now, policy.rateAt(session, now));
-      if (d.submission) o.onSubmit?.(d.submission);
-      if (d.reply) replies.send(d.reply, from);
+      const stored = d.submission && o.onSubmit?.(d.submission);
+      const reply = d.reply;
+      if (reply && stored instanceof Promise) void stored.finally(() => replies.send(reply, from));
+      else if (reply) replies.send(reply, from);
     } catch (e) {
       // A bug must not take the server down for everyone else; say what happened once per datagram.
       console.error(`offset server ${o.port}: ${(e as Error).message}`);

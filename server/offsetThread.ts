@@ -34,8 +34,10 @@ export function startOffsetThread(o: OffsetServerOptions): Promise<OffsetThread>
     worker.on('message', (m: FromWorker) => {
       if (m.type === 'failed') reject(Object.assign(new Error(m.message), { code: m.code }));
       else if (m.type === 'submit') {
-        const { type: _, ...s } = m;
-        onSubmit?.(s satisfies Submission);
+        const { type: _, n, ...s } = m;
+        const stored = onSubmit?.(s satisfies Submission);
+        // The thread holds a ranked Submit's answer until its record is on disk.
+        if (s.ranked) void Promise.resolve(stored).finally(() => worker.postMessage({ type: 'recorded', n }));
       } else if (m.type === 'stats') waiting.shift()?.(m);
       else if (m.type === 'answer') {
         answers.get(m.n)?.(m.body);

@@ -9,7 +9,7 @@ export type WorkerOptions = Omit<OffsetServerOptions, 'bridgedPorts' | 'onSubmit
 
 export type FromWorker =
   | { type: 'ready'; port: number }
-  | ({ type: 'submit' } & Submission)
+  | ({ type: 'submit'; n: number } & Submission)
   | { type: 'stats'; sessions: number; handled: number }
   | { type: 'answer'; n: number; body: unknown }
   | { type: 'failed'; message: string; code?: string };
@@ -18,13 +18,25 @@ const port = parentPort!;
 const post = (m: FromWorker) => port.postMessage(m);
 const o = (workerData as { options: WorkerOptions }).options;
 
+/** Ranked Submits whose answers wait for the main thread to say their records are on disk, by number. */
+const recording = new Map<number, () => void>();
+let submits = 0;
+const submitted = (s: Submission) => {
+  post({ type: 'submit', n: ++submits, ...s });
+  return s.ranked ? new Promise<void>((r) => recording.set(submits, r)) : undefined;
+};
+
 try {
   const server = await startOffsetServer({
     ...o,
     bridgedPorts: o.bridgedPorts ? new PortSet(o.bridgedPorts) : null,
-    onSubmit: (s) => post({ type: 'submit', ...s }),
+    onSubmit: submitted,
   });
   port.on('message', (m: { type: string; n: number; id: string; values?: Record<string, number | string> | null }) => {
+    if (m.type === 'recorded') {
+      recording.get(m.n)?.();
+      recording.delete(m.n);
+    }
     if (m.type === 'session-policy') {
       server.policy.setSessionPolicy(m.id, m.values ? withPolicyValues(o.policy, m.values) : null);
       post({ type: 'answer', n: m.n, body: null });

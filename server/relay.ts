@@ -12,6 +12,8 @@ import { createBridge, type Bridge, type BridgeOptions } from './bridge.ts';
 import { startEchoServer, type EchoServer } from './echoServer.ts';
 import { answerWithoutUpgrade, explainClientErrors, MAX_HEADER_BYTES, requestUrl, staticHandler } from './http.ts';
 import { Leaderboard } from './leaderboard.ts';
+import type { Journal } from './records/journal.ts';
+import { openRelayRecords, recordsLine, recordsStatus } from './records/relayRecords.ts';
 import { startOffsetServerFor, type RunningOffsetServer } from './relayServers.ts';
 import { PortSet } from './portSet.ts';
 import { createOperator, type Operator } from './operator.ts';
@@ -34,8 +36,10 @@ export interface RelayOptions {
   allowSessionPolicy: boolean;
   /** Sessions each offset server keeps. */
   serverSessions: number;
-  /** CSV the leaderboard is kept in across restarts; null keeps it in memory, starting empty. */
+  /** The records file (server/records/journal.ts) ranked Submits are kept in; null keeps them in memory, starting empty. */
   leaderboardFile: string | null;
+  /** A folder for the class's records (its records.jsonl): the leaderboard's and the contest's. */
+  dataDir: string | null;
   delayMs: number;
   jitterMs: number;
   reorder: number;
@@ -81,6 +85,7 @@ export const DEFAULT_RELAY: Omit<RelayOptions, 'policy'> = {
   tournament: false,
   serverSessions: 10_000,
   leaderboardFile: null,
+  dataDir: null,
   delayMs: 0,
   jitterMs: 0,
   reorder: 0,
@@ -118,6 +123,8 @@ export interface Relay {
   leaderboard: Leaderboard;
   /** Who the operator is: the token, and the client address of a request. */
   operator: Operator;
+  /** The class's records on disk (ranked Submits, contest submissions), or null if the relay keeps none. */
+  journal: Journal | null;
   http: Server;
   /** One line per service, as printed at start. */
   lines: string[];
@@ -129,13 +136,16 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   const file = o.filePath ? new Uint8Array(readFileSync(o.filePath)) : generateFile(o.fileSize, o.seed);
   const md5 = md5Hex(file);
   const operator = createOperator({ token: o.operatorToken, trustedProxies: o.trustProxies });
-  const leaderboard = new Leaderboard(o.leaderboardFile, o.maxSessionsPerClient);
+  const records = openRelayRecords(o);
+  const journal = records?.journal ?? null;
+  const leaderboard = new Leaderboard(journal, o.maxSessionsPerClient);
   const bridgedPorts = new PortSet();
-  // Only what the policy ranks goes on the board (a session served the file's size); every Submit is still answered as the course server answers it.
+  // Only what the policy ranks goes on the board (a session served the file's size); every Submit is still
+  // answered as the course server answers it, a ranked one once its record is on disk.
   const submitted =
     (server: 'constant' | 'variable') =>
     ({ ranked, ...s }: Submission) =>
-      ranked && leaderboard.add({ ...s, server, at: new Date().toISOString() });
+      ranked ? leaderboard.add({ ...s, server, at: new Date().toISOString() }) : undefined;
   const constant = await startOffsetServerFor(o, file, bridgedPorts, false, submitted('constant'));
   const variable = await startOffsetServerFor(o, file, bridgedPorts, true, submitted('variable'));
   const echo = await startEchoServer({ host: o.host, port: o.echoPort, idleMs: o.idleMs, maxConnections: o.maxSessions, maxPerAddress: o.maxSessionsPerClient });
@@ -159,10 +169,11 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
 
   const sessions = async () => [...(await constant.sessions()), ...(await variable.sessions())];
   const sessionCsv = async (id: string) => (await constant.sessionCsv(id)) ?? (await variable.sessionCsv(id));
-  const api = { info, operator, board: leaderboard, echo: echo.records, shareRecords: o.shareRecords, shareAllRecords: o.shareAllRecords, sessions, sessionCsv };
+  const api = { info, operator, board: leaderboard, records: () => recordsStatus(journal), echo: echo.records, shareRecords: o.shareRecords, shareAllRecords: o.shareAllRecords, sessions, sessionCsv };
   await route(http, o, api, bridge, operator);
 
-  const lines = serviceLines(o, { url, httpPort, info, md5, leaderboard, operator });
+  const lines = serviceLines(o, { url, httpPort, info, md5, operator });
+  if (records) lines.push(recordsLine(records, leaderboard));
   return {
     url,
     info,
@@ -173,6 +184,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
     bridge,
     leaderboard,
     operator,
+    journal,
     http,
     lines,
     async close() {
@@ -180,7 +192,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
       http.closeAllConnections();
       await Promise.all([new Promise<void>((r) => http.close(() => r())), constant.close(), variable.close(), echo.close()]);
       // Last, once the offset threads have exited: a Submit they answered may still be on its way to the board.
-      leaderboard.close();
+      await leaderboard.close();
     },
   };
 }
@@ -261,7 +273,7 @@ function bridgeFor(o: RelayOptions, info: RelayInfo, httpPort: number, bridgedPo
 }
 
 /** One line per service, as the relay prints them at start. */
-function serviceLines(o: RelayOptions, r: { url: string; httpPort: number; info: RelayInfo; md5: string; leaderboard: Leaderboard; operator: Operator }): string[] {
+function serviceLines(o: RelayOptions, r: { url: string; httpPort: number; info: RelayInfo; md5: string; operator: Operator }): string[] {
   const lines = [
     `playground      ${r.url}${o.dev ? ' (dev, hot reload)' : ''}`,
     `bridge          ws://${o.host}:${r.httpPort}/bridge`,
@@ -270,9 +282,5 @@ function serviceLines(o: RelayOptions, r: { url: string; httpPort: number; info:
     `echo server     tcp://${r.info.echo}`,
     `operator        ${r.operator.url(r.url)} (keep it to yourself: it shows every record)`,
   ];
-  if (o.leaderboardFile) {
-    const dropped = r.leaderboard.rejected ? `; ${r.leaderboard.rejected} rows that were not Submits left out` : '';
-    lines.push(`leaderboard     ${o.leaderboardFile} (${r.leaderboard.all.length} Submits kept${dropped})`);
-  }
   return lines;
 }

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { num, choice } from '../shared/controllers/types.ts';
 import { type FlagSpec, flagName, wholeFlag, listFlag, readFlag, splitHostPort, switchFlag, textFlag, UsageError } from './cli/flags.ts';
+import { RECORDS_FILE } from './records/open.ts';
 import { DEFAULT_RELAY, type RelayOptions } from './relay.ts';
 
 /**
@@ -35,7 +36,11 @@ export const RELAY_FLAGS: readonly RelayFlag[] = [
   },
   { param: switchFlag('tournament', 'the course tournament: Reset is ignored, one session per key for good'), field: 'tournament' },
   { param: wholeFlag('serverSessions', 'sessions', 1, 1_000_000, d.serverSessions, 'sessions each offset server keeps (least recently heard forgotten)'), field: 'serverSessions' },
-  { param: textFlag('leaderboard', 'FILE', null, 'keep the leaderboard in this CSV across restarts (default: in memory, starts empty)'), field: 'leaderboardFile' },
+  {
+    param: textFlag('leaderboard', 'FILE', null, 'keep every ranked Submit in this records file, on disk before it is answered (default: in memory, starts empty)'),
+    field: 'leaderboardFile',
+  },
+  { param: textFlag('data', 'DIR', null, `keep the class's records (leaderboard and contest) in ${RECORDS_FILE} in this folder`), field: 'dataDir' },
   { param: num('delay', 'ms', 0, 60_000, 0.1, d.delayMs, 'hold replies this long'), field: 'delayMs' },
   { param: num('jitter', 'ms', 0, 60_000, 0.1, d.jitterMs, '± uniform variation of that hold'), field: 'jitterMs' },
   { param: num('reorder', '%', 0, 100, 0.1, d.reorder * 100, 'replies sent at once, skipping the hold, so they overtake'), field: 'reorder', scale: 0.01 },
@@ -87,6 +92,7 @@ export function readRelayFlags(values: Record<string, unknown>): Partial<RelayOp
     out[field] = typeof v === 'number' && scale ? v * scale : v;
   }
   refuseSharedPorts({ ...DEFAULT_RELAY, ...(out as Partial<Ports>) });
+  if (out.dataDir && out.leaderboardFile) throw new UsageError(`--data keeps the leaderboard in DIR/${RECORDS_FILE}: give --data or --leaderboard, not both`);
   return out as Partial<RelayOptions>;
 }
 

@@ -73,7 +73,7 @@ export interface SessionTableOptions {
 
 const UNBOUNDED: SessionTableOptions = { maxSessions: Infinity, tournament: false };
 
-/** Submits of one session a leaderboard may rank. */
+/** Submits of one session a leaderboard may rank, all under one id. */
 export const RANKED_SUBMITS = 3;
 
 export type Outcome = 'size' | 'served' | 'lost' | 'no-token' | 'result' | 'error';
@@ -85,10 +85,11 @@ export interface Submission {
   penalty: number;
   /**
    * Whether a leaderboard ranks it: the session was served at least the file's size in replies (each reply
-   * takes a token, so no faster than an honest fetch), and this is one of its first RANKED_SUBMITS Submits.
-   * Without the first a Time means nothing: a fresh socket that only submits gets Time 0 (the course server
-   * keys sessions by address alone, so there it would be the session that fetched); without the second one
-   * fetch could put any number of ids on the board.
+   * takes a token, so no faster than an honest fetch), it is under the id of the session's first ranked
+   * Submit, and it is one of the session's first RANKED_SUBMITS ranked. Without the first a Time means
+   * nothing: a fresh socket that only submits gets Time 0 (the course server keys sessions by address
+   * alone, so there it would be the session that fetched); without the others one fetch could put any
+   * number of ids, or of records, on the board. A Submit not ranked is still answered.
    */
   ranked: boolean;
 }
@@ -167,13 +168,22 @@ export class OffsetPolicy {
           result: request.md5 === this.md5,
           time: now - s.start,
           penalty: s.penalty,
-          ranked: s.servedBytes >= this.file.length && ++s.rankedSubmits <= RANKED_SUBMITS,
+          ranked: this.ranks(s, request.id),
         };
         return { ...base, reply: encodeResult(submission.result, submission.time, submission.penalty), outcome: 'result', submission };
       }
       case 'data':
         return this.data(s, request.offset, request.numBytes, now);
     }
+  }
+
+  /** Whether the session's Submit under `id` is ranked (see Submission.ranked); counts it if so. */
+  private ranks(s: Session, id: string): boolean {
+    if (s.servedBytes < this.file.length || s.rankedSubmits >= RANKED_SUBMITS) return false;
+    s.rankedId ??= id;
+    if (s.rankedId !== id) return false;
+    s.rankedSubmits++;
+    return true;
   }
 
   /** The key's session (a new one when asked or unknown), moved to the most recently heard end. */

@@ -15,6 +15,8 @@ export interface Session {
   servedBytes: number;
   /** Submits counted as ranked so far (offset/policy.ts RANKED_SUBMITS). */
   rankedSubmits: number;
+  /** The id of its first ranked Submit: the only id the session ranks under. */
+  rankedId: string | null;
   /** Token-less requests since the last squish began; it keeps growing while squished. */
   runningCount: number;
   squishLeft: number;
@@ -40,6 +42,7 @@ export function newSession(c: OffsetPolicyConfig, now: number, rng: Rng): Sessio
     penalty: 0,
     servedBytes: 0,
     rankedSubmits: 0,
+    rankedId: null,
     runningCount: 0,
     squishLeft: 0,
     squishes: 0,

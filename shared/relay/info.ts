@@ -18,6 +18,8 @@ export interface RelayInfo {
   sessionPolicy?: boolean;
   /** The client asking holds the operator's token (each client is told about itself). */
   operator?: boolean;
+  /** The class's records on disk: how many, how many not yet written (held while the disk refuses them), and why. */
+  records?: { kept: number; backlog: number; error: string | null } | null;
   /** A UDP round trip on the relay's loopback path, ms, measured when asked (the median of a few pings). */
   loopbackRttMs?: number;
 }

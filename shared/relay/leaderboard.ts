@@ -30,26 +30,43 @@ export function leaderboardCsv(entries: readonly LeaderboardEntry[]): string {
   )}\n`;
 }
 
+/** The kind of a ranked Submit's record in the relay's records journal (server/records/journal.ts). */
+export const SUBMIT_RECORD = 'submit';
+
+/**
+ * An entry from a row of the CSV (every field text) or a record of the journal (numbers and booleans as
+ * such), or null if it is not one.
+ */
+export function entryFrom(row: Record<string, unknown>): LeaderboardEntry | null {
+  const time = Number(row.time);
+  const penalty = Number(row.penalty);
+  const result = row.result === true || row.result === 'true' ? true : row.result === false || row.result === 'false' ? false : null;
+  const ok =
+    result !== null &&
+    (row.server === 'constant' || row.server === 'variable') &&
+    typeof row.id === 'string' &&
+    Number.isInteger(time) &&
+    Number.isInteger(penalty) &&
+    typeof row.at === 'string' &&
+    // biome-ignore lint/style/noRestrictedGlobals: parses a timestamp the file holds; reads no clock
+    !Number.isNaN(Date.parse(row.at));
+  return ok ? { id: row.id as string, result, time, penalty, at: row.at as string, server: row.server as LeaderboardEntry['server'] } : null;
+}
+
 /** Reads a leaderboard CSV; rows that are not entries are counted, not kept. */
 export function parseLeaderboardCsv(text: string): { entries: LeaderboardEntry[]; rejected: number } {
   const entries: LeaderboardEntry[] = [];
   let rejected = 0;
   for (const row of csvParse(text)) {
-    const time = Number(row.time);
-    const penalty = Number(row.penalty);
-    const ok =
-      (row.result === 'true' || row.result === 'false') &&
-      (row.server === 'constant' || row.server === 'variable') &&
-      typeof row.id === 'string' &&
-      Number.isInteger(time) &&
-      Number.isInteger(penalty) &&
-      // biome-ignore lint/style/noRestrictedGlobals: parses a timestamp the file holds; reads no clock
-      !Number.isNaN(Date.parse(row.at ?? ''));
-    if (!ok) rejected++;
-    else entries.push({ id: restore(row.id!), result: row.result === 'true', time, penalty, at: row.at!, server: row.server as LeaderboardEntry['server'] });
+    const e = entryFrom(row);
+    if (e) entries.push({ ...e, id: restore(e.id) });
+    else rejected++;
   }
   return { entries, rejected };
 }
+
+/** Whether a file's text is a leaderboard CSV (as the relay kept its board before its records journal). */
+export const isLeaderboardCsv = (text: string) => text.startsWith(`${COLUMNS.join(',')}\n`);
 
 /** Best first: correct results, then shortest time, then smallest penalty. */
 export function rankEntries(entries: readonly LeaderboardEntry[]): LeaderboardEntry[] {

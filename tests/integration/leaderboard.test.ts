@@ -34,35 +34,42 @@ describe('tournament and leaderboard', () => {
     const reply = (await p.answer(/^Result: /))!;
     expect(reply).toMatch(/^Result: true\nTime: \d+\nPenalty: \d+\n\n$/);
     expect(Number(/Time: (\d+)/.exec(reply)![1])).toBeGreaterThanOrEqual(200);
-    p.send(`Submit: bob@blue\nMD5: ${'0'.repeat(32)}\n\n`);
+    p.send(`Submit: ann@red, "quoted"\nMD5: ${'0'.repeat(32)}\n\n`);
     await p.answer(/^Result: /);
     expect(await until(() => events.join('').split('\n\n').length >= 4)).toBe(true);
     const all = await (await fetch(`${relay.url}/api/leaderboard`)).json();
     expect(all).toMatchObject([
       { id: 'ann@red, "quoted"', result: true, server: 'constant' },
-      { id: 'bob@blue', result: false, server: 'constant' },
+      { id: 'ann@red, "quoted"', result: false, server: 'constant' },
     ]);
     expect(events.join('')).toMatch(/^event: all\ndata: \[\]\n\ndata: \{"id":"ann@red, \\"quoted\\""/);
     const csv = await (await fetch(`${relay.url}/api/leaderboard.csv`)).text();
     expect(csv.split('\n')[0]).toBe('at,server,id,result,time,penalty');
-    expect(parseLeaderboardCsv(csv).entries.map((e) => e.id)).toEqual(['ann@red, "quoted"', 'bob@blue']);
+    expect(parseLeaderboardCsv(csv).entries.map((e) => e.result)).toEqual([true, false]);
     controller.abort();
     p.close();
     await relay.close();
   });
 
-  it('--leaderboard FILE keeps the board across restarts; bad rows are counted and left out', async () => {
+  it('--leaderboard FILE keeps the board across restarts; a CSV of old becomes a journal of the same rows, bad rows counted and left out', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'pipefill-board-')), 'board.csv');
-    writeFileSync(file, 'at,server,id,result,time,penalty\n2026-01-01T00:00:00.000Z,variable,old@team,true,9000,3\nnot,a,row,maybe,x,y\n');
+    const csv = 'at,server,id,result,time,penalty\n2026-01-01T00:00:00.000Z,variable,old@team,true,9000,3\nnot,a,row,maybe,x,y\n';
+    writeFileSync(file, csv);
     const first = await testRelay({ leaderboardFile: file });
-    expect(first.leaderboard.rejected).toBe(1);
+    expect(first.lines.at(-1)).toBe(`records         ${file} (1 Submits kept; 1 rows read from its CSV (copied to ${file}.before-records.csv; 1 rows not Submits left out))`);
+    expect(readFileSync(`${file}.before-records.csv`, 'utf8')).toBe(csv);
     const p = await UdpProbe.open(portOf(first.info.offsetVariable));
     await fetchWhole(p);
     p.send(`Submit: new@team\nMD5: ${first.md5}\n\n`);
     await p.answer(/^Result: /);
     p.close();
     await first.close();
-    expect(parseLeaderboardCsv(readFileSync(file, 'utf8')).entries.map((e) => e.id)).toEqual(['old@team', 'new@team']);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect([lines.length, lines[0], JSON.parse(lines[1]).id]).toEqual([
+      3,
+      '{"kind":"submit","id":"old@team","result":true,"time":9000,"penalty":3,"at":"2026-01-01T00:00:00.000Z","server":"variable"}',
+      'new@team',
+    ]);
     // Reading the board back involves no offset server: those stay in this thread, to spare starting two.
     const second = await testRelay({ leaderboardFile: file, singleThread: true });
     expect((await (await fetch(`${second.url}/api/leaderboard`)).json()).map((e: { id: string }) => e.id)).toEqual(['old@team', 'new@team']);
@@ -72,19 +79,19 @@ describe('tournament and leaderboard', () => {
     await fresh.close();
   });
 
-  it('ranks only a session served the file’s size, its first three Submits, and answers every Submit as the course server does', async () => {
+  it('ranks only a session served the file’s size, its first three Submits under its first ranked id, and answers every Submit as the course server does', async () => {
     const relay = await testRelay({ singleThread: true });
     const cheat = await UdpProbe.open(portOf(relay.info.offsetConstant));
     cheat.send(`Submit: quick@cheat\nMD5: ${relay.md5}\n\n`);
     expect(await cheat.answer(/^Result: /)).toBe('Result: true\nTime: 0\nPenalty: 0\n\n');
     const honest = await UdpProbe.open(portOf(relay.info.offsetConstant));
     await fetchWhole(honest);
-    // One fetch ranks its first three Submits, whatever ids they give.
-    for (const id of ['slow@honest', 'two@honest', 'three@honest', 'four@honest']) {
+    // One fetch ranks its first three Submits under the id it first ranked; the others are answered alike.
+    for (const id of ['ann@honest', 'bob@other', 'ann@honest', 'ann@honest', 'ann@honest']) {
       honest.send(`Submit: ${id}\nMD5: ${relay.md5}\n\n`);
       expect(await honest.answer(/^Result: /)).toMatch(/^Result: true\n/);
     }
-    expect((await (await fetch(`${relay.url}/api/leaderboard`)).json()).map((e: { id: string }) => e.id)).toEqual(['slow@honest', 'two@honest', 'three@honest']);
+    expect((await (await fetch(`${relay.url}/api/leaderboard`)).json()).map((e: { id: string }) => e.id)).toEqual(['ann@honest', 'ann@honest', 'ann@honest']);
     cheat.close();
     honest.close();
     await relay.close();

@@ -238,7 +238,7 @@ describe('offset policy: Size, Submit, Reset, errors', () => {
     expect(ask(20, 0, 'good').outcome).toBe('served');
   });
 
-  it('ranks a Submit only once the session was served the file’s size, and then only its first three', () => {
+  it('ranks a Submit only once the session was served the file’s size, then only its first three, all under the first one’s id', () => {
     const { p, ask } = server();
     p.handle('c', encodeSizeRequest(), 0);
     const submit = (t: number) => p.handle('c', encodeSubmit('ann@team', md5Hex(FILE)), t);
@@ -250,7 +250,17 @@ describe('offset policy: Size, Submit, Reset, errors', () => {
     expect(submit(100).submission!.ranked).toBe(false);
     expect(ask(105, 13 * 1448).outcome).toBe('served');
     expect(p.session('c')!.servedBytes).toBe(20_000);
-    expect([200, 201, 202, 203].map((t) => submit(t).submission!.ranked)).toEqual([true, true, true, false]);
+    const other = (t: number) => p.handle('c', encodeSubmit('bob@team', md5Hex(FILE)), t);
+    expect([submit(200), other(201), submit(202), other(203), submit(204), submit(205)].map((d) => [d.submission!.id, d.submission!.ranked])).toEqual([
+      ['ann@team', true],
+      ['bob@team', false],
+      ['ann@team', true],
+      ['bob@team', false],
+      ['ann@team', true],
+      ['ann@team', false],
+    ]);
+    // Every one is answered as the course server answers it, ranked or not.
+    expect(new TextDecoder().decode(other(206).reply!)).toBe(`Result: true\nTime: 206\nPenalty: 0\n\n`);
   });
 
   it('answers a malformed request with its error, outside any session, carrying the sender’s penalty', () => {

@@ -65,7 +65,7 @@ const GUIDES: Record<GuideView, { title: string; lines: string[] }> = {
     title: 'The class leaderboard: the Submits the relay’s offset servers rank, as they arrive',
     lines: [
       'Result is whether the MD5 was right. Time is the server’s own measure, from the session’s start to the Submit; Penalty counts the requests that found no token. Server is the one fetched from: the constant or the variable token rate.',
-      `A Submit counts only from a session that was served the whole file, and only its first ${RANKED_SUBMITS}: a bare Submit proves nothing.`,
+      `A Submit counts only from a session that was served the whole file, and only its first ${RANKED_SUBMITS} under the id it first submitted as: a bare Submit proves nothing, and one fetch ranks one student.`,
       'Ranked: correct results first, then the shortest time, then the smallest penalty; Latest first lists them as they came. Export CSV saves every entry.',
     ],
   },

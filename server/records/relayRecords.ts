@@ -1,0 +1,44 @@
+import { mkdirSync } from 'node:fs';
+import type { Leaderboard } from '../leaderboard.ts';
+import type { Journal, JournalStatus } from './journal.ts';
+import { type Migrated, openRecords, recordsPath } from './open.ts';
+
+export interface RelayRecords {
+  path: string;
+  journal: Journal;
+  migrated: Migrated | null;
+}
+
+/** A write error's message without the path it names: the status API is open to every client. */
+const withoutPath = (error: string | null) => error?.replace(/, (\w+) '.*'$/, ', $1') ?? null;
+
+/** What the operator's console says when writes start failing and when the backlog is written. */
+function announce(path: string) {
+  return ({ backlog, error }: JournalStatus) => {
+    if (error) console.error(`records: cannot write ${path} (${error}); ${backlog} held in memory, answered, retried every second`);
+    else console.error(`records: ${path} writable again; every held record is written`);
+  };
+}
+
+/** The relay's records journal, in the data folder (made if missing) or the leaderboard file; null if neither is given. */
+export function openRelayRecords(o: { dataDir: string | null; leaderboardFile: string | null }): RelayRecords | null {
+  const path = recordsPath(o);
+  if (!path) return null;
+  if (o.dataDir) mkdirSync(o.dataDir, { recursive: true });
+  const { journal, migrated } = openRecords(path, { onStatus: announce(path) });
+  return { path, journal, migrated };
+}
+
+/** The records' line among the relay's service lines at start. */
+export function recordsLine({ path, journal, migrated }: RelayRecords, board: Leaderboard): string {
+  const notes = [`${board.history().length} Submits kept`];
+  if (board.rejected) notes.push(`${board.rejected} Submit records unreadable, left out`);
+  if (journal.opened.skipped) notes.push(`${journal.opened.skipped} lines that are not records skipped${journal.opened.tornTail ? ', the last one torn' : ''}`);
+  if (migrated) notes.push(`${migrated.rows} rows read from its CSV (copied to ${migrated.kept}${migrated.rejected ? `; ${migrated.rejected} rows not Submits left out` : ''})`);
+  return `records         ${path} (${notes.join('; ')})`;
+}
+
+/** The records' state for the status API (/api/relay): records not yet on disk, and why. */
+export function recordsStatus(journal: Journal | null): { kept: number; backlog: number; error: string | null } | null {
+  return journal && { kept: journal.records().length, backlog: journal.backlog(), error: withoutPath(journal.lastError()) };
+}
