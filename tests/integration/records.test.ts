@@ -108,7 +108,8 @@ function fillableFolder(): { path: string; fill(): void; free(): void; unmount()
       }
     },
     free: () => rmSync(filler),
-    unmount: () => execFileSync('umount', [path]),
+    // Lazily: a relay just killed may not have let go of the folder yet.
+    unmount: () => execFileSync('umount', ['-l', path]),
   };
 }
 
