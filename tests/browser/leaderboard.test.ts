@@ -16,14 +16,17 @@ describe('the leaderboard in Chromium', () => {
   it('lists each Submit as the relay grades it, ranked, and exports the CSV', async () => {
     const { page, problems } = await open(env.browser, `${env.relay.url}/?view=leaderboard`);
     await page.getByText('Live: every Submit').waitFor();
-    const probe = await UdpProbe.open(Number(env.relay.info.offsetConstant.split(':')[1]));
-    await fetchWhole(probe); // only a session that fetched the file is ranked
-    probe.send(`Submit: wrong@team\nMD5: ${'0'.repeat(32)}\n\n`);
-    await probe.answer(/^Result: /);
+    // Only a session that fetched the file is ranked, under one id: one session each.
+    const wrong = await UdpProbe.open(Number(env.relay.info.offsetConstant.split(':')[1]));
+    const right = await UdpProbe.open(Number(env.relay.info.offsetConstant.split(':')[1]));
+    await Promise.all([fetchWhole(wrong), fetchWhole(right)]);
+    wrong.send(`Submit: wrong@team\nMD5: ${'0'.repeat(32)}\n\n`);
+    await wrong.answer(/^Result: /);
     await page.locator('[data-testid="leaderboard"] tbody tr').first().waitFor();
-    probe.send(`Submit: right@team\nMD5: ${env.relay.md5}\n\n`);
-    await probe.answer(/^Result: /);
-    probe.close();
+    right.send(`Submit: right@team\nMD5: ${env.relay.md5}\n\n`);
+    await right.answer(/^Result: /);
+    wrong.close();
+    right.close();
     const rows = page.locator('[data-testid="leaderboard"] tbody tr');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="leaderboard"] tbody tr').length === 2);
     // ranked: the correct result first, though it came second
