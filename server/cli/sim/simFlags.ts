@@ -12,7 +12,12 @@ export type Scenario = (typeof SCENARIOS)[number];
 /** The sim's own flags; the link's come from its schema (LINK_PARAMS). */
 export const SIM_FLAGS = [
   choice('scenario', SCENARIOS, 'contest', 'the experiment to run'),
-  textFlag('trace', 'NAME|FILE', 'Verizon-LTE-short', `contest trace: ${BUNDLED_TRACES.map((t) => t.name).join(', ')}, or a path to a Mahimahi file, or segments:MS@MBPS,… (a trace of rate segments, as npm run stress finds them)`),
+  textFlag(
+    'trace',
+    'NAME|FILE',
+    'Verizon-LTE-short',
+    `contest trace: ${BUNDLED_TRACES.map((t) => t.name).join(', ')}, or a path to a Mahimahi file, or segments:MS@MBPS,… (a trace of rate segments, as npm run stress finds them)`,
+  ),
   listFlag('scheme', 'ID|FILE', 'controller (a built-in, or your own module ./my-controller.js); repeat (or give a comma list) for several flows', { commas: true }),
   setFlag(true),
   wholeFlag('flows', '', 1, 255, 1, 'flows on the bottleneck (schemes repeat to fill)'),
