@@ -134,7 +134,7 @@ describe('the figure an instructor puts on a slide', () => {
 
   it('PNG: twice the figure’s size, with both sides’ colours and the charts’ marks', { timeout: 90_000 }, async () => {
     const page = await ready(env.relay.url);
-    const width = await page.locator('main').evaluate((m) => Math.ceil(m.getBoundingClientRect().width));
+    const width = await page.locator('.runs').evaluate((m) => Math.ceil(m.getBoundingClientRect().width));
     const png = await exportFigure(page, 'png');
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     // IHDR: width and height, big-endian, at bytes 16 and 20
@@ -159,7 +159,7 @@ describe('the figure an instructor puts on a slide', () => {
         if (d[i] < 240 || d[i + 1] < 240 || d[i + 2] < 240) inked++;
         if (d[i] === 0x00 && d[i + 1] === 0x72 && d[i + 2] === 0xb2) blue++;
         if (d[i] === 0xd5 && d[i + 1] === 0x5e && d[i + 2] === 0x00) vermillion++;
-        if (d[i] === 0xe6 && d[i + 1] === 0x9f && d[i + 2] === 0x00) orange++;
+        if (d[i] === 0xaa && d[i + 1] === 0x82 && d[i + 2] === 0x3c) orange++;
       }
       return { inked: inked / (d.length / 4), blue, vermillion, orange };
     }, png.toString('base64'));

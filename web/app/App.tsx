@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { withinRun } from '../charts/keyZoom.ts';
 import { SIDE_STYLE } from '../charts/palette.ts';
 import { Notices } from '../components/Notices.tsx';
 import { Playback } from '../components/Playback.tsx';
@@ -12,6 +13,7 @@ import { PAGE_CATALOGUE } from './catalogue.ts';
 import { Columns, Overview } from './Columns.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
 import { sideLabel, staleReasons, viewsFor } from './freshness.ts';
+import { PLAYGROUND_RESULTS_ID } from './landmarks.ts';
 import { LivePanel } from './LivePanel.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { restoreImportedCode } from '../editor/userCode.ts';
@@ -144,6 +146,7 @@ export function App() {
   // On a projector-sized screen (1280 px and less) the settings fold away, so both runs fit side by side.
   const [settingsOpen, setSettingsOpen] = useState(() => window.innerWidth > 1300);
   const { endMs, playhead } = usePlayedRuns(runs);
+  const zoomTo = useCallback((d: [number, number] | null) => setZoom(d && withinRun(d, endMs)), [endMs]);
   // Worked out once per experiment, so the memoised sidebar skips the page's renders for new runs.
   const { link: linkNow, policy: policyNow } = useMemo(() => settingsOf(e), [e]);
   const uploaded = useMemo(() => Object.keys(uploads.durations), [uploads.durations]);
@@ -172,7 +175,7 @@ export function App() {
       <LivePanel e={e} runs={runs} target={live.target} relay={live.relay} />
       <div className={settingsOpen ? 'layout' : 'layout settings-closed'}>
         <Sidebar e={e} set={setE} checkAndRun={checkAndRun} uploaded={uploaded} onUpload={uploadFile} linkNow={linkNow} policyNow={policyNow} relayPolicy={live.policy} />
-        <main>
+        <div className="runs" id={PLAYGROUND_RESULTS_ID} tabIndex={-1}>
           <Playback playhead={playhead} endMs={endMs} zoomed={zoom !== null} onResetZoom={() => setZoom(null)} />
           <Overview e={e} setE={setE} runs={runs} label={label} stale={stale} said={said} />
           <RunErrors e={e} errors={runs.errors} />
@@ -181,7 +184,7 @@ export function App() {
             runs={runs}
             domain={zoom ?? [0, endMs]}
             playhead={playhead}
-            setZoom={setZoom}
+            setZoom={zoomTo}
             label={label}
             root={chartsRoot}
             facts={facts}
@@ -190,7 +193,7 @@ export function App() {
             setOverlay={(overlay) => setE({ ...e, overlay })}
             stale={stale}
           />
-        </main>
+        </div>
       </div>
     </div>
   );

@@ -3,6 +3,7 @@ import { download } from '../export/download.ts';
 import { chartsSvg, svgToPng } from '../export/image.ts';
 import { settingsLine } from '../export/settings.ts';
 import type { Experiment } from '../state/experiment.ts';
+import { PLAYGROUND_RESULTS_ID } from './landmarks.ts';
 import type { Runs, Slot } from './useRuns.ts';
 import { useLightDismiss } from '../components/useLightDismiss.ts';
 
@@ -39,7 +40,7 @@ export function ExportMenu({ e, runs, link, uploadedText, chartsRoot, label, not
   /** The whole figure (cards, plane, captions, every chart) with the settings on top, as vector SVG or PNG. */
   const exportImage = async (kind: 'svg' | 'png') => {
     const charts = chartsRoot();
-    const root = charts?.closest('main') ?? charts;
+    const root = charts?.closest<HTMLElement>(`#${PLAYGROUND_RESULTS_ID}`) ?? charts;
     if (!root) return;
     const { svg, width, height } = chartsSvg(root, settingsLine(e, link));
     try {

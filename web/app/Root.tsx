@@ -1,6 +1,7 @@
 import { type ComponentType, lazy, Suspense } from 'react';
 import { encodeView, VIEW_IDS, type ViewId, viewOf } from '../state/view.ts';
 import { App } from './App.tsx';
+import { PLAYGROUND_RESULTS_ID } from './landmarks.ts';
 
 // The other views load when opened: the playground's first chart does not wait for their code.
 const ContestLab = lazy(() => import('../labs/ContestLab.tsx').then((m) => ({ default: m.ContestLab })));
@@ -22,6 +23,27 @@ const VIEWS: Record<ViewId, { title: string; view: ComponentType }> = {
   stress: { title: 'Break my controller', view: StressLab },
 };
 
+/**
+ * The first thing a keyboard reaches: past the navigation (and, in the playground, past the toolbar and
+ * the settings, some fifty stops) to where the view's results start.
+ */
+function SkipLink({ playground }: { playground: boolean }) {
+  const target = playground ? PLAYGROUND_RESULTS_ID : 'main';
+  const skip = (e: React.MouseEvent) => {
+    // Focus moves with the jump, so the next Tab goes on from there (Play, in the playground).
+    const to = document.getElementById(target);
+    if (!to) return;
+    e.preventDefault();
+    to.focus();
+    to.scrollIntoView({ block: 'start' });
+  };
+  return (
+    <a className="skip-link" href={`#${target}`} onClick={skip}>
+      {playground ? 'Skip to the runs' : 'Skip to the content'}
+    </a>
+  );
+}
+
 /** The page's navigation: each view is its own URL (?view=…), carrying its own state. */
 export function Root() {
   const shown = viewOf(window.location.search);
@@ -29,17 +51,22 @@ export function Root() {
   const View = current.view;
   return (
     <>
-      <nav className="views" aria-label="Views">
-        <strong>Pipefill</strong>
-        {VIEW_IDS.map((id) => (
-          <a key={id} href={`?${encodeView(id, [], {})}`} aria-current={id === shown ? 'page' : undefined}>
-            {VIEWS[id].title}
-          </a>
-        ))}
-      </nav>
-      <Suspense fallback={<p role="status">Loading {current.title.toLowerCase()}…</p>}>
-        <View />
-      </Suspense>
+      <header className="page-head">
+        <SkipLink playground={shown === ''} />
+        <h1>Pipefill</h1>
+        <nav className="views" aria-label="Views">
+          {VIEW_IDS.map((id) => (
+            <a key={id} href={`?${encodeView(id, [], {})}`} aria-current={id === shown ? 'page' : undefined}>
+              {VIEWS[id].title}
+            </a>
+          ))}
+        </nav>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Suspense fallback={<p role="status">Loading {current.title.toLowerCase()}…</p>}>
+          <View />
+        </Suspense>
+      </main>
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { type EstimateName, ESTIMATES } from '../../shared/log/kinds.ts';
 import type { RunSeries } from '../../shared/metrics/series.ts';
-import { channels, COLORS } from '../charts/palette.ts';
+import { channels, COLORS, translucent } from '../charts/palette.ts';
 import { eventMarks } from '../charts/events.ts';
 import type { Layer } from '../charts/painter.ts';
 
@@ -26,7 +26,7 @@ const ESTIMATE_STYLE: Record<EstimateName, { label: string; color: string }> = {
   pacingRate: { label: 'pacing rate', color: COLORS.blue },
   srtt: { label: 'smoothed RTT', color: COLORS.blue },
   rto: { label: 'retransmission timeout', color: COLORS.grey },
-  threshold: { label: 'delay threshold', color: COLORS.yellow },
+  threshold: { label: 'delay threshold', color: COLORS.olive },
   // recorded by the relay's offset server in a session's trace: the rate its replies were held to
   tokenRate: { label: 'the server’s token rate', color: COLORS.grey },
 };
@@ -50,8 +50,16 @@ function pipeLayers(window: Float64Array, bdp: number, endMs: number): Layer[] {
   pipe[window.length] = endMs;
   pipe[window.length + 1] = bdp;
   return [
-    { kind: 'area', data: above, color: 'rgba(230,159,0,0.35)', label: 'queue (window above the pipe)', base: bdp },
+    { kind: 'area', data: above, color: translucent(COLORS.orange, 0.35), label: 'queue (window above the pipe)', base: bdp },
     { kind: 'line', data: pipe, color: COLORS.ink, label: 'pipe: capacity × min RTT', size: 1.2, dash: [5, 4] },
+  ];
+}
+
+/** The link's capacity over time: a light area under it, and its level as a line. */
+function capacityLayers(capacity: Float64Array): Layer[] {
+  return [
+    { kind: 'area', data: capacity, color: translucent(COLORS.grey, 0.2), label: 'under capacity' },
+    { kind: 'step', data: capacity, color: COLORS.grey, label: 'capacity', size: 1 },
   ];
 }
 
@@ -98,7 +106,8 @@ export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = nul
       title: offset ? 'Throughput of the replies' : 'Throughput against capacity',
       yLabel: 'Mbit/s',
       layers: [
-        ...(s.capacity ? [{ kind: 'area' as const, data: s.capacity, color: 'rgba(153,153,153,0.45)', label: 'capacity' }] : []),
+        // The area shows the room under the capacity; its edge, a line dark enough to read, the capacity itself.
+        ...(s.capacity ? capacityLayers(s.capacity) : []),
         { kind: 'step', data: s.throughput, color: COLORS.blue, label: 'throughput', size: 1.5 },
       ],
     },
@@ -126,19 +135,21 @@ export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = nul
   return charts.map((c) => ({ ...c, layers: [...c.layers, ...events] }));
 }
 
-const translucent = (hex: string, alpha: number) => `rgba(${channels(hex).join(',')},${alpha})`;
-
-/** A colour mixed with white (`share` of white), still opaque: dots are painted as solid pixels. */
-export function towardWhite(hex: string, share: number): string {
-  const mix = (c: number) => Math.round(c + (255 - c) * share);
+/** A colour mixed with another (`share` of the other), still opaque: dots are painted as solid pixels. */
+export function mixed(hex: string, other: string, share: number): string {
+  const to = channels(other);
   return `#${channels(hex)
-    .map((c) => mix(c).toString(16).padStart(2, '0'))
+    .map((c, i) => Math.round(c + (to[i] - c) * share))
+    .map((c) => c.toString(16).padStart(2, '0'))
     .join('')}`;
 }
 
+/** A colour mixed with white (`share` of white). */
+export const towardWhite = (hex: string, share: number): string => mixed(hex, '#ffffff', share);
+
 /**
- * A's and B's charts of one kind drawn as one: every mark in its side's colour (drops and the pipe, the
- * same link for both, as they are), each label prefixed with its side. Event ticks take their side's
+ * A's and B's charts of one kind drawn as one: every mark in its side's colour (drops, the pipe and the
+ * capacity, the same link for both, as they are), each label prefixed with its side. Event ticks take their side's
  * colour too, and B's hang from the top edge while A's rise from the axis, so whose event a tick is
  * reads without colour (their heights still tell the kinds apart).
  */
@@ -147,10 +158,11 @@ export function overlayOf(sides: { a?: ChartDef; b?: ChartDef }, colors: { a: st
   for (const s of ['a', 'b'] as const) {
     for (const l of sides[s]?.layers ?? []) {
       if (l.label.startsWith('pipe') && s === 'b' && sides.a) continue;
-      const keep = l.label.startsWith('pipe') || l.label.startsWith('drop') || l.kind === 'bands';
-      // A side's ACKs (replies) are its colour made light, so they stay apart from its sends in one colour.
-      const light = l.kind === 'dots' && (l.label === 'ack' || l.label === 'reply');
-      const color = keep ? l.color : l.kind === 'area' ? translucent(colors[s], 0.2) : light ? towardWhite(colors[s], 0.55) : colors[s];
+      const keep = l.label.startsWith('pipe') || l.label.startsWith('drop') || l.label === 'capacity' || l.kind === 'bands';
+      // A side's ACKs (replies) are its colour made dark (a light one would fade under 3:1 against the
+      // white), so they stay apart from its sends in one colour; the drops, darker and larger, from both.
+      const dark = l.kind === 'dots' && (l.label === 'ack' || l.label === 'reply');
+      const color = keep ? l.color : l.kind === 'area' ? translucent(colors[s], 0.2) : dark ? mixed(colors[s], COLORS.ink, 0.5) : colors[s];
       layers.push({ ...l, color, label: `${s.toUpperCase()} ${l.label}`, ...(l.kind === 'marks' && s === 'b' ? { hang: true } : {}) });
     }
   }

@@ -167,6 +167,7 @@ export function PlaneChart({
     <figure className="plane" aria-label="Throughput–delay plane">
       <figcaption>Throughput vs delay (better: up and right)</figcaption>
       <svg width={W} height={H} role="img">
+        <title>{`Throughput against delay: ${ok.map((p) => `${p.label} ${fixed(tput(p), 2)} ${rate.label}, ${fixed(p.delay95, 0)} ms`).join('; ') || 'no runs yet'}`}</title>
         <g transform={`translate(${M.left},${M.top})`}>
           <Axes
             x={x}

@@ -2,6 +2,7 @@ import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { TimeSource } from '../app/playhead.ts';
 import { Axes } from './Axes.tsx';
+import { ZOOM_KEYS, zoomByKey } from './keyZoom.ts';
 import { seconds } from './format.ts';
 import { type Layer, markFirstChart, Painter } from './painter.ts';
 import { recordPicture } from './picture.ts';
@@ -215,7 +216,7 @@ function useBrush(innerW: number, x: ScaleLinear<number, number>, onBrush: (doma
 
 /**
  * A time-series chart: marks on a canvas, axes and the playhead in SVG, drag to zoom, double-click to
- * reset. Memoised: a page re-rendering for a slider leaves the charts whose props did not change alone.
+ * reset; focused, keys zoom and move it too (zoomByKey). Memoised: a page re-rendering for a slider leaves the charts whose props did not change alone.
  */
 export const TimeChart = memo(function TimeChart({
   title,
@@ -257,7 +258,23 @@ export const TimeChart = memo(function TimeChart({
           ))}
         </span>
       </figcaption>
-      <div className="plot" style={{ height }}>
+      <div
+        className="plot"
+        style={{ height }}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the plot answers keys (zoomByKey), a widget of its own.
+        tabIndex={0}
+        role="application"
+        aria-roledescription="zoomable chart"
+        aria-label={`${title}: + and − zoom in and out, ← and → move along the time axis, 0 shows everything`}
+        aria-keyshortcuts={ZOOM_KEYS}
+        onKeyDown={(e) => {
+          const asked = zoomByKey(e.key, domain);
+          if (asked === null) return;
+          e.preventDefault();
+          if (asked === 'all') onReset();
+          else onBrush(asked);
+        }}
+      >
         <canvas ref={canvas} style={{ position: 'absolute', left: MARGIN.left, top: MARGIN.top }} />
         <div className="future" style={{ left: MARGIN.left, top: MARGIN.top, width: innerW, height: innerH }}>
           <div ref={cover} />

@@ -1,13 +1,17 @@
-/** Okabe–Ito: distinguishable with every common colour-vision deficiency. */
+/**
+ * Okabe–Ito's hues, with its light ones (orange, sky blue, yellow, grey) darkened until every mark stands
+ * at least 3:1 against the charts' white (WCAG's non-text contrast), each chosen so that the colours
+ * that share a chart stay apart under deuteranopia too (tests/unit/web/palette.test.ts measures both).
+ */
 export const COLORS = {
   blue: '#0072B2',
-  orange: '#E69F00',
-  sky: '#56B4E9',
+  orange: '#aa823c',
+  sky: '#007de6',
   green: '#009E73',
   vermillion: '#D55E00',
   purple: '#CC79A7',
-  yellow: '#F0E442',
-  grey: '#999999',
+  olive: '#647d00',
+  grey: '#6e6e73',
   ink: '#1d2430',
 };
 
@@ -22,3 +26,6 @@ export function channels(hex: string): [number, number, number] {
   const v = parseInt(hex.slice(1), 16);
   return [v >> 16, (v >> 8) & 0xff, v & 0xff];
 }
+
+/** A '#rrggbb' colour, see-through: for areas and bands under the marks. */
+export const translucent = (hex: string, alpha: number) => `rgba(${channels(hex).join(',')},${alpha})`;

@@ -123,7 +123,7 @@ export const Sidebar = memo(function Sidebar({ e, set, checkAndRun, uploaded, on
   const impairments = ['loss', 'burstP', 'burstR', 'burstLoss', 'duplicate', 'reorder', 'jitter', ...(netem ? NETEM_IMPAIRMENT_PARAMS.map((p) => p.name) : [])];
   const ackImpairments = netem && linkNow.netemQdisc === 'loopback' ? [] : impairments.map((n) => `ack${n[0].toUpperCase()}${n.slice(1)}`);
   return (
-    <aside className="sidebar">
+    <section className="sidebar" aria-label="Settings">
       {e.scenario === 'contest' ? (
         <section aria-label="Link">
           <h2>Link</h2>
@@ -178,6 +178,6 @@ export const Sidebar = memo(function Sidebar({ e, set, checkAndRun, uploaded, on
         Write your own controller…
       </button>
       <LazyEditor e={e} set={set} checkAndRun={checkAndRun} />
-    </aside>
+    </section>
   );
 });

@@ -61,7 +61,7 @@ function useSweepsInUrl(trace: string, sweeps: SweepDef[]): void {
 /** How far the sweep is: runs done of all, and once it ends, the time taken or that it was cancelled. */
 function SweepProgress({ progress }: { progress: Progress }) {
   return (
-    <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={progress.total} aria-valuenow={progress.done} data-testid="sweep-progress">
+    <div className="progress" role="progressbar" aria-label="Sweep progress" aria-valuemin={0} aria-valuemax={progress.total} aria-valuenow={progress.done} data-testid="sweep-progress">
       <div style={{ width: `${(100 * progress.done) / progress.total}%` }} />
       <span>
         {progress.done} / {progress.total} runs {progress.running ? '…' : `in ${(progress.ms / 1000).toFixed(2)} s`}

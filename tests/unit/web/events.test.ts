@@ -143,7 +143,7 @@ describe('the sequence chart’s palette under deuteranopia', () => {
 });
 
 describe('overlaid sequence charts', () => {
-  it('keep each side’s sends, ACKs and retransmits apart: ACKs in its colour made light, retransmits larger', () => {
+  it('keep each side’s sends, ACKs and retransmits apart: ACKs in its colour made dark, retransmits larger', () => {
     const s = series();
     const sequence = chartsOf(s, false).find((c) => c.id === 'sequence')!;
     const layers = overlayOf({ a: sequence, b: sequence }, { a: SIDE_STYLE.a.color, b: SIDE_STYLE.b.color });
@@ -152,7 +152,7 @@ describe('overlaid sequence charts', () => {
       return `${l.color} ${l.size}`;
     };
     expect(towardWhite('#0072B2', 0.55)).toBe('#8cc0dc');
-    expect([look('A send'), look('A ack'), look('A retransmit')]).toEqual(['#0072B2 2', '#8cc0dc 2', '#0072B2 3']);
-    expect([look('B send'), look('B ack')]).toEqual(['#D55E00 2', '#ecb78c 2']);
+    expect([look('A send'), look('A ack'), look('A retransmit')]).toEqual(['#0072B2 2', '#0f4b71 2', '#0072B2 3']);
+    expect([look('B send'), look('B ack')]).toEqual(['#D55E00 2', '#794118 2']);
   });
 });

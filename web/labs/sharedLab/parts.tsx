@@ -15,7 +15,7 @@ export interface FlowDef {
   bytes: number;
 }
 
-export const FLOW_COLORS = [COLORS.blue, COLORS.vermillion, COLORS.green, COLORS.purple, COLORS.orange, COLORS.sky, COLORS.ink, COLORS.yellow];
+export const FLOW_COLORS = [COLORS.blue, COLORS.vermillion, COLORS.green, COLORS.purple, COLORS.orange, COLORS.sky, COLORS.ink, COLORS.olive];
 
 /**
  * Chart layers of a shared-bottleneck run: each flow's throughput (`perMbps` units to the Mbit/s, so a
@@ -54,7 +54,9 @@ export function FlowTable({ flows, setFlows }: { flows: FlowDef[]; setFlows(f: F
             <th>scheme</th>
             <th>start ms</th>
             <th>bytes</th>
-            <th />
+            <th>
+              <span className="visually-hidden">remove</span>
+            </th>
           </tr>
         </thead>
         <tbody>

@@ -1,0 +1,102 @@
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VIEW_IDS } from '../../web/state/view.ts';
+import { card, LIGHT_RUN, open, playground } from '../helpers/page.ts';
+import { fetchWhole, UdpProbe } from '../helpers/udp.ts';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+let env: Awaited<ReturnType<typeof playground>>;
+beforeAll(async () => {
+  env = await playground();
+});
+afterAll(() => env.close());
+
+/** What axe-core, every rule it runs by default, finds wrong with the page as it stands: "rule: element" per node. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const found = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(c: Document): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return (await axe.run(document)).violations;
+  });
+  return found.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
+
+/** Opens a view and waits until it stands: its code loaded and its controls shown. */
+async function openView(query: string): Promise<Page> {
+  const { page, problems } = await open(env.context, `${env.relay.url}/?${query}`);
+  await page.waitForFunction(() => {
+    const main = document.querySelector('main');
+    return main !== null && !/^Loading /.test(main.textContent ?? '') && main.querySelector('button, input, select') !== null;
+  });
+  expect(problems).toEqual([]);
+  return page;
+}
+
+describe('every view, as axe-core and a keyboard find it', () => {
+  it('the playground in each scenario: nothing for axe; a skip link to the runs; charts zoom from the keyboard', async () => {
+    const page = await openView(LIGHT_RUN);
+    await card(page, 'A', 'Throughput');
+    await card(page, 'B', 'Throughput');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The first Tab reaches the skip link; following it, the next Tab is Play, not the fifty settings before it.
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to the runs');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/^(Play|Pause)$/);
+
+    // A focused chart zooms in with +, moves with →, and shows all again with 0: the time axis says so.
+    const chart = page.locator('.column[data-side="a"] .plot').first();
+    const lastTick = () =>
+      chart.locator('svg text').evaluateAll((ts) =>
+        ts
+          .map((t) => t.textContent)
+          .filter((t) => t?.endsWith('s'))
+          .at(-1),
+      );
+    const whole = await lastTick();
+    await chart.focus();
+    await page.keyboard.press('+');
+    await page.getByRole('button', { name: 'Reset zoom' }).waitFor();
+    const zoomed = await lastTick();
+    expect(zoomed).not.toBe(whole);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(lastTick).not.toBe(zoomed);
+    await page.keyboard.press('0');
+    await page.getByRole('button', { name: 'Reset zoom' }).waitFor({ state: 'detached' });
+    expect(await lastTick()).toBe(whole);
+    await page.close();
+
+    const offset = await openView('s=offset');
+    await card(offset, 'B', 'Result');
+    expect(await axeViolations(offset)).toEqual([]);
+    await offset.close();
+  });
+
+  it('every other view, and the sessions view and leaderboard again with a session recorded: nothing for axe', async () => {
+    const found: Record<string, string[]> = {};
+    for (const view of VIEW_IDS.filter((v) => v !== '')) {
+      const page = await openView(`view=${view}`);
+      found[view] = await axeViolations(page);
+      await page.close();
+    }
+    const probe = await UdpProbe.open(Number(env.relay.info.offsetConstant.split(':')[1]));
+    await fetchWhole(probe);
+    probe.send(`Submit: axe@class\nMD5: ${env.relay.md5}\n\n`);
+    await probe.next();
+    probe.close();
+    const sessions = await openView('view=sessions');
+    const row = sessions.locator('tr[data-session]').first();
+    await row.waitFor();
+    await row.getByRole('button').first().click();
+    await sessions.locator('[data-testid="watched-charts"] canvas').first().waitFor();
+    found['sessions, one recorded and open'] = await axeViolations(sessions);
+    const board = await openView('view=leaderboard');
+    await board.locator('[data-testid="leaderboard"] tbody tr').first().waitFor();
+    found['leaderboard, one Submit'] = await axeViolations(board);
+    expect(found).toEqual(Object.fromEntries(Object.keys(found).map((k) => [k, []])));
+  });
+});
