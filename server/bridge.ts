@@ -23,6 +23,8 @@ export interface BridgeOptions extends BridgeLimits {
   stallMs: number;
   /** Where the bridge marks the local ports of its UDP sockets, so servers keep bridged browsers apart. */
   bridgedPorts: PortSet | null;
+  /** Where it marks the local ports of its TCP connections, so the echo server does not cap them as one address. */
+  bridgedTcpPorts?: PortSet | null;
   policyTargets: string[];
   /** Sets the policy an offset server (by target) gives a session key, or null when the operator allows none. */
   sessionPolicy: ((target: string, key: string, values: Record<string, number | string> | null) => Promise<void>) | null;

@@ -125,6 +125,7 @@ export function runSession(hub: Hub, ws: WebSocket, a: Admitted): void {
     },
     o.maxBufferedBytes,
     o.bridgedPorts,
+    o.bridgedTcpPorts ?? null,
   );
   hub.counts.openSockets++;
   // A timed datagram is stamped as it is handed to the socket: that is its send time, not a later callback's.

@@ -26,7 +26,7 @@ export interface Target {
   close(): void;
 }
 
-export function openTarget(a: Admitted, on: TargetEvents, maxBuffered: number, bridgedPorts: PortSet | null): Target {
+export function openTarget(a: Admitted, on: TargetEvents, maxBuffered: number, bridgedPorts: PortSet | null, bridgedTcpPorts: PortSet | null): Target {
   if (a.transport === 'udp') {
     const socket = createSocket({ type: a.host.includes(':') ? 'udp6' : 'udp4', recvBufferSize: 1 << 20 });
     let port = 0;
@@ -53,6 +53,14 @@ export function openTarget(a: Admitted, on: TargetEvents, maxBuffered: number, b
     };
   }
   const socket = connect({ host: a.host, port: a.port, noDelay: true });
+  // The target is an address (no lookup), so the connect call is made on the next tick and the local port
+  // is known right after it: marked then, before the echo server in this process hears of the connection.
+  let port = 0;
+  process.nextTick(() => {
+    port = socket.localPort ?? 0;
+    if (port) bridgedTcpPorts?.add(port);
+  });
+  socket.on('close', () => port && bridgedTcpPorts?.delete(port));
   socket.on('data', on.data);
   socket.on('error', (e: NodeJS.ErrnoException) => on.error(`TCP: ${tcpFailure(e, a.target)}`, true));
   socket.on('close', on.closed);

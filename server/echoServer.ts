@@ -1,6 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { EchoRecords } from './echoRecords.ts';
-import { isLoopback } from '../shared/net/loopback.ts';
 
 export interface EchoServerOptions {
   host: string;
@@ -8,14 +7,15 @@ export interface EchoServerOptions {
   /** Connections silent this long are closed. */
   idleMs: number;
   maxConnections: number;
-  /**
-   * Connections one remote address may hold at once, so that no one client shuts the others out. This
-   * machine's own (loopback, or the server's own address: the bridge's connections for every browser, which
-   * it caps per browser, and local tools) are bounded by maxConnections alone.
-   */
+  /** Connections one remote address may hold at once (any address, this machine's too), so that no one client shuts the others out. */
   maxPerAddress: number;
-  /** Addresses maxPerAddress leaves alone, given the server's own: this machine's, unless told otherwise. */
-  uncapped?: (address: string, local: string) => boolean;
+  /**
+   * Whether a connection is the relay's bridge carrying a browser's session (which the bridge caps per
+   * browser): those are bounded by maxConnections alone.
+   */
+  fromBridge?: (socket: Socket) => boolean;
+  /** A message begun this long ago and still unfinished closes its connection. */
+  partialMs: number;
 }
 
 export interface EchoServer {
@@ -38,12 +38,11 @@ export async function startEchoServer(o: EchoServerOptions): Promise<EchoServer>
   const sockets = new Set<Socket>();
   const records = new EchoRecords();
   const perAddress = new Map<string, number>();
-  const uncapped = o.uncapped ?? ((a: string, local: string) => isLoopback(a) || a === local);
   const server: Server = createServer((socket) => {
     const from = socket.remoteAddress ?? '';
     const held = perAddress.get(from) ?? 0;
     // The ping-pong format has no room for a reason: a connection over the cap is closed at once.
-    if (held >= o.maxPerAddress && !uncapped(from, socket.localAddress ?? '')) return void socket.destroy();
+    if (held >= o.maxPerAddress && !o.fromBridge?.(socket)) return void socket.destroy();
     perAddress.set(from, held + 1);
     sockets.add(socket);
     const record = records.open(`${socket.remoteAddress}:${socket.remotePort}`);
@@ -57,7 +56,7 @@ export async function startEchoServer(o: EchoServerOptions): Promise<EchoServer>
       record.close();
     });
     socket.on('error', () => socket.destroy());
-    echoMessages(socket, record);
+    echoMessages(socket, record, o.partialMs);
   });
   server.maxConnections = o.maxConnections;
   await new Promise<void>((resolve, reject) => {
@@ -85,9 +84,17 @@ export async function startEchoServer(o: EchoServerOptions): Promise<EchoServer>
 /**
  * Sends each whole message back as it completes. Chunks are joined once a whole message (or its length)
  * is there, not at each one: a client dripping a 64 KB message a few bytes at a time would otherwise make
- * the server copy it thousands of times.
+ * the server copy it thousands of times. A message must be whole within `partialMs` of its first byte:
+ * otherwise a few bytes would hold a connection (one of an address's few) for the whole idle time.
  */
-function echoMessages(socket: Socket, record: { message(size: number): void }): void {
+function echoMessages(socket: Socket, record: { message(size: number): void }, partialMs: number): void {
+  let deadline: ReturnType<typeof setTimeout> | null = null;
+  const unfinished = (begun: boolean) => {
+    if (deadline && !begun) clearTimeout(deadline);
+    if (!begun) deadline = null;
+    else deadline ??= setTimeout(() => socket.destroy(), partialMs);
+  };
+  socket.on('close', () => deadline && clearTimeout(deadline));
   // One listener for the connection's life: the reader pauses when a write backs up and resumes here.
   socket.on('drain', () => socket.resume());
   let parts: Buffer[] = [];
@@ -96,6 +103,7 @@ function echoMessages(socket: Socket, record: { message(size: number): void }): 
   socket.on('data', (chunk: Buffer) => {
     parts.push(chunk);
     have += chunk.length;
+    unfinished(true);
     if (have < need) return;
     const pending = parts.length === 1 ? parts[0] : Buffer.concat(parts, have);
     let start = 0;
@@ -109,9 +117,11 @@ function echoMessages(socket: Socket, record: { message(size: number): void }): 
       record.message(length);
       const ok = socket.write(pending.subarray(start, start + length));
       start += length;
+      unfinished(false);
       if (!ok) socket.pause();
     }
     const rest = pending.subarray(start);
+    unfinished(rest.length > 0);
     parts = rest.length ? [rest] : [];
     have = rest.length;
     need = rest.length >= 2 ? Math.max(2, rest.readUInt16BE(0)) : 2;

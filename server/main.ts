@@ -3,7 +3,7 @@ import { OFFSET_PARAMS, withPolicyValues } from '../shared/offset/params.ts';
 import { flagHelp, schemaHelp } from './cli/flagHelp.ts';
 import { HELP_FLAG, readCommandLine, readSchemaFlags } from './cli/flags.ts';
 import { interrupted, type Io, isEntry, runTool } from './cli/tool.ts';
-import { DEFAULT_RELAY, type Relay, startRelay } from './relay.ts';
+import { DEFAULT_RELAY, type Relay, ROOM, startRelay } from './relay.ts';
 import { RELAY_SPECS, readRelayFlags } from './relayFlags.ts';
 
 const HELP = `Usage: npm start -- [options]
@@ -11,6 +11,10 @@ const HELP = `Usage: npm start -- [options]
 Starts the Pipefill relay: the playground over HTTP, the UDP↔WebSocket bridge at /bridge, the offset
 servers (constant and variable rate) on UDP, the ping-pong echo server on TCP, and the class leaderboard
 (/api/leaderboard, ?view=leaderboard). Everything binds 127.0.0.1 unless --host says otherwise.
+It prints the operator's URL (with a token): whoever opens it sees every record.
+
+Every per-address limit (--max-*-per-client) holds for every address, this machine's too. The defaults fit
+a lab room of ${ROOM} students behind one address (NAT); raise them for more, lower them on an open network.
 
 ${flagHelp([...RELAY_SPECS, HELP_FLAG])}
 

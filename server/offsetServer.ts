@@ -2,7 +2,8 @@ import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { impairedDelay, NO_IMPAIRMENTS } from '../shared/link/impairments.ts';
 import { OffsetPolicy, type OffsetPolicyConfig, type Submission } from '../shared/offset/policy.ts';
 import { Rng } from '../shared/sim/rng.ts';
-import { sessionKey, type PortSet } from './portSet.ts';
+import { ReplyBudget, SessionAdmission } from './offsetAdmission.ts';
+import { fromBridge, sessionKey, type PortSet } from './portSet.ts';
 import { SessionRecords, type RecordLimits } from './sessionRecords.ts';
 
 export interface OffsetServerOptions {
@@ -19,8 +20,11 @@ export interface OffsetServerOptions {
   reorder: number;
   /** Sessions silent this long are forgotten (never in a tournament). */
   idleMs: number;
-  /** Sessions kept at once; beyond it the one heard from least recently is forgotten. */
+  /** Sessions kept at once (see SessionAdmission for who gets a place), and those of one source address. */
   maxSessions: number;
+  maxSessionsPerAddress: number;
+  /** Bytes per second of replies one source address may draw (the bridge's sockets are budgeted by the bridge). */
+  maxBytesPerAddress: number;
   /** The course server's tournament: Reset is ignored and sessions are not forgotten when idle. */
   tournament: boolean;
   /** Local ports of the bridge's sockets: each bridged browser keeps its own session in either key mode. */
@@ -37,6 +41,8 @@ export interface OffsetServer {
   readonly records: SessionRecords;
   /** Datagrams handled since start. */
   readonly handled: number;
+  /** Datagrams left unanswered: a newcomer refused a session (full table, or its address's share), or over its address's budget. */
+  readonly refused: { full: number; perAddress: number; budget: number };
   close(): Promise<void>;
 }
 
@@ -96,20 +102,36 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
   /** The address the socket is bound to, once bound (a host name resolved): where the bridge's datagrams come from. */
   let boundTo = '';
 
+  const clock = () => performance.timeOrigin + performance.now();
+  const admission = new SessionAdmission(policy, o);
+  const budget = new ReplyBudget(o.maxBytesPerAddress);
+  let overBudget = 0;
+  /** The answer to one datagram, if any: its source's budget and a place for its session allowing. */
+  const answer = (msg: Buffer, from: RemoteInfo) => {
+    // The course server reads the wall clock in milliseconds; the policy floors each reading, and this
+    // clock (monotonic, unlike Date.now) ticks over whole milliseconds when the wall clock does.
+    const now = clock();
+    const capped = !fromBridge(o.bridgedPorts, from.address, from.port, boundTo);
+    if (capped && !budget.allows(from.address, now)) return void overBudget++;
+    const key = sessionKey(o.keyBy, from.address, from.port, o.bridgedPorts, boundTo);
+    const known = policy.session(key) !== undefined;
+    if (!known && !admission.admits(from.address, capped, now)) return;
+    const d = policy.handle(key, msg, now);
+    const session = policy.session(key);
+    if (!known && session) admission.started(key, from.address, capped);
+    if (d.outcome === 'served') admission.served(key);
+    if (session) records.record(key, session.start, msg.length, d, now, policy.rateAt(session, now));
+    const stored = d.submission && o.onSubmit?.(d.submission);
+    const reply = d.reply;
+    if (!reply) return;
+    if (capped) budget.spend(from.address, reply.length, now);
+    if (stored instanceof Promise) void stored.finally(() => replies.send(reply, from));
+    else replies.send(reply, from);
+  };
   socket.on('message', (msg, from) => {
     handled++;
     try {
-      // The course server reads the wall clock in milliseconds; the policy floors each reading, and this
-      // clock (monotonic, unlike Date.now) ticks over whole milliseconds when the wall clock does.
-      const key = sessionKey(o.keyBy, from.address, from.port, o.bridgedPorts, boundTo);
-      const now = performance.timeOrigin + performance.now();
-      const d = policy.handle(key, msg, now);
-      const session = policy.session(key);
-      if (session) records.record(key, session.start, msg.length, d, now, policy.rateAt(session, now));
-      const stored = d.submission && o.onSubmit?.(d.submission);
-      const reply = d.reply;
-      if (reply && stored instanceof Promise) void stored.finally(() => replies.send(reply, from));
-      else if (reply) replies.send(reply, from);
+      answer(msg, from);
     } catch (e) {
       // A bug must not take the server down for everyone else; say what happened once per datagram.
       console.error(`offset server ${o.port}: ${(e as Error).message}`);
@@ -118,8 +140,10 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
   socket.on('error', (e) => console.error(`offset server ${o.port}: ${e.message}`));
   await bind(socket, o.port, o.host);
   boundTo = socket.address().address;
-  const reclaim = setInterval(() => o.tournament || policy.reclaim(performance.timeOrigin + performance.now(), o.idleMs), Math.min(10_000, o.idleMs));
+  const reclaim = setInterval(() => admission.reclaim(clock()), Math.min(10_000, o.idleMs));
+  const prune = setInterval(() => budget.prune(clock()), 1000);
   reclaim.unref();
+  prune.unref();
 
   return {
     port: socket.address().port,
@@ -128,10 +152,14 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
     get handled() {
       return handled;
     },
+    get refused() {
+      return { ...admission.refused, budget: overBudget };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         replies.close();
         clearInterval(reclaim);
+        clearInterval(prune);
         socket.close(() => resolve());
       }),
   };

@@ -1,8 +1,9 @@
 import { isLoopback } from '../shared/net/loopback.ts';
 
 /**
- * A set of UDP port numbers shared between threads: the bridge marks the local ports of its sockets so
- * an offset server (in its own thread) can tell a bridged browser from another client on the same host.
+ * A set of port numbers shared between threads: the bridge marks the local ports of its sockets so an
+ * offset server (in its own thread) or the echo server can tell a bridged browser from another client on
+ * the same host. UDP and TCP ports each have a set of their own.
  */
 export class PortSet {
   private readonly bits: Int32Array;
@@ -32,6 +33,13 @@ export class PortSet {
  * from a bridged port number is keyed by its IP alone.
  */
 export function sessionKey(keyBy: 'ip' | 'ip:port', address: string, port: number, bridged: PortSet | null, relayHost: string): string {
-  const fromBridge = bridged?.has(port) === true && (isLoopback(address) || address === relayHost);
-  return keyBy === 'ip:port' || fromBridge ? `${address}:${port}` : address;
+  return keyBy === 'ip:port' || fromBridge(bridged, address, port, relayHost) ? `${address}:${port}` : address;
+}
+
+/**
+ * Whether a datagram or connection is one of the bridge's: from a port it marked, and from this machine
+ * (loopback, or `relayHost`, the address the server is bound to).
+ */
+export function fromBridge(bridged: PortSet | null, address: string, port: number, relayHost: string): boolean {
+  return bridged?.has(port) === true && (isLoopback(address) || address === relayHost);
 }

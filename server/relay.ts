@@ -1,21 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { Server } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateFile } from '../shared/offset/file.ts';
 import { md5Hex } from '../shared/offset/md5.ts';
 import type { OffsetPolicyConfig, Submission } from '../shared/offset/policy.ts';
 import type { RelayInfo } from '../shared/relay/info.ts';
-import { handleApi } from './api.ts';
 import { createBridge, type Bridge, type BridgeOptions } from './bridge.ts';
 import { startEchoServer, type EchoServer } from './echoServer.ts';
-import { answerWithoutUpgrade, explainClientErrors, MAX_HEADER_BYTES, requestUrl, staticHandler } from './http.ts';
 import { Leaderboard } from './leaderboard.ts';
 import type { Journal } from './records/journal.ts';
 import { openRelayRecords, recordsLine, recordsStatus } from './records/relayRecords.ts';
 import { startOffsetServerFor, type RunningOffsetServer } from './relayServers.ts';
-import { PortSet } from './portSet.ts';
+import { fromBridge, PortSet } from './portSet.ts';
+import { listenHttp, route } from './relayHttp.ts';
 import { createOperator, type Operator } from './operator.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,8 +32,11 @@ export interface RelayOptions {
   tournament: boolean;
   /** A bridged session may ask the relay's offset servers for its own policy (srv.* in its bridge URL). */
   allowSessionPolicy: boolean;
-  /** Sessions each offset server keeps. */
+  /** Sessions each offset server keeps, and those of one source address (beside the bridge's). */
   serverSessions: number;
+  maxServerSessionsPerClient: number;
+  /** Bytes per second each offset server sends one source address (beside the bridge's). */
+  maxServerBytesPerClient: number;
   /** The records file (server/records/journal.ts) ranked Submits are kept in; null keeps them in memory, starting empty. */
   leaderboardFile: string | null;
   /** A folder for the class's records (its records.jsonl): the leaderboard's and the contest's. */
@@ -47,6 +48,10 @@ export interface RelayOptions {
   allowOrigins: string[];
   maxSessions: number;
   maxSessionsPerClient: number;
+  /** HTTP connections, event streams (the leaderboard's feed) and echo-server connections one address may hold. */
+  maxHttpPerClient: number;
+  maxFeedsPerClient: number;
+  maxEchoPerClient: number;
   maxMessageBytes: number;
   maxDatagramsPerSecond: number;
   maxBytesPerSecond: number;
@@ -72,6 +77,14 @@ export interface RelayOptions {
   trustProxies: string[];
 }
 
+/**
+ * Students one address may stand for under the default per-address limits: a lab room behind one NAT
+ * address. Each student's share: a page's connections, its event stream and two bridge sessions, two echo
+ * connections and four offset-server sessions of their own programs, and replies at the constant server's
+ * 250 chunks/s of 1,474 bytes at most.
+ */
+export const ROOM = 40;
+
 export const DEFAULT_RELAY: Omit<RelayOptions, 'policy'> = {
   host: '127.0.0.1',
   httpPort: 8080,
@@ -84,6 +97,8 @@ export const DEFAULT_RELAY: Omit<RelayOptions, 'policy'> = {
   keyBy: 'ip:port',
   tournament: false,
   serverSessions: 10_000,
+  maxServerSessionsPerClient: 4 * ROOM,
+  maxServerBytesPerClient: ROOM * 250 * 1500,
   leaderboardFile: null,
   dataDir: null,
   delayMs: 0,
@@ -92,7 +107,10 @@ export const DEFAULT_RELAY: Omit<RelayOptions, 'policy'> = {
   allow: [],
   allowOrigins: [],
   maxSessions: 512,
-  maxSessionsPerClient: 16,
+  maxSessionsPerClient: 2 * ROOM,
+  maxHttpPerClient: 10 * ROOM,
+  maxFeedsPerClient: 2 * ROOM,
+  maxEchoPerClient: 2 * ROOM,
   maxMessageBytes: 65_535,
   maxDatagramsPerSecond: 50_000,
   maxBytesPerSecond: 12_500_000,
@@ -138,8 +156,9 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   const operator = createOperator({ token: o.operatorToken, trustedProxies: o.trustProxies });
   const records = openRelayRecords(o);
   const journal = records?.journal ?? null;
-  const leaderboard = new Leaderboard(journal, o.maxSessionsPerClient);
+  const leaderboard = new Leaderboard(journal, o.maxFeedsPerClient);
   const bridgedPorts = new PortSet();
+  const bridgedTcpPorts = new PortSet();
   // Only what the policy ranks goes on the board (a session served the file's size); every Submit is still
   // answered as the course server answers it, a ranked one once its record is on disk.
   const submitted =
@@ -148,9 +167,9 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
       ranked ? leaderboard.add({ ...s, server, at: new Date().toISOString() }) : undefined;
   const constant = await startOffsetServerFor(o, file, bridgedPorts, false, submitted('constant'));
   const variable = await startOffsetServerFor(o, file, bridgedPorts, true, submitted('variable'));
-  const echo = await startEchoServer({ host: o.host, port: o.echoPort, idleMs: o.idleMs, maxConnections: o.maxSessions, maxPerAddress: o.maxSessionsPerClient });
+  const echo = await echoFor(o, bridgedTcpPorts);
 
-  const { http, httpPort } = await listenHttp(o);
+  const { http, httpPort } = await listenHttp(o, operator);
   const url = `http://${o.host}:${httpPort}`;
   const local = (port: number) => `${o.host}:${port}`;
   const info: RelayInfo = {
@@ -165,7 +184,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   };
   const servers = { [info.offsetConstant]: constant, [info.offsetVariable]: variable };
   const sessionPolicy = o.allowSessionPolicy ? (target: string, key: string, values: Record<string, number | string> | null) => servers[target].setSessionPolicy(key, values) : null;
-  const bridge = bridgeFor(o, info, httpPort, bridgedPorts, sessionPolicy, operator);
+  const bridge = bridgeFor(o, info, httpPort, { udp: bridgedPorts, tcp: bridgedTcpPorts }, sessionPolicy, operator);
 
   const sessions = async () => [...(await constant.sessions()), ...(await variable.sessions())];
   const sessionCsv = async (id: string) => (await constant.sessionCsv(id)) ?? (await variable.sessionCsv(id));
@@ -197,60 +216,20 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   };
 }
 
-/** HTTP connections the relay keeps open beside its bridge sessions. */
-export const HTTP_CONNECTIONS_BESIDE_SESSIONS = 512;
-/** Headers still unfinished after this long close their connection (Node's default is a minute). */
-const HEADERS_TIMEOUT_MS = 20_000;
-
-/** The HTTP server, listening: port 0 gives a free port (tests), which `httpPort` tells. */
-async function listenHttp(o: RelayOptions): Promise<{ http: Server; httpPort: number }> {
-  const http = createServer({ maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: HEADERS_TIMEOUT_MS });
-  // A connection may hold a quarter megabyte of unfinished headers: past the bridge's sessions and room
-  // for pages, the leaderboard's watchers and downloads, a new one is closed at once.
-  http.maxConnections = o.maxSessions + HTTP_CONNECTIONS_BESIDE_SESSIONS;
-  explainClientErrors(http);
-  await new Promise<void>((res, rej) => {
-    http.once('error', rej);
-    http.listen(o.httpPort, o.host, () => res());
-  });
-  const address = http.address();
-  return { http, httpPort: typeof address === 'object' && address ? address.port : o.httpPort };
-}
-
-/** Requests to the API or the app (built, or Vite's in dev), and WebSocket upgrades to the bridge. */
-async function route(http: Server, o: RelayOptions, api: Parameters<typeof handleApi>[2], bridge: Bridge, operator: Operator): Promise<void> {
-  const serveApp = o.dev ? await viteMiddleware(http) : staticHandler(o.distDir);
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
-    try {
-      if (!operator.signIn(req, res) && !handleApi(req, res, api)) serveApp(req, res);
-    } catch (e) {
-      // A request no handler expected: say so, serve everyone else.
-      if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
-      res.end(`bad request: ${(e as Error).message}\n`);
-    }
-  };
-  http.on('request', handle);
-  http.on('upgrade', (req, socket, head) => {
-    socket.on('error', () => socket.destroy());
-    const path = requestUrl(req)?.pathname;
-    if (path === '/bridge') bridge.handleUpgrade(req, socket, head);
-    // Anything else asking to upgrade (curl --http2 asks for h2c) is answered in HTTP/1.1, as if it had not asked; in dev, Vite takes its own.
-    else if (!o.dev || path === undefined) answerWithoutUpgrade(req, socket as Socket, handle);
+/** The echo server: every address holds its share, but for the bridge's connections (capped per page). */
+function echoFor(o: RelayOptions, bridgedTcpPorts: PortSet): Promise<EchoServer> {
+  return startEchoServer({
+    host: o.host,
+    port: o.echoPort,
+    idleMs: o.idleMs,
+    partialMs: o.stallMs,
+    maxConnections: o.maxSessions,
+    maxPerAddress: o.maxEchoPerClient,
+    fromBridge: (s) => fromBridge(bridgedTcpPorts, s.remoteAddress ?? '', s.remotePort ?? 0, s.localAddress ?? ''),
   });
 }
 
-/** Vite in middleware mode, sharing the relay's HTTP server for hot reload. */
-async function viteMiddleware(http: Server) {
-  const { createServer: createVite } = await import('vite');
-  const vite = await createVite({
-    configFile: resolve(ROOT, 'vite.config.ts'),
-    server: { middlewareMode: true, hmr: { server: http } },
-  });
-  http.on('close', () => void vite.close());
-  return (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => vite.middlewares(req, res, () => res.writeHead(404).end('not found\n'));
-}
-
-function bridgeFor(o: RelayOptions, info: RelayInfo, httpPort: number, bridgedPorts: PortSet, sessionPolicy: BridgeOptions['sessionPolicy'], operator: Operator): Bridge {
+function bridgeFor(o: RelayOptions, info: RelayInfo, httpPort: number, bridgedPorts: { udp: PortSet; tcp: PortSet }, sessionPolicy: BridgeOptions['sessionPolicy'], operator: Operator): Bridge {
   const ownOrigins = [`http://${o.host}:${httpPort}`, `http://localhost:${httpPort}`, `http://127.0.0.1:${httpPort}`];
   return createBridge({
     udpTargets: [info.offsetConstant, info.offsetVariable, ...o.allow],
@@ -265,7 +244,8 @@ function bridgeFor(o: RelayOptions, info: RelayInfo, httpPort: number, bridgedPo
     maxBufferedBytes: o.maxBufferedBytes,
     stallMs: o.stallMs,
     idleMs: o.idleMs,
-    bridgedPorts,
+    bridgedPorts: bridgedPorts.udp,
+    bridgedTcpPorts: bridgedPorts.tcp,
     policyTargets: [info.offsetConstant, info.offsetVariable],
     sessionPolicy,
     clientAddress: operator.clientAddress,

@@ -37,6 +37,8 @@ export function startOffsetServerFor(o: RelayOptions, file: Uint8Array, bridgedP
     reorder: o.reorder,
     idleMs: o.idleMs,
     maxSessions: o.serverSessions,
+    maxSessionsPerAddress: o.maxServerSessionsPerClient,
+    maxBytesPerAddress: o.maxServerBytesPerClient,
     tournament: o.tournament,
     bridgedPorts,
     policy,

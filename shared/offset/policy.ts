@@ -233,6 +233,11 @@ export class OffsetPolicy {
     return decide(encodeDataReply(offset, body, s.squishLeft > 0), 'served', change);
   }
 
+  /** Forgets a key's session (a server making room for a newcomer). */
+  forget(key: string): void {
+    this.sessions.delete(key);
+  }
+
   /** Forgets sessions not heard from for `idleMs`; returns how many. Sessions are kept in order heard. */
   reclaim(nowMs: number, idleMs: number): number {
     const now = Math.floor(nowMs);

@@ -1,5 +1,6 @@
 import { generateFile } from '../../shared/offset/file.ts';
 import { DEFAULT_POLICY, type OffsetPolicyConfig } from '../../shared/offset/policy.ts';
+import { DEFAULT_RELAY } from '../../server/relay.ts';
 import { type OffsetServer, type OffsetServerOptions, startOffsetServer } from '../../server/offsetServer.ts';
 
 /**
@@ -19,6 +20,8 @@ export function testOffsetServer(policy: Partial<OffsetPolicyConfig> = {}, extra
     reorder: 0,
     idleMs: 60_000,
     maxSessions: 10_000,
+    maxSessionsPerAddress: DEFAULT_RELAY.maxServerSessionsPerClient,
+    maxBytesPerAddress: DEFAULT_RELAY.maxServerBytesPerClient,
     tournament: false,
     bridgedPorts: null,
     records: { sessions: 16, eventsPerSession: 1000 },

@@ -1,22 +1,22 @@
 import { createSocket, type Socket } from 'node:dgram';
 
-/** A UDP client on 127.0.0.1 that collects what comes back, for conformance tests. */
+/** A UDP client (on 127.0.0.1 unless `from` says another loopback address) that collects what comes back. */
 export class UdpProbe {
   readonly socket: Socket;
   private readonly inbox: Buffer[] = [];
   private waiter: (() => void) | null = null;
 
-  private constructor(port: number) {
+  private constructor(port: number, from: string) {
     this.socket = createSocket('udp4');
     this.socket.on('message', (m) => {
       this.inbox.push(m);
       this.waiter?.();
     });
-    this.socket.connect(port, '127.0.0.1');
+    this.socket.bind(0, from, () => this.socket.connect(port, '127.0.0.1'));
   }
 
-  static async open(port: number): Promise<UdpProbe> {
-    const p = new UdpProbe(port);
+  static async open(port: number, from = '127.0.0.1'): Promise<UdpProbe> {
+    const p = new UdpProbe(port, from);
     await new Promise<void>((r) => p.socket.once('connect', () => r()));
     return p;
   }

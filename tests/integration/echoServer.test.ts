@@ -35,7 +35,7 @@ function exchange(port: number, chunks: Buffer[], expectBytes: number): Promise<
 describe('ping-pong echo server over TCP', () => {
   let echo: EchoServer;
   beforeAll(async () => {
-    echo = await startEchoServer({ host: '127.0.0.1', port: 0, idleMs: 5000, maxConnections: 16, maxPerAddress: 4 });
+    echo = await startEchoServer({ host: '127.0.0.1', port: 0, idleMs: 5000, partialMs: 5000, maxConnections: 16, maxPerAddress: 4 });
   });
   afterAll(() => echo.close());
 
@@ -48,7 +48,7 @@ describe('ping-pong echo server over TCP', () => {
   });
 
   it('one address holds at most its share of connections; the next is closed and the others stay served', async () => {
-    const capped = await startEchoServer({ host: '127.0.0.1', port: 0, idleMs: 5000, maxConnections: 16, maxPerAddress: 2, uncapped: () => false });
+    const capped = await startEchoServer({ host: '127.0.0.1', port: 0, idleMs: 5000, partialMs: 5000, maxConnections: 16, maxPerAddress: 2 });
     const held = [connect(capped.port, '127.0.0.1'), connect(capped.port, '127.0.0.1')];
     await Promise.all(held.map((s) => new Promise((r) => s.once('connect', r))));
     await new Promise((r) => setTimeout(r, 50));

@@ -98,7 +98,7 @@ describe('tournament and leaderboard', () => {
   });
 
   it('answers HEAD on the live feed and leaves it; pages past the cap from one address, loopback too, are refused while another address watches', async () => {
-    const relay = await testRelay({ singleThread: true, maxSessionsPerClient: 2 });
+    const relay = await testRelay({ singleThread: true, maxFeedsPerClient: 2 });
     const head = await fetch(`${relay.url}/api/leaderboard/events`, { method: 'HEAD', signal: AbortSignal.timeout(3000) });
     expect([head.status, head.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
     const feed = `${relay.url}/api/leaderboard/events`;

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { serveWatch } from '../../server/link/watch.ts';
-import { HTTP_CONNECTIONS_BESIDE_SESSIONS, type Relay } from '../../server/relay.ts';
+import type { Relay } from '../../server/relay.ts';
+import { HTTP_CONNECTIONS_BESIDE_SESSIONS } from '../../server/relayHttp.ts';
 import { openBridge, testRelay, until } from '../helpers/relay.ts';
 
 /** A dist folder with a page, and files no server can send: a socket, a loop of links, a file that fails on read. */
@@ -160,7 +161,7 @@ describe('the link tool’s watch endpoint: hostile requests', () => {
 
 describe('relay: HTTP connections are bounded', () => {
   it('past its sessions and the room beside them, a new connection is closed at once, and the relay serves again once they go', async () => {
-    const relay = await testRelay({ maxSessions: 1, singleThread: true });
+    const relay = await testRelay({ maxSessions: 1, maxHttpPerClient: 10_000, singleThread: true });
     const port = Number(new URL(relay.url).port);
     const cap = 1 + HTTP_CONNECTIONS_BESIDE_SESSIONS;
     const open = (): Promise<{ s: Socket; closed: Promise<void> }> =>
