@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { entryFrom, leaderboardCsv, rankEntries, SUBMIT_RECORD, type LeaderboardEntry } from '../shared/relay/leaderboard.ts';
+import { compareEntries, entryFrom, leaderboardCsv, SUBMIT_RECORD, type LeaderboardEntry } from '../shared/relay/leaderboard.ts';
 import type { Journal } from './records/journal.ts';
 
 /**
@@ -22,7 +22,6 @@ const cut = (id: string) => {
   const chars = Array.from(id);
   return chars.length > MAX_ID_CHARS ? `${chars.slice(0, MAX_ID_CHARS - 1).join('')}…` : id;
 };
-const better = (a: LeaderboardEntry, b: LeaderboardEntry) => rankEntries([a, b])[0] === a;
 
 /**
  * The Submits the offset servers rank: every one in the records journal if the relay keeps one (its
@@ -94,7 +93,7 @@ export class Leaderboard {
     kept.push(e);
     const dropped: LeaderboardEntry[] = [];
     if (kept.length > MAX_PER_ID) {
-      const best = kept.reduce((b, x) => (better(x, b) ? x : b));
+      const best = kept.reduce((b, x) => (compareEntries(x, b) <= 0 ? x : b));
       dropped.push(
         ...kept.splice(
           kept.findIndex((x) => x !== best),

@@ -68,7 +68,34 @@ export function parseLeaderboardCsv(text: string): { entries: LeaderboardEntry[]
 /** Whether a file's text is a leaderboard CSV (as the relay kept its board before its records journal). */
 export const isLeaderboardCsv = (text: string) => text.startsWith(`${COLUMNS.join(',')}\n`);
 
-/** Best first: correct results, then shortest time, then smallest penalty. */
+/** Negative if `a` ranks before `b`: a correct result, then a shorter time, then a smaller penalty. */
+export const compareEntries = (a: LeaderboardEntry, b: LeaderboardEntry) => Number(b.result) - Number(a.result) || a.time - b.time || a.penalty - b.penalty;
+
+/** Best first: correct results, then shortest time, then smallest penalty (ties in the order given). */
 export function rankEntries(entries: readonly LeaderboardEntry[]): LeaderboardEntry[] {
-  return [...entries].sort((a, b) => Number(b.result) - Number(a.result) || a.time - b.time || a.penalty - b.penalty);
+  return [...entries].sort(compareEntries);
+}
+
+/** One id's Submits to one server: the best of them, how many, and when the latest came. */
+export interface BestOfId {
+  best: LeaderboardEntry;
+  count: number;
+  latestAt: string;
+}
+
+/** Each id's best Submit per server, ranked best first (ids tie-broken by who got there first). */
+export function bestPerId(entries: readonly LeaderboardEntry[]): BestOfId[] {
+  const groups = new Map<string, BestOfId>();
+  for (const e of entries) {
+    const key = `${e.server} ${e.id}`;
+    const g = groups.get(key);
+    if (!g) groups.set(key, { best: e, count: 1, latestAt: e.at });
+    else {
+      g.count++;
+      if (e.at > g.latestAt) g.latestAt = e.at;
+      if (compareEntries(e, g.best) < 0) g.best = e;
+    }
+  }
+  const bests = rankEntries([...groups.values()].map((g) => g.best));
+  return bests.map((b) => groups.get(`${b.server} ${b.id}`)!);
 }

@@ -1,10 +1,14 @@
 import type { Experiment } from '../state/experiment.ts';
 import type { Runs } from './useRuns.ts';
 import { relayInfo, type RelayState } from './useRelay.ts';
+import { StudentId } from '../live/StudentId.tsx';
+import { useStudentId } from '../live/studentId.ts';
+import { ANONYMOUS_ID } from '../../shared/relay/studentId.ts';
 
 /** The live fetch of controller A through the relay's bridge: where it goes, and start or stop. */
 export function LivePanel({ e, runs, target, relay }: { e: Experiment; runs: Runs; target: string | null; relay: RelayState }) {
   const info = relayInfo(relay);
+  const id = useStudentId();
   if (e.scenario !== 'offset') return null;
   if (!e.live) return relay === 'absent' ? <p className="hint">Live mode is off: the relay that serves it is not reachable from this page.</p> : null;
   return (
@@ -16,11 +20,12 @@ export function LivePanel({ e, runs, target, relay }: { e: Experiment; runs: Run
               Stop
             </button>
           ) : (
-            <button type="button" onClick={() => runs.startLive(window.location.origin, target, e.variable)} data-action="start-live">
+            <button type="button" onClick={() => runs.startLive(window.location.origin, target, e.variable, id ?? ANONYMOUS_ID)} data-action="start-live">
               Start live fetch
             </button>
           )}{' '}
-          Controller A fetches the file from the relay’s {e.variable ? 'variable' : 'constant'}-rate server at {target} through the bridge.
+          {/* Buttons that submit under the student's id (the class contest's) go here, beside it. */}
+          <StudentId /> Controller A fetches the file from the relay’s {e.variable ? 'variable' : 'constant'}-rate server at {target} through the bridge.
           <small data-hint="simulated-path">
             B’s simulated server sits on the loopback path (1 Gbit/s, 0.05 ms each way
             {info?.loopbackRttMs === undefined ? '' : `; this relay’s own UDP round trip is ${info.loopbackRttMs.toFixed(2)} ms`}), without the load-dependent delays of the real one.

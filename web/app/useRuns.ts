@@ -20,7 +20,8 @@ export interface Runs {
   /** Replaces a side's view (an imported CSV) until the experiment changes again. */
   show(slot: Slot, view: RunView): void;
   fail(slot: Slot, message: string): void;
-  startLive(relay: string, target: string, variable: boolean): void;
+  /** `id`: what the fetch's Submit gives as the student's id. */
+  startLive(relay: string, target: string, variable: boolean, id: string): void;
   /**
    * Runs a side of `next` with new user code, checked in the same worker pass; resolves with the check
    * (null: a newer run replaced it). A failed check leaves the side's run as it was.
@@ -136,10 +137,10 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
     fail(slot, message) {
       setErrors((x) => ({ ...x, [slot]: message }));
     },
-    startLive(relay, target, variable) {
+    startLive(relay, target, variable, id) {
       last.current.a = '';
       setErrors((x) => ({ ...x, a: undefined }));
-      const request = { kind: 'live', relay, target, variable, scheme: e.a.scheme, params: e.a.params, policy: e.offset, code: userCodeOf(e.a.scheme) } as const;
+      const request = { kind: 'live', relay, target, variable, submitAs: id, scheme: e.a.scheme, params: e.a.params, policy: e.offset, code: userCodeOf(e.a.scheme) } as const;
       handle(
         'a',
         pool.current!.request('a', request, (view) => setViews((v) => ({ ...v, a: view }))),

@@ -1,16 +1,17 @@
-import { useState } from 'react';
-import { leaderboardCsv, rankEntries, type LeaderboardEntry } from '../../shared/relay/leaderboard.ts';
+import { Fragment, useState } from 'react';
+import { bestPerId, type BestOfId, type LeaderboardEntry } from '../../shared/relay/leaderboard.ts';
 import { Notices } from '../components/Notices.tsx';
 import { useNotices } from '../components/useNotices.ts';
 import { useInitialState, useUrlState } from '../components/useViewUrl.ts';
 import { download } from '../export/download.ts';
 import { Guide } from '../teach/Guide.tsx';
-import { useLeaderboard } from './useLeaderboard.ts';
+import { useAttempts, useLeaderboard } from './useLeaderboard.ts';
 
 type Order = 'ranked' | 'latest';
 
 /** The leaderboard's URL names the view and nothing else. */
 const NO_FIELDS = [] as const;
+const COLUMNS = 8;
 
 const STATUS = {
   connecting: 'Connecting to the relay…',
@@ -18,27 +19,70 @@ const STATUS = {
   'no relay': 'No relay serves this page: start one with `npm start` to keep a class leaderboard.',
 };
 
-function Row({ e, rank }: { e: LeaderboardEntry; rank: number }) {
+function Cells({ e }: { e: LeaderboardEntry }) {
   return (
-    <tr data-result={String(e.result)}>
-      <td>{rank}</td>
-      <td>{e.id}</td>
+    <>
       <td>{e.server}</td>
       <td>{e.result ? 'true' : 'false'}</td>
       <td className="num">{e.time}</td>
       <td className="num">{e.penalty}</td>
       <td>{new Date(e.at).toLocaleTimeString()}</td>
+    </>
+  );
+}
+
+/** Every Submit the relay kept under one id to one server, oldest first. */
+function Attempts({ of, seen }: { of: LeaderboardEntry; seen: number }) {
+  const attempts = useAttempts(of.id, seen);
+  const shown = attempts?.filter((a) => a.server === of.server);
+  return (
+    <tr className="attempts" data-attempts={of.id}>
+      <td colSpan={COLUMNS}>
+        {shown === undefined ? (
+          'Loading every attempt…'
+        ) : (
+          <table className="results">
+            <tbody>
+              {shown.map((a, i) => (
+                <tr key={`${a.at}-${i}`} data-result={String(a.result)}>
+                  <td>{i + 1}</td>
+                  <Cells e={a} />
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </td>
     </tr>
   );
 }
 
-/** The class leaderboard the relay keeps: every Submit with its grade, best or latest first, as CSV too. */
+function Row({ row, rank, open, toggle }: { row: BestOfId; rank: number; open: boolean; toggle: () => void }) {
+  const e = row.best;
+  return (
+    <tr data-result={String(e.result)}>
+      <td>{rank}</td>
+      <td>{e.id}</td>
+      <Cells e={e} />
+      <td>
+        <button type="button" className="link" aria-expanded={open} onClick={toggle} data-action="attempts">
+          {open ? 'hide' : `all ${row.count > 1 ? 'attempts' : 'of it'}`}
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+/** The class leaderboard the relay keeps: each id's best Submit per server, every attempt a click away, every Submit as CSV. */
 export function Leaderboard() {
   const { entries, status } = useLeaderboard();
   const { notices, dismiss } = useNotices(useInitialState(NO_FIELDS));
   useUrlState('leaderboard', NO_FIELDS, {});
   const [order, setOrder] = useState<Order>('ranked');
-  const shown = order === 'ranked' ? rankEntries(entries) : [...entries].reverse();
+  const [open, setOpen] = useState<string | null>(null);
+  const rows = bestPerId(entries);
+  const shown = order === 'ranked' ? rows : [...rows].sort((a, b) => (a.latestAt < b.latestAt ? 1 : a.latestAt > b.latestAt ? -1 : 0));
+  const exportCsv = async () => download('leaderboard.csv', await (await fetch('/api/leaderboard.csv')).text());
   return (
     <div className="lab">
       <Guide view="leaderboard" />
@@ -53,7 +97,7 @@ export function Leaderboard() {
             <option value="latest">Latest first</option>
           </select>
         </label>
-        <button type="button" data-export="leaderboard" onClick={() => download('leaderboard.csv', leaderboardCsv(entries))} disabled={entries.length === 0}>
+        <button type="button" data-export="leaderboard" onClick={() => void exportCsv()} disabled={entries.length === 0}>
           Export CSV
         </button>
       </section>
@@ -68,12 +112,19 @@ export function Leaderboard() {
               <th>Time (ms)</th>
               <th>Penalty</th>
               <th>When</th>
+              <th>Attempts</th>
             </tr>
           </thead>
           <tbody>
-            {shown.map((e, i) => (
-              <Row key={`${e.at}-${e.id}-${i}`} e={e} rank={i + 1} />
-            ))}
+            {shown.map((row, i) => {
+              const key = `${row.best.server} ${row.best.id}`;
+              return (
+                <Fragment key={key}>
+                  <Row row={row} rank={i + 1} open={open === key} toggle={() => setOpen(open === key ? null : key)} />
+                  {open === key && <Attempts of={row.best} seen={row.count} />}
+                </Fragment>
+              );
+            })}
           </tbody>
         </table>
         {entries.length === 0 && status === 'live' && <p>No Submit yet.</p>}

@@ -15,3 +15,19 @@ export function useLeaderboard(): BoardState {
   }, []);
   return state;
 }
+
+/**
+ * Every Submit the relay kept under `id` (the board shows only each id's best and latest), once fetched;
+ * fetched again when `seen` (the Submits the board has of it) changes.
+ */
+export function useAttempts(id: string, seen: number): LeaderboardEntry[] | undefined {
+  const [attempts, setAttempts] = useState<LeaderboardEntry[]>();
+  useEffect(() => {
+    const asked = new AbortController();
+    fetch(`/api/leaderboard/attempts?id=${encodeURIComponent(id)}&seen=${seen}`, { signal: asked.signal })
+      .then((r) => r.json())
+      .then(setAttempts, () => setAttempts([]));
+    return () => asked.abort();
+  }, [id, seen]);
+  return attempts;
+}

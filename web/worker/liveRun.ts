@@ -12,6 +12,7 @@ import type { Scheme } from '../../shared/controllers/types.ts';
 import { browserClock } from '../live/browserClock.ts';
 import { bridgeUrl, type WebSocketLike } from '../live/bridgeSession.ts';
 import { bridgeFetch } from '../live/bridgeFetch.ts';
+import { ANONYMOUS_ID, isStudentId } from '../../shared/relay/studentId.ts';
 import type { FromController, ToController } from './liveController.ts';
 
 export interface LiveStart {
@@ -20,6 +21,8 @@ export interface LiveStart {
   scheme: string;
   params: Record<string, string | number>;
   variable: boolean;
+  /** The student's id the Submit gives (web/live/studentId.ts); ANONYMOUS_ID if none or not an id. */
+  submitAs?: string;
   /** The page's server settings (srv.*): asked of the relay when its operator lets a session choose. */
   policy?: Record<string, string | number>;
   /** The user's controller's code, when it is the scheme: each worker that checks or runs it loads it. */
@@ -61,7 +64,7 @@ export function runLiveFetch(m: LiveStart, asked: LivePolicy['asked'], log: Even
   // The browser's WebSocket fits the session's needs; the DOM's send type is only stricter on paper.
   const ws = new network.WebSocket(url) as unknown as WebSocketLike;
   const wall = browserClock();
-  const run = bridgeFetch(ws, wall, { scheme, params: values, id: 'pipefill@browser', giveUpMs: 120_000, log });
+  const run = bridgeFetch(ws, wall, { scheme, params: values, id: m.submitAs && isStudentId(m.submitAs) ? m.submitAs : ANONYMOUS_ID, giveUpMs: 120_000, log });
   const done = run.done.then(
     (o): LiveEnd => ({ result: o.result, stopped: o.result.result === null ? 'the server sent no Result' : null }),
     (e: Error): LiveEnd => {

@@ -35,7 +35,7 @@ export type WorkerRequest =
   | { id: number; kind: 'run'; spec: ScenarioSpec; probeFrom?: number; check?: boolean; preview?: boolean }
   | { id: number; kind: 'upload'; name: string; text: string }
   | { id: number; kind: 'replay'; csv: string }
-  | { id: number; kind: 'live'; relay: string; target: string; variable: boolean; scheme: string; params: ParamValues; policy?: ParamValues; code?: string }
+  | { id: number; kind: 'live'; relay: string; target: string; variable: boolean; submitAs?: string; scheme: string; params: ParamValues; policy?: ParamValues; code?: string }
   | { id: number; kind: 'summary'; spec: ScenarioSpec; probeFrom?: number }
   | { id: number; kind: 'measure'; spec: MeasurementSpec }
   | { id: number; kind: 'measure-live'; relay: string; target: string; sizes: number[]; repeats: number }
