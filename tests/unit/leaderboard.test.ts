@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Leaderboard, MAX_ID_CHARS, MAX_IDS, MAX_PER_ID } from '../../server/leaderboard.ts';
-import { leaderboardCsv, parseLeaderboardCsv, rankEntries, type LeaderboardEntry } from '../../shared/relay/leaderboard.ts';
+import { bestPerId, leaderboardCsv, parseLeaderboardCsv, rankEntries, type LeaderboardEntry } from '../../shared/relay/leaderboard.ts';
+import { isStudentId, studentIdProblem } from '../../shared/relay/studentId.ts';
 
 const at = '2026-11-21T20:00:00.000Z';
 const e = (id: string, result: boolean, time: number, penalty: number): LeaderboardEntry => ({ id, result, time, penalty, at, server: 'constant' });
@@ -75,5 +76,35 @@ describe('the relay’s board under a flood of Submits', () => {
         .map((l) => l.split(',')[2]),
     ).toEqual(["''=x", "''quoted"]);
     expect(parseLeaderboardCsv(csv).entries.map((x) => x.id)).toEqual(["'=x", "'quoted"]);
+  });
+});
+
+describe('each id’s best', () => {
+  it('keeps each id’s best Submit per server, how many it made and when the latest came, best first', () => {
+    const later = (x: LeaderboardEntry, minute: number) => ({ ...x, at: `2026-11-21T20:0${minute}:00.000Z` });
+    const rows = bestPerId([
+      later(e('ann@red', false, 900, 0), 1),
+      later(e('bob@blue', true, 3100, 2), 2),
+      later(e('ann@red', true, 3000, 4), 3),
+      later(e('ann@red', true, 3000, 1), 4),
+      later({ ...e('ann@red', true, 2000, 0), server: 'variable' }, 5),
+      later(e('ann@red', true, 3500, 0), 6),
+    ]);
+    expect(rows.map((r) => [r.best.id, r.best.server, r.best.time, r.best.penalty, r.count, r.latestAt.slice(14, 16)])).toEqual([
+      ['ann@red', 'variable', 2000, 0, 1, '05'],
+      ['ann@red', 'constant', 3000, 1, 4, '06'],
+      ['bob@blue', 'constant', 3100, 2, 1, '02'],
+    ]);
+  });
+});
+
+describe('a student’s id', () => {
+  it('is id@team of letters, digits and ._- within 64 characters; anything else says why', () => {
+    expect(['ann@red', 'a.b-c_d@team.2', `${'a'.repeat(60)}@red`].map(isStudentId)).toEqual([true, true, true]);
+    expect(['ann', '@red', 'ann@', 'a@b@c', 'ann red@x', 'ann@red\nMD5: x', `${'a'.repeat(61)}@red`].map(isStudentId)).toEqual([false, false, false, false, false, false, false]);
+    expect(studentIdProblem('')).toBe('give your id as id@team, e.g. ann@red');
+    expect(studentIdProblem(`${'a'.repeat(61)}@red`)).toBe('an id has at most 64 characters');
+    expect(studentIdProblem('ann')).toBe('an id is id@team: letters, digits, dots, dashes and underscores on both sides of one @');
+    expect(studentIdProblem('ann@red')).toBe(null);
   });
 });
