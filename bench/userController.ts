@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
+import { madeForOffsetServer, SCHEMES } from '../shared/controllers/registry.ts';
 import { ROOT } from '../server/relay.ts';
 import { launchChromium } from '../tests/helpers/browser.ts';
 import { testRelay } from '../tests/helpers/relay.ts';
@@ -11,24 +11,8 @@ import { testRelay } from '../tests/helpers/relay.ts';
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 const median = (xs: number[]) => quantile(xs, 0.5);
 
-/** Each copy (shared/controllers/copies) and the built-in it copies; offset-server schemes run the offset fetch. */
-const COPIES: [file: string, id: string, offset?: boolean][] = [
-  ['fixed.js', 'fixed'],
-  ['aimd.js', 'aimd'],
-  ['delayTrigger.js', 'delay-trigger'],
-  ['watermarks.js', 'watermarks'],
-  ['deliveryTrend.js', 'delivery-trend'],
-  ['rateBased.js', 'rate-based'],
-  ['bdp.js', 'bdp'],
-  ['reno.js', 'reno'],
-  ['cubic.js', 'cubic'],
-  ['bbr.js', 'bbr'],
-  ['vegas.js', 'vegas'],
-  ['copa.js', 'copa'],
-  ['burstAimd.js', 'burst-aimd', true],
-  ['constantBurst.js', 'constant-burst', true],
-  ['tokenPacer.js', 'token-pacer', true],
-];
+/** Each built-in, whose copy is measured against it; offset-server schemes run the offset fetch. */
+const COPIES: [id: string, offset: boolean][] = SCHEMES.map((s) => [s.id, madeForOffsetServer(s)]);
 
 /** Runs of each side left out first, and pairs measured after them. */
 const WARM_RUNS = 4;
@@ -47,12 +31,11 @@ function simulationTimes(): Record<string, string> {
     .find((a) => a.startsWith('--only='))
     ?.slice(7)
     .split(',');
-  for (const [file, id, offset = false] of COPIES) {
+  for (const [id, offset] of COPIES) {
     if (only && !only.includes(id)) continue;
-    if (!existsSync(resolve(ROOT, 'shared/controllers/copies', file))) continue;
-    const args = [resolve(ROOT, 'bench/userCopyRuns.ts'), file, id, offset ? 'offset' : 'contest', String(WARM_RUNS), String(PAIRS)];
+    const args = [resolve(ROOT, 'bench/userCopyRuns.ts'), id, offset ? 'offset' : 'contest', String(WARM_RUNS), String(PAIRS)];
     const child = spawnSync(process.execPath, [...process.execArgv, ...args], { encoding: 'utf8', cwd: ROOT });
-    if (child.status !== 0) throw new Error(`${file}: ${child.stderr}`);
+    if (child.status !== 0) throw new Error(`${id}: ${child.stderr}`);
     const { builtIn, user } = JSON.parse(child.stdout.trim().split('\n').pop()!) as { builtIn: number[]; user: number[] };
     const ratios = user.map((u, i) => u / builtIn[i]);
     out[`${offset ? 'offset' : 'contest'} run, ${id}: user copy / built-in`] =

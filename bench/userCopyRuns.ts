@@ -1,13 +1,15 @@
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { contest, flow, offsetServer } from '../shared/scenarios/presets.ts';
 import { runScenario } from '../shared/scenarios/run.ts';
 import { loadSchemeFile } from '../server/cli/schemeFlags.ts';
-import { ROOT } from '../server/relay.ts';
 import { loadTrace } from '../server/traces.ts';
+import { schemeCopy } from '../scripts/schemeCopies.ts';
 
 /**
  * One copy against its built-in, in a process of its own (so no other copy's code shares the engine's
- * view of the wrapper): `userCopyRuns.ts FILE ID offset|contest WARM PAIRS` prints the CPU ms of each run as
+ * view of the wrapper): `userCopyRuns.ts ID offset|contest WARM PAIRS` prints the CPU ms of each run as
  * JSON, `{ builtIn: [...], user: [...] }`, pair by pair. Both warm up alike, and the pairs alternate which
  * runs first, so neither gets the other's cache or the machine's quieter moments.
  */
@@ -21,9 +23,11 @@ function runMs(scheme: string, offset: boolean): number {
   return (c.user + c.system) / 1000;
 }
 
-const [file, id, run, warm, pairs] = process.argv.slice(2);
+const [id, run, warm, pairs] = process.argv.slice(2);
 const offset = run === 'offset';
-await loadSchemeFile(resolve(ROOT, 'shared/controllers/copies', file));
+const file = join(mkdtempSync(join(tmpdir(), 'copy-')), `${id}.js`);
+writeFileSync(file, (await schemeCopy(id))!);
+await loadSchemeFile(file);
 const builtIn: number[] = [];
 const user: number[] = [];
 for (let i = 0; i < Number(warm); i++) runMs(id, offset), runMs('user', offset);

@@ -5,8 +5,8 @@ import { build } from 'vite';
 import { TEST_BUNDLE } from './helpers/bundle.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-/** Everything the bundle is built from: the page's sources, the model, the live edge, assets, build settings, dependencies. */
-const INPUTS = ['web', 'shared', 'live', 'public', 'vite.config.ts', 'tsconfig.base.json', 'tsconfig.json', 'package-lock.json'];
+/** Everything the bundle is built from: the page's sources, the model, the live edge, assets, the copies' generator, build settings, dependencies. */
+const INPUTS = ['web', 'shared', 'live', 'public', 'scripts/schemeCopies.ts', 'vite.config.ts', 'tsconfig.base.json', 'tsconfig.json', 'package-lock.json'];
 const STAMP = join(TEST_BUNDLE, '.inputs-sha1');
 
 function filesUnder(path: string): string[] {

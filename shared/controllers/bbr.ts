@@ -194,7 +194,10 @@ class Bbr extends BaseController {
   }
 
   private updateGains(): void {
-    [this.pacingGain, this.cwndGain] = gains(this.mode, this.cycleIndex, this.probeBwGain);
+    // Not a destructuring into fields: the editor's JavaScript parser (Lezer) refuses one, and this scheme's copy must load there.
+    const [pacing, cwnd] = gains(this.mode, this.cycleIndex, this.probeBwGain);
+    this.pacingGain = pacing;
+    this.cwndGain = cwnd;
   }
 
   /** packets per ms and a gain → packets per second, 1% under */

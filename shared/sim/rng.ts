@@ -71,3 +71,17 @@ export class Rng {
     return Math.floor(this.next() * n);
   }
 }
+
+/**
+ * A stream whose uniform draws come from elsewhere (a user scheme's `random()`, itself the flow's own
+ * stream), with every draw made from them as Rng makes it: a copy of a built-in draws what the built-in does.
+ */
+export class DrawnRng extends Rng {
+  constructor(private readonly draw: () => number) {
+    super(0);
+  }
+
+  next(): number {
+    return this.draw();
+  }
+}

@@ -6,6 +6,7 @@ import { card, open, paintedPixels, playground } from '../helpers/page.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
 import { testRelay } from '../helpers/relay.ts';
 import { DEFAULT_POLICY } from '../../shared/offset/policy.ts';
+import { schemeCopy } from '../../scripts/schemeCopies.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -40,7 +41,7 @@ describe('live mode in Chromium', () => {
     const content = page.locator('.user-editor .cm-content');
     await content.click();
     await page.keyboard.press('Control+a');
-    await page.keyboard.insertText(readFileSync(join(import.meta.dirname, '../../shared/controllers/copies/tokenPacer.js'), 'utf8'));
+    await page.keyboard.insertText((await schemeCopy('token-pacer'))!);
     await page.getByRole('button', { name: 'Run ▶' }).click();
     await page.waitForFunction(() => (document.querySelector('select[data-param="a.scheme"]') as HTMLSelectElement | null)?.value === 'user');
     await page.locator('[data-action="start-live"]').click();

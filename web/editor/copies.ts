@@ -1,17 +1,16 @@
-/**
- * Readable JavaScript versions of built-ins, one file per scheme (its id in camelCase), that a student
- * edits ("Edit a copy"). Each gives the built-in's numbers on the same run
- * (tests/unit/userSchemeCopies*.test.ts). The texts load when asked for: the page's first run needs none.
- */
-const texts = import.meta.glob<string>('../../shared/controllers/copies/*.js', { query: '?raw', import: 'default' });
+import { COPIES } from 'virtual:scheme-copies';
 
-const fileOf = (scheme: string) => `../../shared/controllers/copies/${scheme.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}.js`;
+/**
+ * Readable JavaScript versions of built-ins that a student edits ("Edit a copy"), made at build time from
+ * each built-in's own source (scripts/schemeCopies.ts), so each gives the built-in's numbers
+ * (tests/unit/userSchemeCopies.test.ts). The texts load when asked for: the page's first run needs none.
+ */
 
 /** Whether the scheme has an editable copy. */
-export const hasCopy = (scheme: string): boolean => fileOf(scheme) in texts;
+export const hasCopy = (scheme: string): boolean => Object.hasOwn(COPIES, scheme);
 
 /** The text of the scheme's copy. */
-export const copyOf = (scheme: string): Promise<string> => texts[fileOf(scheme)]();
+export const copyOf = (scheme: string): Promise<string> => COPIES[scheme]();
 
 /** A short, complete controller: the editor's starting text and the help's example. */
 export const EXAMPLE = `// A controller: the default export declares its parameters (sliders are made from them)
