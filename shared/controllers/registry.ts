@@ -8,6 +8,7 @@ import { cubic } from './cubic.ts';
 import { delayTrigger } from './delayTrigger.ts';
 import { deliveryTrend } from './deliveryTrend.ts';
 import { fixed } from './fixed.ts';
+import { fixedTimer } from './fixedTimer.ts';
 import { rateBased } from './rateBased.ts';
 import { reno } from './reno.ts';
 import { tokenPacer } from './tokenPacer.ts';
@@ -16,7 +17,24 @@ import type { Scheme } from './types.ts';
 import { watermarks } from './watermarks.ts';
 
 /** Every scheme, in the order pickers and --help list them. */
-export const SCHEMES: readonly Scheme[] = [fixed, aimd, delayTrigger, watermarks, deliveryTrend, rateBased, bdpEstimator, reno, cubic, bbr, vegas, copa, burstAimd, constantBurst, tokenPacer];
+export const SCHEMES: readonly Scheme[] = [
+  fixed,
+  aimd,
+  delayTrigger,
+  watermarks,
+  deliveryTrend,
+  rateBased,
+  bdpEstimator,
+  reno,
+  fixedTimer,
+  cubic,
+  bbr,
+  vegas,
+  copa,
+  burstAimd,
+  constantBurst,
+  tokenPacer,
+];
 
 /** The user's own controller, once loaded (the worker from the editor, the CLIs from --scheme FILE). */
 let userScheme: Scheme | null = null;
@@ -36,5 +54,8 @@ const OFFSET_SERVER_WINDOWS = new Set(['token-pacer']);
 /** Whether a scheme is made for the offset server (bursts of requests, or pacing to its tokens). */
 export const madeForOffsetServer = (s: Scheme): boolean => s.mode === 'burst' || OFFSET_SERVER_WINDOWS.has(s.id);
 
-/** The schemes a contest link runs: every one not made for the offset server. */
-export const contestSchemes = (): Scheme[] => SCHEMES.filter((s) => !madeForOffsetServer(s));
+/** Schemes made for the reliable-transport matrix: the course's own sender, there to compare with Reno. */
+const MATRIX_WINDOWS = new Set(['fixed-timer']);
+
+/** The schemes a contest link runs: every one not made for the offset server or the matrix. */
+export const contestSchemes = (): Scheme[] => SCHEMES.filter((s) => !madeForOffsetServer(s) && !MATRIX_WINDOWS.has(s.id));

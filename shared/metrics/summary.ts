@@ -1,6 +1,7 @@
 import { K } from '../log/kinds.ts';
 import type { RunFacts } from './outcome.ts';
 import { grade, type Grade } from './grade.ts';
+import { type TransferFacts, transferFacts } from './transfer.ts';
 import { linkMetrics, type LinkMetrics } from './linkMetrics.ts';
 import { omniscientPoint, type OmniscientPoint } from './omniscient.ts';
 import { MAX_CHUNK } from '../offset/protocol.ts';
@@ -18,6 +19,8 @@ export interface FlowSummary {
     overhead: number;
     retransmissions: number;
     grade: Grade | null;
+    /** The timer and the retransmissions, as the matrix's captions explain a row. */
+    transfer: TransferFacts;
   } | null;
   offset: {
     result: boolean | null;
@@ -76,6 +79,7 @@ export function summarize(run: RunFacts): Summary {
         overhead: o.bytesOnWire / o.fileBytes,
         retransmissions: o.retransmissions,
         grade: l.kind === 'rate' && o.finishedAt >= 0 ? grade({ bytes: o.fileBytes, seconds, bandwidth: l.mbps * 1e6, latencyMs: l.delayMs, dropPercent: l.forward.loss * 100 }) : null,
+        transfer: transferFacts(log, o.flow),
       };
     }
     if (spec.workload === 'offset' && o.offset) {

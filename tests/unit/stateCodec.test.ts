@@ -231,7 +231,7 @@ describe('the labs’ links', () => {
   it.each([
     ['contest lab', CONTEST_LAB, ['trace', 'sw']],
     ['shared-bottleneck lab', SHARED_LAB, ['preset', 'f']],
-    ['transport lab', TRANSPORT_LAB, ['scheme', 'row']],
+    ['transport lab', TRANSPORT_LAB, ['scheme', 'row', 'link']],
     ['measurement lab', MEASUREMENT_LAB, ['bw', 'delay', 'jitter', 'hide', 'secret']],
   ] as const)('the %s carries %j', (_, schema, names) => {
     expect(schema.map((f) => f.name)).toEqual(names);

@@ -53,6 +53,8 @@ describe('summarize', () => {
       overhead: 1.2,
       retransmissions: 3,
       grade: { goodput: 1e6, rMin: 106_050, rTarget: 5e6, label: 'PERF18' },
+      // the log holds flow 0's three packets, delivered once each, and no ACK or timeout
+      transfer: { timeouts: 0, firstTimerMs: 0, longestTimerMs: 0, maxRttMs: 0, spurious: 0 },
     });
     expect(s.flows[1].reliable).toMatchObject({ exact: false, seconds: Number.NaN, grade: null });
     expect(s.flows[1].scheme).toBe('cubic');

@@ -1,9 +1,11 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
 import { useEditorState } from '../editor/userCode.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
+import type { LinkModel } from '../../shared/link/spec.ts';
 import { MATRIX_SEEDS, matrixRuns, rowVerdict } from '../../shared/scenarios/matrix.ts';
+import { rowCaption } from '../../shared/scenarios/matrixCaption.ts';
 import { FILE_SIZES, MATRIX, matrixRun } from '../../shared/scenarios/presets.ts';
 import { fixed } from '../charts/format.ts';
 import { RunCharts } from '../charts/RunCharts.tsx';
@@ -25,8 +27,8 @@ function Verdict({ passed, seeds, timedOut }: { passed: number; seeds: number; t
   return <Explained text={verdictExplanation(verdict, seeds, passed)}>{verdict}</Explained>;
 }
 
-/** The whole matrix for a scheme, over every seed, run again when the scheme or the user's code changes. */
-function useMatrixRuns(scheme: string, version: unknown) {
+/** The whole matrix for a scheme, over every seed, run again when the scheme, the link or the user's code changes. */
+function useMatrixRuns(scheme: string, model: LinkModel, version: unknown) {
   const [results, setResults] = useState<(Summary | null)[]>([]);
   const [running, setRunning] = useState(false);
   const [ms, setMs] = useState(0);
@@ -38,7 +40,7 @@ function useMatrixRuns(scheme: string, version: unknown) {
     setRunning(true);
     const t0 = performance.now();
     await pool.current.run(
-      MATRIX.flatMap((r) => matrixRuns(r, scheme)),
+      MATRIX.flatMap((r) => matrixRuns(r, scheme, {}, MATRIX_SEEDS, 1, model)),
       (i, s) => setResults((rs) => rs.map((x, k) => (k === i ? s : x))),
       () => {},
     );
@@ -46,17 +48,17 @@ function useMatrixRuns(scheme: string, version: unknown) {
     setRunning(false);
   };
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the matrix runs again when the scheme (or the user's code) changes, and only then.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the matrix runs again when the scheme, the link (or the user's code) changes, and only then.
   useEffect(() => {
     void runAll();
     return () => pool.current?.cancel();
-  }, [scheme, version]);
+  }, [scheme, model, version]);
   useEffect(() => () => pool.current?.close(), []);
   return { results, running, ms };
 }
 
 /** The run of the row the user opened (seed 1), and the span its charts are zoomed to. */
-function useRowRun(selected: number | null, scheme: string, version: unknown) {
+function useRowRun(selected: number | null, scheme: string, model: LinkModel, version: unknown) {
   const [view, setView] = useState<RunView | null>(null);
   const [domain, setDomain] = useState<[number, number] | null>(null);
   const runner = useRef<WorkerPool | null>(null);
@@ -67,15 +69,34 @@ function useRowRun(selected: number | null, scheme: string, version: unknown) {
     runner.current ??= new WorkerPool();
     setView(null);
     setDomain(null);
-    void runner.current.run('a', matrixRun(MATRIX[selected], scheme), setView);
-  }, [selected, scheme, version]);
+    void runner.current.run('a', matrixRun(MATRIX[selected], scheme, {}, 1, model), setView);
+  }, [selected, scheme, model, version]);
   return { view, domain, setDomain };
 }
+
+/** What each link model is, as the lab says which one the rows run on. */
+const LINK_MODEL_NOTE: Record<LinkModel, string> = {
+  netem:
+    "The rows run on Linux netem, as the course's harness sets tc on its loopback: one qdisc both ways (replies wait behind the data queued before them), a packet sent after the larger of its delay and the backlog, 1000 packets at most.",
+  mahimahi: 'The rows run on a Mahimahi link, as the contest: a queue of 100 packets before the bottleneck, then the propagation delay; replies cross a path of their own.',
+};
 
 type Verdicts = (i: number) => ReturnType<typeof rowVerdict> | null;
 
 /** One line per row: seed 1's figures, and the verdict, pass rate and grade spread over every seed. */
-function MatrixTable({ results, verdictOf, selected, select }: { results: (Summary | null)[]; verdictOf: Verdicts; selected: number | null; select: (i: number) => void }) {
+function MatrixTable({
+  results,
+  verdictOf,
+  captionOf,
+  selected,
+  select,
+}: {
+  results: (Summary | null)[];
+  verdictOf: Verdicts;
+  captionOf: (i: number) => string | null;
+  selected: number | null;
+  select: (i: number) => void;
+}) {
   return (
     <table className="results matrix" data-testid="matrix">
       <thead>
@@ -96,19 +117,27 @@ function MatrixTable({ results, verdictOf, selected, select }: { results: (Summa
         {MATRIX.map((row, i) => {
           const r = results[i * MATRIX_SEEDS]?.flows[0].reliable;
           const v = verdictOf(i);
+          const caption = captionOf(i);
           return (
-            <tr key={i} onClick={() => select(i)} className={selected === i ? 'selected' : ''} tabIndex={0} onKeyDown={(e) => e.key === 'Enter' && select(i)} data-row={i + 1}>
-              <td>{i + 1}</td>
-              <td>{row.group}</td>
-              <td>{row.name}</td>
-              <td className={v ? (v.passed === v.seeds ? 'pass' : 'fail') : ''}>{v ? <Verdict passed={v.passed} seeds={v.seeds} timedOut={v.timedOut} /> : '…'}</td>
-              <td>{r ? fixed(r.seconds, 3) : ''}</td>
-              <td>{r ? Math.round(r.overhead * FILE_SIZES[row.size]) : ''}</td>
-              <td>{r?.retransmissions ?? ''}</td>
-              <td>{r?.grade ? <Explained text={gradeExplanation(r.grade)}>{r.grade.label}</Explained> : ''}</td>
-              <td>{v ? `${v.passed}/${v.seeds}` : ''}</td>
-              <td>{v?.spread ?? ''}</td>
-            </tr>
+            <Fragment key={i}>
+              <tr onClick={() => select(i)} className={selected === i ? 'selected' : ''} tabIndex={0} onKeyDown={(e) => e.key === 'Enter' && select(i)} data-row={i + 1}>
+                <td>{i + 1}</td>
+                <td>{row.group}</td>
+                <td>{row.name}</td>
+                <td className={v ? (v.passed === v.seeds ? 'pass' : 'fail') : ''}>{v ? <Verdict passed={v.passed} seeds={v.seeds} timedOut={v.timedOut} /> : '…'}</td>
+                <td>{r ? fixed(r.seconds, 3) : ''}</td>
+                <td>{r ? Math.round(r.overhead * FILE_SIZES[row.size]) : ''}</td>
+                <td>{r?.retransmissions ?? ''}</td>
+                <td>{r?.grade ? <Explained text={gradeExplanation(r.grade)}>{r.grade.label}</Explained> : ''}</td>
+                <td>{v ? `${v.passed}/${v.seeds}` : ''}</td>
+                <td>{v?.spread ?? ''}</td>
+              </tr>
+              {caption && (
+                <tr className="row-caption" data-caption-row={i + 1}>
+                  <td colSpan={10}>{caption}</td>
+                </tr>
+              )}
+            </Fragment>
           );
         })}
       </tbody>
@@ -125,16 +154,32 @@ export function TransportLab() {
   const { notices, dismiss } = useNotices(initial);
   const [scheme, setScheme] = useState(initial.value.scheme as string);
   const [selected, setSelected] = useState<number | null>(initial.value.row ? (initial.value.row as number) - 1 : null);
-  useUrlState('transport-lab', TRANSPORT_LAB, { scheme, row: selected === null ? 0 : selected + 1 }, scheme === USER_SCHEME_ID);
+  const [model, setModel] = useState(initial.value.link as LinkModel);
+  useUrlState('transport-lab', TRANSPORT_LAB, { scheme, row: selected === null ? 0 : selected + 1, link: model }, scheme === USER_SCHEME_ID);
   // the user's controller runs again once its code changed
   const code = useEditorState().installed;
   const version = scheme === USER_SCHEME_ID ? code : null;
-  const { results, running, ms } = useMatrixRuns(scheme, version);
-  const { view, domain, setDomain } = useRowRun(selected, scheme, version);
+  const { results, running, ms } = useMatrixRuns(scheme, model, version);
+  const { view, domain, setDomain } = useRowRun(selected, scheme, model, version);
+  const runSection = useRef<HTMLElement>(null);
+  // An opened row's run appears below the table: bring it into view, again once its charts have come (the
+  // page may not have been long enough to scroll it to the top before).
+  const charted = view !== null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scrolls when a row opens and when its charts come, not on other renders.
+  useEffect(() => {
+    if (selected !== null) runSection.current?.scrollIntoView({ block: 'start' });
+  }, [selected, charted]);
 
   const charts = useMemo(() => (view ? chartsOf(view.series, false).filter((c) => c.id === 'sequence' || c.id === 'window') : []), [view]);
   const seedsOf = (i: number) => results.slice(i * MATRIX_SEEDS, (i + 1) * MATRIX_SEEDS);
   const verdictOf = (i: number) => (seedsOf(i).every(Boolean) ? rowVerdict(seedsOf(i) as Summary[]) : null);
+  const captionOf = (i: number) =>
+    seedsOf(i).every(Boolean)
+      ? rowCaption(
+          MATRIX[i],
+          seedsOf(i).map((s) => s!.flows[0].reliable!),
+        )
+      : null;
   const passed = MATRIX.filter((_, i) => verdictOf(i)?.passed === MATRIX_SEEDS).length;
 
   return (
@@ -149,11 +194,21 @@ export function TransportLab() {
         <span data-testid="matrix-status">
           {running ? `running… ${results.filter(Boolean).length} / ${results.length}` : `${passed} / ${MATRIX.length} rows pass · ${MATRIX_SEEDS} seeds · ${(ms / 1000).toFixed(2)} s`}
         </span>
+        <label className="param">
+          link
+          <select value={model} onChange={(e) => setModel(e.target.value as LinkModel)} data-param="link">
+            <option value="netem">Linux netem</option>
+            <option value="mahimahi">Mahimahi</option>
+          </select>
+        </label>
+        <span className="hint" data-testid="link-model">
+          {LINK_MODEL_NOTE[model]}
+        </span>
         <span className="hint">A row passes when the receiver's bytes equal the file exactly within the harness's timeout, on every seed. Click a row to see its run.</span>
       </section>
-      <MatrixTable results={results} verdictOf={verdictOf} selected={selected} select={setSelected} />
+      <MatrixTable results={results} verdictOf={verdictOf} captionOf={captionOf} selected={selected} select={setSelected} />
       {selected !== null && (
-        <section className="row-run" aria-label={`Run of row ${selected + 1}`}>
+        <section className="row-run" aria-label={`Run of row ${selected + 1}`} ref={runSection}>
           <h2>
             Row {selected + 1}: {MATRIX[selected].name} <small>· {findScheme(scheme)?.title}</small>
           </h2>

@@ -1,5 +1,7 @@
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { choice, num } from '../../shared/controllers/types.ts';
+import { LINK_MODELS } from '../../shared/link/spec.ts';
+import { MATRIX_LINK_MODEL } from '../../shared/scenarios/matrix.ts';
 import { DEFAULT_MEASUREMENT } from '../../shared/scenarios/measurement.ts';
 import { BUNDLED_TRACES, MATRIX, SHARED_PRESETS } from '../../shared/scenarios/presets.ts';
 import { sweepValues } from '../../shared/scenarios/sweep.ts';
@@ -85,6 +87,7 @@ export const TRANSPORT_LAB: readonly Field[] = [
     doc: 'The controller every row runs',
   },
   num('row', '', 0, MATRIX.length, 1, 0, 'The row whose run is open (0: none)'),
+  choice('link', LINK_MODELS, MATRIX_LINK_MODEL, "The link the rows run on: netem, as the course's harness, or Mahimahi's"),
 ];
 
 export const MEASUREMENT_BANDWIDTH = num('bw', 'Mbit/s', 0.1, 100, 0.1, DEFAULT_MEASUREMENT.mbps, 'Bandwidth of the link, each way');

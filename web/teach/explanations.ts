@@ -2,14 +2,22 @@ import type { Grade } from '../../shared/metrics/grade.ts';
 
 /** One-line explanations of the numbers the labs grade with, shown on hover and focus. */
 
-const mbit = (bps: number) => `${(bps / 1e6).toFixed(2)} Mbit/s`;
+const mbit = (bps: number, digits = 2) => `${(bps / 1e6).toFixed(digits)} Mbit/s`;
+
+/** The fewest decimals (at least 2) at which two different rates read differently, so "below" reads true. */
+function digitsApart(a: number, b: number): number {
+  let digits = 2;
+  while (digits < 9 && a !== b && mbit(a, digits) === mbit(b, digits)) digits++;
+  return digits;
+}
 
 /** What a reliable-transport grade means for this run's goodput. */
 export function gradeExplanation(g: Grade): string {
-  const minimum = `the minimum ${mbit(g.rMin)} (2.1 Mbit × (1 + drop %) ÷ latency, at most half the bandwidth)`;
-  if (g.label === 'FAIL') return `FAIL: goodput ${mbit(g.goodput)} is below ${minimum}`;
+  const d = digitsApart(g.goodput, g.rMin);
+  const minimum = `the minimum ${mbit(g.rMin, d)} (2.1 Mbit × (1 + drop %) ÷ latency, at most half the bandwidth)`;
+  if (g.label === 'FAIL') return `FAIL: goodput ${mbit(g.goodput, d)} is below ${minimum}`;
   if (g.label === 'OKAY') return `OKAY: goodput ${mbit(g.goodput)} reaches the target, half the bandwidth (${mbit(g.rTarget)})`;
-  return `${g.label}: goodput ${mbit(g.goodput)} lies ${g.label.slice(4)}% of the way from ${minimum} to the target ${mbit(g.rTarget)} (half the bandwidth)`;
+  return `${g.label}: goodput ${mbit(g.goodput, d)} lies ${g.label.slice(4)}% of the way from ${minimum} to the target ${mbit(g.rTarget, d)} (half the bandwidth)`;
 }
 
 /** What a matrix row's verdict means. */

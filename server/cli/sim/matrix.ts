@@ -1,6 +1,7 @@
 import type { ParamValues } from '../../../shared/controllers/types.ts';
 import type { LinkModel } from '../../../shared/link/spec.ts';
 import { matrixRuns, rowVerdict } from '../../../shared/scenarios/matrix.ts';
+import { rowCaption } from '../../../shared/scenarios/matrixCaption.ts';
 import { MATRIX, type MatrixRow } from '../../../shared/scenarios/presets.ts';
 import type { Io } from '../tool.ts';
 import { runOnce } from './oneRun.ts';
@@ -31,6 +32,10 @@ function rowResult(row: MatrixRow, index: number, scheme: string, params: ParamV
     bytesOnWire: Math.round(r.overhead * (outs[0].spec.flows[0].bytes ?? 0)),
     grade: r.grade?.label ?? null,
     wallMs: outs.reduce((sum, o) => sum + o.wallMs, 0),
+    caption: rowCaption(
+      row,
+      outs.map((o) => o.summary.flows[0].reliable!),
+    ),
   };
 }
 
@@ -39,7 +44,10 @@ export function runMatrix(scheme: string, params: ParamValues, seeds: Seeds, jso
   const table = MATRIX.map((row, i) => rowResult(row, i, scheme, params, seeds));
   if (json) io.out(JSON.stringify({ scheme, linkModel: seeds.model, seeds: seeds.count, rows: table }));
   else {
-    for (const t of table) io.out(`${String(t.row).padStart(2)} ${t.group.padEnd(11)} ${`${t.passed}/${t.seeds}`.padStart(5)} pass ${t.spread.padEnd(15)} ${t.name}`);
+    for (const t of table) {
+      io.out(`${String(t.row).padStart(2)} ${t.group.padEnd(11)} ${`${t.passed}/${t.seeds}`.padStart(5)} pass ${t.spread.padEnd(15)} ${t.name}`);
+      if (t.caption) io.out(`   ${t.caption}`);
+    }
     io.out(`${table.filter((t) => t.pass).length}/${table.length} rows passed on all ${seeds.count} seeds (${seeds.model} link)`);
   }
   return table.every((t) => t.pass) ? 0 : 1;

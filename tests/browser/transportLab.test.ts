@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { open, playground } from '../helpers/page.ts';
+
+let env: Awaited<ReturnType<typeof playground>>;
+beforeAll(async () => {
+  env = await playground();
+});
+afterAll(() => env.close());
+
+const done = (passing: string) => `[data-testid="matrix-status"]:text-matches("^${passing} / 21 rows pass")`;
+const caption = (row: number) => `tr[data-caption-row="${row}"]`;
+
+describe('the reliable-transport lab explains its matrix', () => {
+  it('runs on netem by default and says so; a row says why it timed out or was slow; the link is chosen in the URL', async () => {
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=transport-lab`);
+    await page.waitForSelector(done('20'), { timeout: 60_000 });
+    expect(await page.getByTestId('link-model').innerText()).toMatch(/^The rows run on Linux netem, as the course's harness sets tc on its loopback/);
+    const timedOut = await page.locator(caption(12)).innerText();
+    expect(timedOut).toMatch(
+      /^\d+ of 10 seeds ran past the harness's 30 s limit: RFC 6298 backoff doubled the timer after each timeout in a row, up to \d+ s: with 50% loss each way a packet and its ACK both get through 25% of the time/,
+    );
+    expect(await page.locator(caption(1)).count()).toBe(0);
+
+    await page.locator('select[data-param="scheme"]').selectOption('fixed-timer');
+    await page.waitForSelector(done('21'), { timeout: 60_000 });
+    expect(await page.locator(caption(9)).innerText()).toMatch(
+      /^\d+ spurious retransmissions \(segments the receiver already had\): the timer \(1 s\) is shorter than the RTT under queueing \(up to [\d.]+ s\), so it fires for packets still on their way; bytes on the wire: [\d.]+× the file\.$/,
+    );
+
+    await page.locator('select[data-param="link"]').selectOption('mahimahi');
+    await page.waitForSelector(done('21'), { timeout: 60_000 });
+    expect(await page.getByTestId('link-model').innerText()).toMatch(/^The rows run on a Mahimahi link/);
+    expect(await page.locator(caption(9)).count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get('link')).toBe('mahimahi');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('brings an opened row’s run, below the table, into view', async () => {
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=transport-lab`);
+    await page.setViewportSize({ width: 1500, height: 700 });
+    await page.waitForSelector(done('20'), { timeout: 60_000 });
+    // a click as the user's, without the scrolling to the row that playwright's own click does first
+    await page.locator('tr[data-row="19"]').dispatchEvent('click');
+    const run = page.locator('section.row-run');
+    await run.waitFor();
+    // the run at the top of the window, or all of it in the window when the page ends before it could reach the top
+    const inView = () =>
+      run.evaluate((e) => {
+        const r = e.getBoundingClientRect();
+        return r.top >= 0 && (r.top < 50 || r.bottom <= window.innerHeight);
+      });
+    await expect.poll(inView, { timeout: 5_000 }).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
