@@ -9,6 +9,7 @@ export {};
 const suites: [string, () => Promise<Record<string, string>>][] = [
   ['model', async () => (await import('./model.ts')).benchModel()],
   ['relay', async () => (await import('./relay.ts')).benchRelay()],
+  ['records', async () => (await import('./records.ts')).benchRecords()],
   ['browser', async () => (await import('./browser.ts')).benchBrowser()],
   ['feedback', async () => (await import('./browserFeedback.ts')).benchFeedback()],
   ['labs', async () => (await import('./labs.ts')).benchLabs()],

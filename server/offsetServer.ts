@@ -125,8 +125,10 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
     const reply = d.reply;
     if (!reply) return;
     if (capped) budget.spend(from.address, reply.length, now);
-    if (stored instanceof Promise) void stored.finally(() => replies.send(reply, from));
-    else replies.send(reply, from);
+    const send = () => replies.send(reply, from);
+    // Answered once the record is on disk, or held; answered all the same if it could not be kept.
+    if (stored instanceof Promise) void stored.then(send, send);
+    else send();
   };
   socket.on('message', (msg, from) => {
     handled++;

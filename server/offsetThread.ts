@@ -37,7 +37,8 @@ export function startOffsetThread(o: OffsetServerOptions): Promise<OffsetThread>
         const { type: _, n, ...s } = m;
         const stored = onSubmit?.(s satisfies Submission);
         // The thread holds a ranked Submit's answer until its record is on disk.
-        if (s.ranked) void Promise.resolve(stored).finally(() => worker.postMessage({ type: 'recorded', n }));
+        const recorded = () => worker.postMessage({ type: 'recorded', n });
+        if (s.ranked) void Promise.resolve(stored).then(recorded, recorded);
       } else if (m.type === 'stats') waiting.shift()?.(m);
       else if (m.type === 'answer') {
         answers.get(m.n)?.(m.body);

@@ -12,11 +12,23 @@ export interface RelayRecords {
 /** A write error's message without the path it names: the status API is open to every client. */
 const withoutPath = (error: string | null) => error?.replace(/, (\w+) '.*'$/, ', $1') ?? null;
 
-/** What the operator's console says when writes start failing and when the backlog is written. */
-function announce(path: string) {
+/** While writes fail, the operator's console is reminded of the backlog this often. */
+const REMIND_MS = 10_000;
+
+/** What the operator's console says when writes start failing, every REMIND_MS while they do, and when the backlog is written. */
+function announce(path: string, journal: () => Journal | undefined) {
+  let reminder: ReturnType<typeof setInterval> | null = null;
+  const say = (backlog: number, error: string) => console.error(`records: cannot write ${path} (${error}); ${backlog} held in memory, answered, retried every second`);
   return ({ backlog, error }: JournalStatus) => {
-    if (error) console.error(`records: cannot write ${path} (${error}); ${backlog} held in memory, answered, retried every second`);
-    else console.error(`records: ${path} writable again; every held record is written`);
+    if (reminder) clearInterval(reminder);
+    reminder = null;
+    if (!error) return console.error(`records: ${path} writable again; every held record is written`);
+    say(backlog, error);
+    reminder = setInterval(() => {
+      const j = journal();
+      if (j?.lastError()) say(j.backlog(), j.lastError()!);
+    }, REMIND_MS);
+    reminder.unref();
   };
 }
 
@@ -25,7 +37,9 @@ export function openRelayRecords(o: { dataDir: string | null; leaderboardFile: s
   const path = recordsPath(o);
   if (!path) return null;
   if (o.dataDir) mkdirSync(o.dataDir, { recursive: true });
-  const { journal, migrated } = openRecords(path, { onStatus: announce(path) });
+  let opened: Journal | undefined;
+  const { journal, migrated } = openRecords(path, { onStatus: announce(path, () => opened) });
+  opened = journal;
   return { path, journal, migrated };
 }
 
