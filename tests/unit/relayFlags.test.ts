@@ -34,4 +34,9 @@ describe('relay flags from the table', () => {
     // any free port may be asked for twice; a UDP and a TCP service may share a number
     expect(read(['--udp-port', '0', '--variable-port', '0', '--echo-port', '9801'])).toEqual({ constantPort: 0, variablePort: 0, echoPort: 9801 });
   });
+
+  it('keeps the records in a data folder or a leaderboard file, not both', () => {
+    expect(read(['--data', '/var/lib/pipefill'])).toMatchObject({ dataDir: '/var/lib/pipefill' });
+    expect(() => read(['--data', 'd', '--leaderboard', 'f.jsonl'])).toThrow(new UsageError('--data keeps the leaderboard in DIR/records.jsonl: give --data or --leaderboard, not both'));
+  });
 });
