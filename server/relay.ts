@@ -7,6 +7,7 @@ import { md5Hex } from '../shared/offset/md5.ts';
 import type { OffsetPolicyConfig, Submission } from '../shared/offset/policy.ts';
 import type { RelayInfo } from '../shared/relay/info.ts';
 import { createBridge, type Bridge, type BridgeOptions } from './bridge.ts';
+import { Contest, type ContestOptions } from './contest/contest.ts';
 import { startEchoServer, type EchoServer } from './echoServer.ts';
 import { Leaderboard } from './leaderboard.ts';
 import type { Journal } from './records/journal.ts';
@@ -75,6 +76,8 @@ export interface RelayOptions {
   operatorToken: string | null;
   /** Peer addresses (reverse proxies) whose X-Forwarded-For names the client. */
   trustProxies: string[];
+  /** The class contest (--contest), or null. */
+  contest: ContestOptions | null;
 }
 
 /**
@@ -127,6 +130,7 @@ export const DEFAULT_RELAY: Omit<RelayOptions, 'policy'> = {
   distDir: resolve(ROOT, 'dist'),
   operatorToken: null,
   trustProxies: [],
+  contest: null,
 };
 
 export interface Relay {
@@ -143,6 +147,7 @@ export interface Relay {
   operator: Operator;
   /** The class's records on disk (ranked Submits, contest submissions), or null if the relay keeps none. */
   journal: Journal | null;
+  contest: Contest | null;
   http: Server;
   /** One line per service, as printed at start. */
   lines: string[];
@@ -189,10 +194,12 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   const sessions = async () => [...(await constant.sessions()), ...(await variable.sessions())];
   const sessionCsv = async (id: string) => (await constant.sessionCsv(id)) ?? (await variable.sessionCsv(id));
   const api = { info, operator, board: leaderboard, records: () => recordsStatus(journal), echo: echo.records, shareRecords: o.shareRecords, shareAllRecords: o.shareAllRecords, sessions, sessionCsv };
-  await route(http, o, api, bridge, operator);
+  const contest = o.contest ? await Contest.start(o.contest, operator, journal) : null;
+  await route(http, o, api, bridge, operator, contest);
 
   const lines = serviceLines(o, { url, httpPort, info, md5, operator });
   if (records) lines.push(recordsLine(records, leaderboard));
+  if (contest) lines.push(...contest.lines);
   return {
     url,
     info,
@@ -204,10 +211,12 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
     leaderboard,
     operator,
     journal,
+    contest,
     http,
     lines,
     async close() {
       bridge.close();
+      await contest?.close();
       http.closeAllConnections();
       await Promise.all([new Promise<void>((r) => http.close(() => r())), constant.close(), variable.close(), echo.close()]);
       // Last, once the offset threads have exited: a Submit they answered may still be on its way to the board.

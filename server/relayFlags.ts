@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { num, choice } from '../shared/controllers/types.ts';
 import { type FlagSpec, flagName, wholeFlag, listFlag, readFlag, splitHostPort, switchFlag, textFlag, UsageError } from './cli/flags.ts';
 import { RECORDS_FILE } from './records/open.ts';
+import { CONTEST_FLAGS, readContestFlags } from './contest/flags.ts';
 import { DEFAULT_RELAY, type RelayOptions } from './relay.ts';
 
 /**
@@ -121,7 +122,7 @@ export const RELAY_FLAGS: readonly RelayFlag[] = [
   { param: textFlag('dist', 'DIR', d.distDir, 'the built app to serve'), field: 'distDir' },
 ];
 
-export const RELAY_SPECS = RELAY_FLAGS.map((f) => f.param);
+export const RELAY_SPECS = [...RELAY_FLAGS.map((f) => f.param), ...CONTEST_FLAGS];
 
 /** The options the given flags set, checked against the table; an error names the flag and what it accepts. */
 export function readRelayFlags(values: Record<string, unknown>): Partial<RelayOptions> {
@@ -132,6 +133,8 @@ export function readRelayFlags(values: Record<string, unknown>): Partial<RelayOp
     const v = readFlag(param, raw);
     out[field] = typeof v === 'number' && scale ? v * scale : v;
   }
+  const contest = readContestFlags(values);
+  if (contest) out.contest = contest;
   refuseSharedPorts({ ...DEFAULT_RELAY, ...(out as Partial<Ports>) });
   if (out.dataDir && out.leaderboardFile) throw new UsageError(`--data keeps the leaderboard in DIR/${RECORDS_FILE}: give --data or --leaderboard, not both`);
   return out as Partial<RelayOptions>;

@@ -43,6 +43,24 @@ const LOOPS = new Set(['ForStatement', 'WhileStatement', 'DoStatement']);
 const importsModule = (n: { name: string; node: { getChild(name: string): unknown } }) =>
   n.name === 'ImportDeclaration' || n.name === 'DynamicImport' || (n.name === 'ExportDeclaration' && n.node.getChild('from') !== null);
 
+/** A replacement of `text.slice(from, to)`; edits in order, none overlapping. */
+export interface Edit {
+  from: number;
+  to: number;
+  text: string;
+}
+
+/** The text with each edit's span replaced by its text. */
+export function withEdits(text: string, edits: readonly Edit[]): string {
+  let out = '';
+  let at = 0;
+  for (const e of edits) {
+    out += text.slice(at, e.from) + e.text;
+    at = e.to;
+  }
+  return out + text.slice(at);
+}
+
 const lineStarts = (text: string) => {
   const starts = [0];
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
@@ -84,13 +102,10 @@ export function prepareUserCode(source: string): PreparedCode {
     throw new UserCodeError('a controller cannot load other modules (it runs with no network): keep all its code in this one', null, p.line, p.column);
   }
   inserts.sort((a, b) => a.at - b.at);
-  let code = '';
-  let from = 0;
-  for (const ins of inserts) {
-    code += source.slice(from, ins.at) + ins.text;
-    from = ins.at;
-  }
-  code += source.slice(from);
+  const code = withEdits(
+    source,
+    inserts.map((i) => ({ from: i.at, to: i.at, text: i.text })),
+  );
   const codeStarts = lineStarts(code);
   return {
     code,

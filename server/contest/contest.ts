@@ -1,0 +1,151 @@
+import type { IncomingMessage } from 'node:http';
+import type { Accepted, ContestTrace, Reference, ReferencePoint } from '../../shared/contest/api.ts';
+import { scoreboardEntries } from '../../shared/scenarios/sweep.ts';
+import type { Journal } from '../records/journal.ts';
+import type { Operator } from '../operator.ts';
+import { ContestEvents } from './events.ts';
+import type { Omniscient } from './runProtocol.ts';
+import { Sandbox, type SandboxLimits } from './sandbox.ts';
+import { Scorer } from './scorer.ts';
+import { ContestStore, type Entry } from './store.ts';
+import { bundledFiles, traceLabel } from './traces.ts';
+
+/**
+ * The class contest the relay runs with --contest: submissions taken over HTTP (routes.ts), journaled,
+ * scored in sandboxes on the public and held-out traces, and the board and the reference points the
+ * page draws. Only what the instructor reveals of the held-out traces is ever shown.
+ */
+
+export interface ContestOptions {
+  publicTraces: string[];
+  heldOutTraces: string[];
+  /** The contest link's settings over the preset's (delay, queue), as `npm run sim`'s link flags set them. */
+  link: Record<string, number | string>;
+  reveal: boolean;
+  scorers: number;
+  /** Least time between two submissions under one id, s. */
+  gapSeconds: number;
+  limits: SandboxLimits;
+}
+
+/** Submissions waiting at most, over all ids. */
+export const MAX_WAITING = 1000;
+
+export type Refusal = { status: number; error: string; headers?: Record<string, string> };
+
+export class Contest {
+  readonly events = new ContestEvents();
+  readonly heldOutFiles: ReadonlySet<string>;
+  private readonly scorer: Scorer;
+  private readonly references = new Map<string, { omniscient: Omniscient | null; schemes: ReferencePoint[] }>();
+
+  private constructor(
+    private readonly o: ContestOptions,
+    private readonly sandbox: Sandbox,
+    readonly store: ContestStore,
+    private readonly operator: Operator,
+  ) {
+    this.heldOutFiles = new Set(o.heldOutTraces.flatMap(bundledFiles));
+    const traces = [...o.publicTraces.map((t) => ({ t, heldOut: false })), ...o.heldOutTraces.map((t) => ({ t, heldOut: true }))];
+    this.scorer = new Scorer(sandbox, { traces: traces.map(({ t, heldOut }) => ({ trace: traceLabel(t), source: t, heldOut })), link: o.link, limits: o.limits, slots: o.scorers });
+    for (const e of store.replay()) this.queue(e);
+    for (const { scheme } of scoreboardEntries()) this.addReference(scheme);
+  }
+
+  /** The contest, its submissions kept in the relay's records journal (in memory only when it keeps none). */
+  static async start(o: ContestOptions, operator: Operator, journal: Journal | null): Promise<Contest> {
+    const traces: ContestTrace[] = [...o.publicTraces.map((t) => ({ trace: traceLabel(t), heldOut: false })), ...o.heldOutTraces.map((t) => ({ trace: traceLabel(t), heldOut: true }))];
+    return new Contest(o, await Sandbox.prepare(), new ContestStore(traces, o.reveal, journal), operator);
+  }
+
+  isOperator(req: IncomingMessage): boolean {
+    return this.operator.isOperator(req);
+  }
+
+  /** The contest as the relay prints it at start. */
+  get lines(): string[] {
+    const names = (ts: string[]) => ts.map(traceLabel).join(', ');
+    return [
+      `contest         public ${names(this.o.publicTraces)} · held out ${names(this.o.heldOutTraces)}${this.store.revealed ? ' (revealed)' : ''} · ${this.o.scorers} scorer(s) · /api/contest, ?view=contest`,
+      `contest sandbox ${this.sandbox.isolation}`,
+    ];
+  }
+
+  /** Takes a submission, or says why not: the id's token, one waiting per id, the least gap, the queue's bound. */
+  async submit(id: string, code: string, token: unknown): Promise<Accepted | Refusal> {
+    const check = this.store.checkToken(id, token);
+    if (check === 'missing') return { status: 403, error: `${id} has submitted before: send the token its first submission was given` };
+    if (check === 'wrong') return { status: 403, error: `the token is not ${id}'s` };
+    const attempts = this.store.attemptsOf(id);
+    if (attempts.some((e) => e.status === 'queued')) return { status: 429, error: `${id} has a submission waiting to be scored: send the next once it is scored` };
+    const last = attempts.at(-1);
+    const wait = last ? Math.ceil(this.o.gapSeconds - (Date.now() - Date.parse(last.at)) / 1000) : 0;
+    if (wait > 0) return { status: 429, error: `${id} may submit once every ${this.o.gapSeconds} s: try again in ${wait} s`, headers: { 'retry-after': String(wait) } };
+    if (this.scorer.waiting >= MAX_WAITING) return { status: 503, error: `${MAX_WAITING} submissions are waiting to be scored: try again later` };
+    const { entry, token: kept } = await this.store.accept(id, code, check === 'ok' ? (token as string) : null);
+    this.queue(entry);
+    return { submission: entry.submission, token: kept };
+  }
+
+  private queue(e: Entry): void {
+    this.changed(e);
+    this.scorer.add({
+      code: e.code,
+      scheme: 'user',
+      started: () => {
+        this.store.settle(e, 'running');
+        this.changed(e);
+      },
+      finished: (out) => {
+        if ('error' in out) this.store.settle(e, 'failed', [], out.error);
+        else
+          this.store.settle(
+            e,
+            'scored',
+            out.scores.map(({ omniscient: _, ...s }) => s),
+          );
+        this.changed(e);
+      },
+    });
+  }
+
+  private changed(e: Entry): void {
+    this.events.send({ kind: 'submission', id: e.id, submission: e.submission, status: e.status });
+  }
+
+  private addReference(scheme: string): void {
+    this.scorer.add(
+      {
+        code: null,
+        scheme,
+        started: () => {},
+        finished: (out) => {
+          if ('error' in out) return;
+          for (const { trace, omniscient, throughputMbps, delay95, score } of out.scores) {
+            const r = this.references.get(trace) ?? { omniscient, schemes: [] };
+            r.schemes.push({ scheme, throughputMbps, delay95, score });
+            this.references.set(trace, r);
+          }
+          this.events.send({ kind: 'reference' });
+        },
+      },
+      true,
+    );
+  }
+
+  /** The reference points of the traces shown. */
+  reference(): Reference {
+    return { traces: this.store.shown().map(({ trace }) => ({ trace, omniscient: this.references.get(trace)?.omniscient ?? null, schemes: this.references.get(trace)?.schemes ?? [] })) };
+  }
+
+  reveal(): void {
+    this.store.reveal();
+    this.events.send({ kind: 'reveal' });
+  }
+
+  async close(): Promise<void> {
+    this.scorer.stop();
+    this.events.close();
+    this.sandbox.close();
+  }
+}

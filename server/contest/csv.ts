@@ -1,0 +1,16 @@
+import { csvFormatRows } from 'd3-dsv';
+import type { Board } from '../../shared/contest/api.ts';
+
+/** The board as CSV: one row per id (its best submission), its numbers per shown trace and its mean score. */
+export function boardCsv(board: Board): string {
+  const head = ['rank', 'id', 'submission', 'at', 'overall score', ...board.traces.flatMap((t) => [`${t.trace} Mbit/s`, `${t.trace} delay95 ms`, `${t.trace} score`])];
+  const rows = board.rows.map((r, i) => {
+    const byTrace = new Map(r.traces.map((t) => [t.trace, t]));
+    const cells = board.traces.flatMap((t) => {
+      const s = byTrace.get(t.trace);
+      return s ? [String(s.throughputMbps), String(s.delay95), String(s.score)] : ['', '', ''];
+    });
+    return [String(i + 1), r.id, r.submission, r.at, String(r.overall), ...cells];
+  });
+  return `${csvFormatRows([head, ...rows])}\n`;
+}

@@ -1,0 +1,86 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { basename, posix } from 'node:path';
+import { CONTEST_ID, MAX_CODE_BYTES } from '../../shared/contest/api.ts';
+import { requestUrl } from '../http.ts';
+import { readBody } from './body.ts';
+import { boardCsv } from './csv.ts';
+import type { Contest } from './contest.ts';
+
+/**
+ * The contest's HTTP API (shared/contest/api.ts says its JSON), and the refusal of the held-out traces'
+ * files wherever a path names them. Refusals are 4xx with `{"error": "<sentence>"}`.
+ */
+
+/** JSON escapes at most multiply a module's bytes by six (a control character becomes \u00XX). */
+const MAX_BODY = 6 * MAX_CODE_BYTES + 4096;
+
+const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }).end(JSON.stringify(body));
+};
+const refuse = (res: ServerResponse, status: number, error: string, headers: Record<string, string> = {}) => send(res, status, { error }, headers);
+
+/** Whether a request path names a held-out trace's file, however it is written. */
+function namesHeldOut(pathname: string, heldOutFiles: ReadonlySet<string>): boolean {
+  let path = pathname;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    // left as written: a file name has no bad escapes
+  }
+  return heldOutFiles.has(basename(posix.normalize(path)));
+}
+
+/** Answers the request if it is the contest's; false for any other. */
+export function handleContest(req: IncomingMessage, res: ServerResponse, contest: Contest): boolean {
+  const path = requestUrl(req)?.pathname ?? '';
+  if (namesHeldOut(path, contest.heldOutFiles)) {
+    refuse(res, 404, 'this trace is held out for the class contest: it is not served');
+    return true;
+  }
+  if (!path.startsWith('/api/contest/')) return false;
+  const get = req.method === 'GET' || req.method === 'HEAD';
+  const submission = /^\/api\/contest\/submissions\/([0-9a-f]{1,32})$/.exec(path);
+  if (path === '/api/contest/submissions' && req.method === 'POST') void submit(req, res, contest);
+  else if (path === '/api/contest/reveal' && req.method === 'POST') reveal(req, res, contest);
+  else if (!get) refuse(res, 405, `${req.method} is not taken here`, { allow: 'GET, HEAD' });
+  else if (submission) {
+    const view = contest.store.view(submission[1]);
+    if (view) send(res, 200, view);
+    else refuse(res, 404, `no submission ${submission[1]}`);
+  } else if (path === '/api/contest/leaderboard') send(res, 200, contest.store.board());
+  else if (path === '/api/contest/leaderboard.csv')
+    res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="contest.csv"', 'cache-control': 'no-store' }).end(boardCsv(contest.store.board()));
+  else if (path === '/api/contest/reference') send(res, 200, contest.reference());
+  else if (path === '/api/contest/events') contest.events.watch(res);
+  else refuse(res, 404, `no such contest endpoint: ${path.slice(0, 100)}`);
+  return true;
+}
+
+async function submit(req: IncomingMessage, res: ServerResponse, contest: Contest): Promise<void> {
+  const body = await readBody(req, MAX_BODY);
+  if (!body.ok) {
+    refuse(res, body.status, body.error, { connection: 'close' });
+    return;
+  }
+  let sent: unknown;
+  try {
+    sent = JSON.parse(body.text);
+  } catch {
+    refuse(res, 400, 'the request body is not JSON: send {"id": "...", "code": "...", "token": "..."}');
+    return;
+  }
+  const { id, code, token } = (typeof sent === 'object' && sent !== null ? sent : {}) as Record<string, unknown>;
+  if (typeof id !== 'string' || !CONTEST_ID.test(id)) return refuse(res, 400, 'id must be 1–64 characters of letters, digits and ._@-');
+  if (typeof code !== 'string' || code.trim() === '') return refuse(res, 400, 'code must be the controller module, as text');
+  const bytes = Buffer.byteLength(code, 'utf8');
+  if (bytes > MAX_CODE_BYTES) return refuse(res, 413, `the code is ${bytes} bytes; a submission may be at most ${MAX_CODE_BYTES} bytes (256 KB)`);
+  const answer = await contest.submit(id, code, token);
+  if ('error' in answer) refuse(res, answer.status, answer.error, answer.headers);
+  else send(res, 202, answer);
+}
+
+function reveal(req: IncomingMessage, res: ServerResponse, contest: Contest): void {
+  if (!contest.isOperator(req)) return refuse(res, 403, 'only the operator may reveal the held-out scores');
+  contest.reveal();
+  send(res, 200, { revealed: true });
+}

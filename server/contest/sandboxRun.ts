@@ -1,0 +1,66 @@
+/// <reference types="ses" />
+import { installUserScheme } from '../../shared/controllers/registry.ts';
+import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
+import { type PreparedCode, prepareUserCode, TICK, UserCodeError } from '../../shared/controllers/userCode.ts';
+import { Guard, userScheme } from '../../shared/controllers/userScheme.ts';
+import { withLinkValues } from '../../shared/link/params.ts';
+import { summarize } from '../../shared/metrics/summary.ts';
+import { contestOn } from '../../shared/scenarios/contestOn.ts';
+import { flow } from '../../shared/scenarios/presets.ts';
+import { runScenario } from '../../shared/scenarios/run.ts';
+import { parseTrace, type Trace } from '../../shared/trace/mahimahi.ts';
+import { moduleAsScript } from './moduleScript.ts';
+import type { RunInput, RunOutput } from './runProtocol.ts';
+
+/**
+ * One contest run inside the sandbox process, after `lockdown()` froze every shared intrinsic: the
+ * controller's module is evaluated in a compartment whose only global beyond the language's own is the
+ * loop guard, and the model drives it exactly as `npm run sim` does (same spec, seed and summary).
+ */
+
+/** The name stacks give the controller's text, as "controller.js:line:column". */
+const URL = 'controller.js';
+
+/** The compartment's script is the module one line down (moduleAsScript's opening line). */
+const shifted = (prepared: PreparedCode): PreparedCode => ({ code: prepared.code, original: (p) => prepared.original({ line: p.line - 1, column: p.column }) });
+
+/** Loads the controller into a compartment and installs it as the user scheme. */
+function installController(source: string): void {
+  const prepared = prepareUserCode(source);
+  const mapped = shifted(prepared);
+  const guard = new Guard({ url: URL, prepared: mapped });
+  const compartment = new Compartment({ [TICK]: harden((globalThis as Record<string, unknown>)[TICK]) });
+  const exported = guard.call('the module body', () => compartment.evaluate(`${moduleAsScript(prepared.code)}\n//# sourceURL=${URL}`));
+  installUserScheme(userScheme({ exported, url: URL, prepared: mapped, source }));
+}
+
+/** Runs the contest on the input's trace; the controller's faults come back as its error sentence. */
+export function contestRun(input: RunInput): RunOutput {
+  const traces = new Map<string, Trace>();
+  const load = (name: string) => {
+    const text = input.files[name];
+    if (text === undefined) throw new Error(`the sandbox was given no trace ${name}`);
+    if (!traces.has(name)) traces.set(name, parseTrace(text, name));
+    return traces.get(name)!;
+  };
+  try {
+    if (input.code !== null) installController(input.code);
+    const scheme = input.code !== null ? USER_SCHEME_ID : input.scheme;
+    const spec = contestOn(input.trace, [flow(scheme)], 1, (p) => load(p).times.at(-1)!);
+    spec.link = withLinkValues(spec.link, input.link);
+    const summary = summarize(runScenario(spec, load));
+    const { throughputMbps, delay95, power, score } = summary.all;
+    return { ok: true, throughputMbps, delay95, power, score, omniscient: summary.omniscient ?? null };
+  } catch (e) {
+    return { ok: false, error: e instanceof UserCodeError ? e.message : `your controller: ${describe(e)}` };
+  }
+}
+
+/** A thrown value in words; a frozen-intrinsic refusal is the usual one here. */
+function describe(e: unknown): string {
+  try {
+    return e instanceof Error ? `${e.name}: ${e.message}` : `threw ${String(e)}`;
+  } catch {
+    return 'threw a value that cannot be printed';
+  }
+}

@@ -1,0 +1,130 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Attempt, Board, BoardRow, ContestTrace, SubmissionStatus, SubmissionView, TraceScore } from '../../shared/contest/api.ts';
+import type { Journal, JournalRecord } from '../records/journal.ts';
+
+/**
+ * The contest's submissions and the ids' tokens, in memory and in the records journal: a submission is
+ * journaled (with its code) before it is acknowledged, and so is each result, so a restart finds every
+ * acknowledged submission and scores again those it had not finished.
+ */
+
+export interface Entry {
+  submission: string;
+  id: string;
+  at: string;
+  code: string;
+  status: SubmissionStatus;
+  /** Scores on every contest trace, public and held out, in the contest's trace order. */
+  scores: TraceScore[];
+  error?: string;
+}
+
+const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest();
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+export type TokenCheck = 'new' | 'ok' | 'missing' | 'wrong';
+
+export class ContestStore {
+  private readonly entries = new Map<string, Entry>();
+  private readonly byId = new Map<string, Entry[]>();
+  private readonly tokens = new Map<string, Buffer>();
+
+  constructor(
+    readonly traces: readonly ContestTrace[],
+    public revealed: boolean,
+    private readonly journal: Journal | null,
+  ) {}
+
+  /** Takes back what the journal holds; returns the submissions still to be scored, oldest first. */
+  replay(): Entry[] {
+    for (const r of this.journal?.records() ?? []) this.apply(r);
+    return [...this.entries.values()].filter((e) => e.status === 'queued' || e.status === 'running').map((e) => Object.assign(e, { status: 'queued' as const }));
+  }
+
+  private apply(r: JournalRecord): void {
+    if (r.kind === 'contest-token' && typeof r.id === 'string' && typeof r.hash === 'string') this.tokens.set(r.id, Buffer.from(r.hash, 'hex'));
+    if (r.kind === 'contest-submission') this.keep({ submission: String(r.submission), id: String(r.id), at: String(r.at), code: String(r.code), status: 'queued', scores: [] });
+    const e = r.kind === 'contest-result' ? this.entries.get(String(r.submission)) : undefined;
+    if (e) Object.assign(e, { status: r.status, scores: r.scores ?? [], error: r.error });
+    if (r.kind === 'contest-reveal') this.revealed = true;
+  }
+
+  private keep(e: Entry): void {
+    this.entries.set(e.submission, e);
+    this.byId.set(e.id, [...(this.byId.get(e.id) ?? []), e]);
+  }
+
+  checkToken(id: string, token: unknown): TokenCheck {
+    const known = this.tokens.get(id);
+    if (!known) return 'new';
+    if (typeof token !== 'string' || token === '') return 'missing';
+    return timingSafeEqual(known, hashOf(token)) ? 'ok' : 'wrong';
+  }
+
+  attemptsOf(id: string): readonly Entry[] {
+    return this.byId.get(id) ?? [];
+  }
+
+  /** Journals a submission (and a new id's token) and keeps it queued; resolves once the journal has it. */
+  async accept(id: string, code: string, token: string | null): Promise<{ entry: Entry; token: string }> {
+    const fresh = token === null ? randomBytes(16).toString('hex') : null;
+    const entry: Entry = { submission: randomBytes(8).toString('hex'), id, at: new Date().toISOString(), code, status: 'queued', scores: [] };
+    if (fresh) this.tokens.set(id, hashOf(fresh));
+    this.keep(entry);
+    const writes = [this.journal?.append({ kind: 'contest-submission', submission: entry.submission, id, at: entry.at, code })];
+    if (fresh) writes.push(this.journal?.append({ kind: 'contest-token', id, hash: hashOf(fresh).toString('hex') }));
+    await Promise.all(writes);
+    return { entry, token: fresh ?? (token as string) };
+  }
+
+  /** A submission's state changes; a final one is journaled. */
+  settle(e: Entry, status: SubmissionStatus, scores: TraceScore[] = [], error?: string): void {
+    Object.assign(e, { status, scores, error });
+    if (status === 'scored' || status === 'failed') void this.journal?.append({ kind: 'contest-result', submission: e.submission, status, scores, error });
+  }
+
+  reveal(): void {
+    if (this.revealed) return;
+    this.revealed = true;
+    void this.journal?.append({ kind: 'contest-reveal', at: new Date().toISOString() });
+  }
+
+  /** The traces whose scores are shown now. */
+  shown(): ContestTrace[] {
+    return this.traces.filter((t) => this.revealed || !t.heldOut);
+  }
+
+  view(submission: string): SubmissionView | undefined {
+    const e = this.entries.get(submission);
+    return e && { status: e.status, traces: this.shownScores(e), ...(e.error ? { error: e.error } : {}) };
+  }
+
+  private shownScores(e: Entry): TraceScore[] {
+    const names = new Set(this.shown().map((t) => t.trace));
+    return e.scores.filter((s) => names.has(s.trace));
+  }
+
+  private attempt(e: Entry): Attempt {
+    const traces = this.shownScores(e);
+    const overall = e.status === 'scored' && traces.length > 0 ? mean(traces.map((t) => t.score)) : null;
+    return { submission: e.submission, at: e.at, status: e.status, traces, overall, ...(e.error ? { error: e.error } : {}) };
+  }
+
+  /** Each id's best scored submission by its mean score over the shown traces, best first. */
+  board(): Board {
+    const rows: BoardRow[] = [];
+    const pending: Board['pending'] = [];
+    for (const [id, list] of this.byId) {
+      const attempts = list.map((e) => this.attempt(e));
+      const scored = attempts.filter((a) => a.overall !== null);
+      if (scored.length === 0) {
+        pending.push({ id, attempts });
+        continue;
+      }
+      const best = scored.reduce((b, a) => ((a.overall as number) > (b.overall as number) ? a : b));
+      rows.push({ id, submission: best.submission, at: best.at, traces: best.traces, overall: best.overall as number, attempts });
+    }
+    rows.sort((a, b) => b.overall - a.overall || a.at.localeCompare(b.at));
+    return { revealed: this.revealed, traces: this.shown(), rows, pending };
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * The class contest's HTTP API as JSON (the relay's /api/contest/…), shared by the relay, the page and
+ * the command line. A submission is scored on each contest trace exactly as `npm run sim -- --scheme FILE
+ * --trace T --json` scores it; scores on held-out traces are shown once the instructor reveals them.
+ */
+
+/** A submission's numbers on one trace. */
+export interface TraceScore {
+  trace: string;
+  throughputMbps: number;
+  delay95: number;
+  power: number;
+  score: number;
+}
+
+export type SubmissionStatus = 'queued' | 'running' | 'scored' | 'failed';
+
+/** GET /api/contest/submissions/<submission>. */
+export interface SubmissionView {
+  status: SubmissionStatus;
+  traces: TraceScore[];
+  error?: string;
+}
+
+/** POST /api/contest/submissions answers 202 with this. */
+export interface Accepted {
+  submission: string;
+  token: string;
+}
+
+/** One submission as the board shows it: its shown traces' numbers and their mean score. */
+export interface Attempt {
+  submission: string;
+  at: string;
+  status: SubmissionStatus;
+  traces: TraceScore[];
+  /** The mean score over the shown traces; null until scored. */
+  overall: number | null;
+  error?: string;
+}
+
+/** An id's row: its best scored submission, and every attempt. */
+export interface BoardRow {
+  id: string;
+  submission: string;
+  at: string;
+  traces: TraceScore[];
+  overall: number;
+  attempts: Attempt[];
+}
+
+export interface ContestTrace {
+  trace: string;
+  heldOut: boolean;
+}
+
+/** GET /api/contest/leaderboard: the traces shown, the rows best first, and ids with no scored submission yet. */
+export interface Board {
+  revealed: boolean;
+  traces: ContestTrace[];
+  rows: BoardRow[];
+  pending: { id: string; attempts: Attempt[] }[];
+}
+
+/** A reference point on one trace: a built-in scheme at its defaults, or the omniscient sender. */
+export interface ReferencePoint {
+  scheme: string;
+  throughputMbps: number;
+  delay95: number;
+  score: number;
+}
+
+/** GET /api/contest/reference: per shown trace, the omniscient point and the built-ins (as they finish). */
+export interface Reference {
+  traces: { trace: string; omniscient: { throughputMbps: number; delay95: number } | null; schemes: ReferencePoint[] }[];
+}
+
+/** What the event stream sends: a submission changed state, or the held-out scores were revealed. */
+export type ContestEvent = { kind: 'submission'; id: string; submission: string; status: SubmissionStatus } | { kind: 'reveal' } | { kind: 'reference' };
+
+/** An id is what the course's ids are made of: 1–64 letters, digits and `._@-`. */
+export const CONTEST_ID = /^[A-Za-z0-9._@-]{1,64}$/;
+
+/** The largest controller module a submission may carry, bytes. */
+export const MAX_CODE_BYTES = 256 * 1024;

@@ -1,0 +1,46 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { SubmissionView } from '../../shared/contest/api.ts';
+import { ROOT, tsxArgs } from './cli.ts';
+import { until } from './relay.ts';
+
+/** The operator's token the contest relays are started with. */
+export const OPERATOR_TOKEN = 'contest-operator-token-for-tests';
+
+/** A relay process running the class contest on free ports, its URL, and a stop that waits for its exit. */
+export async function contestRelay(flags: string[]): Promise<{ url: string; child: ChildProcess; out: () => string; stop(): Promise<void> }> {
+  const args = ['--http-port', '0', '--udp-port', '0', '--variable-port', '0', '--echo-port', '0', '--operator-token', OPERATOR_TOKEN, '--contest', '--contest-gap', '0', ...flags];
+  const child = spawn(process.execPath, tsxArgs('server/main.ts', args), { cwd: ROOT });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  if (!(await until(() => out.includes('contest sandbox') || child.exitCode !== null, 30_000))) throw new Error(`the relay did not start:\n${out}`);
+  const url = /playground\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+  if (!url) throw new Error(`the relay did not start:\n${out}`);
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  return {
+    url,
+    child,
+    out: () => out,
+    async stop() {
+      child.kill('SIGINT');
+      await exited;
+    },
+  };
+}
+
+/** POSTs a submission body (an object, sent as JSON, or raw bytes) and reads the JSON answer. */
+export async function postSubmission(url: string, body: unknown): Promise<{ status: number; json: Record<string, string> }> {
+  const raw = body instanceof Uint8Array ? new Uint8Array(body) : JSON.stringify(body);
+  const res = await fetch(`${url}/api/contest/submissions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw });
+  return { status: res.status, json: await res.json() };
+}
+
+/** A submission's state once it is scored or failed (polled: the answer it means, not a time). */
+export async function settled(url: string, submission: string, ms = 120_000): Promise<SubmissionView> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const view: SubmissionView = await (await fetch(`${url}/api/contest/submissions/${submission}`)).json();
+    if (view.status === 'scored' || view.status === 'failed' || Date.now() > end) return view;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
