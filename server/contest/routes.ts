@@ -59,7 +59,7 @@ export function handleContest(req: IncomingMessage, res: ServerResponse, contest
 async function submit(req: IncomingMessage, res: ServerResponse, contest: Contest): Promise<void> {
   const body = await readBody(req, MAX_BODY);
   if (!body.ok) {
-    refuse(res, body.status, body.error, { connection: 'close' });
+    refuse(res, body.status, body.error);
     return;
   }
   let sent: unknown;

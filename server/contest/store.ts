@@ -54,6 +54,14 @@ export class ContestStore {
     this.byId.set(e.id, [...(this.byId.get(e.id) ?? []), e]);
   }
 
+  /**
+   * Appends to the journal: resolved once on disk, or held in memory while the disk refuses it (the journal
+   * retries); a journal closed as the relay stops takes nothing more.
+   */
+  private record(r: JournalRecord): Promise<unknown> {
+    return this.journal?.append(r).catch(() => null) ?? Promise.resolve(null);
+  }
+
   checkToken(id: string, token: unknown): TokenCheck {
     const known = this.tokens.get(id);
     if (!known) return 'new';
@@ -71,8 +79,8 @@ export class ContestStore {
     const entry: Entry = { submission: randomBytes(8).toString('hex'), id, at: new Date().toISOString(), code, status: 'queued', scores: [] };
     if (fresh) this.tokens.set(id, hashOf(fresh));
     this.keep(entry);
-    const writes = [this.journal?.append({ kind: 'contest-submission', submission: entry.submission, id, at: entry.at, code })];
-    if (fresh) writes.push(this.journal?.append({ kind: 'contest-token', id, hash: hashOf(fresh).toString('hex') }));
+    const writes = [this.record({ kind: 'contest-submission', submission: entry.submission, id, at: entry.at, code })];
+    if (fresh) writes.push(this.record({ kind: 'contest-token', id, hash: hashOf(fresh).toString('hex') }));
     await Promise.all(writes);
     return { entry, token: fresh ?? (token as string) };
   }
@@ -80,13 +88,13 @@ export class ContestStore {
   /** A submission's state changes; a final one is journaled. */
   settle(e: Entry, status: SubmissionStatus, scores: TraceScore[] = [], error?: string): void {
     Object.assign(e, { status, scores, error });
-    if (status === 'scored' || status === 'failed') void this.journal?.append({ kind: 'contest-result', submission: e.submission, status, scores, error });
+    if (status === 'scored' || status === 'failed') void this.record({ kind: 'contest-result', submission: e.submission, status, scores, error });
   }
 
   reveal(): void {
     if (this.revealed) return;
     this.revealed = true;
-    void this.journal?.append({ kind: 'contest-reveal', at: new Date().toISOString() });
+    void this.record({ kind: 'contest-reveal', at: new Date().toISOString() });
   }
 
   /** The traces whose scores are shown now. */

@@ -22,7 +22,7 @@ export async function contestRelay(flags: string[]): Promise<{ url: string; chil
     child,
     out: () => out,
     async stop() {
-      child.kill('SIGINT');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
       await exited;
     },
   };

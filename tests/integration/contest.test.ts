@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Board } from '../../shared/contest/api.ts';
@@ -91,4 +92,29 @@ describe('the class contest: scoring', () => {
     expect((await postSubmission(relay.url, { id: 'x'.repeat(65), code: GOOD })).status).toBe(400);
     expect((await postSubmission(relay.url, new TextEncoder().encode('id=ann'))).json.error).toMatch(/not JSON/);
   });
+});
+
+describe('the class contest: records', () => {
+  it('keeps acknowledged submissions, their code and tokens across kill -9, and scores what was left unscored', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'pipefill-contest-data-'));
+    const flags = ['--data', data, '--contest-trace', PUBLIC, '--contest-held-out', HELD_OUT];
+    const first = await contestRelay(flags);
+    const acked = [];
+    for (const id of ['cat@red', 'dan@red', 'eve@red']) acked.push({ id, ...(await postSubmission(first.url, { id, code: GOOD })) });
+    first.child.kill('SIGKILL');
+    await first.stop();
+    const second = await contestRelay(flags);
+    try {
+      const [pub] = await sims;
+      for (const a of acked) {
+        expect(a.status).toBe(202);
+        expect(await settled(second.url, a.json.submission), a.id).toEqual({ status: 'scored', traces: [pub] });
+      }
+      const refused = await postSubmission(second.url, { id: 'cat@red', code: GOOD });
+      expect(refused.status).toBe(403);
+      expect((await postSubmission(second.url, { id: 'cat@red', code: GOOD, token: acked[0].json.token })).status).toBe(202);
+    } finally {
+      await second.stop();
+    }
+  }, 240_000);
 });
