@@ -1,3 +1,4 @@
+import { NETEM_LIMIT } from '../../shared/link/netem.ts';
 import type { LinkSpec } from '../../shared/scenarios/spec.ts';
 import { type EmulatedLink, MAX_REFUSED_SENDERS } from './emulatedLink.ts';
 import type { DelayHistogram } from './histogram.ts';
@@ -8,7 +9,12 @@ const f = (v: number, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : '
 /** One line naming the link's settings, as the proxy prints them when it starts. */
 export function describeLink(link: LinkSpec): string {
   const rate = link.kind === 'trace' ? `trace ${link.trace} / ${link.ackTrace}${link.once ? ' (once)' : ''}` : `${link.mbps} Mbit/s`;
-  const queue = link.queue.kind === 'infinite' ? 'infinite queue' : `drop-tail ${link.queue.limit} ${link.queue.kind}`;
+  const queue =
+    link.model === 'netem'
+      ? `netem, limit ${link.limit ?? NETEM_LIMIT} packets${link.netemQdisc === 'each-direction' ? ', a qdisc each way' : ', one qdisc both ways'}`
+      : link.queue.kind === 'infinite'
+        ? 'infinite queue'
+        : `drop-tail ${link.queue.limit} ${link.queue.kind}`;
   const impair = (name: string, s: LinkSpec['forward']) => {
     const parts = [
       s.loss && `${s.loss * 100}% loss`,

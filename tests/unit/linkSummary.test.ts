@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatLinkReport, type LinkReport } from '../../server/link/summary.ts';
+import { describeLink, formatLinkReport, type LinkReport } from '../../server/link/summary.ts';
+import { rateLink } from '../../shared/scenarios/presets.ts';
 import { newStats } from '../../server/link/tap.ts';
 
 /** A report of a link that delivered `sent` of the sender's datagrams and carried `back` of the receiver's. */
@@ -33,5 +34,14 @@ describe('the link’s closing summary', () => {
         .at(-1),
     ).toBe('4 datagrams from others than the receiver ignored');
     expect(formatLinkReport(report(0, 0))).not.toContain('nothing came back');
+  });
+});
+
+describe('the link’s opening line', () => {
+  it('names the netem model, its limit and its qdiscs in place of a queue', () => {
+    const netem = { ...rateLink(0.1, 500), model: 'netem' as const, limit: 1000 };
+    expect(describeLink(netem)).toBe('0.1 Mbit/s · 500 ms each way · netem, limit 1000 packets, one qdisc both ways');
+    expect(describeLink({ ...netem, netemQdisc: 'each-direction' })).toContain('netem, limit 1000 packets, a qdisc each way');
+    expect(describeLink(rateLink(0.1, 500))).toBe('0.1 Mbit/s · 500 ms each way · infinite queue');
   });
 });
