@@ -53,6 +53,8 @@ export function parseIperf3(text: string): Iperf3Test {
       const num = (name: string, optional = false) => {
         const v = s?.[name];
         if (v === undefined && optional) return Number.NaN;
+        const cwndHint = name === 'snd_cwnd' ? ': the receiver’s output has none, use the sender’s (iperf3 -c … -J, without -R)' : '';
+        if (v === undefined) throw new FormatError(`iperf3 JSON: ${at}.${name} is missing${cwndHint}`);
         if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
           throw new FormatError(
             `iperf3 JSON: ${at}.${name} must be a number not below 0 (got ${JSON.stringify(v)})${name === 'snd_cwnd' ? ': the receiver’s file has none, use the sender’s (iperf3 -c … -J)' : ''}`,

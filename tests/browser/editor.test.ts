@@ -207,7 +207,7 @@ describe('the controller editor in Chromium', () => {
 
     const { page, problems } = await open(env.browser, env.relay.url);
     await card(page, 'A', 'Throughput');
-    await page.getByText('Import CSV', { exact: true }).click();
+    await page.getByText('Import', { exact: true }).click();
     await page.locator('[data-import="b"]').setInputFiles(join(dir, 'run.csv'));
     await page.waitForFunction(() => document.querySelector('section.cards[data-side^="B "] h3 small')?.textContent?.startsWith('imported'));
     await page.locator('.user-editor .cm-content').waitFor();

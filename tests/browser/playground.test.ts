@@ -78,7 +78,7 @@ describe('the playground in Chromium', () => {
     const run = runScenario(specFor(LIGHT, 'a'), loadTrace);
     expect(imported.log.length).toBe(run.log.length);
     expect(imported.spec).toEqual(specFor(LIGHT, 'a'));
-    await page.getByText('Import CSV', { exact: true }).click();
+    await page.getByText('Import', { exact: true }).click();
     await page.locator('[data-import="b"]').setInputFiles(file);
     await page.waitForFunction(() => document.querySelector('section.cards[data-side^="B "] h3 small')?.textContent?.startsWith('imported'));
     expect(await card(page, 'B', 'Throughput')).toBe(await card(page, 'A', 'Throughput'));
@@ -108,7 +108,7 @@ describe('the playground in Chromium', () => {
     await page.locator('[data-param="upload"]').setInputFiles(join(dir, 'bad.down'));
     await page.getByText('bad.down is not a Mahimahi trace: line 3: not a whole number of milliseconds: "fast"').waitFor();
     writeFileSync(join(dir, 'bad.csv'), 'time,what\n1,2\n');
-    await page.getByText('Import CSV', { exact: true }).click();
+    await page.getByText('Import', { exact: true }).click();
     await page.locator('[data-import="a"]').setInputFiles(join(dir, 'bad.csv'));
     await page.getByText('bad.csv could not be replayed: not a Pipefill trace').waitFor();
     writeFileSync(join(dir, 'good.down'), Array.from({ length: 3000 }, (_, i) => String(i + 1)).join('\n'));

@@ -25,7 +25,7 @@ describe('no stale state in Chromium', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="trace-a"]').click()]);
     const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'fixed.csv');
     await download.saveAs(file);
-    await page.getByText('Import CSV', { exact: true }).click();
+    await page.getByText('Import', { exact: true }).click();
     await page.locator('[data-import="b"]').setInputFiles(file);
     await page.waitForFunction(() => document.querySelector('section.cards[data-side^="B "] h3 small')?.textContent?.startsWith('imported'));
     expect(await heading(page, 'B')).toMatch(/^B · Fixed window/);
@@ -36,7 +36,7 @@ describe('no stale state in Chromium', () => {
     await expect.poll(() => plane.innerText()).toMatch(/^A · Fixed window: /);
     await page.locator('[data-number="link.delay"]').fill('50');
     await page.waitForFunction(() => /^simulated in \d+ ms$/.test(document.querySelector('section.cards[data-side^="B "] h3 small')?.textContent ?? ''));
-    await page.getByText('Import CSV', { exact: true }).click();
+    await page.getByText('Import', { exact: true }).click();
     await page.locator('[data-import="b"]').setInputFiles(file);
     await expect.poll(() => plane.innerText()).toMatch(/^Look out: A and B ran on different links \(delay 50 ms against 20 ms\), so their figures do not compare like for like\./);
     expect(problems).toEqual([]);

@@ -1,13 +1,13 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readRun } from '../../shared/formats/detect.ts';
 import { encodePcap } from '../../shared/formats/pcap.ts';
 import { convert, CONVERT_USAGE } from '../../server/cli/convert.ts';
 import { runInProcess } from '../helpers/cli.ts';
+import { iperf3Json } from '../helpers/iperf3.ts';
 import { K, offsetFetch, rows, shortContest } from '../helpers/formatRuns.ts';
 
 /**
@@ -70,40 +70,9 @@ describe('tshark reads the pcap export', () => {
   });
 });
 
-const servers: ChildProcess[] = [];
-afterAll(() => {
-  for (const s of servers) s.kill();
-});
-
-/** A port nothing listens on now, for iperf3's server (which takes no port 0). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** iperf3's server for one test, once it says it listens. */
-async function iperf3Server(port: number): Promise<void> {
-  const server = spawn('iperf3', ['-s', '-1', '--forceflush', '-B', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  servers.push(server);
-  await new Promise<void>((resolve, reject) => {
-    let said = '';
-    server.stdout!.on('data', (d: Buffer) => {
-      said += d.toString();
-      if (said.includes('Server listening')) resolve();
-    });
-    server.on('exit', (code) => reject(new Error(`iperf3 -s ended (${code}) before listening: ${said}`)));
-  });
-}
-
 describe('a real iperf3 transfer over loopback imports', () => {
   it('as a run with the kernel’s window and RTT per interval, and converts to the per-interval CSV', async () => {
-    const port = await freePort();
-    await iperf3Server(port);
-    const json = execFileSync('iperf3', ['-c', '127.0.0.1', '-p', String(port), '-t', '1', '-i', '0.25', '-J'], { encoding: 'utf8', timeout: 30_000 });
+    const json = await iperf3Json(['-t', '1', '-i', '0.25']);
     const file = join(dir, 'iperf3.json');
     writeFileSync(file, json);
     const run = readRun(readFileSync(file));

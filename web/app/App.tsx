@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { withinRun } from '../charts/keyZoom.ts';
 import { SIDE_STYLE } from '../charts/palette.ts';
 import { Notices } from '../components/Notices.tsx';
@@ -18,6 +19,7 @@ import { LivePanel } from './LivePanel.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { restoreImportedCode } from '../editor/userCode.ts';
 import { throttledWriter } from './throttle.ts';
+import { type ImportedFile, importedCsv } from '../export/importFile.ts';
 import type { Playhead } from './playhead.ts';
 import { usePlayback } from './usePlayback.ts';
 import { useSteadyCallback } from './useSteadyCallback.ts';
@@ -73,14 +75,36 @@ function useUrlWrites(e: Experiment): void {
   }, [url]);
 }
 
-/** Replays an exported trace CSV on a side and shows it from the start, as runs open; a file that cannot be replayed is named in a notice. */
-async function importRun(file: File, slot: Slot, runs: Runs, playhead: Playhead, notices: { note(m: string): void; forget(which: (m: string) => boolean): void }): Promise<void> {
-  const r = await runs.pool.request(slot, { kind: 'replay', csv: await file.text() }, (view) => runs.show(slot, view));
+/**
+ * Replays an exported trace CSV, or a run another tool wrote (iperf3, qlog, a Mahimahi link log), on a side
+ * and shows it from the start, as runs open; a file that cannot be replayed is named in a notice. A kernel's
+ * run from iperf3 is drawn beside a simulated run of its own congestion control: `simulate` sets the other
+ * side's scheme to it, before the import is shown (a change of the experiment runs anew a side it replaced).
+ */
+async function importRun(
+  file: File,
+  slot: Slot,
+  e: Experiment,
+  runs: Runs,
+  playhead: Playhead,
+  notices: { note(m: string): void; forget(which: (m: string) => boolean): void },
+  simulate: (scheme: string) => void,
+): Promise<void> {
+  let imported: ImportedFile;
+  try {
+    imported = await importedCsv(file, specFor(e, otherSide(slot)));
+  } catch (err) {
+    return notices.note(`${file.name}${NOT_REPLAYED}${(err as Error).message}`);
+  }
+  if (imported.scheme) simulate(imported.scheme);
+  const r = await runs.pool.request(slot, { kind: 'replay', csv: imported.csv }, (view) => runs.show(slot, view));
   if (r.kind === 'error') return notices.note(`${file.name}${NOT_REPLAYED}${r.message}`);
   notices.forget((m) => m.includes(NOT_REPLAYED));
   playhead.replay();
   await restoreImportedCode(r.view.spec);
 }
+
+const otherSide = (slot: Slot): Slot => (slot === 'a' ? 'b' : 'a');
 
 /** The experiment the URL opened, the notices of what was wrong in it, and the URL kept in step with it. */
 function useExperiment() {
@@ -165,7 +189,7 @@ export function App() {
           set={setE}
           setScenario={(scenario) => setE(withScenario(e, scenario))}
           liveTarget={live.target}
-          onImport={(f, s) => void importRun(f, s, runs, playhead, { note, forget })}
+          onImport={(f, s) => void importRun(f, s, e, runs, playhead, { note, forget }, (scheme) => flushSync(() => setE((now) => ({ ...now, [otherSide(s)]: { scheme, params: {} } }))))}
           note={note}
         >
           <ExportMenu e={e} runs={runs} link={linkNow} uploadedText={uploads.texts} chartsRoot={() => chartsRoot.current} label={label} note={note} />

@@ -1,5 +1,6 @@
 import { constantRateTrace, formatTrace } from '../../shared/trace/mahimahi.ts';
 import { download } from '../export/download.ts';
+import { RUN_FORMATS, type RunFormat, runAs } from '../export/runFormats.ts';
 import { chartsSvg, svgToPng } from '../export/image.ts';
 import { settingsLine } from '../export/settings.ts';
 import type { Experiment } from '../state/experiment.ts';
@@ -18,6 +19,9 @@ interface Props {
   note(message: string): void;
 }
 
+/** The formats a side's run exports in: a link log only where the bottleneck is a trace's. */
+const formatsFor = (e: Experiment): RunFormat[] => (e.scenario === 'contest' && e.trace !== 'rate' ? ['pcap', 'qlog', 'mahimahi-log'] : ['pcap', 'qlog']);
+
 /** Every export of the experiment: each run's CSVs (made in its worker), the link's trace, the charts. */
 export function ExportMenu({ e, runs, link, uploadedText, chartsRoot, label, note }: Props) {
   const menu = useLightDismiss();
@@ -28,14 +32,30 @@ export function ExportMenu({ e, runs, link, uploadedText, chartsRoot, label, not
       note(`The ${what} CSV could not be made: ${(err as Error).message}`);
     }
   };
+  /** A trace's text: an uploaded one's as it was read, a bundled one's from the server (null, said in a notice, when it cannot be fetched). */
+  const traceText = async (name: string): Promise<string | null> => {
+    const uploaded = uploadedText.get(name.replace(/^upload:/, ''));
+    if (uploaded !== undefined) return uploaded;
+    const r = await fetch(`/traces/${name}`);
+    if (r.ok) return r.text();
+    note(`The trace ${name} could not be fetched (${r.status}).`);
+    return null;
+  };
   /** The data direction's delivery schedule as a Mahimahi trace file. */
   const exportLinkTrace = async () => {
     if (e.trace === 'rate') return download(`constant-${link.bandwidth}Mbps.trace`, formatTrace(constantRateTrace(Number(link.bandwidth))), 'text/plain');
-    if (e.trace.startsWith('upload:')) return download(e.trace.slice(7), uploadedText.get(e.trace.slice(7)) ?? '', 'text/plain');
-    const name = `${e.trace}.down`;
-    const r = await fetch(`/traces/${name}`);
-    if (r.ok) download(name, await r.text(), 'text/plain');
-    else note(`The trace ${name} could not be fetched (${r.status}).`);
+    const name = e.trace.startsWith('upload:') ? e.trace.slice(7) : `${e.trace}.down`;
+    const text = await traceText(name);
+    if (text !== null) download(name, text, 'text/plain');
+  };
+  /** A run in a format other tools read, made here from its trace CSV. */
+  const exportRun = async (slot: Slot, format: RunFormat) => {
+    try {
+      const blob = await runAs(format, await runs.pool.exportCsv(slot, 'trace'), traceText);
+      download(`pipefill-${slot}-${e[slot].scheme}.${RUN_FORMATS[format].extension}`, blob);
+    } catch (err) {
+      note(`The ${RUN_FORMATS[format].title} could not be made: ${(err as Error).message}`);
+    }
   };
   /** The whole figure (cards, plane, captions, every chart) with the settings on top, as vector SVG or PNG. */
   const exportImage = async (kind: 'svg' | 'png') => {
@@ -63,6 +83,11 @@ export function ExportMenu({ e, runs, link, uploadedText, chartsRoot, label, not
             <button type="button" onClick={() => void exportCsv(s, 'intervals')} disabled={!runs.views[s]} data-export={`intervals-${s}`}>
               Per-interval CSV, {label(s)}
             </button>
+            {formatsFor(e).map((f) => (
+              <button key={f} type="button" onClick={() => void exportRun(s, f)} disabled={!runs.views[s]} data-export={`${f}-${s}`}>
+                {RUN_FORMATS[f].title}, {label(s)}
+              </button>
+            ))}
           </span>
         ))}
         {e.scenario === 'contest' && (

@@ -1,3 +1,4 @@
+import { IMPORT_ACCEPT } from '../export/importFile.ts';
 import { type ReactNode, useEffect, useState } from 'react';
 import { SIDE_STYLE } from '../charts/palette.ts';
 import { checkField } from '../state/codec.ts';
@@ -89,12 +90,13 @@ export function Toolbar({ settingsOpen, toggleSettings, e, set, setScenario, liv
       {children}
       <Guide view={e.scenario} />
       <details className="menu" ref={importMenu}>
-        <summary>Import CSV</summary>
+        <summary>Import</summary>
         <div>
+          <small>a run’s trace CSV, iperf3 -J output, a qlog or a Mahimahi link log</small>
           {(['a', 'b'] as const).map((s) => (
             <label key={s}>
               replay in {SIDE_STYLE[s].name}
-              <input type="file" accept=".csv,text/csv" onChange={(ev) => ev.target.files?.[0] && onImport(ev.target.files[0], s)} data-import={s} />
+              <input type="file" accept={IMPORT_ACCEPT} onChange={(ev) => ev.target.files?.[0] && onImport(ev.target.files[0], s)} data-import={s} />
             </label>
           ))}
         </div>

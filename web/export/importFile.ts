@@ -1,0 +1,39 @@
+import { findScheme } from '../../shared/controllers/registry.ts';
+import { formatTraceCsv } from '../../shared/csv/trace.ts';
+import { detectFormat, readRun } from '../../shared/formats/detect.ts';
+import { parseIperf3 } from '../../shared/formats/iperf3.ts';
+import type { LiveRun, ScenarioSpec } from '../../shared/scenarios/spec.ts';
+
+/** What an import hands the side's worker: a trace CSV, and for a kernel's run the scheme to simulate beside it. */
+export interface ImportedFile {
+  csv: string;
+  format: string;
+  /** The Pipefill scheme of the kernel's congestion control (iperf3), when there is one. */
+  scheme: string | null;
+}
+
+/** Files the page takes: the project's CSV, iperf3's JSON, qlog, Mahimahi link logs. */
+export const IMPORT_ACCEPT = '.csv,.json,.sqlog,.qlog,.log,text/csv,application/json';
+
+/**
+ * Reads a file in any format the page imports, as the trace CSV the worker replays. A run that does not say
+ * its experiment (iperf3, a foreign qlog or link log) is drawn on the experiment the page shows for the
+ * other side, the scheme of the kernel's congestion control taken from an iperf3 file: the file does not
+ * say its link, the person importing it does by where they import it.
+ */
+export async function importedCsv(file: File, beside: ScenarioSpec): Promise<ImportedFile> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  // A file of no known format is read as the page's own CSV, whose error says what its first lines must be.
+  const run = readRun(bytes, detectFormat(bytes) ?? 'csv');
+  if (run.format === 'csv') return { csv: new TextDecoder().decode(bytes), format: 'csv', scheme: null };
+  const linux = run.format === 'iperf3' ? parseIperf3(new TextDecoder().decode(bytes)).scheme : null;
+  const scheme = linux && findScheme(linux) ? linux : null;
+  const c = run.log.columns;
+  const lastMs = run.log.length ? c.t[run.log.length - 1] : 0;
+  const spec: ScenarioSpec | LiveRun = run.spec ?? {
+    ...beside,
+    durationMs: Math.max(1, Math.ceil(lastMs)),
+    flows: beside.flows.map((f, i) => (i === 0 && scheme ? { ...f, scheme, params: {} } : f)),
+  };
+  return { csv: formatTraceCsv(run.log, spec), format: run.format, scheme };
+}
