@@ -31,8 +31,8 @@ describe('exporting a run for another tool', () => {
     await card(page, 'A', 'Throughput');
     const run = runScenario(specFor(LIGHT, 'a'), loadTrace);
     const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    await page.getByText('Export', { exact: true }).click();
     for (const format of ['pcap', 'qlog'] as const) {
-      await page.getByText('Export', { exact: true }).click();
       const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-export="${format}-a"]`).click()]);
       const file = join(dir, download.suggestedFilename());
       await download.saveAs(file);
