@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,23 +83,35 @@ describe('records that are never lost', () => {
   }, 120_000);
 });
 
+interface Fillable {
+  path: string;
+  /** Where the records written so far are while the disk refuses more. */
+  written: string;
+  fill(): void;
+  free(): void;
+  unmount(): void;
+}
+
 /**
  * A data folder whose disk the test can fill and free: a small file system of its own where mounting is
- * allowed (as root), or else a records file made read-only (which binds everyone but root).
+ * allowed (as root); elsewhere a write error of another kind, a folder put where the records file is
+ * (EISDIR, which binds root too, unlike a read-only file), and the file put back to free it.
  */
-function fillableFolder(): { path: string; fill(): void; free(): void; unmount(): void } | null {
+function fillableFolder(): Fillable {
   const path = folder();
   const file = join(path, 'records.jsonl');
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', path], { stdio: 'ignore' });
   } catch {
-    if (process.getuid?.() === 0) return null;
-    writeFileSync(file, '');
-    return { path, fill: () => chmodSync(file, 0o444), free: () => chmodSync(file, 0o644), unmount: () => {} };
+    const aside = `${file}.aside`;
+    const fill = () => (renameSync(file, aside), mkdirSync(file));
+    const free = () => (rmdirSync(file), renameSync(aside, file));
+    return { path, written: aside, fill, free, unmount: () => {} };
   }
   const filler = join(path, 'filler');
   return {
     path,
+    written: file,
     fill() {
       try {
         writeFileSync(filler, Buffer.alloc(1 << 20));
@@ -145,41 +157,35 @@ describe('records on a disk that fills', () => {
   // A test that times out skips its own cleanup.
   afterAll(() => {
     try {
-      disk?.unmount();
+      disk.unmount();
     } catch {
       // unmounted already
     }
   });
-  it.skipIf(!disk)(
-    'the relay keeps serving and answering, holds what it cannot write, says so, and writes it once the disk takes it',
-    async () => {
-      const { path, fill, free } = disk!;
-      {
-        const file = join(path, 'records.jsonl');
-        const relay = await startRelayChild(['--data', path, ...QUICK]);
-        const answered = new Map<string, number>();
-        await burst(relay, { prefix: 'before', budget: 9, parallel: 3, answered });
-        fill();
-        const full = await burst(relay, { prefix: 'full', budget: 70, parallel: 8, answered });
-        expect([full.sent, full.answers], relay.out()).toEqual([70, 70]);
-        // What fits in the file's last block of the full disk is written; the rest is held.
-        const held = await recordsState(relay);
-        expect(held).toMatchObject({ kept: 79, error: expect.stringMatching(/^(ENOSPC|EACCES)/) });
-        expect([held.backlog > 0, submitsIn(file).length]).toEqual([true, 79 - held.backlog]);
-        expect(relay.out()).toMatch(/records: cannot write .*records\.jsonl \((ENOSPC|EACCES)/);
-        expect(await serving(relay)).toEqual({ http: true, bridge: true, udp: true, echo: true });
-        free();
-        // The next retry (within a second) writes the backlog; the status says when.
-        for (let t = Date.now(); (await recordsState(relay)).backlog > 0 && Date.now() - t < 20_000; ) await new Promise((r) => setTimeout(r, 100));
-        expect(await recordsState(relay)).toEqual({ kept: 79, backlog: 0, error: null });
-        expect(relay.out()).toContain('writable again');
-        await relay.kill9();
-        expect([lost(file, answered), readJournal(file).skipped]).toEqual([0, 0]);
-        console.log(`full disk: ${full.answers} of ${full.sent} Submits answered while it was full, ${lost(file, answered)} answered and lost`);
-      }
-    },
-    60_000,
-  );
+  it('the relay keeps serving and answering, holds what it cannot write, says so, and writes it once the disk takes it', async () => {
+    const { path, fill, free } = disk;
+    const file = join(path, 'records.jsonl');
+    const relay = await startRelayChild(['--data', path, ...QUICK]);
+    const answered = new Map<string, number>();
+    await burst(relay, { prefix: 'before', budget: 9, parallel: 3, answered });
+    fill();
+    const full = await burst(relay, { prefix: 'full', budget: 70, parallel: 8, answered });
+    expect([full.sent, full.answers], relay.out()).toEqual([70, 70]);
+    // What fits in the file's last block of the full disk is written; the rest is held.
+    const held = await recordsState(relay);
+    expect(held).toMatchObject({ kept: 79, error: expect.stringMatching(/^(ENOSPC|EISDIR)/) });
+    expect([held.backlog > 0, submitsIn(disk.written).length]).toEqual([true, 79 - held.backlog]);
+    expect(relay.out()).toMatch(/records: cannot write .*records\.jsonl \((ENOSPC|EISDIR)/);
+    expect(await serving(relay)).toEqual({ http: true, bridge: true, udp: true, echo: true });
+    free();
+    // The next retry (within a second) writes the backlog; the status says when.
+    for (let t = Date.now(); (await recordsState(relay)).backlog > 0 && Date.now() - t < 20_000; ) await new Promise((r) => setTimeout(r, 100));
+    expect(await recordsState(relay)).toEqual({ kept: 79, backlog: 0, error: null });
+    expect(relay.out()).toContain('writable again');
+    await relay.kill9();
+    expect([lost(file, answered), readJournal(file).skipped]).toEqual([0, 0]);
+    console.log(`full disk: ${full.answers} of ${full.sent} Submits answered while it was full, ${lost(file, answered)} answered and lost`);
+  }, 60_000);
 });
 
 describe('records across restarts', () => {
