@@ -1,11 +1,23 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { schemeCopiesPlugin } from './scripts/schemeCopies.ts';
+import { SANDBOX_FRAME_HTML, SANDBOX_FRAME_PATH } from './web/worker/sandboxFrame.ts';
+
+/** The sandbox frame the production page starts its user-code workers in (web/worker/sandboxFrame.ts). */
+const sandboxFrame = (): Plugin => ({
+  name: 'pipefill-sandbox-frame',
+  apply: 'build',
+  generateBundle() {
+    this.emitFile({ type: 'asset', fileName: SANDBOX_FRAME_PATH.slice(1), source: SANDBOX_FRAME_HTML });
+  },
+});
 
 export default defineConfig({
   root: 'web',
   publicDir: '../public',
-  plugins: [react(), schemeCopiesPlugin()],
+  plugins: [react(), schemeCopiesPlugin(), sandboxFrame()],
   build: { outDir: '../dist', emptyOutDir: true },
-  worker: { format: 'es' },
+  // Classic scripts, each one file: the sandbox frame starts the simulation worker from a blob: URL,
+  // where a module worker does not start and no chunk can be fetched.
+  worker: { format: 'iife' },
 });

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { basename, extname, join, normalize, resolve, sep } from 'node:path';
 import { quote } from '../shared/text/quote.ts';
+import { securityHeaders } from './securityHeaders.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -65,6 +66,7 @@ export function staticHandler(root: string) {
         return;
       }
     }
+    for (const [name, value] of Object.entries(securityHeaders(path))) res.setHeader(name, value);
     sendFile(req, res, target, path.startsWith('/assets/'));
   };
 }

@@ -1,4 +1,4 @@
-import { csvParse } from 'd3-dsv';
+import { csvRecords } from './records.ts';
 import { EventLog } from '../log/eventLog.ts';
 import { DROP_REASONS, ESTIMATES, K, KINDS } from '../log/kinds.ts';
 import type { LiveRun, ScenarioSpec } from '../scenarios/spec.ts';
@@ -78,7 +78,7 @@ export function parseTraceCsv(text: string): ImportedTrace {
     throw new CsvError('line 2: the experiment is not valid JSON');
   }
   const body = text.slice(lines[0].length + specLine.length + 2);
-  const rows = csvParse(body);
+  const rows = csvRecords(body);
   for (const col of CSV_COLUMNS) if (!rows.columns.includes(col)) throw new CsvError(`line 3: missing column "${col}"`);
   if (rows.length > MAX_ROWS) throw new CsvError(`more than ${MAX_ROWS} rows`);
   // An export ends with a line break: without one, the last row may have been cut anywhere, even where it still reads as a number.

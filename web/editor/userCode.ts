@@ -4,6 +4,8 @@ import { USER_SCHEME_ID, type UserScheme } from '../../shared/controllers/userIn
 import { codeFromQuery, MAX_CODE_CHARS } from '../state/experiment.ts';
 import type { CheckMessage } from '../worker/userCheck.ts';
 import type { CheckResult } from '../worker/userModule.ts';
+import { userCodeWorker, type WorkerLike } from '../worker/sandboxHost.ts';
+import userCheckUrl from '../worker/userCheck.ts?worker&url';
 import { EXAMPLE } from './copies.ts';
 
 /**
@@ -62,7 +64,7 @@ export function showEditor(open: boolean, target = state.target, text?: string):
   update({ open, target });
 }
 
-let checker: Worker | null = null;
+let checker: WorkerLike | null = null;
 let lastCheck = 0;
 /** A check under way: its answer, and the start of its budget once the worker took the text. */
 interface Pending {
@@ -77,9 +79,9 @@ function answer(id: number, r: CheckResult | null): void {
   checking.delete(id);
 }
 
-function checkWorker(): Worker {
-  const w = new Worker(new URL('../worker/userCheck.ts', import.meta.url), { type: 'module' });
-  w.onmessage = (e: MessageEvent<CheckMessage>) => ('started' in e.data ? checking.get(e.data.id)?.started() : answer(e.data.id, e.data));
+function checkWorker(): WorkerLike {
+  const w = userCodeWorker(userCheckUrl);
+  w.onmessage = (e: { data: CheckMessage }) => ('started' in e.data ? checking.get(e.data.id)?.started() : answer(e.data.id, e.data));
   w.onerror = (e) => {
     e.preventDefault();
     for (const id of [...checking.keys()]) answer(id, { ok: false, message: `your controller: ${e.message || 'the module could not be loaded'}`, line: null, column: null });

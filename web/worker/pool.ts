@@ -5,6 +5,8 @@ import { applyDelta } from './seriesDelta.ts';
 import { type AnswerTo, type RequestKind, type RequestOf, type RunView, type WorkerRequest, type WorkerResponse, workerName } from './protocol.ts';
 import type { CheckResult } from './userModule.ts';
 import { afterHang, Watchdog } from './watchdog.ts';
+import { networkWorker, userCodeWorker, type WorkerLike } from './sandboxHost.ts';
+import simWorkerUrl from './simWorker.ts?worker&url';
 
 type Slot = 'a' | 'b';
 
@@ -16,20 +18,29 @@ interface RunHooks {
 
 interface Waiting extends RunHooks {
   slot: Slot;
+  /** Sent to the side's networked worker (a live fetch), not to its sandboxed one. */
+  networked: boolean;
   req: WorkerRequest;
   onView: (v: RunView, final: boolean) => void;
   resolve: (r: WorkerResponse) => void;
   shown?: RunView;
 }
 
+/** What a side's networked worker does: fetch through the relay (it alone may reach it). */
+const NETWORKED = new Set<RequestKind>(['live', 'measure-live', 'cancel']);
+
 /**
- * Two module workers, one per side of the comparison, so A and B compute in parallel and the page's
- * thread only draws. A newer request for a side makes the answer to an older one stale: it is dropped.
- * A worker whose user code hangs where its loop guard cannot reach is ended and replaced (see
- * watchdog.ts); the page learns which callback hung.
+ * Two workers, one per side of the comparison, so A and B compute in parallel and the page's thread
+ * only draws. They run in the sandbox frame (sandboxHost.ts), which gives the user's code no network:
+ * a side's live fetches go to a worker of its own, started when the first is asked for. A newer request
+ * for a side makes the answer to an older one stale: it is dropped. A worker whose user code hangs where
+ * its loop guard cannot reach is ended and replaced (see watchdog.ts); the page learns which callback hung.
  */
 export class WorkerPool {
-  private readonly workers = {} as Record<Slot, Worker>;
+  private readonly workers = {} as Record<Slot, WorkerLike>;
+  private readonly networked: Partial<Record<Slot, WorkerLike>> = {};
+  /** Which of a side's workers drew its latest run, and so holds it for exports. */
+  private readonly drawnBy: Record<Slot, 'sandboxed' | 'networked'> = { a: 'sandboxed', b: 'sandboxed' };
   private nextId = 1;
   private readonly latest: Record<Slot, number> = { a: 0, b: 0 };
   private readonly waiting = new Map<number, Waiting>();
@@ -50,13 +61,24 @@ export class WorkerPool {
    * page busy rendering delays: the traces to load go in the worker's name, which it reads at once.
    */
   private start(slot: Slot, traces: string[] = []): void {
-    const w = new Worker(new URL('./simWorker.ts', import.meta.url), { type: 'module', name: workerName(slot, traces) });
-    w.onmessage = (e: MessageEvent<WorkerResponse>) => this.receive(e.data);
+    this.workers[slot] = this.listen(slot, userCodeWorker(simWorkerUrl, workerName(slot, traces)), false);
+    for (const u of this.uploads) this.workers[slot].postMessage({ ...u, id: 0, kind: 'upload' } satisfies WorkerRequest);
+  }
+
+  private listen(slot: Slot, w: WorkerLike, networked: boolean): WorkerLike {
+    w.onmessage = (e: { data: WorkerResponse }) => this.receive(e.data);
     w.onerror = (e) => {
-      for (const [id, x] of this.waiting) if (x.slot === slot) this.settle(id, { id, kind: 'error', message: e.message || 'the worker failed' });
+      for (const [id, x] of this.waiting) if (x.slot === slot && x.networked === networked) this.settle(id, { id, kind: 'error', message: e.message || 'the worker failed' });
     };
-    this.workers[slot] = w;
-    for (const u of this.uploads) w.postMessage({ ...u, id: 0, kind: 'upload' } satisfies WorkerRequest);
+    return w;
+  }
+
+  /** The worker a request goes to: live fetches (and the exports of their runs) to the networked one. */
+  private workerFor(slot: Slot, kind: RequestKind): WorkerLike {
+    const networked = NETWORKED.has(kind) || (kind === 'export' && this.drawnBy[slot] === 'networked');
+    if (!networked) return this.workers[slot];
+    this.networked[slot] ??= this.listen(slot, networkWorker(simWorkerUrl, `live ${slot}`), true);
+    return this.networked[slot];
   }
 
   private receive(m: WorkerResponse): void {
@@ -110,7 +132,7 @@ export class WorkerPool {
     const stuckId = dog.watched!.id;
     this.workers[slot].terminate();
     this.start(slot);
-    const owed = [...this.waiting].filter(([, w]) => w.slot === slot).sort(([a], [b]) => a - b);
+    const owed = [...this.waiting].filter(([, w]) => w.slot === slot && !w.networked).sort(([a], [b]) => a - b);
     for (const [id, w] of owed) {
       if (id !== stuckId) this.workers[slot].postMessage(w.req);
       else if (id !== this.latest[slot]) this.settle(id, { id, kind: 'superseded' });
@@ -129,10 +151,12 @@ export class WorkerPool {
   request<K extends RequestKind>(slot: Slot, req: RequestOf<K> & { kind: K }, onView: (v: RunView, final: boolean) => void = () => {}, hooks: RunHooks = {}): Promise<AnswerTo<K>> {
     const id = this.nextId++;
     if (req.kind !== 'upload' && req.kind !== 'export') this.latest[slot] = id;
+    if (req.kind === 'run' || req.kind === 'replay' || req.kind === 'live') this.drawnBy[slot] = req.kind === 'live' ? 'networked' : 'sandboxed';
     const message = { ...req, id } as WorkerRequest;
+    const worker = this.workerFor(slot, req.kind);
     return new Promise((resolve) => {
-      this.waiting.set(id, { slot, req: message, onView, ...hooks, resolve: resolve as (r: WorkerResponse) => void });
-      this.workers[slot].postMessage(message);
+      this.waiting.set(id, { slot, networked: worker !== this.workers[slot], req: message, onView, ...hooks, resolve: resolve as (r: WorkerResponse) => void });
+      worker.postMessage(message);
     });
   }
 
@@ -160,7 +184,7 @@ export class WorkerPool {
   }
 
   cancelLive(slot: Slot): void {
-    this.workers[slot].postMessage({ id: 0, kind: 'cancel' } satisfies WorkerRequest);
+    this.networked[slot]?.postMessage({ id: 0, kind: 'cancel' } satisfies WorkerRequest);
   }
 }
 

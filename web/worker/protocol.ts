@@ -6,6 +6,7 @@ import type { MeasurementResult, MeasurementSpec } from '../../shared/scenarios/
 import type { Summary } from '../../shared/metrics/summary.ts';
 import type { LiveRun, ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import type { SeriesDelta } from './seriesDelta.ts';
+import type { TraceAnswer, TraceAsk } from './sandboxHost.ts';
 import type { CheckResult } from './userModule.ts';
 
 /**
@@ -42,7 +43,8 @@ export type WorkerRequest =
   | { id: number; kind: 'export'; what: 'trace' | 'intervals' }
   | { id: number; kind: 'cancel' }
   /** The page has drawn run `id`'s preview: its worker goes on with the rest (see PREVIEW_WAIT_MS). */
-  | { id: number; kind: 'preview-shown' };
+  | { id: number; kind: 'preview-shown' }
+  | TraceAnswer;
 
 export type WorkerResponse =
   | { id: number; kind: 'view'; view: RunView; final: boolean }
@@ -60,7 +62,8 @@ export type WorkerResponse =
   | { id: number; kind: 'beat'; callback: string | null; entered: number }
   | { id: number; kind: 'error'; message: string }
   /** A run's new code was checked: what it declares, or where it fails. */
-  | { id: number; kind: 'checked'; result: CheckResult };
+  | { id: number; kind: 'checked'; result: CheckResult }
+  | TraceAsk;
 
 /** The one table of what each request is answered with (runs stream views before their last one). */
 interface Answers {
@@ -74,6 +77,7 @@ interface Answers {
   export: 'exported';
   cancel: never;
   'preview-shown': never;
+  trace: never;
 }
 
 /**

@@ -1,17 +1,20 @@
 /// <reference lib="webworker" />
 
 /**
- * The workers run the user's controller, which must reach no network: a shared link runs the code it
- * carries as the page opens. This module keeps the worker's own handles (bundled traces, the relay's
- * bridge) and then replaces every way a script reaches the network with a function that throws, on the
- * worker's global object and on its prototypes, where the platform defines most of them.
+ * The workers run the user's controller, which must reach nothing: a shared link runs the code it carries
+ * as the page opens. The browser holds it there: in the production page these workers run in the
+ * sandbox frame (sandboxFrame.ts), whose Content-Security-Policy gives them no network and no compiling
+ * of text, and whose opaque origin gives them no storage; a live fetch's worker runs under its script's
+ * policy, which lets it reach the page's server alone (server/securityHeaders.ts).
  *
- * Code compiled at run time (eval, the Function constructors, a timer given text) would escape the parse
- * that refuses imports and puts the loop guards in, so the user's module may not compile any. The
- * worker's own libraries may (d3-dsv compiles its row reader): a compiler refuses only when the user's
- * module, the one script loaded from a data: URL, is on the stack. Text compiled from a callback the
- * platform calls (a promise's `then(Function)`) has no user frame to see: closing that would take a
- * Content-Security-Policy on the worker scripts, from the server.
+ * This module is the second layer, which says plainly what is refused and is the only one under the dev
+ * server (no policy there): it keeps the worker's own handles (the relay's bridge) and then replaces
+ * every way a script reaches the network with a function that throws, on the worker's global object and
+ * on its prototypes, where the platform defines most of them. Code compiled at run time would escape the
+ * parse that refuses imports and puts the loop guards in, so the user's module may compile none: a
+ * compiler refuses when the user's module, the one script loaded from a data: URL, is on the stack (text
+ * compiled from a callback the platform calls, such as a promise's `then(Function)`, has no user frame
+ * to see: there only the policy refuses it).
  */
 
 declare const self: DedicatedWorkerGlobalScope;

@@ -19,14 +19,23 @@ import { PREVIEW_WAIT_MS, type RunView, tracesInName, type WorkerRequest, type W
 import { importRun } from './replay.ts';
 import { deltaBuffers, seriesDelta } from './seriesDelta.ts';
 import { checkCode, loadUserCode, watchRun } from './userModule.ts';
-import { network } from './sandbox.ts';
 import { namedSegmentsTrace, SEGMENTS_PREFIX } from '../../shared/stress/segments.ts';
+import { fromPage, toPage } from './host.ts';
+import type { TraceAnswer } from './sandboxHost.ts';
+import './sandbox.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-/** Bundled traces, fetched once from the app's own origin; uploaded ones as the page handed them over. */
+const post = (m: WorkerResponse, transfer: Transferable[] = []) => toPage(m, transfer);
+
+/**
+ * Bundled traces, asked of the page once (this worker may have no network: the page fetches them from its
+ * own server, web/worker/sandboxHost.ts); uploaded ones as the page handed them over.
+ */
 const traces = new Map<string, Trace>();
 const pending = new Map<string, Promise<Trace>>();
+/** Asks for traces the page has not answered yet. */
+const asked = new Map<string, { resolve(text: string): void; reject(e: Error): void }>();
 
 function loadTrace(name: string): Promise<Trace> {
   const have = traces.get(name);
@@ -35,17 +44,14 @@ function loadTrace(name: string): Promise<Trace> {
   if (name.startsWith(SEGMENTS_PREFIX)) return new Promise((resolve) => resolve(namedSegmentsTrace(name)!));
   let p = pending.get(name);
   if (!p) {
-    const url = new URL(`/traces/${encodeURIComponent(name)}`, self.location.origin);
-    // A fetch that reaches no server rejects with the browser's bare "Failed to fetch": say what it means here.
-    const unreachable = () => {
-      throw new Error(`the trace ${name} could not be loaded: the page’s server at ${url.host} does not answer`);
-    };
-    p = network.fetch(url).then(async (r) => {
-      if (!r.ok) throw new Error(`the trace ${name} could not be loaded (${r.status})`);
-      const t = parseTrace(await r.text(), name);
+    p = new Promise<string>((resolve, reject) => {
+      asked.set(name, { resolve, reject });
+      post({ id: 0, kind: 'need-trace', name });
+    }).then((text) => {
+      const t = parseTrace(text, name);
       traces.set(name, t);
       return t;
-    }, unreachable);
+    });
     // A trace that failed is asked for again next time (the server may be back).
     p.catch(() => pending.delete(name));
     pending.set(name, p);
@@ -53,10 +59,15 @@ function loadTrace(name: string): Promise<Trace> {
   return p;
 }
 
+function traceArrived(a: TraceAnswer): void {
+  const waiting = asked.get(a.name);
+  asked.delete(a.name);
+  if ('text' in a) waiting?.resolve(a.text);
+  else waiting?.reject(new Error(a.error));
+}
+
 // The page's first runs' traces, loading before the runs are asked for; a trace that fails to load fails the run that asks for it.
 for (const name of tracesInName(self.name)) loadTrace(name).catch(() => {});
-
-const post = (m: WorkerResponse, transfer: Transferable[] = []) => self.postMessage(m, transfer);
 
 /** The latest run this worker drew (a side's run, growing while live): its log stays here for exports. */
 let kept: { log: EventLog; spec: RunView['spec']; endMs: number; binMs: number } | null = null;
@@ -261,8 +272,7 @@ async function live(id: number, m: LiveStart): Promise<void> {
   }
 }
 
-self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
-  const m = e.data;
+fromPage(async (m: WorkerRequest) => {
   if (m.kind === 'run') newestRun = m.id;
   try {
     switch (m.kind) {
@@ -290,8 +300,10 @@ self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
       case 'cancel':
         cancelLive?.();
         return;
+      case 'trace':
+        return traceArrived(m);
     }
   } catch (err) {
     post({ id: m.id, kind: 'error', message: (err as Error).message });
   }
-};
+});

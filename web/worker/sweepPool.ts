@@ -3,11 +3,13 @@ import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import type { WorkerRequest, WorkerResponse } from './protocol.ts';
 import { withUserCode } from '../../shared/controllers/userInstalled.ts';
 import { afterHang, Watchdog } from './watchdog.ts';
+import { userCodeWorker, type WorkerLike } from './sandboxHost.ts';
+import simWorkerUrl from './simWorker.ts?worker&url';
 
 type Upload = { name: string; text: string };
 
 interface PoolWorker {
-  worker: Worker;
+  worker: WorkerLike;
   /** Uploaded traces this worker already holds: each text crosses to a worker once. */
   uploads: Set<string>;
   /** Ends the worker when its user code stops beating (web/worker/watchdog.ts). */
@@ -27,7 +29,7 @@ interface Sweep {
   finish(completed: boolean): void;
 }
 
-const simWorker = () => new Worker(new URL('./simWorker.ts', import.meta.url), { type: 'module' });
+const simWorker = () => userCodeWorker(simWorkerUrl);
 
 /**
  * Independent runs (sweep points, matrix rows) spread over a pool of workers, as many as the machine
@@ -42,7 +44,7 @@ export class SweepPool {
 
   constructor(
     private readonly size = Math.max(2, Math.min(8, navigator.hardwareConcurrency || 2)),
-    private readonly spawn: () => Worker = simWorker,
+    private readonly spawn: () => WorkerLike = simWorker,
   ) {}
 
   private start(): PoolWorker {
@@ -55,7 +57,7 @@ export class SweepPool {
   /** A fresh worker in `w`'s place, holding no uploads yet. */
   private respawn(w: PoolWorker): void {
     w.worker = this.spawn();
-    w.worker.onmessage = (e: MessageEvent<WorkerResponse>) => this.receive(w, e.data);
+    w.worker.onmessage = (e: { data: WorkerResponse }) => this.receive(w, e.data);
     w.uploads.clear();
   }
 

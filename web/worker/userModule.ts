@@ -5,9 +5,8 @@ import type { UserScheme } from '../../shared/controllers/userInstalled.ts';
 import { watchCallbacks } from '../../shared/controllers/userWatch.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import type { WorkerResponse } from './protocol.ts';
+import { toPage } from './host.ts';
 import { USER_MODULE_URL } from './sandbox.ts';
-
-declare const self: DedicatedWorkerGlobalScope;
 
 /**
  * The user's controller inside a worker: its module is imported from a data: URL (never on the page's
@@ -60,7 +59,7 @@ export async function checkCode(source: string): Promise<CheckResult> {
  */
 export async function watchRun<T>(id: number, spec: ScenarioSpec, probeFrom: number | undefined, run: () => Promise<T>): Promise<T> {
   if (spec.code === undefined) return run();
-  const post = (callback: string | null, entered: number) => self.postMessage({ id, kind: 'beat', callback, entered } satisfies WorkerResponse);
+  const post = (callback: string | null, entered: number) => toPage({ id, kind: 'beat', callback, entered } satisfies WorkerResponse);
   watchCallbacks(post, probeFrom);
   try {
     return await run();

@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import { extname } from 'node:path';
+import { SANDBOX_FRAME_PATH, SANDBOX_FRAME_SCRIPT } from '../web/worker/sandboxFrame.ts';
+
+/**
+ * The Content-Security-Policy of what the relay serves. The browser enforces it, whatever the page's
+ * scripts do: no response is allowed to compile text (no 'unsafe-eval'), reach beyond the page's server,
+ * or be framed elsewhere.
+ *
+ * - The page (HTML): its own scripts, styles and frames; connections to its own server only.
+ * - A script, which is also what a worker started from the page's origin runs under: the same, plus
+ *   data: modules (a live fetch of the user's controller loads its text so, web/worker/userModule.ts).
+ * - The sandbox frame (web/worker/sandboxFrame.ts), where every other run of the user's code happens: an
+ *   opaque origin (no storage), its one inline script by hash, workers from blob: URLs that take this
+ *   policy with them, and no network at all (not the relay either).
+ */
+const PAGE = [
+  "default-src 'self'",
+  "script-src 'self'",
+  // React sets style attributes
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "frame-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+];
+
+const SCRIPT = PAGE.map((d) => (d.startsWith('script-src') ? `${d} data:` : d));
+
+const frameScriptHash = createHash('sha256').update(SANDBOX_FRAME_SCRIPT).digest('base64');
+
+const FRAME = [
+  "default-src 'none'",
+  `script-src 'sha256-${frameScriptHash}' blob: data:`,
+  'worker-src blob:',
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+  'sandbox allow-scripts',
+];
+
+/** The headers a static file at `path` is served with. */
+export function securityHeaders(path: string): Record<string, string> {
+  const policy = path === SANDBOX_FRAME_PATH ? FRAME : extname(path) === '.js' ? SCRIPT : PAGE;
+  return { 'content-security-policy': policy.join('; '), 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+}

@@ -1,0 +1,31 @@
+/// <reference lib="webworker" />
+import { PORT_MESSAGE } from './sandboxFrame.ts';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+/**
+ * This worker's channel to the page: the MessagePort its first message hands over (web/worker/sandboxHost.ts),
+ * whether the page started it or the sandbox frame did (sandboxFrame.ts: the frame between them reads
+ * none of it). What the worker sends before the port came waits for it.
+ */
+let port: MessagePort | null = null;
+const waiting: [unknown, Transferable[]][] = [];
+let handler: (data: never) => void = () => {};
+
+self.onmessage = (e: MessageEvent) => {
+  if (port || e.data !== PORT_MESSAGE || !e.ports[0]) return;
+  port = e.ports[0];
+  port.onmessage = (m) => handler(m.data as never);
+  for (const [m, transfer] of waiting.splice(0)) port.postMessage(m, transfer);
+};
+
+/** Sends to the page. */
+export function toPage(m: unknown, transfer: Transferable[] = []): void {
+  if (port) port.postMessage(m, transfer);
+  else waiting.push([m, transfer]);
+}
+
+/** What the page sends goes to `h`. */
+export function fromPage<T>(h: (data: T) => void): void {
+  handler = h as (data: never) => void;
+}

@@ -1,0 +1,195 @@
+import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
+import { PORT_MESSAGE, SANDBOX_FRAME_PATH } from './sandboxFrame.ts';
+
+/** What the pools use of a worker: one in the sandbox frame and one of the page's own both fit. */
+export interface WorkerLike {
+  onmessage: ((e: { data: never }) => void) | null;
+  onerror: ((e: { message: string; preventDefault(): void }) => void) | null;
+  postMessage(m: unknown, transfer?: Transferable[]): void;
+  terminate(): void;
+}
+
+/** A worker asks the page for a bundled trace it has no network to fetch (web/worker/simWorker.ts). */
+export type TraceAsk = { id: 0; kind: 'need-trace'; name: string };
+export type TraceAnswer = { id: 0; kind: 'trace'; name: string } & ({ text: string } | { error: string });
+
+const traceTexts = new Map<string, Promise<string>>();
+
+/** The files of the bundled traces: the only ones a worker may have the page fetch. */
+const BUNDLED_FILES = new Set(BUNDLED_TRACES.flatMap((t) => [`${t.name}.down`, t.ack]).filter((n) => n !== ''));
+
+/**
+ * A bundled trace's text, fetched once from the page's own server (a failure is asked again next time).
+ * The ask comes from a worker running the user's code: a name that is not a bundled trace's is refused
+ * here, so that code cannot have the page request anything else.
+ */
+function traceText(name: string): Promise<string> {
+  if (!BUNDLED_FILES.has(name)) return Promise.reject(new Error(`there is no bundled trace named ${name}`));
+  let p = traceTexts.get(name);
+  if (!p) {
+    const url = new URL(`/traces/${encodeURIComponent(name)}`, window.location.origin);
+    p = fetch(url).then(
+      async (r) => {
+        if (!r.ok) throw new Error(`the trace ${name} could not be loaded (${r.status})`);
+        return r.text();
+      },
+      () => {
+        // A fetch that reaches no server rejects with the browser's bare "Failed to fetch": say what it means here.
+        throw new Error(`the trace ${name} could not be loaded: the page’s server at ${url.host} does not answer`);
+      },
+    );
+    p.catch(() => traceTexts.delete(name));
+    traceTexts.set(name, p);
+  }
+  return p;
+}
+
+const isTraceAsk = (m: unknown): m is TraceAsk => typeof m === 'object' && m !== null && (m as TraceAsk).kind === 'need-trace' && typeof (m as TraceAsk).name === 'string';
+
+/**
+ * The page's end of a worker: the two talk over a MessagePort the worker gets first (web/worker/host.ts).
+ * It answers the worker's asks for traces and hands everything else to `onmessage`.
+ */
+abstract class PageEnd implements WorkerLike {
+  onmessage: WorkerLike['onmessage'] = null;
+  onerror: WorkerLike['onerror'] = null;
+  protected readonly port: MessagePort;
+  /** The worker's end of the port, to hand over with PORT_MESSAGE. */
+  protected readonly theirs: MessagePort;
+  abstract terminate(): void;
+
+  constructor() {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    this.theirs = port2;
+    port1.onmessage = (e) => this.receive(e.data);
+  }
+
+  /** Messages posted before the worker has its port wait in the port. */
+  postMessage(m: unknown, transfer: Transferable[] = []): void {
+    this.port.postMessage(m, transfer);
+  }
+
+  private receive(data: unknown): void {
+    if (!isTraceAsk(data)) return this.onmessage?.({ data: data as never });
+    const { name } = data;
+    traceText(name).then(
+      (text) => this.postMessage({ id: 0, kind: 'trace', name, text } satisfies TraceAnswer),
+      (e: Error) => this.postMessage({ id: 0, kind: 'trace', name, error: e.message } satisfies TraceAnswer),
+    );
+  }
+
+  protected failed(message: string): void {
+    this.onerror?.({ message, preventDefault() {} });
+  }
+}
+
+/**
+ * A worker the page starts itself, from its own origin: its script's policy (server/securityHeaders.ts)
+ * lets it reach the page's server alone.
+ */
+class OwnWorker extends PageEnd {
+  private readonly w: Worker;
+  constructor(url: string, name: string) {
+    super();
+    // the build's workers are classic scripts (vite.config.ts); the dev server's are modules
+    this.w = new Worker(url, { type: import.meta.env.DEV ? 'module' : 'classic', name });
+    this.w.onerror = (e) => {
+      e.preventDefault();
+      this.failed(e.message);
+    };
+    this.w.postMessage(PORT_MESSAGE, [this.theirs]);
+  }
+  terminate(): void {
+    this.w.terminate();
+    this.port.close();
+  }
+}
+
+type FrameMessage = { kind: 'ready' } | { kind: 'error'; id: number; message: string };
+
+let frame: Promise<Window> | null = null;
+/** Workers in the frame by id, told of their failures. */
+const inFrame = new Map<number, SandboxedWorker>();
+let lastId = 0;
+
+/** The sandbox frame, added to the page once, resolved when its script listens. */
+function sandboxFrame(): Promise<Window> {
+  frame ??= new Promise((resolve) => {
+    const f = document.createElement('iframe');
+    f.setAttribute('sandbox', 'allow-scripts');
+    f.src = SANDBOX_FRAME_PATH;
+    f.hidden = true;
+    f.title = 'sandbox for user code';
+    window.addEventListener('message', (e: MessageEvent<FrameMessage>) => {
+      if (e.source === null || e.source !== f.contentWindow) return;
+      const m = e.data;
+      if (m.kind === 'ready') resolve(f.contentWindow);
+      else if (m.kind === 'error') inFrame.get(m.id)?.failedInFrame(String(m.message));
+    });
+    document.body.append(f);
+  });
+  return frame;
+}
+
+const scripts = new Map<string, Promise<Blob>>();
+
+/** A worker script's code, fetched once from the page's server and handed to the frame as a Blob. */
+function script(url: string): Promise<Blob> {
+  let p = scripts.get(url);
+  if (!p) {
+    p = fetch(url).then((r) => {
+      if (!r.ok) throw new Error(`the worker's script could not be loaded (${r.status})`);
+      return r.blob();
+    });
+    p.catch(() => scripts.delete(url));
+    scripts.set(url, p);
+  }
+  return p;
+}
+
+/** A worker in the sandbox frame: the page talks to it over a MessagePort of its own. */
+class SandboxedWorker extends PageEnd {
+  private readonly id = ++lastId;
+  private readonly started: Promise<Window | null>;
+  private ended = false;
+
+  constructor(url: string, name: string) {
+    super();
+    inFrame.set(this.id, this);
+    this.started = Promise.all([sandboxFrame(), script(url)]).then(
+      ([win, code]) => {
+        if (!this.ended) win.postMessage({ kind: 'start', id: this.id, name, script: url, code, port: this.theirs }, '*', [this.theirs]);
+        return win;
+      },
+      (e: Error) => {
+        this.failed(e.message);
+        return null;
+      },
+    );
+  }
+
+  failedInFrame(message: string): void {
+    if (!this.ended) this.failed(message);
+  }
+
+  terminate(): void {
+    this.ended = true;
+    this.port.close();
+    inFrame.delete(this.id);
+    this.started.then((win) => win?.postMessage({ kind: 'stop', id: this.id }, '*'));
+  }
+}
+
+/**
+ * A worker that runs the user's code: in the production page, in the sandbox frame (no network, no
+ * storage, no compiling text: the browser's own policy, see sandboxFrame.ts); under the dev server,
+ * which serves no frame and no bundled worker script, one of the page's own (only the worker's guards,
+ * web/worker/sandbox.ts, hold it there).
+ */
+export function userCodeWorker(url: string, name = ''): WorkerLike {
+  return import.meta.env.DEV ? new OwnWorker(url, name) : new SandboxedWorker(url, name);
+}
+
+/** A worker that reaches the relay (a live fetch): never in the frame. */
+export const networkWorker = (url: string, name = ''): WorkerLike => new OwnWorker(url, name);
