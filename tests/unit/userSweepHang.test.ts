@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Summary } from '../../shared/metrics/summary.ts';
 import { contest, flow } from '../../shared/scenarios/presets.ts';
 import type { WorkerRequest, WorkerResponse } from '../../web/worker/protocol.ts';
+import type { WorkerLike } from '../../web/worker/sandboxHost.ts';
 import { SweepPool } from '../../web/worker/sweepPool.ts';
 import { HANG_MS, hangMessage } from '../../web/worker/watchdog.ts';
 
@@ -37,7 +38,7 @@ beforeEach(() => {
   pool = new SweepPool(2, () => {
     const w = new FakeWorker();
     workers.push(w);
-    return w as unknown as Worker;
+    return w as unknown as WorkerLike;
   });
 });
 afterEach(() => {

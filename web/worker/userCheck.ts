@@ -9,7 +9,9 @@ export type CheckMessage = { id: number; started: true } | (CheckResult & { id: 
 const post = (m: CheckMessage) => toPage(m);
 
 /** Checks the texts the page loads before any run (a link's, the saved one): see checkCode. */
-fromPage(async (m: { id: number; source: string }) => {
+fromPage(async (m: { id: number; source?: unknown }) => {
+  // the user's code may post to the page on this worker's port, and the page answer what it asked
+  if (typeof m.source !== 'string') return;
   post({ id: m.id, started: true });
   post({ ...(await checkCode(m.source)), id: m.id });
 });

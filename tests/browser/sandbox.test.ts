@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTrace } from '../../server/traces.ts';
+import { summarize } from '../../shared/metrics/summary.ts';
+import { runScenario } from '../../shared/scenarios/run.ts';
+import { codeToQuery, DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
+import { specFor } from '../../web/state/spec.ts';
+import { TEST_BUNDLE } from '../helpers/bundle.ts';
+import { card, playground } from '../helpers/page.ts';
+import { ATTEMPT_NAMES, escapingController, RAW_WORKER } from '../helpers/escapes.ts';
+
+let env: Awaited<ReturnType<typeof playground>>;
+/** A server of another origin on loopback, as an attacker's would be: it counts every connection made to it. */
+let spy: { url: string; connections: number; close(): Promise<void> };
+
+beforeAll(async () => {
+  env = await playground();
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end('export default 1;\n'));
+  const s = { url: '', connections: 0, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  server.on('connection', () => s.connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  s.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  spy = s;
+});
+afterAll(async () => {
+  await spy.close();
+  await env.close();
+});
+
+/** A link that opens the playground with the user's controller `code` as side A. */
+const linkWith = (code: string) => `${env.relay.url}/?${codeToQuery(code, new URLSearchParams({ a: 'user', trace: 'rate', 'link.bandwidth': '1' }))}`;
+
+/** Side A's throughput card for a fixed window of `w`, as the headless runner computes it on the link of linkWith. */
+function fixedThroughput(w: number): string {
+  const e = { ...DEFAULT_EXPERIMENT, trace: 'rate', link: { bandwidth: 1 }, a: { scheme: 'fixed', params: { w } } };
+  return `${summarize(runScenario(specFor(e, 'a'), loadTrace)).all.throughputMbps.toFixed(2)} Mbit/s`;
+}
+
+/** What the page's own origin holds in storage: IndexedDB databases, Cache Storage caches, localStorage keys. */
+const storageOf = (page: Page) => page.evaluate(async () => ({ databases: (await indexedDB.databases()).map((d) => d.name), caches: await caches.keys(), local: Object.keys(localStorage).sort() }));
+
+/** The page's requests for traces: the names a worker had it fetch. */
+const traceRequests = (page: Page) =>
+  page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((r) => new URL(r.name).pathname)
+      .filter((p) => p.startsWith('/traces/')),
+  );
+
+describe('user code in the page reaches nothing', () => {
+  it('the sandbox frame itself holds: a worker started there without the guards of ours reaches no server and no storage', async () => {
+    const page = await env.context.newPage();
+    await page.goto(env.relay.url);
+    await card(page, 'A', 'Throughput');
+    const frame = page.frames().find((f) => f.url() === `${env.relay.url}/sandbox.html`)!;
+    // started as the frame starts its workers (a blob: URL of its own), running plain attempts
+    const outcomes = await frame.evaluate(
+      ([code, target]) =>
+        new Promise<Record<string, string>>((resolve) => {
+          const w = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })));
+          w.onmessage = (e) => resolve(e.data);
+          w.postMessage(target);
+        }),
+      [RAW_WORKER, spy.url],
+    );
+    // the refusal each attempt met, by its error's name ("error event": the attempt's error event fired)
+    expect(outcomes).toEqual({
+      'import() compiled in a promise callback': 'EvalError',
+      'Function with Error.stackTraceLimit = 0': 'EvalError',
+      eval: 'EvalError',
+      fetch: 'TypeError',
+      XMLHttpRequest: 'error event',
+      WebSocket: 'error event',
+      EventSource: 'error event',
+      importScripts: 'NetworkError',
+      'navigator.sendBeacon': 'TypeError',
+      'a worker of its own that fetches': 'Error (its fetch: TypeError)',
+      IndexedDB: 'SecurityError',
+      'Cache Storage': 'ReferenceError',
+      localStorage: 'ReferenceError',
+      'the origin private file system': 'TypeError',
+      WebAssembly: 'CompileError',
+      'the parent page': 'TypeError',
+    });
+    expect(Object.keys(outcomes)).toEqual(ATTEMPT_NAMES);
+    expect(spy.connections).toBe(0);
+    await page.close();
+  }, 60_000);
+
+  it('a link whose controller tries every escape as it loads runs to its numbers, and nothing got out', async () => {
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(linkWith(escapingController(spy.url, 7)));
+    // the module body waits for every attempt to settle, and throws if one got anything back
+    await page.waitForFunction((want) => document.querySelector('section.cards[data-side^="A "] [data-card="Throughput"] dd')?.textContent?.trim() === want, fixedThroughput(7), { timeout: 30_000 });
+    expect(await page.locator('select[data-param="a.scheme"]').inputValue()).toBe('user');
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(spy.connections).toBe(0);
+    expect(await storageOf(page)).toEqual({ databases: [], caches: [], local: ['pipefill.controller'] });
+    // the traces it asked the page for by their ports were refused without a request
+    expect(await traceRequests(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('an attempt made in a callback ends the run with the browser’s refusal, which the user sees', async () => {
+    const cases: [call: string, message: RegExp][] = [
+      // the compile guard sees no user frame on an empty stack: the frame's policy refuses
+      ['Error.stackTraceLimit = 0; Function("return 1")()', /EvalError: Evaluating a string as JavaScript violates the following Content Security Policy directive/],
+      ['indexedDB.open("pipefill")', /SecurityError: Failed to execute 'open' on 'IDBFactory': access to the Indexed Database API is denied in this context/],
+    ];
+    for (const [call, message] of cases) {
+      const context = await env.browser.newContext();
+      const page = await context.newPage();
+      await page.goto(linkWith(escapingController(spy.url, 7).replace('onAck(ack) {}', `onAck(ack) { ${call}; }`)));
+      const alert = page.getByRole('alert').filter({ hasText: 'your controller in onAck' });
+      await alert.waitFor({ timeout: 30_000 });
+      expect(await alert.innerText()).toMatch(message);
+      expect(await storageOf(page)).toEqual({ databases: [], caches: [], local: ['pipefill.controller'] });
+      await context.close();
+    }
+    expect(spy.connections).toBe(0);
+  }, 90_000);
+
+  it('the relay sends each file with its policy: the page, its worker scripts, the sandbox frame', async () => {
+    const policy = async (path: string) => (await fetch(`${env.relay.url}${path}`)).headers.get('content-security-policy') ?? '';
+    const page = await policy('/?a=user');
+    expect(page).toContain("script-src 'self';");
+    expect(page).toContain("connect-src 'self';");
+    expect(page).not.toContain('unsafe-eval');
+    const worker = readdirSync(join(TEST_BUNDLE, 'assets')).find((f) => f.startsWith('simWorker-'))!;
+    const script = await policy(`/assets/${worker}`);
+    expect(script).toContain("connect-src 'self';");
+    expect(script).not.toContain('unsafe-eval');
+    const frameHtml = await (await fetch(`${env.relay.url}/sandbox.html`)).text();
+    const inline = /<script>([\s\S]*)<\/script>/.exec(frameHtml)![1];
+    const hash = createHash('sha256').update(inline).digest('base64');
+    expect((await policy('/sandbox.html')).split('; ')).toEqual([
+      "default-src 'none'",
+      `script-src 'sha256-${hash}' blob: data:`,
+      'worker-src blob:',
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'self'",
+      'sandbox allow-scripts',
+    ]);
+  });
+});
