@@ -7,9 +7,12 @@ import { SANDBOX_FRAME_PATH, SANDBOX_FRAME_SCRIPT } from '../web/worker/sandboxF
  * scripts do: no response is allowed to compile text (no 'unsafe-eval'), reach beyond the page's server,
  * or be framed elsewhere.
  *
- * - The page (HTML): its own scripts, styles and frames; connections to its own server only.
- * - A script, which is also what a worker started from the page's origin runs under: the same, plus
- *   data: modules (a live fetch of the user's controller loads its text so, web/worker/userModule.ts).
+ * - The page (HTML): its own scripts, styles and frames; connections to its own server, and to an
+ *   emulated link's watch address on this machine (web/sessions/watchUrl.ts; of the loopback addresses,
+ *   127.0.0.1 and localhost: a policy cannot name the others).
+ * - A script, which is also what a worker started from the page's origin runs under: the same, but
+ *   connections to the page's server alone, and data: modules (a live fetch of the user's controller
+ *   loads its text so, web/worker/userModule.ts).
  * - The sandbox frame (web/worker/sandboxFrame.ts), where every other run of the user's code happens: an
  *   opaque origin (no storage), its one inline script by hash, workers from blob: URLs that take this
  *   policy with them, and no network at all (not the relay either).
@@ -20,7 +23,7 @@ const PAGE = [
   // React sets style attributes
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
-  "connect-src 'self'",
+  "connect-src 'self' http://127.0.0.1:* http://localhost:*",
   "worker-src 'self'",
   "frame-src 'self'",
   "object-src 'none'",
@@ -29,7 +32,7 @@ const PAGE = [
   "frame-ancestors 'self'",
 ];
 
-const SCRIPT = PAGE.map((d) => (d.startsWith('script-src') ? `${d} data:` : d));
+const SCRIPT = PAGE.map((d) => (d.startsWith('script-src') ? `${d} data:` : d.startsWith('connect-src') ? "connect-src 'self'" : d));
 
 const frameScriptHash = createHash('sha256').update(SANDBOX_FRAME_SCRIPT).digest('base64');
 

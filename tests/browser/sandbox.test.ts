@@ -134,7 +134,7 @@ describe('user code in the page reaches nothing', () => {
     const policy = async (path: string) => (await fetch(`${env.relay.url}${path}`)).headers.get('content-security-policy') ?? '';
     const page = await policy('/?a=user');
     expect(page).toContain("script-src 'self';");
-    expect(page).toContain("connect-src 'self';");
+    expect(page).toContain("connect-src 'self' http://127.0.0.1:* http://localhost:*;");
     expect(page).not.toContain('unsafe-eval');
     const worker = readdirSync(join(TEST_BUNDLE, 'assets')).find((f) => f.startsWith('simWorker-'))!;
     const script = await policy(`/assets/${worker}`);
