@@ -141,14 +141,22 @@ function canvasSvg(canvas: HTMLCanvasElement, place: Place): string {
   return `<svg x="${n(x)}" y="${n(y)}" width="${n(w)}" height="${n(h)}" viewBox="0 0 ${n(w)} ${n(h)}">${marksSvg(picture)}</svg>`;
 }
 
-/** The figure's elements and text in document order, each as SVG. */
-function contentSvg(root: HTMLElement, place: Place): string {
+/** A chart's name in the figure: what the page names it by. */
+const chartName = (figure: Element) => figure.getAttribute('aria-label') ?? figure.querySelector('figcaption')?.textContent ?? 'chart';
+
+/**
+ * The elements and text under `root` in document order, each as SVG; each chart (a figure) as a group of
+ * its own named for it, so an editor can take one chart out. Opacity counts up to `top`, the figure's root.
+ */
+function contentSvg(root: HTMLElement, place: Place, top: HTMLElement = root): string {
   const parts: string[] = [];
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
     acceptNode: (node) => {
       const el = node instanceof Element ? node : node.parentElement!;
       if (el.closest(SKIP)) return NodeFilter.FILTER_REJECT;
-      // an SVG is written out whole; its children are not walked again
+      // a chart inside is written out whole, as its group, and so is an SVG; their children are not walked again
+      const chart = node.parentElement?.closest('figure');
+      if (chart && chart !== root && root.contains(chart)) return NodeFilter.FILTER_REJECT;
       return el.parentElement?.closest('svg') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
     },
   });
@@ -156,12 +164,14 @@ function contentSvg(root: HTMLElement, place: Place): string {
     const el = node instanceof Element ? node : node.parentElement!;
     const style = getComputedStyle(el);
     if (!visible(el, style)) continue;
-    const opacity = opacityOf(el, root);
+    const opacity = opacityOf(el, top);
     if (node instanceof Text) {
       if (node.data.trim()) parts.push(textSvg(node, style, place, opacity));
     } else if (node instanceof SVGSVGElement) parts.push(inlineSvg(node, place));
     else if (node instanceof HTMLCanvasElement) parts.push(canvasSvg(node, place));
-    else parts.push(boxSvg(el, style, place, opacity));
+    else if (node instanceof HTMLElement && node.tagName === 'FIGURE') {
+      parts.push(`<g data-chart="${escapeXml(chartName(node))}">${boxSvg(el, style, place, opacity)}${contentSvg(node, place, top)}</g>`);
+    } else parts.push(boxSvg(el, style, place, opacity));
   }
   return parts.join('');
 }
