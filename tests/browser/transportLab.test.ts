@@ -55,3 +55,19 @@ describe('the reliable-transport lab explains its matrix', () => {
     await page.close();
   });
 });
+
+describe("the playground's link model", () => {
+  it('a constant-rate link offers netem in the sidebar: its limit and qdiscs in place of the queue, in the URL', async () => {
+    const { page, problems } = await open(env.context, `${env.relay.url}/?trace=rate`);
+    const model = page.locator('select[data-param="link.linkModel"]');
+    await model.waitFor();
+    expect(await page.locator('[data-param="link.limit"]').count()).toBe(0);
+    await model.selectOption('netem');
+    await page.locator('[data-param="link.limit"]').first().waitFor();
+    expect(await page.locator('select[data-param="link.netemQdisc"]').inputValue()).toBe('loopback');
+    expect(await page.locator('[data-param="link.queue"]').count()).toBe(0);
+    await expect.poll(() => new URL(page.url()).searchParams.get('link.linkModel')).toBe('netem');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
