@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIGHT_RUN, open, playground } from '../helpers/page.ts';
+import { VIEW_IDS } from '../../web/state/view.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -67,7 +68,7 @@ describe('what a link carries that a view cannot use, in Chromium', () => {
 
   it('a view the page does not have opens the playground, which says so', async () => {
     const { page } = await open(env.context, `${env.relay.url}/?view=nowhere&${LIGHT_RUN}`);
-    expect(await notices(page)).toEqual([`${BAD_VALUE}view must be one of (none), contest-lab, transport-lab, shared-lab, measurement, leaderboard, sessions (got "nowhere")`]);
+    expect(await notices(page)).toEqual([`${BAD_VALUE}view must be one of (none), ${VIEW_IDS.filter(Boolean).join(', ')} (got "nowhere")`]);
     expect(await page.locator('nav.views a[aria-current="page"]').innerText()).toBe('Playground');
     await page.close();
   });

@@ -6,7 +6,7 @@ import { Notices } from '../components/Notices.tsx';
 import { Playback } from '../components/Playback.tsx';
 import { Sidebar } from '../components/Sidebar.tsx';
 import { useNotices } from '../components/useNotices.ts';
-import { decodeExperiment, DEFAULT_EXPERIMENT, encodeExperiment, type Experiment, SCENARIO_SIDES, type Scenario } from '../state/experiment.ts';
+import { codeFromQuery, decodeExperiment, DEFAULT_EXPERIMENT, encodeExperiment, type Experiment, SCENARIO_SIDES, type Scenario } from '../state/experiment.ts';
 import { settingsOf, specFor } from '../state/spec.ts';
 import { captions, linkDifferences } from '../teach/captions.ts';
 import { useFacts } from '../teach/useFacts.ts';
@@ -18,8 +18,8 @@ import { PLAYGROUND_RESULTS_ID } from './landmarks.ts';
 import { LivePanel } from './LivePanel.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { restoreImportedCode } from '../editor/userCode.ts';
-import { throttledWriter } from './throttle.ts';
 import { type ImportedFile, importedCsv } from '../export/importFile.ts';
+import { useAddress } from './history.ts';
 import type { Playhead } from './playhead.ts';
 import { usePlayback } from './usePlayback.ts';
 import { useSteadyCallback } from './useSteadyCallback.ts';
@@ -28,9 +28,6 @@ import { type Runs, type Slot, useRuns } from './useRuns.ts';
 
 /** How a failed import is told: a later import that works takes it back. */
 const NOT_REPLAYED = ' could not be replayed: ';
-
-/** The shortest time between two writes of the settings into the URL, ms. */
-const URL_WRITE_MS = 300;
 
 /**
  * Uploaded traces of this session: their lengths (for the runs) and their text (for the export), and the
@@ -60,19 +57,6 @@ function useUploads(e: Experiment) {
       setFailed(file.name);
     });
   return { durations, texts: texts.current, upload, failed };
-}
-
-/**
- * Writes the experiment to the URL. A write costs the page tens of ms (the browser takes the new address,
- * and its icon, again): a drag writes its first and last steps, and a few between; leaving writes the last.
- */
-function useUrlWrites(e: Experiment): void {
-  const url = useMemo(() => throttledWriter((query) => window.history.replaceState(null, '', `?${query}`), URL_WRITE_MS), []);
-  useEffect(() => url.write(encodeExperiment(e, PAGE_CATALOGUE)), [url, e]);
-  useEffect(() => {
-    window.addEventListener('pagehide', url.flush);
-    return () => window.removeEventListener('pagehide', url.flush);
-  }, [url]);
 }
 
 /**
@@ -111,7 +95,9 @@ function useExperiment() {
   const initial = useMemo(() => decodeExperiment(window.location.search, PAGE_CATALOGUE), []);
   const [e, setE] = useState<Experiment>(initial.value);
   const notices = useNotices(initial);
-  useUrlWrites(e);
+  // A link whose controller code came damaged stays in the address as it came, until a setting changes.
+  const [damaged] = useState(() => 'error' in codeFromQuery(window.location.search));
+  useAddress(damaged && e === initial.value ? null : encodeExperiment(e, PAGE_CATALOGUE));
   return { e, setE, ...notices };
 }
 

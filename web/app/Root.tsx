@@ -1,6 +1,8 @@
-import { type ComponentType, lazy, Suspense } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { encodeView, VIEW_IDS, type ViewId, viewOf } from '../state/view.ts';
 import { App } from './App.tsx';
+import { listenToHistory } from './history.ts';
+import { mayLeave } from './leaving.ts';
 import { PLAYGROUND_RESULTS_ID } from './landmarks.ts';
 
 // The other views load when opened: the playground's first chart does not wait for their code.
@@ -46,6 +48,9 @@ function SkipLink({ playground }: { playground: boolean }) {
 
 /** The page's navigation: each view is its own URL (?view=…), carrying its own state. */
 export function Root() {
+  // Back and Forward open the view again on the state its address holds.
+  const [visit, setVisit] = useState(0);
+  useEffect(() => listenToHistory(() => setVisit((v) => v + 1)), []);
   const shown = viewOf(window.location.search);
   const current = VIEWS[shown];
   const View = current.view;
@@ -56,7 +61,7 @@ export function Root() {
         <h1>Pipefill</h1>
         <nav className="views" aria-label="Views">
           {VIEW_IDS.map((id) => (
-            <a key={id} href={`?${encodeView(id, [], {})}`} aria-current={id === shown ? 'page' : undefined}>
+            <a key={id} href={`?${encodeView(id, [], {})}`} aria-current={id === shown ? 'page' : undefined} onClick={(e) => mayLeave() || e.preventDefault()}>
               {VIEWS[id].title}
             </a>
           ))}
@@ -64,7 +69,7 @@ export function Root() {
       </header>
       <main id="main" tabIndex={-1}>
         <Suspense fallback={<p role="status">Loading {current.title.toLowerCase()}…</p>}>
-          <View />
+          <View key={visit} />
         </Suspense>
       </main>
     </>

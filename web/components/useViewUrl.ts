@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useAddress } from '../app/history.ts';
 import { useEditorState } from '../editor/userCode.ts';
 import type { Field, StateValues, ViewState } from '../state/codec.ts';
 import { codeToQuery } from '../state/experiment.ts';
@@ -19,7 +20,5 @@ export function useUrlState(view: ViewId, fields: readonly Field[], value: State
   const code = useEditorState().installed;
   const query = encodeView(view, fields, value);
   const text = (usesUserCode && code !== null ? codeToQuery(code, query) : query).toString();
-  useEffect(() => {
-    window.history.replaceState(null, '', `?${text}`);
-  }, [text]);
+  useAddress(text);
 }

@@ -67,12 +67,15 @@ export function schemesFor(scenario: Scenario) {
 /** The longest controller text a link carries (compressed, it stays well under what browsers accept). */
 export const MAX_CODE_CHARS = 20_000;
 
+/** What a link whose code cannot be read says (a chat or mail client that cuts long links cuts the code, the link's last part). */
+export const DAMAGED_CODE = 'the controller code in this link is damaged (cut short on its way?): ask for the whole link';
+
 /** The user's controller text a link carries (lz-string, URI-safe), or null; a damaged one is an error. */
 export function codeFromQuery(search: string): { code: string | null } | { error: string } {
   const packed = new URLSearchParams(search).get(CODE_KEY);
   if (packed === null) return { code: null };
   const code = packed.length <= 4 * MAX_CODE_CHARS ? LZString.decompressFromEncodedURIComponent(packed) : null;
-  if (!code || code.length > MAX_CODE_CHARS) return { error: 'the controller code in this link is damaged or too long: it was left out' };
+  if (!code || code.length > MAX_CODE_CHARS) return { error: DAMAGED_CODE };
   return { code };
 }
 
@@ -149,6 +152,16 @@ export function decodeExperiment(search: string, catalogue: PageCatalogue): View
   if (trace?.startsWith('upload:')) {
     errors.push(`the trace ${quote(trace.slice(7))} was uploaded in another session: upload it again`);
     q.delete('trace');
+  }
+  // A side the link gives the user's controller, whose code is damaged: said once, and it runs the
+  // scenario's own scheme meanwhile (its parameters were the user's controller's).
+  if ('error' in codeFromQuery(search) && !findScheme(USER_SCHEME_ID)) {
+    for (const side of SIDES.filter((x) => q.get(x) === USER_SCHEME_ID)) {
+      errors.push(
+        `controller ${side.toUpperCase()}: ${DAMAGED_CODE}. Meanwhile it runs ${findScheme(SCENARIO_SIDES[s][side].scheme)?.title}, and the address keeps the link as it came until a setting changes`,
+      );
+      for (const key of [...q.keys()].filter((k) => k === side || k.startsWith(`${side}.`))) q.delete(key);
+    }
   }
   const top = decode(experimentSchema(s, catalogue), q);
   for (const m of top.errors) errors.push(/^[ab] /.test(m) ? `controller ${m[0].toUpperCase()}: ${m}` : m);
