@@ -98,5 +98,5 @@ describe('every view, as axe-core and a keyboard find it', () => {
     await board.locator('[data-testid="leaderboard"] tbody tr').first().waitFor();
     found['leaderboard, one Submit'] = await axeViolations(board);
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((k) => [k, []])));
-  });
+  }, 120_000);
 });
