@@ -49,8 +49,9 @@ const ms = (ns: number) => ns / 1e6;
  * interface counts 14 bytes of Ethernet header more); the qdisc is dequeued the moment a packet is due
  * (the kernel's watchdog timer, and loopback's transmit, add microseconds); the Gilbert–Elliott model has
  * no loss in the good state (tc's `1-k` of 0); ECN marking, corruption, slots and distribution tables
- * (`distribution normal` …) are not modelled. netem does not tell queueing from delay, so a packet's
- * `depart` row, when it leaves the qdisc, carries the whole time it was held.
+ * (`distribution normal` …) are not modelled. netem does not tell queueing from delay: a packet's
+ * `depart` row, when it leaves the qdisc (and reaches the far end), carries as its queueing delay the time it
+ * was held past its delay draw — the backlog it waited for and its own transmission.
  *
  * One qdisc may carry both directions, as one netem on a loopback interface does (a course harness's
  * `tc qdisc add dev lo root netem …`): data and replies then share its rate, its limit, its impairments and
@@ -73,9 +74,9 @@ export class NetemQdisc {
     this.releaseAt = Infinity;
     const nowNs = Math.round(now * 1e6);
     while (this.fifo.length > 0 && this.fifo.headTime <= nowNs) {
-      const { packet, arrival, way } = this.fifo.shift();
+      const { packet, queuedFrom, way } = this.fifo.shift();
       way.held--;
-      this.depart(packet, way, arrival, now);
+      this.depart(packet, way, queuedFrom, now);
     }
     this.arm();
   };
@@ -137,7 +138,8 @@ export class NetemQdisc {
     const nowNs = Math.round(now * 1e6);
     if (this.gap === 0 || this.counter < this.gap - 1 || this.p.reorder < this.draws.reorder.next()) {
       this.counter++;
-      this.hold(packet, way, now, this.timeToSend(packet.bytes, nowNs));
+      const { time, delayNs } = this.timeToSend(packet.bytes, nowNs);
+      this.hold(packet, way, now, time, now + ms(delayNs));
     } else {
       // Reordered: put at the head with time_to_send = now, so the next dequeue, right away, sends it.
       this.counter = 0;
@@ -147,8 +149,9 @@ export class NetemQdisc {
   }
 
   /** The packet's time_to_send, ns: its delay draw, and with a rate the backlog and its own transmission. */
-  private timeToSend(bytes: number, nowNs: number): number {
-    let delay = uniformDelayNs(this.latencyNs, this.jitterNs, this.draws.delay);
+  private timeToSend(bytes: number, nowNs: number): { time: number; delayNs: number } {
+    const delayNs = uniformDelayNs(this.latencyNs, this.jitterNs, this.draws.delay);
+    let delay = delayNs;
     let from = nowNs;
     if (this.bytesPerSecond > 0) {
       if (this.fifo.length > 0) {
@@ -158,7 +161,7 @@ export class NetemQdisc {
       }
       delay += packetTimeNs(bytes, this.bytesPerSecond);
     }
-    return from + delay;
+    return { time: from + delay, delayNs };
   }
 
   /** netem's loss_event: random (q->loss >= get_crandom) or, with a burst set, its Gilbert–Elliott chain. */
@@ -179,8 +182,9 @@ export class NetemQdisc {
     return r.nextUint32() > this.p.passBad;
   }
 
-  private hold(packet: Packet, way: NetemWay, now: number, timeToSendNs: number): void {
-    this.fifo.push(packet, way, now, timeToSendNs);
+  /** Holds the packet until `timeToSendNs`; what it waits past `queuedFrom` (its arrival plus its delay draw) is its queueing. */
+  private hold(packet: Packet, way: NetemWay, now: number, timeToSendNs: number, queuedFrom: number): void {
+    this.fifo.push(packet, way, queuedFrom, timeToSendNs);
     way.held++;
     if (way.tap.detailed) way.tap.log.push(now, K.enqueue, packet.flow, packet.seq, packet.bytes, this.fifo.length, 0);
     this.arm();
@@ -196,8 +200,8 @@ export class NetemQdisc {
     });
   }
 
-  private depart(packet: Packet, way: NetemWay, arrival: number, now: number): void {
-    if (way.tap.detailed) way.tap.log.push(now, K.depart, packet.flow, packet.seq, packet.bytes, now - arrival, 0);
+  private depart(packet: Packet, way: NetemWay, queuedFrom: number, now: number): void {
+    if (way.tap.detailed) way.tap.log.push(now, K.depart, packet.flow, packet.seq, packet.bytes, Math.max(0, now - queuedFrom), 0);
     way.next!.receive(packet, now);
   }
 

@@ -4,8 +4,8 @@ import type { NetemWay } from './netem.ts';
 interface Held {
   packet: Packet;
   way: NetemWay;
-  /** When the packet came, ms (for its logged sojourn). */
-  arrival: number;
+  /** From when its wait counts as queueing, ms (its arrival plus its delay draw), for its logged queueing delay. */
+  queuedFrom: number;
   /** netem's time_to_send, whole ns. */
   time: number;
 }
@@ -33,8 +33,8 @@ export class TimeFifo {
     return this.items[this.items.length - 1].time;
   }
 
-  push(packet: Packet, way: NetemWay, arrival: number, time: number): void {
-    const held = { packet, way, arrival, time };
+  push(packet: Packet, way: NetemWay, queuedFrom: number, time: number): void {
+    const held = { packet, way, queuedFrom, time };
     const items = this.items;
     if (this.length === 0 || time >= items[items.length - 1].time) {
       items.push(held);

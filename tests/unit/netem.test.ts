@@ -54,7 +54,7 @@ describe("netem's arithmetic", () => {
 
 describe('the netem qdisc', () => {
   it("a backlog absorbs the delay: time_to_send counts from the last packet's, less what the backlog already waits", () => {
-    const { s, out, send } = setup(150, SLOW);
+    const { s, out, send, log } = setup(150, SLOW);
     send(0, 0); // empty: 0 + 150 + 100
     send(0, 1); // last 250: 150 − 250 < 0, so 250 + 100
     send(0, 2); // 350 + 100
@@ -62,6 +62,9 @@ describe('the netem qdisc', () => {
     send(500, 4); // last 550: 150 − 50 = 100 left of the delay, so 550 + 100 + 100 = 500 + 150 + 100
     s.run();
     expect(out.times).toEqual([250, 350, 450, 550, 750]);
+    // its queueing delay: held past its delay draw (the backlog it waited for and its transmission)
+    const departs = Array.from({ length: log.length }, (_, i) => i).filter((i) => log.columns.kind[i] === K.depart);
+    expect(departs.map((i) => log.columns.value[i])).toEqual([100, 200, 300, 140, 100]);
   });
 
   it('a full queue drops at qlen ≥ limit, counting packets that are only delayed', () => {
