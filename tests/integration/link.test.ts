@@ -229,3 +229,43 @@ describe('npm run link carries one sender: a second source gets nothing back', (
     expect(link.refused).toBe(1);
   });
 });
+
+describe('npm run link --link-model netem: one qdisc both ways, as netem on a loopback interface', () => {
+  /** The round trip of a reply the receiver sends on the first of ten back-to-back datagrams, ms. */
+  async function replyAfterBurst(flags: Record<string, string>): Promise<number> {
+    const receiver = createSocket('udp4');
+    await new Promise<void>((r) => receiver.bind(0, '127.0.0.1', () => r()));
+    let answered = false;
+    receiver.on('message', (_m, from) => {
+      if (!answered) receiver.send('ok', from.port, from.address);
+      answered = true;
+    });
+    const link = await EmulatedLink.open({
+      link: readLinkFlags({ 'link-model': 'netem', bandwidth: '1', latency: '10', ...flags }),
+      seed: 1,
+      traces: loadTrace,
+      listen: { host: '127.0.0.1', port: 0 },
+      to: { host: '127.0.0.1', port: receiver.address().port },
+      logRows: 0,
+      maxHeldBytes: 1 << 20,
+    });
+    const sender = createSocket('udp4');
+    await new Promise<void>((r) => sender.bind(0, '127.0.0.1', () => r()));
+    const reply = new Promise<number>((resolve) => sender.once('message', () => resolve(performance.now())));
+    const t0 = performance.now();
+    // 1222 bytes and 28 of headers: 10 ms each at 1 Mbit/s
+    for (let i = 0; i < 10; i++) sender.send(Buffer.alloc(1222, i), link.port, '127.0.0.1');
+    const rtt = (await reply) - t0;
+    link.close();
+    for (const s of [sender, receiver]) s.close();
+    return rtt;
+  }
+
+  it('a reply waits behind the data queued before it: out at 20 ms, back after the last datagram, 110 ms', async () => {
+    expect(await replyAfterBurst({})).toBeGreaterThan(105);
+  });
+
+  it('with a qdisc each way it comes back after its own delay and transmission, about 30 ms', { retry: 2 }, async () => {
+    expect(await replyAfterBurst({ 'netem-qdisc': 'each-direction' })).toBeLessThan(100);
+  });
+});
