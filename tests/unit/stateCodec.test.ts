@@ -96,7 +96,7 @@ describe('the playground URL', () => {
 
   it('names a view the page does not have: it opens the playground', () => {
     expect(viewOf('view=nowhere')).toBe('');
-    expect(decodeExperiment('view=nowhere', PAGE_CATALOGUE).errors).toEqual(['view must be one of (none), contest-lab, transport-lab, shared-lab, measurement, leaderboard, sessions (got "nowhere")']);
+    expect(decodeExperiment('view=nowhere', PAGE_CATALOGUE).errors).toEqual([`view must be one of (none), ${VIEW_IDS.slice(1).join(', ')} (got "nowhere")`]);
   });
 
   it('quotes a huge value by its start and its length', () => {
