@@ -4,10 +4,11 @@ import { type Edit, withEdits } from '../../shared/controllers/userCode.ts';
 /**
  * A controller module's text as a script a compartment evaluates (a compartment runs scripts, not modules):
  * each `export` becomes a plain declaration and the default export is assigned to DEFAULT. Every replaced
- * character becomes a space, so the user's lines and columns stay where they were.
+ * character becomes a space (`DEFAULT=` is as long as `export default`), so the user's lines and columns
+ * stay where they were and errors point where the sim's do.
  */
 
-export const DEFAULT = '__pipefillDefault';
+export const DEFAULT = '__pipefillDef';
 
 type SyntaxNode = ReturnType<typeof parser.parse>['topNode'];
 
@@ -44,4 +45,24 @@ export function moduleAsScript(code: string): string {
   }
   const out = withEdits(code, edits);
   return `(() => { let ${DEFAULT};\n${out}\n;${tails.join('')} return ${DEFAULT}; })()`;
+}
+
+/**
+ * The names the module reads but never declares (outside `typeof`): V8 throws a ReferenceError when such a
+ * read runs, where a compartment reads undefined, so the sandbox makes each read throw as V8 does. A name
+ * declared anywhere in the module counts as declared.
+ */
+export function undeclaredNames(code: string): string[] {
+  const declared = new Set<string>(['arguments']);
+  const read = new Set<string>();
+  parser.parse(code).iterate({
+    enter(n) {
+      const name = code.slice(n.from, n.to);
+      if (n.name === 'VariableDefinition') declared.add(name);
+      const parent = n.node.parent;
+      const inTypeof = parent?.name === 'UnaryExpression' && code.startsWith('typeof', parent.from);
+      if (n.name === 'VariableName' && !inTypeof) read.add(name);
+    },
+  });
+  return [...read].filter((name) => !declared.has(name));
 }

@@ -9,7 +9,7 @@ import { contestOn } from '../../shared/scenarios/contestOn.ts';
 import { flow } from '../../shared/scenarios/presets.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { parseTrace, type Trace } from '../../shared/trace/mahimahi.ts';
-import { moduleAsScript } from './moduleScript.ts';
+import { moduleAsScript, undeclaredNames } from './moduleScript.ts';
 import type { RunInput, RunOutput } from './runProtocol.ts';
 
 /**
@@ -30,8 +30,17 @@ function installController(source: string): void {
   const mapped = shifted(prepared);
   const guard = new Guard({ url: URL, prepared: mapped });
   const compartment = new Compartment({ [TICK]: harden((globalThis as Record<string, unknown>)[TICK]) });
+  for (const name of undeclaredNames(prepared.code)) if (!(name in compartment.globalThis)) throwOnRead(compartment.globalThis, name);
   const exported = guard.call('the module body', () => compartment.evaluate(`${moduleAsScript(prepared.code)}\n//# sourceURL=${URL}`));
   installUserScheme(userScheme({ exported, url: URL, prepared: mapped, source }));
+}
+
+/** A global whose every read throws as V8 throws for a name nothing declares (writes do already, in strict code). */
+function throwOnRead(global: object, name: string): void {
+  const missing = () => {
+    throw new ReferenceError(`${name} is not defined`);
+  };
+  Object.defineProperty(global, name, { get: missing, set: missing });
 }
 
 /** Runs the contest on the input's trace; the controller's faults come back as its error sentence. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +92,31 @@ describe('the class contest: scoring', () => {
     expect((await postSubmission(relay.url, { id: 'x'.repeat(65), code: GOOD })).status).toBe(400);
     expect((await postSubmission(relay.url, new TextEncoder().encode('id=ann'))).json.error).toMatch(/not JSON/);
   });
+});
+
+describe('npm run contest -- submit', () => {
+  it('submits a file, keeps its token for the next submission, prints the scores; a refusal and a failure say why', async () => {
+    const tokens = join(mkdtempSync(join(tmpdir(), 'pipefill-contest-cli-')), 'tokens.json');
+    const submit = (file: string, ...more: string[]) => runCliAsync('server/cli/contest.ts', ['submit', file, '--id', 'cli@green', '--server', relay.url, '--tokens', tokens, ...more]);
+    // revealed, so the held-out trace's line is printed too, whichever test ran first
+    await fetch(`${relay.url}/api/contest/reveal`, { method: 'POST', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+    const first = await submit(GOOD_FILE);
+    const line = (t: { trace: string; throughputMbps: number; delay95: number; power: number; score: number }) =>
+      `${t.trace.padEnd(24)} ${t.throughputMbps.toFixed(2)} Mbit/s · delay95 ${t.delay95} ms · power ${t.power.toFixed(2)} · score ${t.score.toFixed(3)}`;
+    expect(first.code).toBe(0);
+    const [head, ...scores] = first.stdout.trimEnd().split('\n');
+    expect(head).toMatch(/^submission [0-9a-f]+ \(http:\/\/127\.0\.0\.1:\d+\/api\/contest\/submissions\/[0-9a-f]+\)$/);
+    expect(scores).toEqual((await sims).map(line));
+    expect(Object.keys(JSON.parse(readFileSync(tokens, 'utf8')))).toEqual([`${relay.url} cli@green`]);
+    const wrong = await submit(GOOD_FILE, '--token', 'not-the-token');
+    expect([wrong.code, wrong.stderr]).toEqual([1, "contest: the token is not cli@green's\n"]);
+    const broken = join(mkdtempSync(join(tmpdir(), 'pipefill-contest-cli-')), 'broken.mjs');
+    writeFileSync(broken, 'export default { title: "x", params: [], create() { return { windowSize() { return w; }, onAck() {}, onTimeout() {} }; } };');
+    const [failed, sim] = await Promise.all([submit(broken), runCliAsync('server/cli/sim.ts', ['--scheme', broken, '--json'])]);
+    // the same sentence as the sim's, line and column included
+    expect(sim.stderr.split('\n')[0]).toBe('sim: your controller in windowSize at line 1, column 77: ReferenceError: w is not defined');
+    expect([failed.code, failed.stderr]).toEqual([1, `contest: on ${PUBLIC}: ${sim.stderr.split('\n')[0].slice('sim: '.length)}\n`]);
+  }, 180_000);
 });
 
 describe('the class contest: records', () => {
