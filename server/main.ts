@@ -23,9 +23,11 @@ ${schemaHelp(OFFSET_PARAMS, 'Offset server policy')}
 
 /** What a failure to start means to the operator, for the system errors a flag's value causes. */
 const HINTS: Record<string, string> = {
-  ENOENT: 'check the --file and --leaderboard paths',
-  EACCES: 'check the --file and --leaderboard paths',
-  EISDIR: 'check the --file and --leaderboard paths',
+  ENOENT: 'check the --file, --leaderboard and --data paths',
+  EACCES: 'check the --file, --leaderboard and --data paths',
+  EISDIR: 'check the --file, --leaderboard and --data paths',
+  ENOTDIR: 'check the --file, --leaderboard and --data paths',
+  EEXIST: 'check the --data path: it must be a folder',
   EADDRINUSE: 'another program uses that port; pick another with the port flags',
 };
 

@@ -84,9 +84,12 @@ export async function offsetClient(port: number, waitMs = 3000) {
       socket.send(text);
     });
   return {
-    /** Asks for the size and every chunk (requests lost or refused are asked again). */
+    /**
+     * Starts a session (Reset: a socket may get the port of one closed before it, and with it that
+     * session) and asks for every chunk (requests lost or refused are asked again).
+     */
     async fetchWhole(): Promise<boolean> {
-      const size = Number(/Size: (\d+)/.exec((await ask('SendSize\n\n', 'Size: ', true)) ?? '')?.[1]);
+      const size = Number(/Size: (\d+)/.exec((await ask('SendSize\nReset\n\n', 'Size: ', true)) ?? '')?.[1]);
       for (let offset = 0; offset < size; offset += 1448) {
         if (!(await ask(`Offset: ${offset}\nNumBytes: 1448\n\n`, `Offset: ${offset}\n`, true))) return false;
       }

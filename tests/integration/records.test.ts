@@ -4,8 +4,10 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { relayMain } from '../../server/main.ts';
 import { readJournal } from '../../server/records/journal.ts';
 import { leaderboardCsv, parseLeaderboardCsv, type LeaderboardEntry } from '../../shared/relay/leaderboard.ts';
+import { runInProcess } from '../helpers/cli.ts';
 import { openBridge } from '../helpers/relay.ts';
 import { killRelayChildren, offsetClient, type RelayChild, startRelayChild } from '../helpers/relayChild.ts';
 
@@ -153,17 +155,18 @@ async function serving(relay: RelayChild): Promise<Record<string, boolean>> {
 const recordsState = async (relay: RelayChild) => (await (await fetch(`${relay.url}/api/relay`)).json()).records;
 
 describe('records on a disk that fills', () => {
-  const disk = fillableFolder();
+  let disk: Fillable | null = null;
   // A test that times out skips its own cleanup.
   afterAll(() => {
     try {
-      disk.unmount();
+      disk?.unmount();
     } catch {
       // unmounted already
     }
   });
   it('the relay keeps serving and answering, holds what it cannot write, says so, and writes it once the disk takes it', async () => {
-    const { path, fill, free } = disk;
+    disk = fillableFolder();
+    const { path, fill, free, written } = disk;
     const file = join(path, 'records.jsonl');
     const relay = await startRelayChild(['--data', path, ...QUICK]);
     const answered = new Map<string, number>();
@@ -174,7 +177,7 @@ describe('records on a disk that fills', () => {
     // What fits in the file's last block of the full disk is written; the rest is held.
     const held = await recordsState(relay);
     expect(held).toMatchObject({ kept: 79, error: expect.stringMatching(/^(ENOSPC|EISDIR)/) });
-    expect([held.backlog > 0, submitsIn(disk.written).length]).toEqual([true, 79 - held.backlog]);
+    expect([held.backlog > 0, submitsIn(written).length]).toEqual([true, 79 - held.backlog]);
     expect(relay.out()).toMatch(/records: cannot write .*records\.jsonl \((ENOSPC|EISDIR)/);
     expect(await serving(relay)).toEqual({ http: true, bridge: true, udp: true, echo: true });
     free();
@@ -227,4 +230,13 @@ describe('records across restarts', () => {
     expect(again.out()).toContain(`${file} (4 Submits kept; 1 lines that are not records skipped)`);
     await again.stop();
   }, 60_000);
+
+  it('a records path that cannot be one stops the relay before it starts, saying which flag to check', async () => {
+    const notAFolder = join(folder(), 'file');
+    writeFileSync(notAFolder, '');
+    const neverStopped = () => Promise.reject(new Error('the relay started'));
+    const ports = ['--http-port', '0', '--udp-port', '0', '--variable-port', '0', '--echo-port', '0'];
+    const r = await runInProcess('relay', (argv, io) => relayMain(argv, io, neverStopped), ['--data', notAFolder, ...ports]);
+    expect([r.code, r.stderr]).toEqual([1, `relay: EEXIST: file already exists, mkdir '${notAFolder}' (check the --data path: it must be a folder)\n`]);
+  });
 });
