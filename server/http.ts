@@ -1,25 +1,6 @@
-import { createReadStream, fstatSync, statSync } from 'node:fs';
 import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { basename, extname, join, normalize, resolve, sep } from 'node:path';
-import { quote } from '../shared/text/quote.ts';
-import { securityHeaders } from './securityHeaders.ts';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
-  '.md': 'text/markdown; charset=utf-8',
-  '.csv': 'text/csv; charset=utf-8',
-  '.down': 'text/plain; charset=utf-8',
-  '.up': 'text/plain; charset=utf-8',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-};
 
 /**
  * A request's URL, or null when its target is neither a path nor a URL. A target that starts with "/"
@@ -29,72 +10,6 @@ const TYPES: Record<string, string> = {
 export function requestUrl(req: IncomingMessage): URL | null {
   const target = req.url ?? '/';
   return URL.parse(target.startsWith('/') ? `http://relay${target}` : target);
-}
-
-/** Serves the built app from `root`; paths without a file fall back to index.html (the app's routes). */
-export function staticHandler(root: string) {
-  const base = resolve(root);
-  return (req: IncomingMessage, res: ServerResponse): void => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD' }).end('method not allowed\n');
-      return;
-    }
-    let path: string;
-    try {
-      path = decodeURIComponent(requestUrl(req)?.pathname ?? '');
-    } catch {
-      path = '';
-    }
-    if (!path) {
-      res.writeHead(400, { 'content-type': 'text/plain' }).end(`bad path: ${quote(req.url ?? '')}\n`);
-      return;
-    }
-    const file = resolve(join(base, normalize(path)));
-    if (file !== base && !file.startsWith(base + sep)) {
-      res.writeHead(403).end('forbidden\n');
-      return;
-    }
-    let target = file;
-    if (!isFile(target)) {
-      if (extname(path) !== '') {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end(`no such file: ${quote(path)}\n`);
-        return;
-      }
-      target = join(base, 'index.html');
-      if (!isFile(target)) {
-        res.writeHead(503, { 'content-type': 'text/plain' }).end('the app is not built: run `npm run build`\n');
-        return;
-      }
-    }
-    for (const [name, value] of Object.entries(securityHeaders(path))) res.setHeader(name, value);
-    sendFile(req, res, target, path.startsWith('/assets/'));
-  };
-}
-
-/** Whether a path names a regular file this process can see (not a directory, socket, pipe or loop of links). */
-function isFile(path: string): boolean {
-  try {
-    return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
-  } catch {
-    return false;
-  }
-}
-
-/** Sends a file once it is open; one that cannot be opened or read (its mode, a build replacing it) fails this request alone. */
-function sendFile(req: IncomingMessage, res: ServerResponse, target: string, hashed: boolean): void {
-  const head = { 'content-type': TYPES[extname(target)] ?? 'application/octet-stream', 'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache' };
-  const stream = createReadStream(target);
-  stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (res.headersSent) return void res.destroy();
-    res.writeHead(e.code === 'EACCES' ? 403 : 500, { 'content-type': 'text/plain' }).end(`the server cannot read ${basename(target)} (${e.code ?? e.message})\n`);
-  });
-  stream.on('open', (fd) => {
-    res.writeHead(200, { ...head, 'content-length': fstatSync(fd).size });
-    if (req.method === 'HEAD') {
-      stream.destroy();
-      res.end();
-    } else stream.pipe(res);
-  });
 }
 
 /**

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { generateFile } from '../shared/offset/file.ts';
 import { md5Hex } from '../shared/offset/md5.ts';
 import type { OffsetPolicyConfig, Submission } from '../shared/offset/policy.ts';
@@ -9,6 +8,7 @@ import type { RelayInfo } from '../shared/relay/info.ts';
 import { createBridge, type Bridge, type BridgeOptions } from './bridge.ts';
 import { Contest, type ContestOptions } from './contest/contest.ts';
 import { startEchoServer, type EchoServer } from './echoServer.ts';
+import { projectRoot } from './root.ts';
 import { Leaderboard } from './leaderboard.ts';
 import type { Journal } from './records/journal.ts';
 import { openRelayRecords, recordsLine, recordsStatus } from './records/relayRecords.ts';
@@ -17,7 +17,7 @@ import { fromBridge, PortSet } from './portSet.ts';
 import { listenHttp, route } from './relayHttp.ts';
 import { createOperator, type Operator } from './operator.ts';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const ROOT = projectRoot(import.meta.url);
 
 export interface RelayOptions {
   host: string;

@@ -5,7 +5,8 @@ import { handleApi } from './api.ts';
 import type { Contest } from './contest/contest.ts';
 import { handleContest } from './contest/routes.ts';
 import type { Bridge } from './bridge.ts';
-import { answerWithoutUpgrade, explainClientErrors, MAX_HEADER_BYTES, requestUrl, staticHandler } from './http.ts';
+import { answerWithoutUpgrade, explainClientErrors, MAX_HEADER_BYTES, requestUrl } from './http.ts';
+import { staticFiles } from './static.ts';
 import { capConnectionsPerAddress, DEADLINE_CHECK_MS, HEADERS_TIMEOUT_MS, hasBody, REQUEST_TIMEOUT_MS, refuseBody } from './httpLimits.ts';
 import type { Operator } from './operator.ts';
 import type { RelayOptions } from './relay.ts';
@@ -37,7 +38,7 @@ export async function listenHttp(o: RelayOptions, operator: Operator): Promise<{
 
 /** Requests to the API or the app (built, or Vite's in dev), and WebSocket upgrades to the bridge. */
 export async function route(http: Server, o: RelayOptions, api: Parameters<typeof handleApi>[2], bridge: Bridge, operator: Operator, contest: Contest | null = null): Promise<void> {
-  const serveApp = o.dev ? await viteMiddleware(http) : staticHandler(o.distDir);
+  const serveApp = o.dev ? await viteMiddleware(http) : staticFiles(o.distDir);
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     try {
       if (contest && handleContest(req, res, contest)) return;

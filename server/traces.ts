@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { namedSegmentsTrace } from '../shared/stress/segments.ts';
 import { parseTrace, TraceError, type Trace } from '../shared/trace/mahimahi.ts';
+import { projectRoot } from './root.ts';
 
-export const TRACE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../public/traces');
+export const TRACE_DIR = join(projectRoot(import.meta.url), 'public/traces');
 
 const cache = new Map<string, Trace>();
 

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { projectRoot } from '../root.ts';
 import type { RunInput, RunOutput } from './runProtocol.ts';
 
 /**
@@ -32,6 +32,16 @@ function probe(candidates: string[][]): string[] | null {
   return null;
 }
 
+/**
+ * Writes the sandbox's code, bundled whole, to `outfile`: the compiled relay (npm run build) copies the
+ * bundle built with it; the relay run from source bundles sandboxChild.ts now (esbuild, a development tool).
+ */
+async function bundleChild(outfile: string): Promise<void> {
+  if (import.meta.url.endsWith('.js')) return copyFileSync(join(projectRoot(import.meta.url), 'build/relay/sandboxChild.mjs'), outfile);
+  const { build } = await import('esbuild');
+  await build({ entryPoints: [join(dirname(fileURLToPath(import.meta.url)), 'sandboxChild.ts')], bundle: true, platform: 'node', format: 'esm', outfile, logLevel: 'silent' });
+}
+
 export class Sandbox {
   private readonly running = new Set<ChildProcess>();
 
@@ -46,7 +56,7 @@ export class Sandbox {
   static async prepare(): Promise<Sandbox> {
     const dir = mkdtempSync(join(tmpdir(), 'pipefill-contest-'));
     const bundle = join(dir, 'sandbox.mjs');
-    await build({ entryPoints: [join(dirname(fileURLToPath(import.meta.url)), 'sandboxChild.ts')], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'silent' });
+    await bundleChild(bundle);
     chmodSync(bundle, 0o444);
     const network = probe([
       ['unshare', '-n'],
