@@ -35,6 +35,8 @@ export class Leaderboard {
   private readonly watchers = new Map<ServerResponse, string>();
   /** The board as the first event a page is sent, made once per change rather than once per page. */
   private allEvent: string | null = null;
+  /** With a journal, every Submit it holds by id (the board keeps only some), so that an id's are found at once. */
+  private readonly everyAttempt = new Map<string, LeaderboardEntry[]>();
   /** Submit records of the journal that were not entries. */
   readonly rejected: number = 0;
   /**
@@ -48,8 +50,13 @@ export class Leaderboard {
     for (const r of journal?.records() ?? []) {
       if (r.kind !== SUBMIT_RECORD) continue;
       const e = entryFrom(r);
-      if (e) this.keep({ ...e, id: cut(e.id) });
-      else this.rejected++;
+      if (!e) {
+        this.rejected++;
+        continue;
+      }
+      const kept = { ...e, id: cut(e.id) };
+      this.keep(kept);
+      this.index(kept);
     }
   }
 
@@ -69,7 +76,15 @@ export class Leaderboard {
       if (w.writableLength > MAX_WATCHER_BACKLOG) w.destroy();
       else w.write(line);
     }
-    return this.journal?.append({ kind: SUBMIT_RECORD, ...e });
+    if (!this.journal) return undefined;
+    this.index(e);
+    return this.journal.append({ kind: SUBMIT_RECORD, ...e });
+  }
+
+  private index(e: LeaderboardEntry): void {
+    const of = this.everyAttempt.get(e.id);
+    if (of) of.push(e);
+    else this.everyAttempt.set(e.id, [e]);
   }
 
   /** Every Submit kept: the journal's whole history, or without one the board's. */
@@ -83,7 +98,7 @@ export class Leaderboard {
 
   /** Every Submit kept under an id (as the board shows it), oldest first. */
   attempts(id: string): LeaderboardEntry[] {
-    return this.history().filter((e) => e.id === id);
+    return this.journal ? (this.everyAttempt.get(id) ?? []) : this.entries.filter((e) => e.id === id);
   }
 
   /** Keeps `e` under its id: the id's best and its latest Submits; the least recently heard id goes past MAX_IDS. */

@@ -210,6 +210,8 @@ describe('records across restarts', () => {
     expect(second.out()).toContain(`${file} (621 Submits kept)`);
     const csv = parseLeaderboardCsv(await (await fetch(`${second.url}/api/leaderboard.csv`)).text());
     expect([csv.entries.length, csv.entries[0], csv.entries[620].id]).toEqual([621, entry(0), 'late@class']);
+    // An id the board no longer shows still has its attempts.
+    expect(await (await fetch(`${second.url}/api/leaderboard/attempts?id=s0@class`)).json()).toEqual([entry(0)]);
     await second.stop();
     expect(submitsIn(file).length).toBe(621);
   }, 60_000);
