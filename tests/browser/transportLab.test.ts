@@ -57,7 +57,7 @@ describe('the reliable-transport lab explains its matrix', () => {
 });
 
 describe("the playground's link model", () => {
-  it('a constant-rate link offers netem in the sidebar: its limit and qdiscs in place of the queue, in the URL', async () => {
+  it('a constant-rate link offers netem in the sidebar: its limit and qdiscs in place of the queue, in the URL; a trace link refuses it, saying why', async () => {
     const { page, problems } = await open(env.context, `${env.relay.url}/?trace=rate`);
     const model = page.locator('select[data-param="link.linkModel"]');
     await model.waitFor();
@@ -67,6 +67,11 @@ describe("the playground's link model", () => {
     expect(await page.locator('select[data-param="link.netemQdisc"]').inputValue()).toBe('loopback');
     expect(await page.locator('[data-param="link.queue"]').count()).toBe(0);
     await expect.poll(() => new URL(page.url()).searchParams.get('link.linkModel')).toBe('netem');
+    // a trace link is Mahimahi's: the page says so, and the model can be set back
+    await page.locator('select[data-param="trace"]').selectOption('Verizon-LTE-short');
+    await page.getByText("the netem link model paces by a rate: a trace link is Mahimahi's").first().waitFor();
+    await model.selectOption('mahimahi');
+    await expect.poll(() => page.getByText('the netem link model paces by a rate').count()).toBe(0);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -149,7 +149,7 @@ export const Sidebar = memo(function Sidebar({ e, set, checkAndRun, uploaded, on
           </label>
           <Group
             title="Delay and queue"
-            specs={byName(LINK_PARAMS, [...(isRate ? ['linkModel'] : []), 'delay', ...(isRate ? ['bandwidth'] : ['loop']), ...queueParams])}
+            specs={byName(LINK_PARAMS, ['linkModel', 'delay', ...(isRate ? ['bandwidth'] : ['loop']), ...queueParams])}
             values={linkNow}
             onChange={setLink}
             prefix="link."
