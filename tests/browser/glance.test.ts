@@ -211,13 +211,31 @@ describe('one glance at projector sizes, in Chromium', () => {
     const again = await openAt(env.browser, page.url(), 1280, 720);
     expect(await again.locator('[data-check="B · BDP estimator"]').innerText()).toBe(b);
     await again.close();
+    // The next challenge opens ready to do, on its own scenario: the page's own sides there are the worked
+    // example, said without a verdict.
     await page.getByRole('button', { name: 'Next challenge: The offset server' }).click();
-    await page.locator('[data-check="A · AIMD"]').getByText('choose the offset server scenario').waitFor();
-    // Doing what it says keeps the exercise open: the page's own sides there are the worked example.
-    await page.locator('[data-param="scenario"]').selectOption('offset');
-    await page.locator('[data-check="A · Token pacer"]').getByText('the page’s own example, as it opens').waitFor({ timeout: 30_000 });
+    await page.locator('[data-check="A · Token pacer"]').getByText('– A · Token pacer: the page’s own example, as it opens').waitFor({ timeout: 30_000 });
     expect(new URL(page.url()).searchParams.get('ex')).toBe('offset');
+    expect(await page.locator('[data-param="scenario"]').inputValue()).toBe('offset');
     await page.close();
+  });
+
+  it('a link to an exercise opens it ready to do, its panel pushing the page down rather than covering it', async () => {
+    const page = await openAt(env.browser, `${env.relay.url}/?ex=window&trace=rate`, 1280, 720);
+    await page.locator('[data-check="B · BDP estimator"]').waitFor({ timeout: 30_000 });
+    expect([await page.locator('[data-param="a.scheme"]').inputValue(), await page.locator('[data-param="trace"]').inputValue()]).toEqual(['fixed', 'Verizon-LTE-short']);
+    expect(await page.locator('[data-check="A · Fixed window"]').innerText()).toMatch(/^[✓✗] A · Fixed window: /);
+    const panel = (await page.locator('details.exercises > div').boundingBox())!;
+    for (const below of ['[data-caption="plane"]', '.column[data-side="b"]']) {
+      const box = (await page.locator(below).first().boundingBox())!;
+      expect(box.y, below).toBeGreaterThanOrEqual(panel.y + panel.height);
+    }
+    await page.close();
+    const offset = await env.browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await offset.goto(`${env.relay.url}/?ex=offset`);
+    await offset.locator('[data-check="B · Burst AIMD"]').waitFor({ timeout: 30_000 });
+    expect(await offset.locator('[data-param="scenario"]').inputValue()).toBe('offset');
+    await offset.close();
   });
 
   it('the window chart draws the pipe while the run plays back', async () => {

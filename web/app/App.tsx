@@ -6,7 +6,7 @@ import { Notices } from '../components/Notices.tsx';
 import { Playback } from '../components/Playback.tsx';
 import { Sidebar } from '../components/Sidebar.tsx';
 import { useNotices } from '../components/useNotices.ts';
-import { codeFromQuery, decodeExperiment, DEFAULT_EXPERIMENT, encodeExperiment, type Experiment, SCENARIO_SIDES, type Scenario } from '../state/experiment.ts';
+import { codeFromQuery, decodeExperiment, encodeExperiment, type Experiment } from '../state/experiment.ts';
 import { settingsOf, specFor } from '../state/spec.ts';
 import { captions, linkDifferences } from '../teach/captions.ts';
 import { useFacts } from '../teach/useFacts.ts';
@@ -14,6 +14,7 @@ import { PAGE_CATALOGUE } from './catalogue.ts';
 import { Columns, Overview } from './Columns.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
 import { sideLabel, staleReasons, viewsFor } from './freshness.ts';
+import { readyFor, withScenario } from './exerciseSetup.ts';
 import { PLAYGROUND_RESULTS_ID } from './landmarks.ts';
 import { LivePanel } from './LivePanel.tsx';
 import { Toolbar } from './Toolbar.tsx';
@@ -92,7 +93,11 @@ const otherSide = (slot: Slot): Slot => (slot === 'a' ? 'b' : 'a');
 
 /** The experiment the URL opened, the notices of what was wrong in it, and the URL kept in step with it. */
 function useExperiment() {
-  const initial = useMemo(() => decodeExperiment(window.location.search, PAGE_CATALOGUE), []);
+  // A link to an exercise opens it ready to do.
+  const initial = useMemo(() => {
+    const opened = decodeExperiment(window.location.search, PAGE_CATALOGUE);
+    return opened.value.exercise ? { ...opened, value: readyFor(opened.value, opened.value.exercise) } : opened;
+  }, []);
   const [e, setE] = useState<Experiment>(initial.value);
   const notices = useNotices(initial);
   // A link whose controller code came damaged stays in the address as it came, until a setting changes.
@@ -114,18 +119,6 @@ function useLive(e: Experiment) {
 function RunErrors({ e, errors }: { e: Experiment; errors: Runs['errors'] }) {
   return (['a', 'b'] as const).map((s) => errors[s] && <p key={s} className="error" role="alert">{`${sideLabel(SIDE_STYLE[s].name, undefined, e[s].scheme)}: ${errors[s]}`}</p>);
 }
-
-/** A new scenario starts from its own sides and link; the seed, the exercise open and the overlay stay. */
-const withScenario = (e: Experiment, scenario: Scenario): Experiment => ({
-  ...DEFAULT_EXPERIMENT,
-  ...structuredClone(SCENARIO_SIDES[scenario]),
-  scenario,
-  seed: e.seed,
-  exercise: e.exercise,
-  overlay: e.overlay,
-  link: {},
-  offset: {},
-});
 
 /** The playhead over the runs shown (or their first seconds, while a first run is under way), and where they end, ms. */
 function usePlayedRuns(runs: Runs) {

@@ -8,6 +8,7 @@ import type { Experiment } from '../state/experiment.ts';
 import type { RunView } from '../worker/protocol.ts';
 import type { CaptionRow, RunFacts } from '../teach/captions.ts';
 import { Exercises } from '../teach/Exercises.tsx';
+import { readyFor } from './exerciseSetup.ts';
 import type { Stale } from './freshness.ts';
 import { type ChartDef, chartsOf, overlayOf, towardWhite } from './layers.ts';
 import type { TimeSource } from './playhead.ts';
@@ -52,7 +53,7 @@ export function Overview({ e, setE, runs, label, stale, said }: { e: Experiment;
       })}
       <div className="plane-side">
         {e.scenario === 'contest' && <PlaneChart points={points} width={380} height={200} short />}
-        <Exercises e={e} runs={(['a', 'b'] as const).map((s) => ({ slot: s, side: label(s), summary: runs.views[s]?.summary }))} choose={(exercise) => setE({ ...e, exercise })} />
+        <Exercises e={e} runs={(['a', 'b'] as const).map((s) => ({ slot: s, side: label(s), summary: runs.views[s]?.summary }))} choose={(exercise) => setE(readyFor(e, exercise))} />
       </div>
       {e.scenario === 'contest' && plane && (
         <p className="caption" data-caption="plane">

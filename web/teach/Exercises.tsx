@@ -10,6 +10,16 @@ interface SideRun {
   summary: Summary | undefined;
 }
 
+/** A verdict's mark: a run the goal does not score (another scenario, the page's own example) is neither passed nor failed. */
+const mark = (v: Verdict) => (v.off ? '–' : v.met ? '✓' : '✗');
+
+/** What the two traces' verdicts say together, where one line alone would not. */
+function bothSaid(tuned: boolean, heldOut: boolean): string {
+  if (tuned && heldOut) return ' · the goal holds on both';
+  if (tuned) return ' · met on the tuned trace only';
+  return heldOut ? ' · still to meet on the tuned trace' : '';
+}
+
 /** One side's verdict on the trace being tuned, and beside it on the held-out trace with whether the goal holds on both. */
 function SideCheck({ x, e, run, heldOut }: { x: Exercise; e: Experiment; run: SideRun & { summary: Summary }; heldOut: HeldOutRuns | null }) {
   const tuned = x.check!(e, run.summary, run.slot);
@@ -17,12 +27,12 @@ function SideCheck({ x, e, run, heldOut }: { x: Exercise; e: Experiment; run: Si
   const other: Verdict | null | undefined = held && heldOut && (heldOut.summaries[run.slot] ? held.score(heldOut.summaries[run.slot]!) : { met: false, why: heldOut.errors[run.slot] ?? 'no run' });
   return (
     <>
-      <p className={tuned.met ? 'met' : 'unmet'} data-check={run.side}>
-        {tuned.met ? '✓' : '✗'} {run.side}: {tuned.why}
+      <p className={tuned.off ? 'off' : tuned.met ? 'met' : 'unmet'} data-check={run.side}>
+        {mark(tuned)} {run.side}: {tuned.why}
       </p>
       {held && !tuned.off && (
         <p className={other?.met ? 'met held-out' : 'unmet held-out'} data-held-out={run.side}>
-          {other ? `${other.met ? '✓' : '✗'} held out, ${held.title}: ${other.why} · ${tuned.met && other.met ? 'the goal holds on both' : 'not on both'}` : `scoring on ${held.title}…`}
+          {other ? `${mark(other)} held out, ${held.title}: ${other.why}${bothSaid(tuned.met, other.met)}` : `scoring on ${held.title}…`}
         </p>
       )}
     </>

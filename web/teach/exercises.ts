@@ -1,7 +1,7 @@
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { withDefaults } from '../../shared/controllers/types.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
-import { type Experiment, SCENARIO_SIDES } from '../state/experiment.ts';
+import { type Experiment, SCENARIO_SIDES, type Scenario } from '../state/experiment.ts';
 import { settingsOf } from '../state/spec.ts';
 
 /** Whether a run meets a goal, and what it lacks or how it did. */
@@ -26,6 +26,8 @@ export interface Exercise {
   heldOut?: { trace: string; title: string; score(s: Summary): Verdict };
   /** Where the exercise is done, when not on the playground. */
   href?: string;
+  /** What the playground must run for the exercise (web/app/exerciseSetup.ts sets it up as the exercise opens). */
+  needs?: { scenario: Scenario; trace?: string; scheme?: string };
 }
 
 /** The settings whose values differ from the scenario's own: the link's, and the offset server's policy. */
@@ -79,6 +81,7 @@ export const EXERCISES: readonly Exercise[] = [
     goal: 'With the fixed window, find a window that keeps 3 Mbit/s on Verizon LTE with delay95 under 400 ms.',
     check: (e, s, slot) => (e[slot].scheme !== 'fixed' ? { met: false, why: 'not the fixed window: choose it for A or B', off: true } : contestCheck(3, 400)(e, s, slot)),
     heldOut: heldOutOn(3, 400),
+    needs: { scenario: 'contest', trace: 'Verizon-LTE-short', scheme: 'fixed' },
   },
   {
     id: 'delay',
@@ -86,6 +89,7 @@ export const EXERCISES: readonly Exercise[] = [
     goal: 'Keep delay95 under 200 ms while keeping 4 Mbit/s on Verizon LTE. Then see whether your settings still meet it on T-Mobile LTE, a trace you did not tune on.',
     check: contestCheck(4, 200),
     heldOut: heldOutOn(4, 200),
+    needs: { scenario: 'contest', trace: 'Verizon-LTE-short' },
   },
   {
     id: 'offset',
@@ -99,6 +103,7 @@ export const EXERCISES: readonly Exercise[] = [
       if (o.result !== true) return { met: false, why: o.result === null ? 'the fetch has not finished' : 'the MD5 is wrong' };
       return o.penalty < 10 ? { met: true, why: `penalty ${o.penalty} in ${Math.round(o.timeMs)} ms` } : { met: false, why: `penalty ${o.penalty}: ${o.penalty - 9} too many` };
     },
+    needs: { scenario: 'offset' },
   },
   { id: 'matrix', title: 'Reliable transport', goal: 'Pass every row of the test matrix on every seed.', check: null, href: '?view=transport-lab' },
   {
