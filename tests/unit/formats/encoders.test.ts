@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { iperf3IntervalCsv, iperf3Run, parseIperf3 } from '../../../shared/formats/iperf3.ts';
 import { encodeMahimahiLog, opportunitiesOver } from '../../../shared/formats/mahimahiLog.ts';
@@ -5,6 +7,7 @@ import { encodePcap } from '../../../shared/formats/pcap.ts';
 import { encodeQlog } from '../../../shared/formats/qlog.ts';
 import { EventLog } from '../../../shared/log/eventLog.ts';
 import { DROP, ESTIMATE, K } from '../../../shared/log/kinds.ts';
+import { ROOT } from '../../helpers/cli.ts';
 
 describe('pcap, byte by byte', () => {
   // One 1052-byte data packet at 1.5 ms and its ACK (80 bytes) at 21.5 ms, 20 ms later.
@@ -113,6 +116,12 @@ describe('iperf3 -J', () => {
     expect(test.mss).toBe(1448);
     expect(test.scheme).toBe('cubic');
     expect(test.intervals[1]).toEqual({ flow: 0, startMs: 1000, endMs: 2000, bytes: 2_500_000, bitsPerSecond: 20_000_000, retransmits: 2, cwndBytes: 28_960, rttMs: 30 });
+  });
+
+  it('reads a real file of this machine’s kernel (loopback: a 65,535-byte path MTU)', () => {
+    const real = parseIperf3(readFileSync(join(ROOT, 'tests/fixtures/iperf3-loopback.json'), 'utf8'));
+    expect([real.intervals.length, real.mss, real.scheme]).toEqual([30, 65_483, 'bbr']);
+    expect(real.intervals[5]).toMatchObject({ startMs: expect.closeTo(500.082, 9), endMs: expect.closeTo(600.079, 9), bytes: 131_072, cwndBytes: 1_178_694, rttMs: 0.034, retransmits: 0 });
   });
 
   it('converts to the per-interval summary CSV with the window in packets and in bytes', () => {
