@@ -82,6 +82,11 @@ export interface Scheme {
   doc: string;
   mode: SchemeMode;
   params: readonly ParamSpec[];
+  /**
+   * What the scheme's timer does when it fires, where that is its own design rather than a loss (the BDP
+   * estimator re-estimates): the charts tick it under this name instead of "timeout".
+   */
+  timer?: string;
   /** `rng` is the flow's own seeded stream, for schemes that draw (BBR's first probing phase). */
   create(params: ParamValues, rng?: Rng): Controller;
 }

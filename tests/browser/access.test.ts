@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,7 +6,8 @@ import { VIEW_IDS } from '../../web/state/view.ts';
 import { card, LIGHT_RUN, open, playground } from '../helpers/page.ts';
 import { fetchWhole, UdpProbe } from '../helpers/udp.ts';
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+/** axe-core's source, evaluated in the page (the page's Content-Security-Policy refuses inline script tags). */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -15,7 +17,7 @@ afterAll(() => env.close());
 
 /** What axe-core, every rule it runs by default, finds wrong with the page as it stands: "rule: element" per node. */
 async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
+  await page.evaluate(AXE);
   const found = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(c: Document): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
     return (await axe.run(document)).violations;
@@ -40,6 +42,10 @@ describe('every view, as axe-core and a keyboard find it', () => {
     await card(page, 'A', 'Throughput');
     await card(page, 'B', 'Throughput');
     expect(await axeViolations(page)).toEqual([]);
+    // The BDP estimator's timer is its design, not a loss: its ticks and the window row's caption say so.
+    expect(await page.locator('[data-caption="window"]').first().innerText()).toMatch(
+      /AIMD peaks at .* with \d+ timeouts?[ .].*BDP estimator peaks at .* with \d+ × re-estimate \(its timer\), no loss/,
+    );
 
     // The first Tab reaches the skip link; following it, the next Tab is Play, not the fifty settings before it.
     await page.keyboard.press('Tab');
@@ -73,6 +79,10 @@ describe('every view, as axe-core and a keyboard find it', () => {
     const offset = await openView('s=offset');
     await card(offset, 'B', 'Result');
     expect(await axeViolations(offset)).toEqual([]);
+    // Where the contest view has its plane's caption, the offset view has words on both fetches.
+    expect(await offset.locator('[data-caption="offset"]').innerText()).toMatch(
+      /^A · Token pacer: .* in [\d.]+ s \(a perfectly paced client: [\d.]+ s\), penalty \d+.* B · Burst AIMD: the whole file, MD5 right in .* The leaderboard ranks a right MD5 first/,
+    );
     await offset.close();
   });
 

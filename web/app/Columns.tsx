@@ -8,6 +8,7 @@ import type { Experiment } from '../state/experiment.ts';
 import type { RunView } from '../worker/protocol.ts';
 import type { CaptionRow, RunFacts } from '../teach/captions.ts';
 import { Exercises } from '../teach/Exercises.tsx';
+import { offsetCaption } from '../teach/offsetCaption.ts';
 import { readyFor } from './exerciseSetup.ts';
 import type { Stale } from './freshness.ts';
 import { type ChartDef, chartsOf, overlayOf, towardWhite } from './layers.ts';
@@ -60,8 +61,19 @@ export function Overview({ e, setE, runs, label, stale, said }: { e: Experiment;
           {plane}
         </p>
       )}
+      {e.scenario === 'offset' && <OffsetCaption runs={runs} label={label} />}
     </div>
   );
+}
+
+/** The offset scenario's words under the cards: each side's fetch, and what ranks them. */
+function OffsetCaption({ runs, label }: { runs: Runs; label(s: Slot): string }) {
+  const sides = (['a', 'b'] as const).flatMap((s) => (runs.views[s] ? [{ name: label(s), summary: runs.views[s].summary }] : []));
+  return sides.length > 0 ? (
+    <p className="caption" data-caption="offset">
+      {offsetCaption(sides)}
+    </p>
+  ) : null;
 }
 
 /** What the page says of both runs, under the plane and each row of charts. */
@@ -123,8 +135,8 @@ function useSideCharts(runs: Runs, offset: boolean, facts: Facts, domain: [numbe
   // Each side's charts change only with its own run, so a change to A leaves B's canvases as they are.
   const seriesA = runs.views.a?.series ?? runs.previews.a;
   const seriesB = runs.views.b?.series ?? runs.previews.b;
-  const chartsA = useMemo(() => (seriesA ? chartsOf(seriesA, offset, facts.a?.bdp ?? null) : []), [seriesA, offset, facts.a]);
-  const chartsB = useMemo(() => (seriesB ? chartsOf(seriesB, offset, facts.b?.bdp ?? null) : []), [seriesB, offset, facts.b]);
+  const chartsA = useMemo(() => (seriesA ? chartsOf(seriesA, offset, facts.a?.bdp ?? null, facts.a?.timer) : []), [seriesA, offset, facts.a]);
+  const chartsB = useMemo(() => (seriesB ? chartsOf(seriesB, offset, facts.b?.bdp ?? null, facts.b?.timer) : []), [seriesB, offset, facts.b]);
   const rows = [...new Set([...chartsA, ...chartsB].map((c) => c.id))];
   // A's and B's charts of a kind share their y range, so the eye compares heights across the columns.
   const sharedY = useMemo(() => {

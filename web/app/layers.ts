@@ -81,7 +81,7 @@ function sequenceChart(s: RunSeries, offset: boolean): ChartDef {
 }
 
 /** The charts of one run and what each draws. Built once per run, so playback can paint incrementally. */
-export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = null): ChartDef[] {
+export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = null, timer?: string): ChartDef[] {
   // An estimate is logged when it moves: its level holds while the controller runs, up to its last event
   // (a preview's data ends seconds before the run it stands for).
   const holdTo = s.window.length ? s.window[s.window.length - 2] : s.endMs;
@@ -131,7 +131,7 @@ export function chartsOf(s: RunSeries, offset: boolean, bdp: number | null = nul
   const rates = estimateLayers((n) => n === 'bandwidth' || n === 'pacingRate' || n === 'tokenRate');
   // Last, so that the rows every run has line up across the two columns.
   if (rates.length) charts.push({ id: 'rates', title: 'Rate estimates', yLabel: 'packets/s', layers: rates });
-  const events = eventMarks(s);
+  const events = eventMarks(s, timer);
   return charts.map((c) => ({ ...c, layers: [...c.layers, ...events] }));
 }
 

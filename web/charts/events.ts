@@ -21,13 +21,16 @@ function squishEdges(squished: Float64Array): Float64Array {
 
 /**
  * The run's timeouts, losses the sender detected before its timer, and squish on/off, as ticks on a time
- * axis: every time chart carries them, so a jump in any row can be read against what the sender saw.
+ * axis: every time chart carries them, so a jump in any row can be read against what the sender saw. A
+ * scheme whose timer is its design, not a loss, names it (`timer`), and its ticks go by that name.
  */
-export function eventMarks(s: RunSeries): Layer[] {
+export function eventMarks(s: RunSeries, timer: string = EVENT_STYLE.timeout.label): Layer[] {
   const events: [keyof typeof EVENT_STYLE, Float64Array][] = [
     ['squish', squishEdges(s.squished)],
     ['timeout', s.timeouts],
     ['loss', s.losses],
   ];
-  return events.filter(([, data]) => data.length > 0).map(([kind, data]) => ({ kind: 'marks', data, color: EVENT_STYLE[kind].color, label: EVENT_STYLE[kind].label, size: EVENT_STYLE[kind].height }));
+  return events
+    .filter(([, data]) => data.length > 0)
+    .map(([kind, data]) => ({ kind: 'marks', data, color: EVENT_STYLE[kind].color, label: kind === 'timeout' ? timer : EVENT_STYLE[kind].label, size: EVENT_STYLE[kind].height }));
 }

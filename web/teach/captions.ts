@@ -34,6 +34,8 @@ export interface RunFacts {
   bdp: number | null;
   /** The link the run was made on, when the run says (an imported run brings its own). */
   link?: LinkSpec | null;
+  /** What the scheme calls its timer's firing, where that is its design and no loss (Scheme.timer). */
+  timer?: string;
 }
 
 export type CaptionRow = 'plane' | 'sequence' | 'window' | 'throughput' | 'delay' | 'queue';
@@ -139,7 +141,8 @@ function windowCaption(runs: RunFacts[]): string {
   const each = runs.map((f) => {
     const over = bdp ? ` (${(f.maxWindow / bdp).toFixed(1)}× the pipe)` : '';
     const detected = f.losses ? ` and ${f.losses} loss${f.losses === 1 ? '' : 'es'} detected from ACKs` : '';
-    return `${f.name} peaks at ${packets(f.maxWindow)}${over} with ${f.timeouts} timeout${f.timeouts === 1 ? '' : 's'}${detected}.`;
+    const timer = f.timer ? `${f.timeouts} × ${f.timer}, no loss` : `${f.timeouts} timeout${f.timeouts === 1 ? '' : 's'}`;
+    return `${f.name} peaks at ${packets(f.maxWindow)}${over} with ${timer}${detected}.`;
   });
   return pipe + each.join(' ');
 }

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { findScheme } from '../../shared/controllers/registry.ts';
 import { DATA_BYTES } from '../../shared/net/packet.ts';
 import { OPPORTUNITY_BYTES } from '../../shared/trace/mahimahi.ts';
 import { schemeOfView, schemeTitle } from '../app/freshness.ts';
@@ -14,6 +15,7 @@ export function useFacts(view: RunView | undefined): RunFacts | null {
     const packetBytes = spec?.link.kind === 'trace' ? OPPORTUNITY_BYTES : DATA_BYTES;
     // A contest on a constant-rate link knows its capacity; the offset server's rate is its tokens, not the link's.
     const linkMbps = spec?.workload === 'contest' && spec.link.kind === 'rate' ? spec.link.mbps : null;
-    return { ...factsOf(view, schemeTitle(schemeOfView(view) ?? '?'), minRttMs, packetBytes, linkMbps), link: spec?.link ?? null };
+    const scheme = schemeOfView(view) ?? '?';
+    return { ...factsOf(view, schemeTitle(scheme), minRttMs, packetBytes, linkMbps), link: spec?.link ?? null, timer: findScheme(scheme)?.timer };
   }, [view]);
 }

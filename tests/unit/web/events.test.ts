@@ -116,6 +116,13 @@ describe('events on the time axis', () => {
     }
   });
 
+  it('a scheme that names its timer has its ticks go by that name, the others "timeout"', () => {
+    const labels = (timer?: string) => eventMarks(series(), timer).map((l) => l.label);
+    expect(labels()).toEqual(['squish on/off', 'timeout', 'loss detected']);
+    expect(labels('re-estimate (its timer)')).toEqual(['squish on/off', 're-estimate (its timer)', 'loss detected']);
+    expect(chartsOf(series(), false, null, 're-estimate').every((c) => c.layers.some((l) => l.label === 're-estimate'))).toBe(true);
+  });
+
   it('the kinds differ in height as well as colour', () => {
     const heights = Object.values(EVENT_STYLE).map((s) => s.height);
     expect(new Set(heights).size).toBe(heights.length);
