@@ -189,7 +189,7 @@ export class EmulatedLink {
     this.log.held += bytes;
     this.driver.inject((now) => {
       const seq = reply ? this.reverseId++ : this.forwardId++;
-      const packet: Packet = { flow: 0, seq, bytes, isAck: reply, sentAt: now, receivedAt: 0, ack: 0, payload, retransmit: false };
+      const packet: Packet = { flow: 0, seq, bytes, isAck: reply, sentAt: now, receivedAt: 0, ack: 0, payload, retransmit: false, ecn: 0 };
       if (!reply) this.log.push(now, K.send, 0, seq, bytes, this.forwardInFlight, 0);
       (reply ? this.enterReverse : this.enterForward).receive(packet, now);
     });

@@ -3,9 +3,11 @@ import { RtoEstimator } from './rto.ts';
 
 /**
  * TCP Reno: slow start to ssthresh, then one packet per window of ACKs; three duplicate ACKs halve the
- * window (the sender retransmits), a timeout restarts from one packet. The RTO follows RFC 6298.
+ * window (the sender retransmits), a timeout restarts from one packet. The RTO follows RFC 6298. With
+ * ECN on it sends ECT(0) and halves once per window on a CE echo, as on a loss (RFC 3168 §6.1.2).
  */
 class Reno extends BaseController {
+  readonly ecn = 'ect0';
   private w = 1;
   private ssthresh: number;
   private readonly rto: RtoEstimator;
@@ -25,6 +27,7 @@ class Reno extends BaseController {
 
   onAck(ack: Ack): void {
     this.rto.sample(ack.now - ack.sentAt);
+    if (ack.ce) this.onLoss(ack.now, ack.seq); // RFC 3168: an echo is a loss, once per window, without a retransmission
     if (ack.cumulative <= this.lastCumulative) return; // a duplicate ACK grows nothing
     this.lastCumulative = ack.cumulative;
     if (this.recoveryUntil >= 0) {

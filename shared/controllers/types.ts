@@ -25,9 +25,21 @@ export interface Ack {
   cumulative: number;
   /** Packets the sender believes are in flight after this ACK. */
   inFlight: number;
+  /**
+   * Whether the packet arrived marked CE (Congestion Experienced) and the receiver echoes it: a queue
+   * with ECN on (--ecn on) marks an ECN-capable packet where it would drop it. Per packet, as DCTCP's
+   * receiver (and AccECN) feed it back. False unless the controller declares `ecn`; senders always
+   * set it, so absent reads as false.
+   */
+  ce?: boolean;
 }
 
+/** The ECN codepoint a controller's packets carry on a link with ECN on: ECT(0), classic (RFC 3168), or ECT(1), L4S (RFC 9331). */
+export type EcnCapability = 'ect0' | 'ect1';
+
 export interface Controller {
+  /** Whether its packets are ECN-capable, and which codepoint they carry, when the link has ECN on; absent: Not-ECT. */
+  readonly ecn?: EcnCapability;
   /** Packets the sender may have outstanding. */
   windowSize(): number;
   /** Packets per second the sender paces at; Infinity sends as fast as the window allows. */

@@ -1,5 +1,5 @@
 import { ESTIMATES, type EstimateName } from '../log/kinds.ts';
-import { type Ack, type Controller, wholePackets } from './types.ts';
+import { type Ack, type Controller, type EcnCapability, wholePackets } from './types.ts';
 import { UserCodeError } from './userCode.ts';
 import type { Guard } from './userScheme.ts';
 
@@ -13,7 +13,7 @@ import type { Guard } from './userScheme.ts';
 
 const REQUIRED = ['windowSize', 'onAck', 'onTimeout'] as const;
 const OPTIONAL = ['pacingRate', 'burstSize', 'onSend', 'onLoss', 'timeoutMs', 'estimates'] as const;
-type Made = Record<(typeof REQUIRED)[number] | (typeof OPTIONAL)[number], (...a: unknown[]) => unknown>;
+type Made = Record<(typeof REQUIRED)[number] | (typeof OPTIONAL)[number], (...a: unknown[]) => unknown> & { ecn?: unknown };
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
@@ -21,6 +21,7 @@ export function wrapController(made: unknown, guard: Guard): Controller {
   if (!isObject(made)) throw new UserCodeError('create must return an object with windowSize(), onAck(ack) and onTimeout(now)', 'create');
   for (const k of REQUIRED) if (typeof made[k] !== 'function') throw new UserCodeError(`the controller create returns has no ${k}() method`, 'create');
   for (const k of OPTIONAL) if (made[k] !== undefined && typeof made[k] !== 'function') throw new UserCodeError(`${k}, if given, must be a method`, 'create');
+  if (made.ecn !== undefined && made.ecn !== 'ect0' && made.ecn !== 'ect1') throw new UserCodeError(`ecn, if given, must be 'ect0' (classic ECN) or 'ect1' (L4S)`, 'create');
   return new UserController(made as Made, guard);
 }
 
@@ -44,11 +45,14 @@ function count(name: string, v: unknown, infinite: boolean): number {
 class UserController implements Controller {
   /** The names of the last estimates that passed the full check, in their order. */
   private passed: readonly string[] = [];
+  readonly ecn?: EcnCapability;
 
   constructor(
     private readonly o: Made,
     private readonly g: Guard,
-  ) {}
+  ) {
+    if (o.ecn !== undefined) this.ecn = o.ecn as unknown as EcnCapability;
+  }
 
   windowSize(): number {
     this.g.enter('windowSize');
@@ -94,7 +98,7 @@ class UserController implements Controller {
   onAck(a: Ack): void {
     this.g.enter('onAck');
     try {
-      this.o.onAck({ seq: a.seq, sentAt: a.sentAt, receivedAt: a.receivedAt, now: a.now, cumulative: a.cumulative, inFlight: a.inFlight });
+      this.o.onAck({ seq: a.seq, sentAt: a.sentAt, receivedAt: a.receivedAt, now: a.now, cumulative: a.cumulative, inFlight: a.inFlight, ce: a.ce });
     } catch (e) {
       throw this.g.fail('onAck', e);
     }

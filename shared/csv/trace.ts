@@ -6,7 +6,7 @@ import type { LiveRun, ScenarioSpec } from '../scenarios/spec.ts';
 /**
  * The trace CSV, one schema for simulated and live runs. The first line names the schema version, the
  * second carries the experiment so an import can replay it; then one row per event. `value` means, by
- * kind: send, retransmit, loss → packets in flight with it; enqueue → queue length (packets); depart → queueing delay; deliver → one-way delay; ack, reply →
+ * kind: send, retransmit, loss → packets in flight with it; enqueue, mark → queue length (packets); depart → queueing delay; deliver → one-way delay; ack, reply →
  * RTT; timeout → the timeout in force; estimate, penalty → the figure; done → elapsed ms (offset: server
  * Time). `detail` names a drop's reason, an estimate, or squish on/off.
  */

@@ -32,7 +32,7 @@ export class ContestSender extends WindowedSender {
   }
 
   protected sendNext(now: number): void {
-    const packet = this.packets.data(this.ep.flow, this.seq++, now, this.packetBytes);
+    const packet = this.packets.data(this.ep.flow, this.seq++, now, this.packetBytes, this.ect);
     this.controller.onSend(packet.seq, now);
     this.logSend(packet, now);
     this.ep.out.receive(packet, now);

@@ -7,7 +7,7 @@ import type { OffsetPolicy } from '../offset/policy.ts';
 export const UDP_OVERHEAD = 28;
 
 export function datagramPacket(flow: number, payload: Uint8Array, now: number): Packet {
-  return { flow, seq: 0, bytes: payload.length + UDP_OVERHEAD, isAck: false, sentAt: now, receivedAt: 0, ack: 0, payload, retransmit: false };
+  return { flow, seq: 0, bytes: payload.length + UDP_OVERHEAD, isAck: false, sentAt: now, receivedAt: 0, ack: 0, payload, retransmit: false, ecn: 0 };
 }
 
 /** The simulated offset server: the shared policy behind a simulated link, one session per flow. */

@@ -59,6 +59,7 @@ export class ReliableSender extends WindowedSender {
       ack: 0,
       payload,
       retransmit: segment <= this.highestSent,
+      ecn: this.ect,
     };
     if (packet.retransmit) this.retransmissions++;
     else this.highestSent = segment;

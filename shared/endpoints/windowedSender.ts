@@ -1,9 +1,15 @@
 import { type Ack, type Controller, wholePackets } from '../controllers/types.ts';
 import { ESTIMATE, ESTIMATES, K } from '../log/kinds.ts';
-import type { Packet, PacketSink } from '../net/packet.ts';
+import { ECN, type Packet, type PacketSink } from '../net/packet.ts';
 import { Timer } from '../sim/scheduler.ts';
 import type { Endpoint } from './context.ts';
 import { Pacer } from './pacer.ts';
+
+/** The codepoint a controller's data carry: its ECN capability on a link with ECN on, else Not-ECT. */
+export function ectFor(controller: Controller, linkEcn: boolean | undefined): number {
+  if (!linkEcn || controller.ecn === undefined) return ECN.notEct;
+  return controller.ecn === 'ect1' ? ECN.ect1 : ECN.ect0;
+}
 
 /**
  * What every window-driven sender shares: it sends while the controller's window is open, spaced by
@@ -16,7 +22,9 @@ export abstract class WindowedSender implements PacketSink {
   private noEstimates: object | null = null;
   protected startedAt = -1;
   finishedAt = -1;
-  private readonly ack: Ack = { seq: 0, sentAt: 0, receivedAt: 0, now: 0, cumulative: 0, inFlight: 0 };
+  private readonly ack: Ack = { seq: 0, sentAt: 0, receivedAt: 0, now: 0, cumulative: 0, inFlight: 0, ce: false };
+  /** The ECN codepoint its data carry (see ectFor): Not-ECT unless the link has ECN on and the controller asks. */
+  ect: number = ECN.notEct;
 
   constructor(
     protected readonly ep: Endpoint,
@@ -67,6 +75,7 @@ export abstract class WindowedSender implements PacketSink {
     a.now = now;
     a.cumulative = cumulative;
     a.inFlight = this.inFlight();
+    a.ce = packet.ecn === ECN.ce;
     this.controller.onAck(a);
   }
 

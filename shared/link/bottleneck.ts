@@ -31,6 +31,7 @@ export abstract class Bottleneck implements PacketSink {
     protected readonly tap: LinkTap,
   ) {
     queue.onDrop = (packet, now) => this.dropped(packet, now, DROP.aqm);
+    queue.onMark = (packet, now) => this.tap.log.push(now, K.mark, packet.flow, packet.seq, packet.bytes, this.queue.length, 0);
   }
 
   private dropped(packet: Packet, now: number, reason: number): void {

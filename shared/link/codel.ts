@@ -1,4 +1,4 @@
-import type { Packet } from '../net/packet.ts';
+import { markCe, type Packet } from '../net/packet.ts';
 import { num } from '../controllers/types.ts';
 import { defineDiscipline } from './discipline.ts';
 import { DropTailQueue } from './fifo.ts';
@@ -9,6 +9,10 @@ import { OPPORTUNITY_BYTES as PACKET_SIZE } from '../trace/mahimahi.ts';
  * time of the packet taken out; once it stayed above `target` for an `interval`, drop at intervals of
  * interval/√count. Mahimahi hands out the first packet it dequeued and drops the ones dequeued after it,
  * and never drops what would leave the queue empty; so does this.
+ *
+ * With ECN (Linux's `codel ecn`, include/net/codel_impl.h): where CoDel would drop, an ECN-capable head
+ * packet is marked CE and handed out instead, the count and the next drop time moving as for a drop;
+ * Not-ECT packets are dropped as before.
  */
 export class CodelQueue extends DropTailQueue {
   private firstAboveTime = 0;
@@ -22,6 +26,7 @@ export class CodelQueue extends DropTailQueue {
     maxBytes: number,
     private readonly target: number,
     private readonly interval: number,
+    private readonly ecn = false,
   ) {
     super(maxPackets, maxBytes);
   }
@@ -45,11 +50,23 @@ export class CodelQueue extends DropTailQueue {
     return t + Math.floor(this.interval / Math.sqrt(count));
   }
 
+  /** Marks the packet CE when ECN is on and it is ECN-capable, in place of a drop. */
+  private marked(packet: Packet, now: number): boolean {
+    if (!this.ecn || !markCe(packet)) return false;
+    this.onMark(packet, now);
+    return true;
+  }
+
   shift(now: number): Packet {
     const first = this.take(now);
     if (this.dropping) {
       if (!first.okToDrop) this.dropping = false;
       while (now >= this.dropNext && this.dropping) {
+        if (this.marked(first.packet, now)) {
+          this.count++;
+          this.dropNext = this.controlLaw(this.dropNext, this.count);
+          break;
+        }
         const next = this.take(now);
         this.onDrop(next.packet, now);
         this.count++;
@@ -57,8 +74,10 @@ export class CodelQueue extends DropTailQueue {
         else this.dropNext = this.controlLaw(this.dropNext, this.count);
       }
     } else if (first.okToDrop) {
-      const next = this.take(now);
-      this.onDrop(next.packet, now);
+      if (!this.marked(first.packet, now)) {
+        const next = this.take(now);
+        this.onDrop(next.packet, now);
+      }
       this.dropping = true;
       const delta = this.count - this.lastCount;
       this.count = delta > 1 && now - this.dropNext < 16 * this.interval ? delta : 1;
@@ -76,5 +95,5 @@ export const codel = defineDiscipline({
     target: num('codelTarget', 'ms', 1, 1000, 1, 5, 'CoDel: target sojourn time'),
     interval: num('codelInterval', 'ms', 1, 10_000, 1, 100, 'CoDel: interval'),
   },
-  create: (limits, d) => new CodelQueue(limits.packets, limits.bytes, d.target, d.interval),
+  create: (limits, d, _rng, ecn) => new CodelQueue(limits.packets, limits.bytes, d.target, d.interval, ecn),
 });

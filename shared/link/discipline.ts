@@ -17,6 +17,8 @@ export interface PacketQueue {
   readonly bytes: number;
   /** Called with each packet the discipline drops after accepting it (drop-head, CoDel). */
   onDrop: (packet: Packet, now: number) => void;
+  /** Called with each packet an AQM with ECN on marked CE instead of dropping it. */
+  onMark: (packet: Packet, now: number) => void;
 }
 
 /** What a queue may hold; Infinity where its limit is not in that unit. */
@@ -37,7 +39,8 @@ export interface DisciplineEntry<K extends string = string, F extends string = s
   /** As the sidebar and --help name it. */
   title: string;
   params: { readonly [Field in F]: NumberParam };
-  create(limits: QueueLimits, settings: DisciplineSettings<K, F>, rng: Rng): PacketQueue;
+  /** `ecn`: the link has ECN on, so an AQM marks ECN-capable packets CE where it would drop them. */
+  create(limits: QueueLimits, settings: DisciplineSettings<K, F>, rng: Rng, ecn: boolean): PacketQueue;
 }
 
 /** Declares a discipline whose `create` receives its settings typed, so a renamed field fails to compile. */

@@ -9,6 +9,7 @@ export class DropTailQueue implements PacketQueue {
   length = 0;
   bytes = 0;
   onDrop: (packet: Packet, now: number) => void = () => {};
+  onMark: (packet: Packet, now: number) => void = () => {};
 
   constructor(
     protected readonly maxPackets: number,

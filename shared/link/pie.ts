@@ -1,4 +1,4 @@
-import type { Packet } from '../net/packet.ts';
+import { markCe, type Packet } from '../net/packet.ts';
 import type { Rng } from '../sim/rng.ts';
 import { num } from '../controllers/types.ts';
 import { defineDiscipline } from './discipline.ts';
@@ -9,6 +9,8 @@ const ALPHA = 0.125;
 const BETA = 1.25;
 const T_UPDATE = 30;
 const DQ_THRESHOLD = 16384;
+/** Above this drop probability PIE with ECN drops ECN-capable packets too (sch_pie.c: MAX_PROB / 10). */
+const MAX_MARK_PROB = 0.1;
 
 /**
  * PIE (RFC 8033) as Mahimahi's pie_packet_queue runs it: drops arriving packets at random with a
@@ -16,6 +18,9 @@ const DQ_THRESHOLD = 16384;
  * departure rate) against `qdelayRef`; a burst allowance of `maxBurst` ms lets bursts through. Times and
  * rates are whole milliseconds and bytes per millisecond, as there; the periodic update is replayed on
  * each enqueue and dequeue for the periods that passed.
+ *
+ * With ECN (Linux's `pie ecn`, net/sched/sch_pie.c): a packet PIE would drop early is marked CE and
+ * queued instead when it is ECN-capable and the probability is at most 10%; above that it is dropped.
  */
 export class PieQueue extends DropTailQueue {
   private dropProb = 0;
@@ -33,13 +38,18 @@ export class PieQueue extends DropTailQueue {
     private readonly qdelayRef: number,
     private readonly maxBurst: number,
     private readonly rng: Rng,
+    private readonly ecn = false,
   ) {
     super(maxPackets, maxBytes);
   }
 
   push(packet: Packet, arrival: number): boolean {
     this.update(arrival);
-    if (!this.fits(this.length + 1, this.bytes + packet.bytes) || this.dropEarly()) return false;
+    if (!this.fits(this.length + 1, this.bytes + packet.bytes)) return false;
+    if (this.dropEarly()) {
+      if (!this.ecn || this.dropProb > MAX_MARK_PROB || !markCe(packet)) return false;
+      this.onMark(packet, arrival);
+    }
     this.accept(packet, arrival);
     return true;
   }
@@ -118,5 +128,5 @@ export const pie = defineDiscipline({
     qdelayRef: num('pieTarget', 'ms', 1, 1000, 1, 15, 'PIE: reference queueing delay (qdelay_ref)'),
     maxBurst: num('pieMaxBurst', 'ms', 0, 10_000, 1, 150, 'PIE: burst allowance'),
   },
-  create: (limits, d, rng) => new PieQueue(limits.packets, limits.bytes, d.qdelayRef, d.maxBurst, rng),
+  create: (limits, d, rng, ecn) => new PieQueue(limits.packets, limits.bytes, d.qdelayRef, d.maxBurst, rng, ecn),
 });

@@ -9,6 +9,11 @@ export interface LinkSpec {
   ackTrace: string;
   mbps: number;
   ackMbps: number;
+  /**
+   * ECN on (RFC 3168): the queue's AQM marks CE on ECN-capable packets where it would drop them, and
+   * senders whose controller asks send ECT(0) or ECT(1). Absent: off.
+   */
+  ecn?: boolean;
   /** Play the traces once instead of looping them. */
   once: boolean;
   /** Propagation delay each way, ms. */

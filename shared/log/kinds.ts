@@ -18,6 +18,7 @@ export const KINDS = [
   'duplicate', // link duplicated a packet
   'done', // flow finished its transfer: value = elapsed ms
   'loss', // sender inferred a loss without its timer (three later packets ACKed, three duplicate ACKs): seq = the packet
+  'mark', // an AQM with ECN on marked the packet CE instead of dropping it: value = queue length in packets then
 ] as const;
 
 export type Kind = (typeof KINDS)[number];
@@ -38,6 +39,7 @@ export const K = {
   duplicate: 12,
   done: 13,
   loss: 14,
+  mark: 15,
 } as const satisfies { [key in Kind]: number };
 
 export const DROP_REASONS = ['queue', 'loss', 'burst-loss', 'no-token', 'server-loss', 'ack-queue', 'ack-loss', 'aqm'] as const;

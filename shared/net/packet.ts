@@ -16,6 +16,21 @@ export interface Packet {
   payload?: Uint8Array;
   /** Whether the sender had sent this sequence number before. */
   retransmit: boolean;
+  /**
+   * Data: the ECN codepoint in its IP header (ECN.*). ACK: the codepoint its data packet arrived with,
+   * so a CE here is the receiver's echo (ECE).
+   */
+  ecn: number;
+}
+
+/** The IP header's two ECN bits, valued as Linux's INET_ECN_* (RFC 3168, RFC 9331 for ECT(1) as L4S). */
+export const ECN = { notEct: 0, ect1: 1, ect0: 2, ce: 3 } as const;
+
+/** What an AQM with ECN does where it would drop: marks an ECN-capable packet CE and says so; Not-ECT stays as it was. */
+export function markCe(packet: Packet): boolean {
+  if (packet.ecn === ECN.notEct) return false;
+  packet.ecn = ECN.ce;
+  return true;
 }
 
 export const DATA_BYTES = 1500;
@@ -26,11 +41,11 @@ export interface PacketSink {
 }
 
 export function dataPacket(flow: number, seq: number, sentAt: number, bytes = DATA_BYTES): Packet {
-  return { flow, seq, bytes, isAck: false, sentAt, receivedAt: 0, ack: 0, retransmit: false };
+  return { flow, seq, bytes, isAck: false, sentAt, receivedAt: 0, ack: 0, retransmit: false, ecn: ECN.notEct };
 }
 
 export function ackFor(data: Packet, now: number, ack = data.seq): Packet {
-  return { flow: data.flow, seq: data.seq, bytes: ACK_BYTES, isAck: true, sentAt: data.sentAt, receivedAt: now, ack, retransmit: false };
+  return { flow: data.flow, seq: data.seq, bytes: ACK_BYTES, isAck: true, sentAt: data.sentAt, receivedAt: now, ack, retransmit: false, ecn: data.ecn };
 }
 
 /**
@@ -40,9 +55,13 @@ export function ackFor(data: Packet, now: number, ack = data.seq): Packet {
 export class PacketRecycler {
   private readonly spare: Packet[] = [];
 
-  data(flow: number, seq: number, sentAt: number, bytes: number): Packet {
+  data(flow: number, seq: number, sentAt: number, bytes: number, ecn: number = ECN.notEct): Packet {
     const p = this.spare.pop();
-    if (p === undefined) return dataPacket(flow, seq, sentAt, bytes);
+    if (p === undefined) {
+      const fresh = dataPacket(flow, seq, sentAt, bytes);
+      fresh.ecn = ecn;
+      return fresh;
+    }
     p.flow = flow;
     p.seq = seq;
     p.bytes = bytes;
@@ -51,6 +70,7 @@ export class PacketRecycler {
     p.receivedAt = 0;
     p.ack = 0;
     p.retransmit = false;
+    p.ecn = ecn;
     return p;
   }
 

@@ -83,7 +83,7 @@ export function runMeasurement(spec: MeasurementSpec): MeasurementResult {
   const samples: { size: number; rttMs: number }[] = [];
   const ping = (now: number) => {
     const size = queue[samples.length];
-    const p: Packet = { flow: 0, seq: samples.length, bytes: size, isAck: false, sentAt: now, receivedAt: 0, ack: 0, retransmit: false };
+    const p: Packet = { flow: 0, seq: samples.length, bytes: size, isAck: false, sentAt: now, receivedAt: 0, ack: 0, retransmit: false, ecn: 0 };
     out.entry.receive(p, now);
   };
   out.exit.next = { receive: (p, now) => back.entry.receive(p, now) };

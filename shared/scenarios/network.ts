@@ -65,7 +65,7 @@ function loopbackNetem(scheduler: Scheduler, link: LinkSpec, log: EventLog, rng:
 
 /** Loss and duplication, then (data) the bottleneck and the delay, or (ACKs) the delay and the bottleneck. */
 function mahimahiDirection(scheduler: Scheduler, d: DirectionParts): Direction {
-  const queue = createQueue(d.ack ? { kind: 'infinite' } : d.link.queue, d.rng.stream('queue'));
+  const queue = createQueue(d.ack ? { kind: 'infinite' } : d.link.queue, d.rng.stream('queue'), !d.ack && d.link.ecn === true);
   const bottleneck: Bottleneck = d.trace ? new TraceLink(scheduler, d.trace, queue, d.tap, d.link.once) : new RateLink(scheduler, d.mbps, queue, d.tap);
   const delay = new DelayLine(scheduler, d.link.delayMs, d.impair, d.rng);
   let first: PacketSink;

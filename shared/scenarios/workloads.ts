@@ -3,6 +3,7 @@ import { AckingReceiver, ContestSender } from '../endpoints/contest.ts';
 import { OffsetClient } from '../endpoints/offsetClient.ts';
 import { datagramPacket, OffsetServerNode } from '../endpoints/offsetServer.ts';
 import { ReliableReceiver, ReliableSender } from '../endpoints/reliable.ts';
+import { ectFor } from '../endpoints/windowedSender.ts';
 import type { EventLog } from '../log/eventLog.ts';
 import { generateFile } from '../offset/file.ts';
 import { OffsetPolicy } from '../offset/policy.ts';
@@ -61,6 +62,7 @@ function contestWorkload(ctx: RunContext): Workload {
     attach(i, flow, controller, mode, outcome) {
       needsWindow(mode, flow, 'the contest');
       const sender = new ContestSender({ scheduler, log, flow: i, out: net.data.entry }, controller, ctx.packetBytes);
+      sender.ect = ectFor(controller, ctx.spec.link.ecn);
       toSenders.sinks[i] = sender;
       toReceivers.sinks[i] = new AckingReceiver({ scheduler, log, flow: i, out: net.acks.entry });
       sender.start(flow.startMs);
@@ -80,6 +82,7 @@ function reliableWorkload(ctx: RunContext): Workload {
       if (flow.bytes === null) throw new ScenarioError('a reliable transfer needs a file size');
       const file = generateFile(flow.bytes, spec.seed + i);
       const sender = new ReliableSender({ scheduler, log, flow: i, out: net.data.entry }, controller, file, ctx.packetBytes - 1448);
+      sender.ect = ectFor(controller, spec.link.ecn);
       const receiver = new ReliableReceiver({ scheduler, log, flow: i, out: net.acks.entry }, file);
       toSenders.sinks[i] = sender;
       toReceivers.sinks[i] = receiver;

@@ -262,7 +262,7 @@ describe('the reliable receiver', () => {
   const deliver = (segments: { seq: number; payload: Uint8Array }[]) => {
     const acks = new Capture();
     const receiver = new ReliableReceiver({ scheduler: new Scheduler(), log: new EventLog(), flow: 0, out: acks }, file);
-    for (const { seq, payload } of segments) receiver.receive({ flow: 0, seq, bytes: payload.length + 52, isAck: false, sentAt: 0, receivedAt: 0, ack: 0, payload, retransmit: false }, 5);
+    for (const { seq, payload } of segments) receiver.receive({ flow: 0, seq, bytes: payload.length + 52, isAck: false, sentAt: 0, receivedAt: 0, ack: 0, payload, retransmit: false, ecn: 0 }, 5);
     return { receiver, cumulative: acks.got.map((g) => g.packet.ack) };
   };
   const segment = (seq: number, bytes = file) => ({ seq, payload: bytes.subarray(seq * 1448, Math.min(3000, (seq + 1) * 1448)) });
