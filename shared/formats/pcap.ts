@@ -2,12 +2,13 @@ import { K } from '../log/kinds.ts';
 import { FormatError } from './errors.ts';
 import { IP_HEADER, type IpFields, PROTO_TCP, PROTO_UDP, RECEIVER_IP, RECEIVER_PORT, SENDER_IP, SENDER_PORT_BASE, tcpHeaderLength, UDP_HEADER, writeIp, writeTcp, writeUdp } from './ipPackets.ts';
 import { offsetServerPort, replyBytes, requestBytes } from './offsetText.ts';
-import { cumulativeAcks, dataPacketBytes, isOffsetRun, type Run, scenarioOf } from './runFacts.ts';
+import { cumulativeAcks, dataPacketBytes, isExternalRun, isOffsetRun, type Run, scenarioOf } from './runFacts.ts';
 
 /**
  * The run as libpcap's file format (nanosecond timestamps, raw IPv4 link type), as tcpdump on the sender's
  * host would capture it: data out and ACKs in as TCP, or an offset-server session's requests and replies as
- * UDP carrying the course protocol's text headers. Each IP packet has the length the model counts; what
+ * UDP carrying the course protocol's text headers, or an emulated link's datagrams (the sender's, as it
+ * sent them; the link logs no replies). Each IP packet has the length the model counts; what
  * the model does not carry (payload bytes) is left out of the capture, as a short snap length does.
  *
  * TCP: data packet `seq` starts at sequence number 1 + seq × P, P being the flow's largest payload; an ACK
@@ -27,6 +28,7 @@ const DATA_TCP_HEADER = tcpHeaderLength(false, 0);
 export function encodePcap(run: Run): Uint8Array {
   const w = new PcapWriter(run.log.count(K.send) + run.log.count(K.retransmit) + run.log.count(K.ack) + run.log.count(K.reply));
   if (isOffsetRun(run)) writeOffsetSession(run, w);
+  else if (isExternalRun(run)) writeDatagrams(run, w);
   else writeTcpRun(run, w);
   return w.bytes();
 }
@@ -114,6 +116,19 @@ function ackNumbers(seq: number, cumulative: boolean, highest: Map<number, numbe
   const top = Math.max(highest.get(flow) ?? 0, seq + 1);
   highest.set(flow, top);
   return { ack: 1 + top * unit, sack: [1 + seq * unit, 1 + (seq + 1) * unit] };
+}
+
+/** An emulated link's capture: each datagram the sender sent, by size; what it carried was not logged. */
+function writeDatagrams(run: Run, w: PcapWriter): void {
+  const c = run.log.columns;
+  for (let i = 0; i < run.log.length; i++) {
+    if (c.kind[i] !== K.send && c.kind[i] !== K.retransmit) continue;
+    const length = c.bytes[i];
+    if (length < IP_HEADER + UDP_HEADER) throw new FormatError(`a datagram of ${length} bytes at ${c.t[i]} ms is smaller than its IP and UDP headers`);
+    w.packet(c.t[i], length, IP_HEADER + UDP_HEADER, { src: SENDER_IP, dst: RECEIVER_IP, proto: PROTO_UDP }, (v, at) =>
+      writeUdp(v, at, SENDER_PORT_BASE + c.flow[i], RECEIVER_PORT, length - IP_HEADER),
+    );
+  }
 }
 
 function writeOffsetSession(run: Run, w: PcapWriter): void {

@@ -28,7 +28,7 @@ interface Packet {
 export function decodePcap(bytes: Uint8Array): Run {
   const packets = readRecords(bytes);
   const log = new EventLog(Math.max(16, packets.length));
-  if (packets.some((p) => p.proto === PROTO_UDP)) readOffsetSession(packets, log);
+  if (packets.some((p) => p.proto === PROTO_UDP)) readDatagrams(packets, log);
   else readTcpRun(packets, log);
   return { log, spec: null };
 }
@@ -111,9 +111,10 @@ function readTcpRun(packets: Packet[], log: EventLog): void {
   }
 }
 
-/** UDP datagrams of the offset protocol: the client is the side that sends the first data request. */
-function readOffsetSession(packets: Packet[], log: EventLog): void {
+/** UDP datagrams of the offset protocol (the client is the side that sends the first data request), or else a sender's datagrams. */
+function readDatagrams(packets: Packet[], log: EventLog): void {
   const flowOf = flowNumbers();
+  const sent = new Map<number, number>();
   let server = -1;
   for (const p of packets) {
     if (p.proto !== PROTO_UDP || p.end - p.at < UDP_HEADER) continue;
@@ -131,5 +132,12 @@ function readOffsetSession(packets: Packet[], log: EventLog): void {
     }
     const reply = parseReply(payload);
     if (reply.kind === 'data') log.push(p.t, K.reply, flowOf(dport), reply.offset, reply.numBytes, Number.NaN, Number.NaN);
+    else if (server < 0) {
+      // Not the offset protocol: a sender's datagrams, numbered in the order sent.
+      const flow = flowOf(sport);
+      const seq = sent.get(flow) ?? 0;
+      sent.set(flow, seq + 1);
+      log.push(p.t, K.send, flow, seq, p.length, Number.NaN, Number.NaN);
+    }
   }
 }

@@ -20,6 +20,12 @@ export function isOffsetRun(run: Run): boolean {
   return run.log.count(K.reply) > 0;
 }
 
+/**
+ * Whether the run's packets are real programs' datagrams carried by an emulated link (npm run link, a
+ * testall row): the model logged them by number and size, and not what they carry.
+ */
+export const isExternalRun = (run: Run) => scenarioOf(run)?.flows.some((f) => f.scheme === 'external') === true;
+
 /** Whether an ACK's sequence number is cumulative (the next packet expected) rather than the packet it answers. */
 export const cumulativeAcks = (run: Run) => scenarioOf(run)?.workload === 'reliable';
 

@@ -5,7 +5,9 @@ import { decodeMahimahiLog, encodeMahimahiLog, opportunitiesOver } from '../../.
 import { encodePcap } from '../../../shared/formats/pcap.ts';
 import { encodeQlog } from '../../../shared/formats/qlog.ts';
 import type { Run } from '../../../shared/formats/runFacts.ts';
+import { EventLog } from '../../../shared/log/eventLog.ts';
 import { DROP } from '../../../shared/log/kinds.ts';
+import { flow, MATRIX, matrixRun } from '../../../shared/scenarios/presets.ts';
 import { loadTrace } from '../../../server/traces.ts';
 import { K, lossyReliable, offsetFetch, rows, shortContest } from '../../helpers/formatRuns.ts';
 
@@ -40,6 +42,18 @@ describe('pcap round trip (CSV → pcap → CSV)', () => {
     const back = readRun(encodePcap(run));
     const t = [1e-6, 0, 0, 0, 0];
     expect(near(rows(back.log, [K.send, K.reply]), rows(run.log, [K.send, K.reply]), t)).toBe(true);
+  });
+
+  it('keeps an emulated link’s datagrams as the sender sent them, UDP of the sizes the link counted', () => {
+    const spec = { ...matrixRun(MATRIX[0]), flows: [flow('external', {}, 0, 1000)] };
+    const log = new EventLog();
+    log.push(0.25, K.send, 0, 0, 28 + 1000, 1, 0);
+    log.push(1.5, K.deliver, 0, 0, 28 + 1000, 1.25, 0);
+    log.push(2.75, K.send, 0, 1, 28 + 12, 1, 0);
+    const bytes = encodePcap(throughCsv({ log, spec }));
+    expect(bytes.length).toBe(24 + 2 * (16 + 28));
+    expect(new DataView(bytes.buffer).getUint8(24 + 16 + 9)).toBe(17);
+    expect(rows(readRun(bytes).log, [K.send])).toEqual(rows(log, [K.send]));
   });
 });
 
