@@ -5,8 +5,9 @@ import { iperf3IntervalCsv, iperf3Run, parseIperf3 } from '../../../shared/forma
 import { encodeMahimahiLog, opportunitiesOver } from '../../../shared/formats/mahimahiLog.ts';
 import { encodePcap } from '../../../shared/formats/pcap.ts';
 import { encodeQlog } from '../../../shared/formats/qlog.ts';
+import { decodeQlog } from '../../../shared/formats/qlogRead.ts';
 import { EventLog } from '../../../shared/log/eventLog.ts';
-import { DROP, ESTIMATE, K } from '../../../shared/log/kinds.ts';
+import { DROP, ESTIMATE, K, KINDS } from '../../../shared/log/kinds.ts';
 import { ROOT } from '../../helpers/cli.ts';
 
 describe('pcap, byte by byte', () => {
@@ -73,6 +74,30 @@ describe('qlog, line by line', () => {
     expect(events[4].data).toEqual({ pacing_rate: 100 * 1500 * 8 });
     // RFC 9002: smoothed = 7/8 · 40 + 1/8 · 20 = 37.5; the window did not change, so it is not said again
     expect(events[6].data).toEqual({ latest_rtt: 20, smoothed_rtt: 37.5, min_rtt: 20 });
+  });
+});
+
+describe('a qlog another tool wrote', () => {
+  it('reads the current drafts’ names (quic:…, file_schema): sends, ACKs with the RTT, the window in packets of the largest sent', () => {
+    const records = [
+      { file_schema: 'urn:ietf:params:qlog:file:sequential', serialization_format: 'application/qlog+json-seq', trace: { vantage_point: { type: 'client' } } },
+      { time: 1, name: 'quic:recovery_metrics_updated', data: { congestion_window: 12_000, bytes_in_flight: 0 } },
+      { time: 1, name: 'quic:packet_sent', data: { header: { packet_type: '1RTT', packet_number: 7 }, raw: { length: 1200 } } },
+      { time: 2, name: 'quic:packet_sent', data: { header: { packet_type: '1RTT', packet_number: 8 }, raw: { length: 1200 } } },
+      { time: 31, name: 'quic:packet_received', data: { header: { packet_type: '1RTT', packet_number: 3 }, raw: { length: 40 }, frames: [{ frame_type: 'ack', acked_ranges: [[7, 8]] }] } },
+      { time: 31, name: 'quic:recovery_metrics_updated', data: { latest_rtt: 29.5, congestion_window: 14_400 } },
+      { time: 40, name: 'quic:packet_lost', data: { header: { packet_number: 8 } } },
+    ];
+    const { log, spec } = decodeQlog(records.map((r) => `\x1e${JSON.stringify(r)}\n`).join(''));
+    expect(spec).toBeNull();
+    const c = log.columns;
+    // packet numbers are the sequence without stream frames; an ACK names its largest; windows in 1200-byte packets
+    expect([...Array(log.length).keys()].map((i) => [c.t[i], KINDS[c.kind[i]], c.seq[i], c.bytes[i], c.value[i], c.window[i]])).toEqual([
+      [1, 'send', 7, 1200, 0, 10],
+      [2, 'send', 8, 1200, 0, 10],
+      [31, 'ack', 8, 40, 29.5, 12],
+      [40, 'loss', 8, 0, Number.NaN, 12],
+    ]);
   });
 });
 
