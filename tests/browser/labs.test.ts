@@ -211,6 +211,9 @@ describe('the labs in Chromium', () => {
     await page.locator('[data-action="measure-live"]').click();
     await page.waitForSelector('[data-testid="live-estimates"]', { timeout: 30_000 });
     expect(await page.locator('figure.plane').nth(1).locator('circle').count()).toBe(7 * 20);
+    // A loopback's bandwidth reads in the unit that fits it (Gbit/s), never as thousands of Mbit/s.
+    expect(await page.locator('[data-testid="live-estimates"] [data-estimate="mbps"]').innerText()).toMatch(/^(too fast to see|[\d.]+ (kbit|Mbit|Gbit)\/s$)/);
+    expect(await page.locator('[data-testid="live-estimates"]').innerText()).not.toMatch(/\dk Mbit/);
     expect(problems).toEqual([]);
     await page.close();
   });

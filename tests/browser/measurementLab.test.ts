@@ -99,6 +99,26 @@ describe('the measurement lab in Chromium', () => {
     await page.close();
   });
 
+  it('hiding the truth hides a link not yet seen, and the student’s own estimates come back with their error', async () => {
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=measurement&bw=20&delay=30`);
+    await page.locator('[data-estimate="mbps"]').getByText('truth 20 Mbit/s').waitFor();
+    await page.getByLabel('hide the truth').check();
+    await page.locator('[data-guess="mbps"]').fill('12.5');
+    await page.locator('[data-guess="delay"]').fill('40');
+    await page.locator('[data-action="reveal"]').click();
+    const truth = async (estimate: string) => Number(/truth ([\d.]+)/.exec(await page.locator(`[data-estimate="${estimate}"] small`).first().innerText())![1]);
+    const [mbps, delay] = [await truth('mbps'), await truth('delay')];
+    // the link that was on screen is not the one hidden
+    expect([mbps, delay]).not.toEqual([20, 30]);
+    expect(await page.locator('[data-yours="mbps"]').innerText()).toBe(`yours 12.5 Mbit/s · your error ${estimateError(12.5, mbps, 'Mbit/s', 3)}`);
+    expect(await page.locator('[data-yours="delay"]').innerText()).toBe(`yours 40 ms · your error ${estimateError(40, delay, 'ms', 3)}`);
+    // another unknown link starts with no estimate of the student's
+    await page.getByLabel('hide the truth').check();
+    expect(await page.locator('[data-guess="mbps"]').inputValue()).toBe('');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('at a delay of 0, gives the delay’s error in ms, not a percentage of nothing', async () => {
     const { page, problems } = await open(env.context, `${env.relay.url}/?view=measurement&delay=0`);
     const fit = runMeasurement({ ...DEFAULT_MEASUREMENT, delayMs: 0 }).fit;

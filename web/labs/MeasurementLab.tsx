@@ -3,7 +3,7 @@ import { DEFAULT_MEASUREMENT, MEASUREMENT_SIZES, type MeasurementResult } from '
 
 import type { RelayInfo } from '../../shared/relay/info.ts';
 import { Fit, LiveFit } from './measurement/Fit.tsx';
-import { Estimates, YourEstimate } from './measurement/Estimates.tsx';
+import { Estimates, type Guess, NO_GUESS, YourEstimate } from './measurement/Estimates.tsx';
 import { LinkControls } from './measurement/LinkControls.tsx';
 import { RecordedConnections } from './measurement/RecordedConnections.tsx';
 import { useLabLink } from './measurement/useLabLink.ts';
@@ -15,6 +15,16 @@ import { Guide } from '../teach/Guide.tsx';
 /** Bandwidth and delay from ping-pong latencies of several message sizes, simulated or live. */
 export function MeasurementLab() {
   const { values, truth, jitterMs, hidden, setParam, hide, drawAnother, problems } = useLabLink();
+  // The student's estimates belong to the link they were made for: a new unknown link clears them.
+  const [guess, setGuess] = useState<Guess>(NO_GUESS);
+  const another = () => {
+    setGuess(NO_GUESS);
+    drawAnother();
+  };
+  const hideTruth = (on: boolean) => {
+    if (on) setGuess(NO_GUESS);
+    hide(on);
+  };
   const { mbps, delayMs } = truth;
   const { notices, dismiss } = useNotices(problems);
   const [sim, setSim] = useState<MeasurementResult | null>(null);
@@ -52,10 +62,10 @@ export function MeasurementLab() {
     <div className="lab">
       <Notices notices={notices} dismiss={dismiss} />
       <Guide view="measurement" />
-      <LinkControls values={values} hidden={hidden} setParam={setParam} hide={hide} drawAnother={drawAnother} />
+      <LinkControls values={values} hidden={hidden} setParam={setParam} hide={hideTruth} drawAnother={another} />
       <div className="lab-body">
         {sim && <Fit result={sim} truth={hidden ? null : truth} fitted={!hidden} />}
-        {sim && (hidden ? <YourEstimate /> : <Estimates result={sim} truth={truth} />)}
+        {sim && (hidden ? <YourEstimate guess={guess} setGuess={setGuess} /> : <Estimates result={sim} truth={truth} guess={guess} />)}
       </div>
       <section aria-label="Live measurement">
         <h2>Live: the relay's echo server</h2>

@@ -1,7 +1,7 @@
 import { scaleLinear } from 'd3-scale';
 import type { MeasurementResult } from '../../../shared/scenarios/measurement.ts';
 import { Axes } from '../../charts/Axes.tsx';
-import { fixed, num } from '../../charts/format.ts';
+import { bitrate, fixed } from '../../charts/format.ts';
 import { COLORS } from '../../charts/palette.ts';
 
 const W = 640;
@@ -67,7 +67,7 @@ export function LiveFit({ result, testId }: { result: MeasurementResult; testId:
       <Fit result={result} truth={null} />
       <dl className="estimates" data-testid={testId}>
         <dt>bandwidth</dt>
-        <dd data-estimate="mbps">{result.fit.mbps > 0 ? `${num(result.fit.mbps)} Mbit/s` : 'too fast to see: the size makes no difference above the noise'}</dd>
+        <dd data-estimate="mbps">{result.fit.mbps > 0 ? bitrate(result.fit.mbps) : 'too fast to see: the size makes no difference above the noise'}</dd>
         <dt>size-independent one-way delay</dt>
         <dd data-estimate="delay">{fixed(result.fit.delayMs, 3)} ms</dd>
       </dl>

@@ -2,14 +2,14 @@ import { useCallback, useState } from 'react';
 import type { ParamValues } from '../../../shared/controllers/types.ts';
 import { MEASUREMENT_LAB } from '../../state/labs.ts';
 import { useInitialState, useUrlState } from '../../components/useViewUrl.ts';
-import { drawLink, type LinkTruth, openingLink, openLink, sealLink } from './hiddenLink.ts';
+import { drawLink, type LinkTruth, openingLink, sealLink } from './hiddenLink.ts';
 
 const valuesOf = (truth: LinkTruth, jitter: number): ParamValues => ({ bw: truth.mbps, delay: truth.delayMs, jitter });
 
 /**
  * The link the lab measures, by its URL fields' names (bw, delay, jitter), whether its truth is hidden,
- * and the URL errors to tell. Hidden, the URL carries the truth sealed; hiding seals it at once, so the
- * page measures exactly what its link reopens.
+ * and the URL errors to tell. Hidden, the URL carries the truth sealed (a drawn link seals exactly, so the
+ * page measures what its link reopens).
  */
 export function useLabLink() {
   const initial = useInitialState(MEASUREMENT_LAB);
@@ -19,8 +19,9 @@ export function useLabLink() {
   const truth: LinkTruth = { mbps: values.bw as number, delayMs: values.delay as number };
   const jitterMs = values.jitter as number;
   const setParam = useCallback((name: string, v: number | string) => setValues((x) => ({ ...x, [name]: v })), []);
+  // The link on screen has been seen: hiding it would leave nothing to estimate, so hiding draws one unseen.
   const hide = (on: boolean) => {
-    if (on) setValues(valuesOf(openLink(sealLink(truth))!, jitterMs));
+    if (on) setValues(valuesOf(drawLink(Math.random), jitterMs));
     setHidden(on);
   };
   const drawAnother = () => setValues(valuesOf(drawLink(Math.random), jitterMs));
