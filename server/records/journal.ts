@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 /**
  * The relay's records store: an append-only file of JSON lines, one record per line, each a JSON object
@@ -10,7 +11,8 @@ import { open, type FileHandle } from 'node:fs/promises';
  *     // 'written': on disk (written and fsynced); 'held': the disk refused it, it is kept in memory and
  *     // written, in order, as soon as the disk takes it. Either way the caller may answer its client now.
  *
- * - Durable before answered: `append` resolves 'written' only once the line is written and fsynced. Appends
+ * - Durable before answered: `append` resolves 'written' only once the line is written and fsynced (and, for
+ *   a file the journal created, its folder, so that the name survives a power cut too). Appends
  *   that arrive while a write is under way go together in the next one (group commit): one fsync per group.
  * - A write error (full disk, read-only file, I/O error) never throws: the record is held in memory, the
  *   promise resolves 'held', `backlog()` and `lastError()` say so, and the journal retries every `retryMs`
@@ -94,6 +96,15 @@ function parseRecord(line: string): JournalRecord | null {
   }
 }
 
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await open(folder, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Opens (or creates, at its first write) the journal at `path`, reading every record it holds. */
 export function openJournal(path: string, options: JournalOptions = {}): Journal {
   return new FileJournal(path, options);
@@ -107,6 +118,8 @@ class FileJournal implements Journal {
   private committedEndsLine: boolean;
   /** The file may hold bytes past `committed` that a failed write left and could not cut off. */
   private leftover = false;
+  /** The file is new: its name is on disk only once its folder is fsynced too (a power cut, not a crash). */
+  private newFile: boolean;
   private queue: Waiting[] = [];
   private writing: Promise<void> | null = null;
   private error: string | null = null;
@@ -122,6 +135,7 @@ class FileJournal implements Journal {
     this.all = read.records;
     this.committed = read.size;
     this.committedEndsLine = read.endsClean;
+    this.newFile = !existsSync(path);
     this.opened = { records: read.records.length, skipped: read.skipped, tornTail: read.tornTail };
   }
 
@@ -190,6 +204,8 @@ class FileJournal implements Journal {
       const bytes = Buffer.from((fresh ? '\n' : '') + group.map((w) => w.line).join(''), 'utf8');
       await handle.writeFile(bytes);
       await handle.sync();
+      if (this.newFile) await syncFolder(dirname(this.path));
+      this.newFile = false;
       this.committed = (await handle.stat()).size;
       this.committedEndsLine = true;
       this.leftover = false;
