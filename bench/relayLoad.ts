@@ -8,7 +8,7 @@ import { nodeClock } from '../server/clock.ts';
 import { bridgeTransport, type WebSocketLike } from '../web/live/bridgeSession.ts';
 import { pct, relayProcess, sleep, type RelayProcess } from './relayProcess.ts';
 
-const MANY = ['--max-sessions', '1000', '--max-per-client', '1000'];
+export const MANY = ['--max-sessions', '1000', '--max-per-client', '1000'];
 
 function session(relay: RelayProcess, query: string): Promise<WebSocket> {
   return new Promise((res, rej) => {
@@ -23,7 +23,7 @@ function session(relay: RelayProcess, query: string): Promise<WebSocket> {
  * `ms`. The latency the bridge adds to a request is its round trip at the page minus the UDP leg the
  * relay timed (from the datagram leaving to its reply arriving).
  */
-async function bridgedLatency(relay: RelayProcess, n: number, ms: number): Promise<{ added: number[]; answered: number }> {
+export async function bridgedLatency(relay: RelayProcess, n: number, ms: number): Promise<{ added: number[]; answered: number }> {
   const sockets = await Promise.all(Array.from({ length: n }, () => session(relay, `target=127.0.0.1:${relay.constant}&receipts=1`)));
   const added: number[] = [];
   const request = Buffer.from('Offset: 0\nNumBytes: 1448\n\n');

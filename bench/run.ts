@@ -10,6 +10,7 @@ const suites: [string, () => Promise<Record<string, string>>][] = [
   ['model', async () => (await import('./model.ts')).benchModel()],
   ['relay', async () => (await import('./relay.ts')).benchRelay()],
   ['records', async () => (await import('./records.ts')).benchRecords()],
+  ['contest', async () => (await import('./contest.ts')).benchContest()],
   ['browser', async () => (await import('./browser.ts')).benchBrowser()],
   ['feedback', async () => (await import('./browserFeedback.ts')).benchFeedback()],
   ['labs', async () => (await import('./labs.ts')).benchLabs()],

@@ -186,6 +186,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
     tournament: o.tournament,
     policy: o.policy,
     sessionPolicy: o.allowSessionPolicy,
+    contest: o.contest !== null,
   };
   const servers = { [info.offsetConstant]: constant, [info.offsetVariable]: variable };
   const sessionPolicy = o.allowSessionPolicy ? (target: string, key: string, values: Record<string, number | string> | null) => servers[target].setSessionPolicy(key, values) : null;

@@ -16,6 +16,8 @@ export interface RelayInfo {
   policy: OffsetPolicyConfig;
   /** The operator lets a bridged session ask for its own policy (`--allow-session-policy`). */
   sessionPolicy?: boolean;
+  /** The relay runs the class contest (`--contest`: /api/contest/…). */
+  contest?: boolean;
   /** The client asking holds the operator's token (each client is told about itself). */
   operator?: boolean;
   /** The class's records on disk: how many, how many not yet written (held while the disk refuses them), and why. */

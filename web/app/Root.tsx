@@ -12,6 +12,7 @@ const SharedLab = lazy(() => import('../labs/SharedLab.tsx').then((m) => ({ defa
 const MeasurementLab = lazy(() => import('../labs/MeasurementLab.tsx').then((m) => ({ default: m.MeasurementLab })));
 const Leaderboard = lazy(() => import('../leaderboard/Leaderboard.tsx').then((m) => ({ default: m.Leaderboard })));
 const StressLab = lazy(() => import('../labs/StressLab.tsx').then((m) => ({ default: m.StressLab })));
+const ContestView = lazy(() => import('../contest/ContestView.tsx').then((m) => ({ default: m.ContestView })));
 const Sessions = lazy(() => import('../sessions/Sessions.tsx').then((m) => ({ default: m.Sessions })));
 
 const VIEWS: Record<ViewId, { title: string; view: ComponentType }> = {
@@ -23,6 +24,7 @@ const VIEWS: Record<ViewId, { title: string; view: ComponentType }> = {
   leaderboard: { title: 'Leaderboard', view: Leaderboard },
   sessions: { title: 'Sessions', view: Sessions },
   stress: { title: 'Break my controller', view: StressLab },
+  contest: { title: 'Class contest', view: ContestView },
 };
 
 /**

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { CALLBACK_BUDGET_MS, USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
+import { ContestSubmit } from '../contest/ContestSubmit.tsx';
 import type { Experiment } from '../state/experiment.ts';
 import type { EditorProps } from './LazyEditor.tsx';
 import { EXAMPLE } from './copies.ts';
@@ -101,6 +102,7 @@ export function UserEditor({ e, set, checkAndRun }: EditorProps) {
           ×
         </button>
       </header>
+      <ContestSubmit code={currentText} />
       {st.error && (
         <p className="error" role="alert" data-testid="editor-error">
           {st.error.message}

@@ -2,7 +2,7 @@ import { choice } from '../../shared/controllers/types.ts';
 import { decode, encode, type Field, ignoredMessage, type StateValues, unknownKeys, type UrlProblems, type ViewState } from './codec.ts';
 
 /** The page's views as `?view=` names them; the playground's name is none. */
-export const VIEW_IDS = ['', 'contest-lab', 'transport-lab', 'shared-lab', 'measurement', 'leaderboard', 'sessions', 'stress'] as const;
+export const VIEW_IDS = ['', 'contest-lab', 'transport-lab', 'shared-lab', 'measurement', 'leaderboard', 'sessions', 'stress', 'contest'] as const;
 export type ViewId = (typeof VIEW_IDS)[number];
 
 export const VIEW_FIELD = choice('view', VIEW_IDS, '', 'The view the page opens (none: the playground)');

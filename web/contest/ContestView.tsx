@@ -1,0 +1,114 @@
+import type { Board, BoardRow, ContestTrace, Reference } from '../../shared/contest/api.ts';
+import { fixed } from '../../shared/text/figures.ts';
+import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
+import { COLORS } from '../charts/palette.ts';
+import { useContest } from './contestApi.ts';
+import './contest.css';
+
+/**
+ * ?view=contest: the class's throughput–delay plane per shown trace (every scored submission a point, each
+ * student's best ringed and named, the omniscient point and the built-in schemes for reference) and the
+ * ranking, sized for a projector at 1280×720.
+ */
+
+const STUDENT_COLORS = [COLORS.blue, COLORS.vermillion, COLORS.green, COLORS.purple, COLORS.sky, COLORS.orange, COLORS.olive];
+
+/** The points of one trace: the reference first (drawn under), then every student's attempts, the best ringed. */
+function pointsOf(trace: string, board: Board, reference: Reference | null): PlanePoint[] {
+  const ref = reference?.traces.find((t) => t.trace === trace);
+  const points: PlanePoint[] = (ref?.schemes ?? []).map((s) => ({ label: s.scheme, throughputMbps: s.throughputMbps, delay95: s.delay95, color: COLORS.grey, marker: 'square', labelled: false }));
+  if (ref?.omniscient) points.push({ label: 'omniscient', ...ref.omniscient, color: COLORS.ink, marker: 'star' });
+  board.rows.forEach((row, i) => {
+    const color = STUDENT_COLORS[i % STUDENT_COLORS.length];
+    for (const a of row.attempts) {
+      const t = a.traces.find((x) => x.trace === trace);
+      if (!t || a.status !== 'scored') continue;
+      const best = a.submission === row.submission;
+      points.push({ label: row.id, throughputMbps: t.throughputMbps, delay95: t.delay95, color, marker: best ? 'circle' : 'dot', ring: best, labelled: best });
+    }
+  });
+  return points;
+}
+
+function Row({ row, rank, traces }: { row: BoardRow; rank: number; traces: ContestTrace[] }) {
+  const byTrace = new Map(row.traces.map((t) => [t.trace, t]));
+  return (
+    <tr data-id={row.id}>
+      <td>{rank}</td>
+      <th scope="row">{row.id}</th>
+      <td>{fixed(row.overall, 3)}</td>
+      {traces.map(({ trace }) => {
+        const t = byTrace.get(trace);
+        return <td key={trace}>{t ? `${fixed(t.throughputMbps)} Mbit/s · ${fixed(t.delay95, 0)} ms · ${fixed(t.score, 3)}` : '—'}</td>;
+      })}
+      <td>{row.attempts.length}</td>
+    </tr>
+  );
+}
+
+function Ranking({ board }: { board: Board }) {
+  return (
+    <table className="contest-table">
+      <caption>
+        Each student's best submission by its mean score ln(Mbit/s ÷ delay95 ms) over the traces shown ·{' '}
+        <a href="/api/contest/leaderboard.csv" download>
+          CSV
+        </a>
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">#</th>
+          <th scope="col">Id</th>
+          <th scope="col">Score</th>
+          {board.traces.map((t) => (
+            <th scope="col" key={t.trace}>
+              {t.trace}
+              {t.heldOut ? ' (held out)' : ''}
+            </th>
+          ))}
+          <th scope="col">Submissions</th>
+        </tr>
+      </thead>
+      <tbody>
+        {board.rows.map((r, i) => (
+          <Row key={r.id} row={r} rank={i + 1} traces={board.traces} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function ContestView() {
+  const { status, board, reference, operator } = useContest();
+  if (status === 'loading') return <p role="status">Loading the class contest…</p>;
+  if (status === 'none' || !board) return <p role="status">This relay runs no class contest: the instructor starts it with npm start -- --contest.</p>;
+  const hidden = !board.revealed;
+  const width = board.traces.length > 1 ? Math.floor(1200 / board.traces.length) : 620;
+  const reveal = () => void fetch('/api/contest/reveal', { method: 'POST' });
+  return (
+    <section className="contest-view" aria-label="Class contest">
+      <p className="contest-head">
+        Every scored submission is a dot, each student's best ringed and named; ★ the omniscient sender; grey squares the built-in schemes at their defaults. {board.rows.length} students ranked
+        {board.pending.length > 0 ? `, ${board.pending.length} waiting for a score` : ''}.{' '}
+        {hidden ? 'Held-out traces are scored but not shown until the instructor reveals them.' : 'Held-out scores are revealed.'}{' '}
+        {hidden && operator && (
+          <button type="button" onClick={reveal}>
+            Reveal the held-out scores
+          </button>
+        )}
+      </p>
+      <div className="contest-planes">
+        {board.traces.map(({ trace, heldOut }) => (
+          <div key={trace} data-trace={trace}>
+            <h2>
+              {trace}
+              {heldOut ? ' (held out)' : ''}
+            </h2>
+            <PlaneChart points={pointsOf(trace, board, reference)} width={width} height={280} short />
+          </div>
+        ))}
+      </div>
+      <Ranking board={board} />
+    </section>
+  );
+}

@@ -1,0 +1,94 @@
+import { useEffect, useState } from 'react';
+import type { Accepted, Board, Reference, SubmissionView } from '../../shared/contest/api.ts';
+
+/**
+ * The page's side of the relay's contest API (shared/contest/api.ts): the board and reference points kept
+ * up to date through the event stream, and submitting with the id's token kept in this browser.
+ */
+
+export type ContestState = { status: 'loading' | 'none' | 'live'; board: Board | null; reference: Reference | null; operator: boolean };
+
+const json = async <T>(path: string): Promise<T | null> => {
+  const res = await fetch(path, { cache: 'no-store' });
+  return res.ok ? ((await res.json()) as T) : null;
+};
+
+/** What the relay says of itself that the contest needs: whether it runs one, and whether the page is the operator's. */
+const relayInfo = () => json<{ contest?: boolean; operator?: boolean }>('/api/relay').catch(() => null);
+
+/** The contest as the relay shows it now; 'none' when the relay runs none (or the page has no relay). */
+export function useContest(): ContestState {
+  const [state, setState] = useState<ContestState>({ status: 'loading', board: null, reference: null, operator: false });
+  useEffect(() => {
+    let live = true;
+    let events: EventSource | null = null;
+    const load = async (operator: boolean) => {
+      const [board, reference] = await Promise.all([json<Board>('/api/contest/leaderboard'), json<Reference>('/api/contest/reference')]).catch(() => [null, null]);
+      if (live) setState({ status: board ? 'live' : 'none', board, reference, operator });
+    };
+    void relayInfo().then((info) => {
+      if (!live) return;
+      if (!info?.contest) return setState((s) => ({ ...s, status: 'none' }));
+      const operator = info.operator === true;
+      void load(operator);
+      events = new EventSource('/api/contest/events');
+      events.onmessage = () => void load(operator);
+    });
+    return () => {
+      live = false;
+      events?.close();
+    };
+  }, []);
+  return state;
+}
+
+/** Whether the relay runs a contest (asked once per page). */
+let contestOn: Promise<boolean> | null = null;
+export const relayRunsContest = () => (contestOn ??= relayInfo().then((info) => info?.contest === true));
+
+const tokenKey = (id: string) => `pipefill.contestToken.${id}`;
+const savedToken = (id: string) => {
+  try {
+    return localStorage.getItem(tokenKey(id)) ?? undefined;
+  } catch {
+    return undefined;
+  }
+};
+const saveToken = (id: string, token: string) => {
+  try {
+    localStorage.setItem(tokenKey(id), token);
+  } catch {
+    // no storage: the next submission from this page needs the token again
+  }
+};
+
+/** Submits `code` under `id`: the submission's id, or the relay's refusal as a sentence. */
+export async function submitToContest(id: string, code: string): Promise<{ submission: string } | { error: string }> {
+  try {
+    const res = await fetch('/api/contest/submissions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, code, token: savedToken(id) }) });
+    const body = (await res.json()) as Accepted & { error?: string };
+    if (!res.ok) return { error: body.error ?? `the relay answered ${res.status}` };
+    saveToken(id, body.token);
+    return { submission: body.submission };
+  } catch {
+    return { error: 'the relay did not answer' };
+  }
+}
+
+/** A submission's state until it is scored or failed, polled. */
+export function useSubmission(submission: string | null): SubmissionView | null {
+  const [view, setView] = useState<SubmissionView | null>(null);
+  useEffect(() => {
+    setView(null);
+    if (!submission) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      const v = await json<SubmissionView>(`/api/contest/submissions/${submission}`).catch(() => null);
+      if (v) setView(v);
+      if (!v || v.status === 'queued' || v.status === 'running') timer = setTimeout(() => void poll(), 1000);
+    };
+    void poll();
+    return () => clearTimeout(timer);
+  }, [submission]);
+  return view;
+}
