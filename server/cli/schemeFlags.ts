@@ -14,13 +14,22 @@ export const setFlag = (perFlow: boolean) =>
 
 /** Each scheme on its own line, its parameters (the names `--set` takes) under it. */
 export function schemesHelp(schemes: readonly Scheme[] = SCHEMES): string {
-  return schemes
+  const list = schemes
     .flatMap((s) => [
       `  ${s.id.padEnd(15)} ${s.title} — ${s.doc}${madeForOffsetServer(s) ? ' [offset server]' : ''}`,
       ...s.params.map((p) => `      ${p.name}=${rangeOf(p)}  (default ${p.default})  ${p.doc}`),
     ])
     .join('\n');
+  return `${list}\n\n${SCHEME_FILE_RIGHTS}`;
 }
+
+/**
+ * What --scheme FILE is: the page runs a link's code in a sandbox (README "Code in the page"); the command
+ * line runs the file as the program it is.
+ */
+export const SCHEME_FILE_RIGHTS = `--scheme FILE runs your own file with your own rights, as any program you start: it can read your
+files and reach the network. Run only a controller you would run as a program; give anyone else's code to
+the page (a link's controller runs there in a sandbox with no network and no storage).`;
 
 /** The scheme a --scheme value names, or an error listing the known ones. */
 export function knownScheme(id: string): Scheme {
