@@ -5,7 +5,7 @@
  * None uses `import(…)` as written: the controller's parse refuses it before anything runs.
  */
 const ATTEMPTS: { name: string; code: string }[] = [
-  { name: 'import() compiled in a promise callback', code: `Promise.resolve('return import("' + T + '/promise-function.js")').then(Function).then((f) => f())` },
+  { name: 'import() compiled in a promise callback', code: 'fromPromise' },
   {
     name: 'Function with Error.stackTraceLimit = 0',
     code: `(async () => { Error.stackTraceLimit = 0; try { return await Function('return import("' + T + '/stack-limit.js")')(); } finally { Error.stackTraceLimit = 10; } })()`,
@@ -28,6 +28,13 @@ const ATTEMPTS: { name: string; code: string }[] = [
   { name: 'WebAssembly', code: `WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]))` },
   { name: 'the parent page', code: `(async () => self.parent.postMessage('escape', '*'))()` },
 ];
+
+/**
+ * The escape as it was found: made as the script starts, outside any function, so that no frame of the
+ * script (not even an awaiting one) is on the stack when the promise calls Function.
+ */
+const FROM_PROMISE = `const fromPromise = Promise.resolve('return import("' + T + '/promise-function.js")').then(Function).then((f) => f());
+fromPromise.catch(() => {});`;
 
 /** The attempts as one object of async functions, in the text of a script. */
 const attemptsSource = () => `{\n${ATTEMPTS.map((a) => `  ${JSON.stringify(a.name)}: () => ${a.code},`).join('\n')}\n}`;
@@ -52,6 +59,7 @@ export const ATTEMPT_NAMES = ATTEMPTS.map((a) => a.name);
 export const RAW_WORKER = `${OUTCOMES}
 onmessage = async (e) => {
   const T = e.data;
+  ${FROM_PROMISE}
   postMessage(await outcomes(${attemptsSource()}));
 };`;
 
@@ -61,6 +69,7 @@ onmessage = async (e) => {
  * and orders the sandbox frame to stop a worker. It loads only if no attempt got anything back.
  */
 export const escapingController = (target: string, w: number) => `const T = ${JSON.stringify(target)};
+${FROM_PROMISE}
 ${OUTCOMES}
 const send = MessagePort.prototype.postMessage;
 MessagePort.prototype.postMessage = function (m, transfer) {
