@@ -1,4 +1,5 @@
 import { formatTraceCsv } from '../shared/csv/trace.ts';
+import { parseReply } from '../shared/offset/protocol.ts';
 import { EventLog } from '../shared/log/eventLog.ts';
 import { DROP, ESTIMATE, K } from '../shared/log/kinds.ts';
 import type { Decision } from '../shared/offset/policy.ts';
@@ -52,7 +53,9 @@ export class SessionRecords {
     }
     if (d.outcome === 'served') {
       s.replies++;
-      push(K.reply, d.reply!.length, 0);
+      // a reply's bytes are its chunk, as the model logs them (the file's end is its offset plus them)
+      const reply = parseReply(d.reply!);
+      push(K.reply, reply.kind === 'data' ? reply.numBytes : d.reply!.length, 0);
     } else if (d.outcome === 'lost') push(K.drop, datagramBytes, DROP['server-loss']);
     else if (d.outcome === 'no-token') {
       push(K.drop, datagramBytes, DROP['no-token']);

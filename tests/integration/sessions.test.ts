@@ -79,5 +79,7 @@ describe('every offset-server session is recorded', () => {
     const trace = parseTraceCsv(records.csv(c.id)!);
     expect(trace.log.length).toBe(4); // the newest four: two requests and their replies
     expect([...trace.log.columns.kind]).toEqual([K.send, K.reply, K.send, K.reply]);
+    // a request's bytes are its datagram, a reply's its chunk, as the model counts them
+    expect([...trace.log.columns.bytes]).toEqual([encodeDataRequest(0, 100).length, 100, encodeDataRequest(0, 100).length, 100]);
   });
 });
