@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { FRAME_DATA, FRAME_SENT, unframe } from '../shared/bridge/protocol.ts';
 import { findScheme } from '../shared/controllers/registry.ts';
 import { withDefaults } from '../shared/controllers/types.ts';
+import { K } from '../shared/log/kinds.ts';
 import { liveFetch } from '../live/liveFetch.ts';
 import { nodeClock } from '../server/clock.ts';
 import { bridgeTransport, type WebSocketLike } from '../web/live/bridgeSession.ts';
@@ -59,8 +60,11 @@ export async function bridgedLatency(relay: RelayProcess, n: number, ms: number)
   return { added, answered: added.length };
 }
 
-/** `n` bridged sessions each fetching the whole (small) file with the token pacer at once. */
-async function fetches(relay: RelayProcess, n: number): Promise<{ done: number; right: number; ms: number }> {
+/**
+ * `n` bridged sessions each fetching the whole file with the token pacer at once; `timeouts` is their
+ * retransmission timeouts in all, `penalty` the requests the servers refused for want of a token.
+ */
+export async function fetches(relay: RelayProcess, n: number): Promise<{ done: number; right: number; ms: number; timeouts: number; penalty: number }> {
   const scheme = findScheme('token-pacer')!;
   const t0 = performance.now();
   const outcomes = await Promise.all(
@@ -72,7 +76,10 @@ async function fetches(relay: RelayProcess, n: number): Promise<{ done: number; 
       );
     }),
   );
-  return { done: outcomes.filter((o) => o !== null).length, right: outcomes.filter((o) => o?.result.result).length, ms: performance.now() - t0 };
+  const ms = performance.now() - t0;
+  const timeouts = outcomes.reduce((n, o) => n + (o?.log.count(K.timeout) ?? 0), 0);
+  const penalty = outcomes.reduce((n, o) => n + (o?.result.penalty ?? 0), 0);
+  return { done: outcomes.filter((o) => o !== null).length, right: outcomes.filter((o) => o?.result.result).length, ms, timeouts, penalty };
 }
 
 export async function bridgeLoad(): Promise<Record<string, string>> {

@@ -18,6 +18,8 @@ export interface RelayProcess {
   rssMb(): number;
   /** CPU time the relay process has used (all threads), ms. */
   cpuMs(): number;
+  /** Time its main thread has spent ready to run but waiting for a CPU (the kernel's schedstat), ms. */
+  waitedMs(): number;
   alive(): boolean;
   stop(): void;
 }
@@ -57,10 +59,14 @@ export async function relayProcess(flags: string[]): Promise<RelayProcess> {
       const fields = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1].split(' ');
       return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in 10 ms ticks
     },
+    waitedMs: () => waitedMs(proc.pid!),
     alive: () => proc.exitCode === null && proc.signalCode === null,
     stop: () => void proc.kill('SIGINT'),
   };
 }
+
+/** The run-queue wait of a process's main thread so far, ms (/proc/PID/schedstat: on-CPU ns, waiting ns, slices). */
+const waitedMs = (pid: number) => Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
 
 export const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

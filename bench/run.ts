@@ -11,6 +11,8 @@ const suites: [string, () => Promise<Record<string, string>>][] = [
   ['relay', async () => (await import('./relay.ts')).benchRelay()],
   ['records', async () => (await import('./records.ts')).benchRecords()],
   ['contest', async () => (await import('./contest.ts')).benchContest()],
+  ['relay-modes', async () => (await import('./relayModes.ts')).benchRelayModes()],
+  ['amplification', async () => (await import('./relayAmplification.ts')).benchAmplification()],
   ['browser', async () => (await import('./browser.ts')).benchBrowser()],
   ['feedback', async () => (await import('./browserFeedback.ts')).benchFeedback()],
   ['labs', async () => (await import('./labs.ts')).benchLabs()],

@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { DEADLINE_CHECK_MS, HEADERS_TIMEOUT_MS } from '../../server/httpLimits.ts';
 import { getFrom, openBridge, testRelay } from '../helpers/relay.ts';
 
 /**
@@ -70,6 +71,24 @@ describe('HTTP: one address holds at most its share of connections', () => {
     for (const c of held) c.s.destroy();
     await relay.close();
   });
+});
+
+describe('HTTP: headers have a deadline', () => {
+  it('a client dripping header lines is closed once its headers are 10 s late, though it never falls silent', async () => {
+    const relay = await testRelay({ singleThread: true });
+    const c = await tcp(portOf(relay.url), '127.0.0.1');
+    const started = Date.now();
+    c.s.write('GET / HTTP/1.1\r\n');
+    while (!c.isClosed() && Date.now() - started < 20_000) {
+      c.s.write('X-Drip: y\r\n');
+      await within(500, c.closed);
+    }
+    const ms = Date.now() - started;
+    expect(c.isClosed()).toBe(true);
+    expect(ms).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 100);
+    expect(ms).toBeLessThan(HEADERS_TIMEOUT_MS + 3 * DEADLINE_CHECK_MS + 1000);
+    await relay.close();
+  }, 30_000);
 });
 
 describe('HTTP: a body no route takes is refused unread', () => {
