@@ -2,7 +2,7 @@ import { withUserCode } from '../../shared/controllers/userInstalled.ts';
 import type { RunSeries } from '../../shared/metrics/series.ts';
 import { type ScenarioSpec, tracesOf } from '../../shared/scenarios/spec.ts';
 import { applyDelta } from './seriesDelta.ts';
-import { type AnswerTo, type RequestKind, type RequestOf, type RunView, type WorkerRequest, type WorkerResponse, workerName } from './protocol.ts';
+import type { AnswerTo, RequestKind, RequestOf, RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
 import type { CheckResult } from './userModule.ts';
 import { afterHang, Watchdog } from './watchdog.ts';
 import { networkWorker, userCodeWorker, type WorkerLike } from './sandboxHost.ts';
@@ -56,12 +56,9 @@ export class WorkerPool {
     this.start('b', traces);
   }
 
-  /**
-   * A message posted to a worker still loading waits for the page's thread to hear it is ready, which a
-   * page busy rendering delays: the traces to load go in the worker's name, which it reads at once.
-   */
+  /** A side's worker, handed the bundled traces of the runs the page opens on as it starts (sandboxHost.ts). */
   private start(slot: Slot, traces: string[] = []): void {
-    this.workers[slot] = this.listen(slot, userCodeWorker(simWorkerUrl, workerName(slot, traces)), false);
+    this.workers[slot] = this.listen(slot, userCodeWorker(simWorkerUrl, `simulation ${slot}`, traces), false);
     for (const u of this.uploads) this.workers[slot].postMessage({ ...u, id: 0, kind: 'upload' } satisfies WorkerRequest);
   }
 

@@ -92,14 +92,3 @@ export type RequestKind = WorkerRequest['kind'];
 /** A request as the page writes it: the pool adds the id. */
 export type RequestOf<K extends RequestKind> = Omit<Extract<WorkerRequest, { kind: K }>, 'id'>;
 export type AnswerTo<K extends RequestKind> = Extract<WorkerResponse, { kind: Answers[K] | 'error' }>;
-
-const NAME_TRACES = ': traces ';
-
-/** A simulation worker's name: its side, and the bundled traces it loads as it starts. */
-export const workerName = (slot: string, traces: string[]): string => `simulation ${slot}${traces.length ? NAME_TRACES + traces.join(',') : ''}`;
-
-/** The traces a worker's name asks it to load as it starts. */
-export function tracesInName(name: string): string[] {
-  const at = name.indexOf(NAME_TRACES);
-  return at < 0 ? [] : name.slice(at + NAME_TRACES.length).split(',');
-}

@@ -48,7 +48,9 @@ const isTraceAsk = (m: unknown): m is TraceAsk => typeof m === 'object' && m !==
 
 /**
  * The page's end of a worker: the two talk over a MessagePort the worker gets first (web/worker/host.ts).
- * It answers the worker's asks for traces and hands everything else to `onmessage`.
+ * It answers the worker's asks for traces and hands everything else to `onmessage`. The traces of the runs
+ * the page opens on are sent unasked as the worker starts: fetched while the worker loads, they are there
+ * when its first run asks.
  */
 abstract class PageEnd implements WorkerLike {
   onmessage: WorkerLike['onmessage'] = null;
@@ -58,11 +60,12 @@ abstract class PageEnd implements WorkerLike {
   protected readonly theirs: MessagePort;
   abstract terminate(): void;
 
-  constructor() {
+  constructor(traces: readonly string[]) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     this.theirs = port2;
     port1.onmessage = (e) => this.receive(e.data);
+    for (const name of traces) this.sendTrace(name);
   }
 
   /** Messages posted before the worker has its port wait in the port. */
@@ -72,7 +75,10 @@ abstract class PageEnd implements WorkerLike {
 
   private receive(data: unknown): void {
     if (!isTraceAsk(data)) return this.onmessage?.({ data: data as never });
-    const { name } = data;
+    this.sendTrace(data.name);
+  }
+
+  private sendTrace(name: string): void {
     traceText(name).then(
       (text) => this.postMessage({ id: 0, kind: 'trace', name, text } satisfies TraceAnswer),
       (e: Error) => this.postMessage({ id: 0, kind: 'trace', name, error: e.message } satisfies TraceAnswer),
@@ -90,8 +96,8 @@ abstract class PageEnd implements WorkerLike {
  */
 class OwnWorker extends PageEnd {
   private readonly w: Worker;
-  constructor(url: string, name: string) {
-    super();
+  constructor(url: string, name: string, traces: readonly string[] = []) {
+    super(traces);
     // the build's workers are classic scripts (vite.config.ts); the dev server's are modules
     this.w = new Worker(url, { type: import.meta.env.DEV ? 'module' : 'classic', name });
     this.w.onerror = (e) => {
@@ -154,8 +160,8 @@ class SandboxedWorker extends PageEnd {
   private readonly started: Promise<Window | null>;
   private ended = false;
 
-  constructor(url: string, name: string) {
-    super();
+  constructor(url: string, name: string, traces: readonly string[]) {
+    super(traces);
     inFrame.set(this.id, this);
     this.started = Promise.all([sandboxFrame(), script(url)]).then(
       ([win, code]) => {
@@ -187,8 +193,8 @@ class SandboxedWorker extends PageEnd {
  * which serves no frame and no bundled worker script, one of the page's own (only the worker's guards,
  * web/worker/sandbox.ts, hold it there).
  */
-export function userCodeWorker(url: string, name = ''): WorkerLike {
-  return import.meta.env.DEV ? new OwnWorker(url, name) : new SandboxedWorker(url, name);
+export function userCodeWorker(url: string, name = '', traces: readonly string[] = []): WorkerLike {
+  return import.meta.env.DEV ? new OwnWorker(url, name, traces) : new SandboxedWorker(url, name, traces);
 }
 
 /** A worker that reaches the relay (a live fetch): never in the frame. */

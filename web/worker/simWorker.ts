@@ -15,7 +15,7 @@ import { type ScenarioSpec, tracesOf } from '../../shared/scenarios/spec.ts';
 import { parseTrace, tracePeriod, type Trace } from '../../shared/trace/mahimahi.ts';
 import { type LiveStart, relayPolicy, startLive } from './liveRun.ts';
 import { previewWaits } from './previewWait.ts';
-import { PREVIEW_WAIT_MS, type RunView, tracesInName, type WorkerRequest, type WorkerResponse } from './protocol.ts';
+import { PREVIEW_WAIT_MS, type RunView, type WorkerRequest, type WorkerResponse } from './protocol.ts';
 import { importRun } from './replay.ts';
 import { deltaBuffers, seriesDelta } from './seriesDelta.ts';
 import { checkCode, loadUserCode, watchRun } from './userModule.ts';
@@ -62,12 +62,10 @@ function loadTrace(name: string): Promise<Trace> {
 function traceArrived(a: TraceAnswer): void {
   const waiting = asked.get(a.name);
   asked.delete(a.name);
-  if ('text' in a) waiting?.resolve(a.text);
-  else waiting?.reject(new Error(a.error));
+  if (waiting) return 'text' in a ? waiting.resolve(a.text) : waiting.reject(new Error(a.error));
+  // Sent unasked as the worker starts (the traces of the runs the page opens on): kept for the run that asks.
+  if ('text' in a && !traces.has(a.name)) traces.set(a.name, parseTrace(a.text, a.name));
 }
-
-// The page's first runs' traces, loading before the runs are asked for; a trace that fails to load fails the run that asks for it.
-for (const name of tracesInName(self.name)) loadTrace(name).catch(() => {});
 
 /** The latest run this worker drew (a side's run, growing while live): its log stays here for exports. */
 let kept: { log: EventLog; spec: RunView['spec']; endMs: number; binMs: number } | null = null;
