@@ -1,4 +1,4 @@
-import { BaseController, choice, defineScheme, MinRtt, num, OncePerWindow, Rounds, type Ack } from './types.ts';
+import { BaseController, choice, defineScheme, MinRtt, num, OncePerWindow, Rounds, type Ack, type EcnCapability } from './types.ts';
 import { RtoEstimator } from './rto.ts';
 
 /** HyStart as tcp_cubic.c runs it: the samples a round's delay check takes, and the window it starts at. */
@@ -16,8 +16,10 @@ const HYSTART_ACK_DELTA = 2;
  * the window Reno would have reached counting the same ACKs (the TCP-friendly region), at most one packet
  * per two ACKs, with fast convergence; one reduction per window of packets. With no loss (an infinite
  * queue) nothing bounds the curve: the window grows without end, as Linux's would without a receive window.
+ * With ECN on it sends ECT(0), and a CE echo is a loss (RFC 3168: once per window, no retransmission).
  */
 class Cubic extends BaseController {
+  readonly ecn: EcnCapability = 'ect0';
   private w = 1;
   private ssthresh = Infinity;
   private wMax = 0;
@@ -59,6 +61,7 @@ class Cubic extends BaseController {
   onAck(ack: Ack): void {
     const rtt = this.rttMin.observe(ack);
     this.rto.sample(rtt);
+    if (ack.ce) this.onLoss(ack.now, ack.seq);
     if (ack.cumulative <= this.lastCumulative) return; // a duplicate ACK grows nothing
     this.lastCumulative = ack.cumulative;
     // as in Linux, HyStart sees the ACK before slow start counts it: the ACK that ends slow start grows as

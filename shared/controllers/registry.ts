@@ -5,10 +5,12 @@ import { burstAimd } from './burstAimd.ts';
 import { constantBurst } from './constantBurst.ts';
 import { copa } from './copa.ts';
 import { cubic } from './cubic.ts';
+import { dctcp } from './dctcp.ts';
 import { delayTrigger } from './delayTrigger.ts';
 import { deliveryTrend } from './deliveryTrend.ts';
 import { fixed } from './fixed.ts';
 import { fixedTimer } from './fixedTimer.ts';
+import { prague } from './prague.ts';
 import { rateBased } from './rateBased.ts';
 import { reno } from './reno.ts';
 import { tokenPacer } from './tokenPacer.ts';
@@ -31,6 +33,8 @@ export const SCHEMES: readonly Scheme[] = [
   bbr,
   vegas,
   copa,
+  dctcp,
+  prague,
   burstAimd,
   constantBurst,
   tokenPacer,

@@ -1,4 +1,4 @@
-import { BaseController, defineScheme, num, type Ack } from './types.ts';
+import { BaseController, defineScheme, num, type Ack, type EcnCapability } from './types.ts';
 import { RtoEstimator } from './rto.ts';
 
 /**
@@ -6,14 +6,14 @@ import { RtoEstimator } from './rto.ts';
  * window (the sender retransmits), a timeout restarts from one packet. The RTO follows RFC 6298. With
  * ECN on it sends ECT(0) and halves once per window on a CE echo, as on a loss (RFC 3168 §6.1.2).
  */
-class Reno extends BaseController {
-  readonly ecn = 'ect0';
-  private w = 1;
-  private ssthresh: number;
-  private readonly rto: RtoEstimator;
+export class Reno extends BaseController {
+  readonly ecn: EcnCapability = 'ect0';
+  protected w = 1;
+  protected ssthresh: number;
+  protected readonly rto: RtoEstimator;
   private lastCumulative = -1;
-  private recoveryUntil = -1;
-  private highestSent = -1;
+  protected recoveryUntil = -1;
+  protected highestSent = -1;
 
   constructor(ssthresh: number, minRto: number) {
     super();
@@ -27,21 +27,35 @@ class Reno extends BaseController {
 
   onAck(ack: Ack): void {
     this.rto.sample(ack.now - ack.sentAt);
-    if (ack.ce) this.onLoss(ack.now, ack.seq); // RFC 3168: an echo is a loss, once per window, without a retransmission
+    if (ack.ce) this.onEcho(ack);
     if (ack.cumulative <= this.lastCumulative) return; // a duplicate ACK grows nothing
     this.lastCumulative = ack.cumulative;
-    if (this.recoveryUntil >= 0) {
-      // Recovery lasts until everything sent before the loss was detected is acknowledged.
-      if (ack.cumulative <= this.recoveryUntil) return;
-      this.recoveryUntil = -1;
-    }
+    // Recovery lasts until everything sent before the loss was detected is acknowledged.
+    const recovering = this.recoveryUntil >= 0 && ack.cumulative <= this.recoveryUntil;
+    if (!recovering) this.recoveryUntil = -1;
+    this.grow(ack, recovering);
+  }
+
+  /** Slow start, then one packet per window of ACKs; nothing while recovering. */
+  protected grow(_ack: Ack, recovering: boolean): void {
+    if (recovering) return;
     if (this.w < this.ssthresh) this.w += 1;
     else this.w += 1 / this.w;
   }
 
+  /** RFC 3168: an echo counts as a loss, once per window, without a retransmission. */
+  protected onEcho(ack: Ack): void {
+    this.onLoss(ack.now, ack.seq);
+  }
+
   onLoss(_now: number, _seq: number): void {
     if (this.recoveryUntil >= 0) return; // one halving per loss episode
-    this.ssthresh = Math.max(2, this.w / 2);
+    this.cut(this.w / 2);
+  }
+
+  /** Sets ssthresh and the window to `to` (at least 2) until everything sent so far is acknowledged. */
+  protected cut(to: number): void {
+    this.ssthresh = Math.max(2, to);
     this.w = this.ssthresh;
     this.recoveryUntil = this.highestSent;
   }
