@@ -101,8 +101,20 @@ describe('every view, as axe-core and a keyboard find it', () => {
     const sessions = await openView('view=sessions');
     const row = sessions.locator('tr[data-session]').first();
     await row.waitFor();
-    await row.getByRole('button').first().click();
+    // Any cell of the row opens the session, not only its address's button.
+    await row.locator('td').nth(3).click();
     await sessions.locator('[data-testid="watched-charts"] canvas').first().waitFor();
+    const id = await row.getAttribute('data-session');
+    await expect.poll(() => new URL(sessions.url()).searchParams.get('session')).toBe(id);
+    // Unanswered requests are dark, as the playground's drops, apart from the replies in any colour vision.
+    const key = (label: RegExp) =>
+      sessions
+        .locator('.legend .key')
+        .filter({ hasText: label })
+        .first()
+        .locator('i')
+        .evaluate((i) => getComputedStyle(i).backgroundColor);
+    expect([await key(/^no reply/), await key(/^reply$/)]).toEqual(['rgb(29, 36, 48)', 'rgb(170, 130, 60)']);
     found['sessions, one recorded and open'] = await axeViolations(sessions);
     const board = await openView('view=leaderboard');
     await board.locator('[data-testid="leaderboard"] tbody tr').first().waitFor();

@@ -10,7 +10,7 @@ import { rowsOf } from '../../shared/log/eventLog.ts';
 import { K } from '../../shared/log/kinds.ts';
 import { ProbeEnds, startLinkProcess } from '../../server/link/probe.ts';
 import { type EchoConnection, fitConnection } from '../../shared/relay/echo.ts';
-import { fixed, num } from '../../web/charts/format.ts';
+import { bitrate, fixed } from '../../web/charts/format.ts';
 import { open, playground } from '../helpers/page.ts';
 import { asOperator } from '../helpers/relay.ts';
 import { judgeTimingUnlessStarved, stealMeter, timerLagMeter } from '../helpers/steal.ts';
@@ -166,7 +166,7 @@ describe('the measurement lab in Chromium', () => {
     const fitted = fitConnection(connection);
     if ('error' in fitted) throw new Error(fitted.error);
     const shown = page.locator('[data-testid="recorded-estimates"]');
-    expect(await shown.locator('[data-estimate="mbps"]').innerText()).toBe(`${num(fitted.fit.mbps)} Mbit/s`);
+    expect(await shown.locator('[data-estimate="mbps"]').innerText()).toBe(bitrate(fitted.fit.mbps));
     expect(await shown.locator('[data-estimate="delay"]').innerText()).toBe(`${fixed(fitted.fit.delayMs, 3)} ms`);
     expect(await page.locator('section[aria-label="Recorded ping-pong clients"] circle').count()).toBe(9); // each size's 3 round trips after its first message
     await page.screenshot({ path: join(tmpdir(), 'pipefill-measurement-recorded.png'), fullPage: true });

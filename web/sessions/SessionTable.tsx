@@ -26,7 +26,8 @@ export function SessionTable({ sessions, selected, select }: Props) {
       </thead>
       <tbody>
         {newest.map((s) => (
-          <tr key={s.id} data-session={s.id} className={s.id === selected ? 'best' : undefined}>
+          // The whole row opens the session to a pointer; its first cell's button, to a keyboard.
+          <tr key={s.id} data-session={s.id} className={s.id === selected ? 'best session-row' : 'session-row'} onClick={() => select(s.id)}>
             <td>
               <button type="button" onClick={() => select(s.id)} aria-pressed={s.id === selected}>
                 {s.key}

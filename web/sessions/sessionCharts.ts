@@ -1,6 +1,6 @@
 import type { SessionSeries } from '../../shared/metrics/sessionSeries.ts';
 import type { ChartDef } from '../app/layers.ts';
-import { COLORS } from '../charts/palette.ts';
+import { COLORS, translucent } from '../charts/palette.ts';
 
 const SQUISHED = 'rgba(204,121,167,0.25)';
 
@@ -15,9 +15,10 @@ export function sessionCharts(s: SessionSeries): ChartDef[] {
       fitY: true,
       layers: [
         ...squished,
+        // Unanswered requests first and dark, as the playground draws drops: larger, and apart from replies in any colour vision.
+        { kind: 'dots', data: s.run.drops, color: COLORS.ink, label: 'no reply (lost or no token)', size: 4 },
         { kind: 'dots', data: s.run.sends, color: COLORS.blue, label: 'request', size: 2 },
         { kind: 'dots', data: s.run.acks, color: COLORS.orange, label: 'reply', size: 2 },
-        { kind: 'dots', data: s.run.drops, color: COLORS.vermillion, label: 'no reply (lost or no token)', size: 3 },
       ],
     },
     {
@@ -38,7 +39,8 @@ export function sessionCharts(s: SessionSeries): ChartDef[] {
       yLabel: 'per second',
       layers: [
         ...squished,
-        { kind: 'area', data: s.tokenRate, color: 'rgba(153,153,153,0.45)', label: 'token rate (tokens/s)' },
+        { kind: 'area', data: s.tokenRate, color: translucent(COLORS.grey, 0.2), label: 'under the token rate' },
+        { kind: 'step', data: s.tokenRate, color: COLORS.grey, label: 'token rate (tokens/s)', size: 1 },
         { kind: 'step', data: s.replyRate, color: COLORS.blue, label: 'replies/s', size: 1.5 },
       ],
     },
