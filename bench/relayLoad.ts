@@ -9,7 +9,7 @@ import { nodeClock } from '../server/clock.ts';
 import { bridgeTransport, type WebSocketLike } from '../web/live/bridgeSession.ts';
 import { pct, relayProcess, sleep, type RelayProcess } from './relayProcess.ts';
 
-export const MANY = ['--max-sessions', '1000', '--max-per-client', '1000'];
+export const MANY = ['--max-sessions', '1000', '--max-per-client', '1000', '--max-http-per-client', '2000'];
 
 function session(relay: RelayProcess, query: string): Promise<WebSocket> {
   return new Promise((res, rej) => {
