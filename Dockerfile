@@ -21,6 +21,8 @@ COPY package.json ./
 COPY --from=build /app/dist dist
 COPY --from=build /app/build/relay build/relay
 COPY public/traces public/traces
+# The relay runs as node, not root; /data (a volume for --leaderboard or --data) is node's.
+RUN mkdir /data && chown node:node /data
 USER node
 EXPOSE 8080 9801/udp 9802/udp 18000
 STOPSIGNAL SIGINT
