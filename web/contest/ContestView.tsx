@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { Board, BoardRow, ContestTrace, Reference } from '../../shared/contest/api.ts';
 import { fixed } from '../../shared/text/figures.ts';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
@@ -79,9 +80,23 @@ function Ranking({ board }: { board: Board }) {
 }
 
 export function ContestView() {
+  // Each try asks the relay anew: it may have been restarted with --contest.
+  const [tries, setTries] = useState(0);
+  return <ContestBoard key={tries} retry={() => setTries((t) => t + 1)} />;
+}
+
+function ContestBoard({ retry }: { retry(): void }) {
   const { status, board, reference, operator } = useContest();
   if (status === 'loading') return <p role="status">Loading the class contest…</p>;
-  if (status === 'none' || !board) return <p role="status">This relay runs no class contest: the instructor starts it with npm start -- --contest.</p>;
+  if (status === 'none' || !board)
+    return (
+      <p role="status">
+        This relay runs no class contest: the instructor starts it with <code>npm start -- --contest</code>.{' '}
+        <button type="button" onClick={retry}>
+          Check again
+        </button>
+      </p>
+    );
   const hidden = !board.revealed;
   const width = board.traces.length > 1 ? Math.floor(1200 / board.traces.length) : 620;
   const reveal = () => void fetch('/api/contest/reveal', { method: 'POST' });
