@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contest, flow, offsetServer } from '../shared/scenarios/presets.ts';
 import { runScenario } from '../shared/scenarios/run.ts';
+import { type SchemeCatalogue, withUserScheme } from '../shared/controllers/registry.ts';
 import { loadSchemeFile } from '../server/cli/schemeFlags.ts';
 import { loadTrace } from '../server/traces.ts';
 import { schemeCopy } from '../scripts/schemeCopies.ts';
@@ -15,10 +16,10 @@ import { schemeCopy } from '../scripts/schemeCopies.ts';
  */
 
 /** CPU time of one run (on a shared machine, steadier than wall time): the 140 s contest run, or the offset server's fetch. */
-function runMs(scheme: string, offset: boolean): number {
+function runMs(scheme: string, offset: boolean, schemes: SchemeCatalogue): number {
   const spec = offset ? offsetServer(true, [flow(scheme, {}, 0, 1_000_000)]) : contest('Verizon-LTE-short', [flow(scheme)]);
   const c0 = process.cpuUsage();
-  runScenario(spec, loadTrace);
+  runScenario(spec, loadTrace, schemes);
   const c = process.cpuUsage(c0);
   return (c.user + c.system) / 1000;
 }
@@ -27,14 +28,14 @@ const [id, run, warm, pairs] = process.argv.slice(2);
 const offset = run === 'offset';
 const file = join(mkdtempSync(join(tmpdir(), 'copy-')), `${id}.js`);
 writeFileSync(file, (await schemeCopy(id))!);
-await loadSchemeFile(file);
+const schemes = withUserScheme(await loadSchemeFile(file));
 const builtIn: number[] = [];
 const user: number[] = [];
-for (let i = 0; i < Number(warm); i++) runMs(id, offset), runMs('user', offset);
+for (let i = 0; i < Number(warm); i++) runMs(id, offset, schemes), runMs('user', offset, schemes);
 for (let i = 0; i < Number(pairs); i++) {
   const first = i % 2 === 0 ? id : 'user';
-  const a = runMs(first, offset);
-  const b = runMs(first === id ? 'user' : id, offset);
+  const a = runMs(first, offset, schemes);
+  const b = runMs(first === id ? 'user' : id, offset, schemes);
   builtIn.push(first === id ? a : b);
   user.push(first === id ? b : a);
 }

@@ -147,7 +147,7 @@ export async function fetchMain(argv: string[], io: Io): Promise<number> {
   const id = checkId(flags.id);
   const server = await serverAddress(flags.server);
   const sets = parseSets(flags.set);
-  const scheme = knownScheme(isSchemeFile(flags.scheme) ? await loadSchemeFile(flags.scheme) : flags.scheme);
+  const scheme = isSchemeFile(flags.scheme) ? await loadSchemeFile(flags.scheme) : knownScheme(flags.scheme);
   beatEveryCallback();
   const params = withDefaults(scheme.params);
   applySets(sets, [{ scheme, params }]);

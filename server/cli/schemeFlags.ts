@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { findScheme, installUserScheme, madeForOffsetServer, SCHEMES } from '../../shared/controllers/registry.ts';
+import { findScheme, madeForOffsetServer, SCHEMES, type SchemeCatalogue, withUserScheme } from '../../shared/controllers/registry.ts';
 import { checkParam, type ParamValues, type Scheme } from '../../shared/controllers/types.ts';
+import type { UserScheme } from '../../shared/controllers/userInstalled.ts';
 import { loadUserScheme } from '../../shared/controllers/userScheme.ts';
 import { listFlag, rangeOf, UsageError, whole } from './flags.ts';
 import { quote } from '../../shared/text/quote.ts';
@@ -31,9 +32,9 @@ export const SCHEME_FILE_RIGHTS = `--scheme FILE runs your own file with your ow
 files and reach the network. Run only a controller you would run as a program; give anyone else's code to
 the page (a link's controller runs there in a sandbox with no network and no storage).`;
 
-/** The scheme a --scheme value names, or an error listing the known ones. */
-export function knownScheme(id: string): Scheme {
-  const scheme = findScheme(id);
+/** The scheme of the catalogue a --scheme value names, or an error listing the built-ins. */
+export function knownScheme(id: string, schemes: SchemeCatalogue = SCHEMES): Scheme {
+  const scheme = findScheme(id, schemes);
   if (!scheme) throw new UsageError(`--scheme: unknown scheme "${id}" (known: ${SCHEMES.map((s) => s.id).join(', ')})`);
   return scheme;
 }
@@ -78,10 +79,10 @@ export function applySets(sets: readonly SetFlag[], flows: readonly { scheme: Sc
 export const isSchemeFile = (arg: string) => /\.m?js$/.test(arg) || arg.includes('/');
 
 /**
- * Loads a user's controller module and installs it as the scheme "user"; an unreadable or bad file is
+ * Loads a user's controller module as the scheme "user"; an unreadable or bad file is
  * the command line's fault (exit 2), the message naming the line where the engine or the checks found it.
  */
-export async function loadSchemeFile(path: string): Promise<string> {
+export async function loadSchemeFile(path: string): Promise<UserScheme> {
   let source: string;
   try {
     source = readFileSync(path, 'utf8');
@@ -95,14 +96,16 @@ export async function loadSchemeFile(path: string): Promise<string> {
     const line = /\[stdin\]:(\d+)/.exec(check.stderr ?? '')?.[1];
     return line ? Number(line) : null;
   };
-  installUserScheme(await loadUserScheme(source, dataUrl, syntaxLine));
-  return 'user';
+  return loadUserScheme(source, dataUrl, syntaxLine);
 }
 
-/** The --scheme values with the file among them loaded (at most one: there is one user scheme) and named "user". */
-export async function loadSchemeFiles(ids: readonly string[]): Promise<string[]> {
-  const files = new Set(ids.filter(isSchemeFile));
-  if (files.size > 1) throw new UsageError('--scheme: give at most one controller file');
-  for (const f of files) await loadSchemeFile(f);
-  return ids.map((id) => (isSchemeFile(id) ? 'user' : id));
+/**
+ * The --scheme values with the file among them loaded (at most one: there is one user scheme) and named
+ * "user", and the catalogue the runs find their schemes in: the built-ins, and the file's scheme.
+ */
+export async function loadSchemeFiles(ids: readonly string[]): Promise<{ ids: string[]; schemes: SchemeCatalogue }> {
+  const files = [...new Set(ids.filter(isSchemeFile))];
+  if (files.length > 1) throw new UsageError('--scheme: give at most one controller file');
+  const user = files.length ? await loadSchemeFile(files[0]) : null;
+  return { ids: ids.map((id) => (isSchemeFile(id) ? user!.id : id)), schemes: withUserScheme(user) };
 }

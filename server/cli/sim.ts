@@ -28,26 +28,26 @@ export async function sim(argv: string[], io: Io): Promise<number> {
   refuseFlagsNotFor(run, given);
   refuseOverwrites(flags);
   if (flags.scenario === 'measurement') return measure(flags.seed, flags.json, io);
-  const schemes = await loadSchemeFiles(flags.scheme.length > 0 ? flags.scheme : [DEFAULT_SCHEME[flags.scenario]]);
+  const { ids: schemes, schemes: catalogue } = await loadSchemeFiles(flags.scheme.length > 0 ? flags.scheme : [DEFAULT_SCHEME[flags.scenario]]);
   const sets = parseSets(flags.set, 255);
   switch (run) {
     case 'scoreboard':
-      return runSweep(scenarioSpec(flags, given, schemes, sets), scoreboardRuns(), flags, io);
+      return runSweep(scenarioSpec(flags, given, schemes, sets, catalogue), scoreboardRuns(), catalogue, flags, io);
     case 'sweep': {
-      const base = scenarioSpec(flags, given, [oneScheme(run, schemes)], sets);
-      return runSweep(base, sweepRuns(base, flags.sweep!), flags, io);
+      const base = scenarioSpec(flags, given, [oneScheme(run, schemes)], sets, catalogue);
+      return runSweep(base, sweepRuns(base, flags.sweep!, catalogue), catalogue, flags, io);
     }
     case 'matrix':
     case 'matrix row': {
       const scheme = oneScheme(run, schemes);
-      const params = buildFlows([scheme], 1, sets)[0].params;
+      const params = buildFlows([scheme], 1, sets, catalogue)[0].params;
       const model = (given['link-model'] as LinkModel | undefined) ?? MATRIX_LINK_MODEL;
-      if (run === 'matrix') return runMatrix(scheme, params, { first: flags.seed, count: flags.seeds, model }, flags.json, io);
-      emitRun(runOnce(matrixRun(MATRIX[flags.row! - 1], scheme, params, flags.seed, model)), flags, io);
+      if (run === 'matrix') return runMatrix(scheme, params, { first: flags.seed, count: flags.seeds, model }, catalogue, flags.json, io);
+      emitRun(runOnce(matrixRun(MATRIX[flags.row! - 1], scheme, params, flags.seed, model), catalogue), flags, io);
       return 0;
     }
     default:
-      emitRun(runOnce(scenarioSpec(flags, given, schemes, sets)), flags, io);
+      emitRun(runOnce(scenarioSpec(flags, given, schemes, sets, catalogue), catalogue), flags, io);
       return 0;
   }
 }

@@ -57,8 +57,11 @@ export async function stress(argv: string[], io: Io): Promise<number> {
   const { flags } = line;
   const totalMs = flags.duration * 1000;
   if (totalMs < 2 * MIN_SEGMENT_MS) throw new ScenarioError('--duration is too short for a trace of segments');
-  const [scheme] = await loadSchemeFiles([flags.scheme]);
-  const params = buildFlows([scheme], 1, parseSets(flags.set))[0].params;
+  const {
+    ids: [scheme],
+    schemes,
+  } = await loadSchemeFiles([flags.scheme]);
+  const params = buildFlows([scheme], 1, parseSets(flags.set), schemes)[0].params;
   const pool = new ScoringPool({ scheme: flags.scheme, params, seed: flags.seed }, flags.threads);
   const started = performance.now();
   try {
@@ -73,7 +76,7 @@ export async function stress(argv: string[], io: Io): Promise<number> {
     const label = isSchemeFile(flags.scheme) ? 'user' : flags.scheme;
     const path = resolve(flags.out ?? join(tmpdir(), `pipefill-stress-${label}-seed${flags.seed}-${flags.budget}.trace`));
     writeFileSync(path, formatTrace(segmentsTrace(worst.segments)));
-    const onContest = summarize(runScenario(contest('Verizon-LTE-short', buildFlows([scheme], 1, parseSets(flags.set)), flags.seed), loadTrace)).all.score;
+    const onContest = summarize(runScenario(contest('Verizon-LTE-short', buildFlows([scheme], 1, parseSets(flags.set), schemes), flags.seed), loadTrace, schemes)).all.score;
     const result = {
       worst: { trace: path, segments: formatSegments(worst.segments), score: worst.score, omniscientScore: worst.omniscientScore, command: simCommand(flags.scheme, flags.set, flags.seed, path) },
       contest: { score: onContest },

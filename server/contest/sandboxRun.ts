@@ -1,5 +1,5 @@
 /// <reference types="ses" />
-import { installUserScheme } from '../../shared/controllers/registry.ts';
+import { SCHEMES, type SchemeCatalogue, withUserScheme } from '../../shared/controllers/registry.ts';
 import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
 import { type PreparedCode, prepareUserCode, TICK, UserCodeError } from '../../shared/controllers/userCode.ts';
 import { Guard, userScheme } from '../../shared/controllers/userScheme.ts';
@@ -24,15 +24,15 @@ const URL = 'controller.js';
 /** The compartment's script is the module one line down (moduleAsScript's opening line). */
 const shifted = (prepared: PreparedCode): PreparedCode => ({ code: prepared.code, original: (p) => prepared.original({ line: p.line - 1, column: p.column }) });
 
-/** Loads the controller into a compartment and installs it as the user scheme. */
-function installController(source: string): void {
+/** Loads the controller into a compartment: the catalogue of the built-ins and it, as the user scheme. */
+function loadController(source: string): SchemeCatalogue {
   const prepared = prepareUserCode(source);
   const mapped = shifted(prepared);
   const guard = new Guard({ url: URL, prepared: mapped });
   const compartment = new Compartment({ [TICK]: harden((globalThis as Record<string, unknown>)[TICK]) });
   for (const name of undeclaredNames(prepared.code)) if (!(name in compartment.globalThis)) throwOnRead(compartment.globalThis, name);
   const exported = guard.call('the module body', () => compartment.evaluate(`${moduleAsScript(prepared.code)}\n//# sourceURL=${URL}`));
-  installUserScheme(userScheme({ exported, url: URL, prepared: mapped, source }));
+  return withUserScheme(userScheme({ exported, url: URL, prepared: mapped, source }));
 }
 
 /** A global whose every read throws as V8 throws for a name nothing declares (writes do already, in strict code). */
@@ -53,11 +53,11 @@ export function contestRun(input: RunInput): RunOutput {
     return traces.get(name)!;
   };
   try {
-    if (input.code !== null) installController(input.code);
+    const schemes = input.code !== null ? loadController(input.code) : SCHEMES;
     const scheme = input.code !== null ? USER_SCHEME_ID : input.scheme;
     const spec = contestOn(input.trace, [flow(scheme)], 1, (p) => load(p).times.at(-1)!);
     spec.link = withLinkValues(spec.link, input.link);
-    const summary = summarize(runScenario(spec, load));
+    const summary = summarize(runScenario(spec, load, schemes));
     const { throughputMbps, delay95, power, score } = summary.all;
     return { ok: true, throughputMbps, delay95, power, score, omniscient: summary.omniscient ?? null };
   } catch (e) {

@@ -40,16 +40,19 @@ export const SCHEMES: readonly Scheme[] = [
   tokenPacer,
 ];
 
-/** The user's own controller, once loaded (the worker from the editor, the CLIs from --scheme FILE). */
-let userScheme: Scheme | null = null;
+/**
+ * The schemes a run, a picker or a link may name: the built-ins, and the user's own once something loaded
+ * it (the worker from the editor's text, the CLIs from --scheme FILE). Whoever loads it makes the
+ * catalogue and hands it to what needs it; there is no scheme installed anywhere else.
+ */
+export type SchemeCatalogue = readonly Scheme[];
 
-export function installUserScheme(scheme: Scheme | null): void {
-  userScheme = scheme;
-}
+/** The built-ins with the user's scheme among them, when there is one. */
+export const withUserScheme = (user: Scheme | null | undefined): SchemeCatalogue => (user ? [...SCHEMES, user] : SCHEMES);
 
-export function findScheme(id: string): Scheme | undefined {
-  if (userScheme && id === userScheme.id) return userScheme;
-  return SCHEMES.find((s) => s.id === id);
+/** The scheme of that id in the catalogue (the built-ins unless told otherwise). */
+export function findScheme(id: string, schemes: SchemeCatalogue = SCHEMES): Scheme | undefined {
+  return schemes.find((s) => s.id === id);
 }
 
 /** Window schemes built around the offset server's token bucket: their parameters are the server's, not a link's. */

@@ -1,4 +1,4 @@
-import { findScheme } from '../controllers/registry.ts';
+import { findScheme, SCHEMES, type SchemeCatalogue } from '../controllers/registry.ts';
 import { checkParams, type Controller } from '../controllers/types.ts';
 import { EventLog } from '../log/eventLog.ts';
 import { DATA_BYTES } from '../net/packet.ts';
@@ -26,18 +26,18 @@ export interface RunResult {
   inNetwork: number;
 }
 
-/** A controller for a scheme, its parameters checked; `rng` is the flow's own stream. */
-export function createController(scheme: string, params: Record<string, string | number>, rng = new Rng(1)): Controller {
-  const s = findScheme(scheme);
+/** A controller for a scheme of the catalogue, its parameters checked; `rng` is the flow's own stream. */
+export function createController(scheme: string, params: Record<string, string | number>, rng = new Rng(1), schemes: SchemeCatalogue = SCHEMES): Controller {
+  const s = findScheme(scheme, schemes);
   if (!s) throw new ScenarioError(`unknown scheme "${scheme}"`);
   const checked = checkParams(s, params);
   if ('error' in checked) throw new ScenarioError(checked.error);
   return s.create(checked.values, rng);
 }
 
-/** Builds the network a spec describes and runs it to the end. */
-export function runScenario(spec: ScenarioSpec, traces: TraceSource): RunResult {
-  const run = startScenario(spec, traces);
+/** Builds the network a spec describes and runs it to the end; its flows' schemes are the catalogue's (the built-ins unless told otherwise). */
+export function runScenario(spec: ScenarioSpec, traces: TraceSource, schemes: SchemeCatalogue = SCHEMES): RunResult {
+  const run = startScenario(spec, traces, schemes);
   while (!run.advance());
   return run.result();
 }
@@ -57,7 +57,7 @@ export interface ScenarioRun {
 const STEP_MS = 1000;
 
 /** Builds the network a spec describes, ready to run in steps. */
-export function startScenario(spec: ScenarioSpec, traces: TraceSource): ScenarioRun {
+export function startScenario(spec: ScenarioSpec, traces: TraceSource, schemes: SchemeCatalogue = SCHEMES): ScenarioRun {
   if (spec.flows.length < 1 || spec.flows.length > 255) throw new ScenarioError('a run needs between 1 and 255 flows');
   const scheduler = new Scheduler();
   const rng = new Rng(spec.seed);
@@ -72,7 +72,7 @@ export function startScenario(spec: ScenarioSpec, traces: TraceSource): Scenario
   const workload = WORKLOADS[spec.workload]({ spec, scheduler, log, net, rng, packetBytes: isTrace ? OPPORTUNITY_BYTES : DATA_BYTES });
   const outcomes: FlowOutcome[] = [];
   const finishers = spec.flows.map((flow, i) => {
-    const controller = createController(flow.scheme, flow.params, rng.stream(`controller-${i}`));
+    const controller = createController(flow.scheme, flow.params, rng.stream(`controller-${i}`), schemes);
     const outcome: FlowOutcome = {
       flow: i,
       scheme: flow.scheme,
@@ -85,7 +85,7 @@ export function startScenario(spec: ScenarioSpec, traces: TraceSource): Scenario
       offset: null,
     };
     outcomes.push(outcome);
-    return workload.attach(i, flow, controller, findScheme(flow.scheme)!.mode, outcome);
+    return workload.attach(i, flow, controller, findScheme(flow.scheme, schemes)!.mode, outcome);
   });
   const step = stepper(scheduler, spec, workload.finite, outcomes, finishers);
   let ended = false;

@@ -1,4 +1,4 @@
-import { contestSchemes, findScheme } from '../controllers/registry.ts';
+import { contestSchemes, findScheme, SCHEMES, type SchemeCatalogue } from '../controllers/registry.ts';
 import { checkParam, type ParamValues } from '../controllers/types.ts';
 import type { LinkMetrics } from '../metrics/linkMetrics.ts';
 import { decimal } from '../text/decimal.ts';
@@ -26,8 +26,8 @@ const tooMany = (n: number) => `a sweep takes 1 to ${MAX_SWEEP} values (got ${n}
  * The values a sweep tries: "2..512*2" (from 2, times 2, up to 512), "0.5..3+0.25" (adding 0.25), or a
  * list "1,2,4". Each value must fit the parameter's schema; at most 200 values.
  */
-export function sweepValues(scheme: string, param: string, text: string): number[] | { error: string } {
-  const s = findScheme(scheme);
+export function sweepValues(scheme: string, param: string, text: string, schemes: SchemeCatalogue = SCHEMES): number[] | { error: string } {
+  const s = findScheme(scheme, schemes);
   const spec = s?.params.find((p) => p.name === param);
   if (!s || !spec) return { error: `${scheme} has no parameter ${quote(param)}` };
   if (spec.kind !== 'number') return { error: `${param} is a choice, not a number to sweep` };

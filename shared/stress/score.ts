@@ -1,3 +1,4 @@
+import { SCHEMES, type SchemeCatalogue } from '../controllers/registry.ts';
 import { type Summary, summarize } from '../metrics/summary.ts';
 import { contestOn } from '../scenarios/contestOn.ts';
 import { runScenario, type TraceSource } from '../scenarios/run.ts';
@@ -31,9 +32,9 @@ export const onlyTrace =
  * 1 ms: on a steady fast link the ideal sender waits under a millisecond, and ln of that would dwarf every
  * real gap).
  */
-export function scoreSegments(segments: readonly Segment[], flow: FlowSpec, seed: number, code?: string): { score: number; omniscientScore: number } {
+export function scoreSegments(segments: readonly Segment[], flow: FlowSpec, seed: number, code?: string, schemes: SchemeCatalogue = SCHEMES): { score: number; omniscientScore: number } {
   const trace = segmentsTrace(segments, segmentsName(segments));
-  const summary = summarize(runScenario(contestOnTrace(trace, flow, seed, code), onlyTrace(trace)));
+  const summary = summarize(runScenario(contestOnTrace(trace, flow, seed, code), onlyTrace(trace), schemes));
   return scoresOf(summary);
 }
 

@@ -9,7 +9,8 @@ import { CALLBACK_BUDGET_MS } from '../../shared/controllers/userInstalled.ts';
 import { HANG_MS } from '../../web/worker/watchdog.ts';
 import { loadTrace } from '../../server/traces.ts';
 import { loadSchemeFile } from '../../server/cli/schemeFlags.ts';
-import { installUserScheme } from '../../shared/controllers/registry.ts';
+import { withUserScheme } from '../../shared/controllers/registry.ts';
+import { withUserCode } from '../../shared/controllers/userInstalled.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
 import { specFor } from '../../web/state/spec.ts';
@@ -199,10 +200,9 @@ describe('the controller editor in Chromium', () => {
     // the run as `npm run sim -- --scheme FILE` makes it: its CSV's spec line carries the code
     const dir = mkdtempSync(join(tmpdir(), 'pipefill-import-'));
     writeFileSync(join(dir, 'fixed.js'), FIXED);
-    await loadSchemeFile(join(dir, 'fixed.js'));
-    const spec = specFor({ ...DEFAULT_EXPERIMENT, a: { scheme: 'user', params: { w: 12 } } }, 'a');
-    writeFileSync(join(dir, 'run.csv'), formatTraceCsv(runScenario(spec, loadTrace).log, spec));
-    installUserScheme(null);
+    const schemes = withUserScheme(await loadSchemeFile(join(dir, 'fixed.js')));
+    const spec = withUserCode(specFor({ ...DEFAULT_EXPERIMENT, a: { scheme: 'user', params: { w: 12 } } }, 'a'), schemes);
+    writeFileSync(join(dir, 'run.csv'), formatTraceCsv(runScenario(spec, loadTrace, schemes).log, spec));
     expect(spec.code).toBe(FIXED);
 
     const { page, problems } = await open(env.browser, env.relay.url);

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installUserScheme } from '../../shared/controllers/registry.ts';
+import { type SchemeCatalogue, withUserScheme } from '../../shared/controllers/registry.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
 import { MATRIX, SHARED_PRESETS, sharedBottleneck } from '../../shared/scenarios/presets.ts';
 import { matrixRuns } from '../../shared/scenarios/matrix.ts';
@@ -29,16 +29,11 @@ const SIX = `export default {
 };
 `;
 
-/** Runs a spec headless with SIX installed as the user scheme, as the labs' workers do. */
-async function headless<T>(f: () => T): Promise<T> {
+/** Runs a spec headless with SIX as the user scheme, as the labs' workers do. */
+async function headless<T>(f: (schemes: SchemeCatalogue) => T): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'pipefill-labs-'));
   writeFileSync(join(dir, 'six.js'), SIX);
-  await loadSchemeFile(join(dir, 'six.js'));
-  try {
-    return f();
-  } finally {
-    installUserScheme(null);
-  }
+  return f(withUserScheme(await loadSchemeFile(join(dir, 'six.js'))));
 }
 
 /** A page whose saved controller is SIX, opened on `query`. */
@@ -51,7 +46,7 @@ async function withSavedController(query: string) {
 
 describe("the user's controller in the labs", () => {
   it('runs the transport matrix, every row on every seed, and opens a row', async () => {
-    const want = await headless(() => fixed(summarize(runScenario(withUserCode(matrixRuns(MATRIX[0], 'user')[0]), loadTrace)).flows[0].reliable!.seconds, 3));
+    const want = await headless((schemes) => fixed(summarize(runScenario(withUserCode(matrixRuns(MATRIX[0], 'user')[0], schemes), loadTrace, schemes)).flows[0].reliable!.seconds, 3));
     const { page, problems } = await withSavedController('?view=transport-lab');
     await page.locator('select[aria-label="controller"]').selectOption('user');
     // the matrix of the scheme shown first finishes too: wait for the user's row, then for the whole matrix
@@ -81,10 +76,10 @@ describe("the user's controller in the labs", () => {
 
   it('runs as one of the flows on a shared bottleneck', async () => {
     const preset = SHARED_PRESETS.find((p) => p.id === 'cdn')!;
-    const want = await headless(() => {
+    const want = await headless((schemes) => {
       const spec = sharedBottleneck(preset);
       spec.flows = spec.flows.map((f, i) => ({ ...f, scheme: i === 0 ? 'user' : f.scheme, params: {} }));
-      return fixed(summarize(runScenario(withUserCode(spec), loadTrace)).flows[0].reliable!.goodputMbps, 3);
+      return fixed(summarize(runScenario(withUserCode(spec, schemes), loadTrace, schemes)).flows[0].reliable!.goodputMbps, 3);
     });
     const { page, problems } = await withSavedController('?view=shared-lab&preset=cdn');
     await page.locator('[data-testid="flow-results"]').waitFor();

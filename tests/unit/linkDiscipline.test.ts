@@ -1,4 +1,4 @@
-import { PAGE_CATALOGUE } from '../../web/app/catalogue.ts';
+import { pageCatalogue } from '../../web/app/catalogue.ts';
 import { describe, expect, it } from 'vitest';
 import { DISCIPLINE_PARAMS, LINK_PARAMS, linkValues, withLinkValues } from '../../shared/link/params.ts';
 import { DISCIPLINE_ENTRIES, disciplineParams } from '../../shared/link/disciplines.ts';
@@ -28,10 +28,10 @@ describe('queue disciplines as link parameters', () => {
   });
 
   it('a page link with CoDel or PIE runs that discipline with its parameters', () => {
-    const codel = decodeExperiment('?link.discipline=codel&link.codelTarget=20', PAGE_CATALOGUE);
+    const codel = decodeExperiment('?link.discipline=codel&link.codelTarget=20', pageCatalogue());
     expect(codel.errors).toEqual([]);
     expect(specFor(codel.value, 'a').link.queue).toEqual({ kind: 'infinite', discipline: { kind: 'codel', target: 20, interval: 100 } });
-    const pie = decodeExperiment('?link.discipline=pie&link.queue=packets&link.queueLimit=50&link.pieMaxBurst=0', PAGE_CATALOGUE);
+    const pie = decodeExperiment('?link.discipline=pie&link.queue=packets&link.queueLimit=50&link.pieMaxBurst=0', pageCatalogue());
     expect(specFor(pie.value, 'b').link.queue).toEqual({ kind: 'packets', limit: 50, discipline: { kind: 'pie', qdelayRef: 15, maxBurst: 0 } });
   });
 

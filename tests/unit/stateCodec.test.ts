@@ -1,4 +1,4 @@
-import { PAGE_CATALOGUE } from '../../web/app/catalogue.ts';
+import { pageCatalogue } from '../../web/app/catalogue.ts';
 import { describe, expect, it } from 'vitest';
 import { findScheme } from '../../shared/controllers/registry.ts';
 import type { ChoiceParam, ParamSpec } from '../../shared/controllers/types.ts';
@@ -7,7 +7,7 @@ import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
 import { quote } from '../../shared/text/quote.ts';
 import { decode, decodeGroup, type Field, ignoredMessage, type StateValues } from '../../web/state/codec.ts';
 import { decodeExperiment, encodeExperiment, experimentSchema, type Experiment } from '../../web/state/experiment.ts';
-import { CONTEST_LAB, MEASUREMENT_LAB, SHARED_LAB, TRANSPORT_LAB } from '../../web/state/labs.ts';
+import { contestLab, MEASUREMENT_LAB, sharedLab, transportLab } from '../../web/state/labs.ts';
 import { SESSIONS_VIEW } from '../../web/state/sessions.ts';
 import { decodeView, encodeView, VIEW_IDS, viewOf } from '../../web/state/view.ts';
 
@@ -39,26 +39,26 @@ describe('the playground URL', () => {
   it('carries every field, every link and server parameter and both sides’ parameters', () => {
     expect(Object.keys(e.link).length).toBe(LINK_PARAMS.length);
     expect(Object.keys(e.offset).length).toBe(OFFSET_PARAMS.length);
-    const back = decodeExperiment(encodeExperiment(e, PAGE_CATALOGUE), PAGE_CATALOGUE);
+    const back = decodeExperiment(encodeExperiment(e, pageCatalogue()), pageCatalogue());
     expect(back.errors).toEqual([]);
     expect(back.value).toEqual(e);
   });
 
   it('round-trips every top-level field of both scenarios, each on its own', () => {
     for (const scenario of ['contest', 'offset'] as const) {
-      for (const field of experimentSchema(scenario, PAGE_CATALOGUE)) {
+      for (const field of experimentSchema(scenario, pageCatalogue())) {
         if (field.kind === 'list' || field.kind === 'text') throw new Error('the playground has no lists and no text');
         const q = new URLSearchParams({ s: scenario, [field.name]: String(other(field)) });
         if (field.name === 's') q.set('s', String(other(field)));
-        const once = decodeExperiment(q.toString(), PAGE_CATALOGUE);
+        const once = decodeExperiment(q.toString(), pageCatalogue());
         expect(once.errors, `${scenario} ${field.name}`).toEqual([]);
-        expect(decodeExperiment(encodeExperiment(once.value, PAGE_CATALOGUE), PAGE_CATALOGUE).value).toEqual(once.value);
+        expect(decodeExperiment(encodeExperiment(once.value, pageCatalogue()), pageCatalogue()).value).toEqual(once.value);
       }
     }
   });
 
   it('names each bad value and keeps the default for it', () => {
-    const { value, errors } = decodeExperiment('s=offset&seed=1.5&var=2&a=warp&link.loss=101&link.nope=1&srv.rate=0&b.gain=x&trace=upload:mine.trace', PAGE_CATALOGUE);
+    const { value, errors } = decodeExperiment('s=offset&seed=1.5&var=2&a=warp&link.loss=101&link.nope=1&srv.rate=0&b.gain=x&trace=upload:mine.trace', pageCatalogue());
     expect(errors).toEqual([
       'the trace "mine.trace" was uploaded in another session: upload it again',
       'var must be one of 0, 1 (got "2")',
@@ -77,11 +77,11 @@ describe('the playground URL', () => {
   });
 
   it('names a bad scenario once', () => {
-    expect(decodeExperiment('s=bogus', PAGE_CATALOGUE)).toMatchObject({ errors: ['s must be one of contest, offset (got "bogus")'], ignored: [], value: { scenario: 'contest' } });
+    expect(decodeExperiment('s=bogus', pageCatalogue())).toMatchObject({ errors: ['s must be one of contest, offset (got "bogus")'], ignored: [], value: { scenario: 'contest' } });
   });
 
   it('names the keys it does not read, once each, and not the view, the code or the groups', () => {
-    const { errors, ignored } = decodeExperiment('sed=5&a.w=abc&view=&code=x&link.delay=30&s=offset&sed=6&zz=1&srv.rate=5&b.=1', PAGE_CATALOGUE);
+    const { errors, ignored } = decodeExperiment('sed=5&a.w=abc&view=&code=x&link.delay=30&s=offset&sed=6&zz=1&srv.rate=5&b.=1', pageCatalogue());
     expect(ignored).toEqual(['unknown settings "sed", "zz" ignored']);
     const paramsOf = (id: string) =>
       findScheme(id)!
@@ -91,20 +91,20 @@ describe('the playground URL', () => {
       `controller A: token-pacer has no parameter "w" (its parameters: ${paramsOf('token-pacer')})`,
       `controller B: burst-aimd has no parameter "" (its parameters: ${paramsOf('burst-aimd')})`,
     ]);
-    expect(decodeExperiment(encodeExperiment(decodeExperiment('sed=5&s=offset', PAGE_CATALOGUE).value, PAGE_CATALOGUE), PAGE_CATALOGUE).ignored).toEqual([]);
+    expect(decodeExperiment(encodeExperiment(decodeExperiment('sed=5&s=offset', pageCatalogue()).value, pageCatalogue()), pageCatalogue()).ignored).toEqual([]);
   });
 
   it('names a view the page does not have: it opens the playground', () => {
     expect(viewOf('view=nowhere')).toBe('');
-    expect(decodeExperiment('view=nowhere', PAGE_CATALOGUE).errors).toEqual([`view must be one of (none), ${VIEW_IDS.slice(1).join(', ')} (got "nowhere")`]);
+    expect(decodeExperiment('view=nowhere', pageCatalogue()).errors).toEqual([`view must be one of (none), ${VIEW_IDS.slice(1).join(', ')} (got "nowhere")`]);
   });
 
   it('quotes a huge value by its start and its length', () => {
     const huge = 'x'.repeat(20_000);
-    const traces = (experimentSchema('contest', PAGE_CATALOGUE).find((f) => f.name === 'trace') as ChoiceParam).choices.join(', ');
-    expect(decodeExperiment(`trace=${huge}`, PAGE_CATALOGUE).errors).toEqual([`trace must be one of ${traces} (got "${'x'.repeat(40)}…" (20000 characters))`]);
-    expect(decodeExperiment(`trace=upload:${huge}`, PAGE_CATALOGUE).errors).toEqual([`the trace "${'x'.repeat(40)}…" (20000 characters) was uploaded in another session: upload it again`]);
-    expect(decodeExperiment(`a.${huge}=1&seed=${huge}`, PAGE_CATALOGUE).errors).toEqual([
+    const traces = (experimentSchema('contest', pageCatalogue()).find((f) => f.name === 'trace') as ChoiceParam).choices.join(', ');
+    expect(decodeExperiment(`trace=${huge}`, pageCatalogue()).errors).toEqual([`trace must be one of ${traces} (got "${'x'.repeat(40)}…" (20000 characters))`]);
+    expect(decodeExperiment(`trace=upload:${huge}`, pageCatalogue()).errors).toEqual([`the trace "${'x'.repeat(40)}…" (20000 characters) was uploaded in another session: upload it again`]);
+    expect(decodeExperiment(`a.${huge}=1&seed=${huge}`, pageCatalogue()).errors).toEqual([
       `seed must be a whole number from 0 to 2147483647 (got "${'x'.repeat(40)}…" (20000 characters))`,
       `controller A: aimd has no parameter "${'x'.repeat(40)}…" (20000 characters) (its parameters: a, increase, decrease, b, timeout, loss)`,
     ]);
@@ -147,9 +147,9 @@ function nonDefault(schema: readonly Field[], item: Record<string, string | read
 }
 
 describe.each([
-  ['contest-lab', CONTEST_LAB, { sw: ['bdp', 'gain', '1..3+0.25'] }],
-  ['shared-lab', SHARED_LAB, { f: ['cubic', 500, 20_000] }],
-  ['transport-lab', TRANSPORT_LAB, {}],
+  ['contest-lab', contestLab(pageCatalogue()), { sw: ['bdp', 'gain', '1..3+0.25'] }],
+  ['shared-lab', sharedLab(pageCatalogue()), { f: ['cubic', 500, 20_000] }],
+  ['transport-lab', transportLab(pageCatalogue()), {}],
   ['measurement', MEASUREMENT_LAB, {}],
   ['sessions', SESSIONS_VIEW, { session: '127.0.0.1:40000@1700000000000', watch: 'http://127.0.0.1:9000' }],
 ] as const)('the %s URL', (view, schema, item) => {
@@ -211,12 +211,12 @@ describe('the view', () => {
 
 describe('list items', () => {
   it('check each part against the schema the earlier parts choose, and the whole item', () => {
-    const sw = (text: string) => decode(CONTEST_LAB, new URLSearchParams([['sw', text]])).errors;
+    const sw = (text: string) => decode(contestLab(pageCatalogue()), new URLSearchParams([['sw', text]])).errors;
     expect(sw('fixed:w:2..8*2')).toEqual([]);
     expect(sw('fixed:gain:1,2')).toEqual(['sw "fixed:gain:1,2": param must be one of w (got "gain")']);
     expect(sw('fixed:w:1024')).toEqual(['sw "fixed:w:1024": w must be a whole number from 1 to 1000 packets (got "1024")']);
     const five = new URLSearchParams(Array.from({ length: 5 }, () => ['sw', 'fixed:w:2']));
-    const r = decode(CONTEST_LAB, five);
+    const r = decode(contestLab(pageCatalogue()), five);
     expect(r.errors).toEqual(['at most 4 sw (got 5)']);
     expect((r.value.sw as unknown[]).length).toBe(4);
   });
@@ -229,9 +229,9 @@ describe('list items', () => {
 describe('the labs’ links', () => {
   // What each lab's link carries, by name: a field dropped from a schema (so a shared link loses it) fails here.
   it.each([
-    ['contest lab', CONTEST_LAB, ['trace', 'sw']],
-    ['shared-bottleneck lab', SHARED_LAB, ['preset', 'f']],
-    ['transport lab', TRANSPORT_LAB, ['scheme', 'row', 'link']],
+    ['contest lab', contestLab(pageCatalogue()), ['trace', 'sw']],
+    ['shared-bottleneck lab', sharedLab(pageCatalogue()), ['preset', 'f']],
+    ['transport lab', transportLab(pageCatalogue()), ['scheme', 'row', 'link']],
     ['measurement lab', MEASUREMENT_LAB, ['bw', 'delay', 'jitter', 'hide', 'secret']],
   ] as const)('the %s carries %j', (_, schema, names) => {
     expect(schema.map((f) => f.name)).toEqual(names);
@@ -239,6 +239,6 @@ describe('the labs’ links', () => {
 
   it('the measurement lab’s hidden truth and the transport lab’s open row come back from a link', () => {
     expect(decode(MEASUREMENT_LAB, new URLSearchParams('hide=1&bw=5')).value).toMatchObject({ hide: '1', bw: 5 });
-    expect(decode(TRANSPORT_LAB, new URLSearchParams('row=3')).value).toMatchObject({ row: 3 });
+    expect(decode(transportLab(pageCatalogue()), new URLSearchParams('row=3')).value).toMatchObject({ row: 3 });
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { installUserScheme } from '../../shared/controllers/registry.ts';
+import { findScheme, SCHEMES, type SchemeCatalogue, withUserScheme } from '../../shared/controllers/registry.ts';
 import { prepareUserCode, UserCodeError } from '../../shared/controllers/userCode.ts';
 import { CALLBACK_BUDGET_MS } from '../../shared/controllers/userInstalled.ts';
 import { contest, flow } from '../../shared/scenarios/presets.ts';
@@ -13,17 +13,22 @@ import { loadTrace } from '../../server/traces.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pipefill-user-'));
 let n = 0;
+/** The built-ins and the controller loaded last: what the runs here find their schemes in. */
+let schemes: SchemeCatalogue = SCHEMES;
+
 /** Writes a controller module and loads it as the user scheme. */
 async function load(source: string): Promise<string> {
   const file = join(dir, `c${n++}.js`);
   writeFileSync(file, source);
-  return loadSchemeFile(file);
+  const user = await loadSchemeFile(file);
+  schemes = withUserScheme(user);
+  return user.id;
 }
 
 const run = (scheme: string, params = {}) => {
   const spec = contest('Verizon-LTE-short', [flow(scheme, params)], 1);
   spec.durationMs = 5000;
-  return runScenario(spec, loadTrace);
+  return runScenario(spec, loadTrace, schemes);
 };
 
 /** What a failure says, or "no error". */
@@ -52,7 +57,9 @@ const BASE = `      windowSize() { return w; },
       onAck(ack) {},
       onTimeout(now) {},`;
 
-afterEach(() => installUserScheme(null));
+afterEach(() => {
+  schemes = SCHEMES;
+});
 
 describe('a user controller', () => {
   it('written as a fixed window gives the numbers of the built-in fixed window', async () => {
@@ -148,8 +155,7 @@ describe('a user controller', () => {
 
   it('fills the optional methods with the built-in defaults', async () => {
     const id = await load(controller(BASE));
-    const { installUserScheme: _i, findScheme } = await import('../../shared/controllers/registry.ts');
-    const c = findScheme(id)!.create({});
+    const c = findScheme(id, schemes)!.create({});
     expect([c.pacingRate(), c.burstSize(), c.timeoutMs(), c.estimates()]).toEqual([Infinity, 4, 1000, {}]);
   });
 
@@ -162,7 +168,7 @@ describe('a user controller', () => {
     let readings = 0;
     const clock = vi.spyOn(Date, 'now').mockImplementation(() => readings++ * CALLBACK_BUDGET_MS * 0.6);
     try {
-      expect(runScenario(spec, loadTrace).log.length).toBeGreaterThan(1000);
+      expect(runScenario(spec, loadTrace, schemes).log.length).toBeGreaterThan(1000);
     } finally {
       clock.mockRestore();
     }
@@ -172,8 +178,7 @@ describe('a user controller', () => {
   it('checks every estimates object, also after the same names passed before', async () => {
     const answers = `[{ rttMin: 40, bandwidth: 1.5 }, { rttMin: 41, bandwidth: 1.6 }, { rttMin: 42, guess: 2 }, { rttMin: 43 }, { rttMin: 44, bandwidth: '1' }, { rttMin: 45, bandwidth: 1.7, srtt: 50 }, { bandwidth: 1.8, rttMin: 46 }, { rttMin: 47, bandwidth: 1.9 }]`;
     const id = await load(controller(`${BASE}\n      estimates() { return answers[n++]; },`).replace('create(p) {', `create(p) {\n    let n = 0;\n    const answers = ${answers};`));
-    const { findScheme } = await import('../../shared/controllers/registry.ts');
-    const c = findScheme(id)!.create({});
+    const c = findScheme(id, schemes)!.create({});
     const seen = Array.from({ length: 8 }, () => c.estimates());
     expect(seen).toStrictEqual([
       { rttMin: 40, bandwidth: 1.5 },
@@ -190,8 +195,7 @@ describe('a user controller', () => {
   it('passes known estimates through as they are and keeps only the known numbers of any other', async () => {
     const estimates = `      estimates() { return n++ === 0 ? known : { rttMin: 40, srtt: '45', toString: 3, constructor: 1, guess: 2 }; },`;
     const id = await load(controller(`${BASE}\n${estimates}`).replace('create(p) {', 'create(p) {\n    let n = 0;\n    const known = { rttMin: 40, bandwidth: 1.5 };'));
-    const { findScheme } = await import('../../shared/controllers/registry.ts');
-    const c = findScheme(id)!.create({});
+    const c = findScheme(id, schemes)!.create({});
     const first = c.estimates();
     expect(first).toEqual({ rttMin: 40, bandwidth: 1.5 });
     expect(c.estimates()).toStrictEqual({ rttMin: 40 });

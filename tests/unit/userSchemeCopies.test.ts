@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { installUserScheme, madeForOffsetServer, SCHEMES } from '../../shared/controllers/registry.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { madeForOffsetServer, SCHEMES, type SchemeCatalogue, withUserScheme } from '../../shared/controllers/registry.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { contest, flow, offsetServer } from '../../shared/scenarios/presets.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
@@ -12,8 +12,8 @@ import { loadTrace } from '../../server/traces.ts';
 import { builtInSources, schemeCopy } from '../../scripts/schemeCopies.ts';
 
 /** A run's event rows (the spec line names the scheme, so it is left out). */
-function rows(spec: ScenarioSpec): string {
-  const csv = formatTraceCsv(runScenario(spec, loadTrace).log, null);
+function rows(spec: ScenarioSpec, schemes: SchemeCatalogue = SCHEMES): string {
+  const csv = formatTraceCsv(runScenario(spec, loadTrace, schemes).log, null);
   return csv.slice(csv.indexOf('\n', csv.indexOf('\n') + 1));
 }
 
@@ -27,7 +27,6 @@ function shortRun(scheme: string, offset: boolean): ScenarioSpec {
 
 const dir = mkdtempSync(join(tmpdir(), 'copies-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(() => installUserScheme(null));
 
 describe('"Edit a copy": each built-in as a module made from its own source', () => {
   it('every scheme of the registry has one', () => {
@@ -46,9 +45,9 @@ describe('"Edit a copy": each built-in as a module made from its own source', ()
       expect(text).toMatch(/\nexport default \{[\s\S]*\};\n$/);
       const file = join(dir, `${scheme.id}.js`);
       writeFileSync(file, text);
-      const id = await loadSchemeFile(file);
+      const user = await loadSchemeFile(file);
       const offset = madeForOffsetServer(scheme);
-      const mine = rows(shortRun(id, offset));
+      const mine = rows(shortRun(user.id, offset), withUserScheme(user));
       expect(mine.split('\n').length).toBeGreaterThan(100);
       expect(mine === rows(shortRun(scheme.id, offset))).toBe(true);
     });

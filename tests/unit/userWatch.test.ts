@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installUserScheme } from '../../shared/controllers/registry.ts';
+import { SCHEMES, type SchemeCatalogue, withUserScheme } from '../../shared/controllers/registry.ts';
 import { watchCallbacks } from '../../shared/controllers/userWatch.ts';
 import { contest, flow } from '../../shared/scenarios/presets.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
@@ -20,21 +20,25 @@ const SOURCE = `export default {
 
 const dir = mkdtempSync(join(tmpdir(), 'pipefill-watch-'));
 let n = 0;
+/** The built-ins and the controller loaded last: what the runs here find their schemes in. */
+let schemes: SchemeCatalogue = SCHEMES;
 async function load(): Promise<string> {
   const file = join(dir, `c${n++}.js`);
   writeFileSync(file, SOURCE);
-  return loadSchemeFile(file);
+  const user = await loadSchemeFile(file);
+  schemes = withUserScheme(user);
+  return user.id;
 }
 
 function run(scheme: string): void {
   const spec = contest('Verizon-LTE-short', [flow(scheme)], 1);
   spec.durationMs = 2000;
-  runScenario(spec, loadTrace);
+  runScenario(spec, loadTrace, schemes);
 }
 
 afterEach(() => {
   watchCallbacks(null);
-  installUserScheme(null);
+  schemes = SCHEMES;
 });
 
 describe('the beats of user code', () => {

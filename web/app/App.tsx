@@ -10,7 +10,7 @@ import { codeFromQuery, decodeExperiment, encodeExperiment, type Experiment } fr
 import { settingsOf, specFor } from '../state/spec.ts';
 import { captions, linkDifferences } from '../teach/captions.ts';
 import { useFacts } from '../teach/useFacts.ts';
-import { PAGE_CATALOGUE } from './catalogue.ts';
+import { pageCatalogue } from './catalogue.ts';
 import { Columns, Overview } from './Columns.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
 import { sideLabel, staleReasons, viewsFor } from './freshness.ts';
@@ -95,14 +95,14 @@ const otherSide = (slot: Slot): Slot => (slot === 'a' ? 'b' : 'a');
 function useExperiment() {
   // A link to an exercise opens it ready to do.
   const initial = useMemo(() => {
-    const opened = decodeExperiment(window.location.search, PAGE_CATALOGUE);
+    const opened = decodeExperiment(window.location.search, pageCatalogue());
     return opened.value.exercise ? { ...opened, value: readyFor(opened.value, opened.value.exercise) } : opened;
   }, []);
   const [e, setE] = useState<Experiment>(initial.value);
   const notices = useNotices(initial);
   // A link whose controller code came damaged stays in the address as it came, until a setting changes.
   const [damaged] = useState(() => 'error' in codeFromQuery(window.location.search));
-  useAddress(damaged && e === initial.value ? null : encodeExperiment(e, PAGE_CATALOGUE));
+  useAddress(damaged && e === initial.value ? null : encodeExperiment(e, pageCatalogue()));
   return { e, setE, ...notices };
 }
 

@@ -4,11 +4,11 @@ import { SIDE_STYLE } from '../charts/palette.ts';
 import { checkField } from '../state/codec.ts';
 import { type Experiment, experimentSchema, type Scenario } from '../state/experiment.ts';
 import { Guide } from '../teach/Guide.tsx';
-import { PAGE_CATALOGUE } from './catalogue.ts';
+import { pageCatalogue } from './catalogue.ts';
 import type { Slot } from './useRuns.ts';
 import { useLightDismiss } from '../components/useLightDismiss.ts';
 
-const SEED = experimentSchema('contest', PAGE_CATALOGUE).find((f) => f.name === 'seed')!;
+const SEED = experimentSchema('contest', pageCatalogue()).find((f) => f.name === 'seed')!;
 
 /** The seed as typed: a value outside its range is refused with the reason, and the run and URL keep the last good one. */
 function SeedInput({ seed, set }: { seed: number; set(seed: number): void }) {

@@ -1,5 +1,9 @@
+import type { SchemeCatalogue } from '../../shared/controllers/registry.ts';
+import { pageSchemes } from '../editor/userCode.ts';
 import type { PageCatalogue } from '../state/catalogue.ts';
 import { EXERCISES } from '../teach/exercises.ts';
 
-/** What this page's URL may name: its guided exercises. */
-export const PAGE_CATALOGUE: PageCatalogue = { exercises: EXERCISES.map((x) => x.id) };
+const EXERCISE_IDS = EXERCISES.map((x) => x.id);
+
+/** What this page's URL may name: the page's schemes now (or those given) and its guided exercises. */
+export const pageCatalogue = (schemes: SchemeCatalogue = pageSchemes()): PageCatalogue => ({ schemes, exercises: EXERCISE_IDS });

@@ -2,6 +2,7 @@ import { findScheme } from '../../shared/controllers/registry.ts';
 import type { Experiment } from '../state/experiment.ts';
 import type { RunView } from '../worker/protocol.ts';
 import type { Runs, Slot } from './useRuns.ts';
+import { pageSchemes } from '../editor/userCode.ts';
 
 /** Which scheme a run was made with, read from the run itself (an imported CSV names its own). */
 export function schemeOfView(view: RunView): string | null {
@@ -24,7 +25,7 @@ export function viewsFor<V extends RunView>(views: Partial<Record<'a' | 'b', V>>
 }
 
 /** A scheme id as a person reads it. */
-export const schemeTitle = (id: string) => findScheme(id)?.title ?? id;
+export const schemeTitle = (id: string) => findScheme(id, pageSchemes())?.title ?? id;
 
 /**
  * Why a side's shown run is not the run the current settings describe, or null when it is. A run still

@@ -7,6 +7,7 @@ import { specFor } from '../state/spec.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { userCodeOf } from '../../shared/controllers/userInstalled.ts';
 import type { CheckResult } from '../worker/userModule.ts';
+import { pageSchemes, withPageCode } from '../editor/userCode.ts';
 
 export type Slot = 'a' | 'b';
 
@@ -98,7 +99,7 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
   const sides = useSides();
   const { views, setViews, setPreviews, setErrors, dropPreview, handle, showOf } = sides;
   const last = useRef<Record<Slot, string>>({ a: '', b: '' });
-  const specOf = (x: Experiment, slot: Slot) => specFor(x, slot, x.trace.startsWith('upload:') ? uploadedMs[x.trace.slice(7)] : undefined);
+  const specOf = (x: Experiment, slot: Slot) => withPageCode(specFor(x, slot, x.trace.startsWith('upload:') ? uploadedMs[x.trace.slice(7)] : undefined));
 
   const ask = () => {
     for (const slot of ['a', 'b'] as const) {
@@ -140,7 +141,7 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
     startLive(relay, target, variable, id) {
       last.current.a = '';
       setErrors((x) => ({ ...x, a: undefined }));
-      const request = { kind: 'live', relay, target, variable, submitAs: id, scheme: e.a.scheme, params: e.a.params, policy: e.offset, code: userCodeOf(e.a.scheme) } as const;
+      const request = { kind: 'live', relay, target, variable, submitAs: id, scheme: e.a.scheme, params: e.a.params, policy: e.offset, code: userCodeOf(e.a.scheme, pageSchemes()) } as const;
       handle(
         'a',
         pool.current!.request('a', request, (view) => setViews((v) => ({ ...v, a: view }))),

@@ -14,6 +14,8 @@ import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
 import { copyOf, hasCopy } from '../editor/copies.ts';
 import { type CheckAndRun, LazyEditor } from '../editor/LazyEditor.tsx';
 import { currentText, showEditor, useEditorState } from '../editor/userCode.ts';
+import { pageCatalogue } from '../app/catalogue.ts';
+import { pageSchemes } from '../editor/userCode.ts';
 
 /** Sets the experiment, or changes the one in force (a control's change never works on an older copy). */
 type SetExperiment = Dispatch<SetStateAction<Experiment>>;
@@ -63,7 +65,7 @@ function SideControls({ which, e, set }: { which: 'a' | 'b'; e: Experiment; set:
   // Installing a controller changes the registry, not the experiment: this re-renders the menus and sliders then.
   useEditorState();
   const side = e[which];
-  const scheme = findScheme(side.scheme)!;
+  const scheme = findScheme(side.scheme, pageSchemes())!;
   const values = withDefaults(scheme.params, side.params);
   const update = (s: Side) => set({ ...e, [which]: s });
   const setParam = useCallback((name: string, v: number | string) => set((x) => ({ ...x, [which]: { scheme: x[which].scheme, params: { ...x[which].params, [name]: v } } })), [set, which]);
@@ -76,7 +78,13 @@ function SideControls({ which, e, set }: { which: 'a' | 'b'; e: Experiment; set:
       </h2>
       <label className="param">
         scheme
-        <SchemeSelect value={side.scheme} schemes={schemesFor(e.scenario)} onChange={(scheme) => update({ scheme, params: {} })} label={`controller ${style.name} scheme`} param={`${which}.scheme`} />
+        <SchemeSelect
+          value={side.scheme}
+          schemes={schemesFor(e.scenario, pageCatalogue())}
+          onChange={(scheme) => update({ scheme, params: {} })}
+          label={`controller ${style.name} scheme`}
+          param={`${which}.scheme`}
+        />
         <small>{scheme.doc}</small>
       </label>
       <EditEntry scheme={side.scheme} which={which} />

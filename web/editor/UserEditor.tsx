@@ -9,15 +9,16 @@ import { CALLBACK_BUDGET_MS, USER_SCHEME_ID } from '../../shared/controllers/use
 import { ContestSubmit } from '../contest/ContestSubmit.tsx';
 import type { Experiment } from '../state/experiment.ts';
 import type { EditorProps } from './LazyEditor.tsx';
-import { EXAMPLE } from './copies.ts';
+import { EXAMPLE } from './example.ts';
 import './editor.css';
 import { currentText, type EditorState, install, setText, showEditor, useEditorState } from './userCode.ts';
+import { pageSchemes } from './userCode.ts';
 
 type UserCodeError = EditorState['error'];
 
 /** Puts the installed user scheme on the target side, keeping the parameters it still declares. */
 function withUserOnSide(e: Experiment, target: 'a' | 'b'): Experiment {
-  const names = new Set((findScheme(USER_SCHEME_ID)?.params ?? []).map((p) => p.name));
+  const names = new Set((findScheme(USER_SCHEME_ID, pageSchemes())?.params ?? []).map((p) => p.name));
   const kept = e[target].scheme === USER_SCHEME_ID ? Object.fromEntries(Object.entries(e[target].params).filter(([k]) => names.has(k))) : {};
   return { ...e, [target]: { scheme: USER_SCHEME_ID, params: kept } };
 }

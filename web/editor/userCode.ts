@@ -1,12 +1,13 @@
 import { useSyncExternalStore } from 'react';
-import { installUserScheme } from '../../shared/controllers/registry.ts';
-import { USER_SCHEME_ID, type UserScheme } from '../../shared/controllers/userInstalled.ts';
+import { type SchemeCatalogue, withUserScheme } from '../../shared/controllers/registry.ts';
+import { USER_SCHEME_ID, type UserScheme, withUserCode } from '../../shared/controllers/userInstalled.ts';
+import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { codeFromQuery, MAX_CODE_CHARS } from '../state/experiment.ts';
 import type { CheckMessage } from '../worker/userCheck.ts';
 import type { CheckResult } from '../worker/userModule.ts';
 import { userCodeWorker, type WorkerLike } from '../worker/sandboxHost.ts';
 import userCheckUrl from '../worker/userCheck.ts?worker&url';
-import { EXAMPLE } from './copies.ts';
+import { EXAMPLE } from './example.ts';
 
 /**
  * The user's controller on the page: its text (kept in localStorage), and, once a worker loaded it
@@ -21,15 +22,16 @@ export const CHECK_BUDGET_MS = 2000;
 export interface EditorState {
   /** The text in the editor (saved as typed). */
   text: string;
-  /** The text the runs use, once checked. */
+  /** The text the runs use, once checked, and the scheme it declares. */
   installed: string | null;
+  declared: UserScheme | null;
   error: Extract<CheckResult, { ok: false }> | null;
   /** Whether the editor panel is shown, and which side "Run" puts the controller on. */
   open: boolean;
   target: 'a' | 'b';
 }
 
-let state: EditorState = { text: EXAMPLE, installed: null, error: null, open: false, target: 'a' };
+let state: EditorState = { text: EXAMPLE, installed: null, declared: null, error: null, open: false, target: 'a' };
 const listeners = new Set<() => void>();
 
 function update(next: Partial<EditorState>): void {
@@ -45,6 +47,19 @@ export function useEditorState(): EditorState {
     },
     () => state,
   );
+}
+
+/** The spec carrying the page's user scheme's code when one of its flows runs it: what a worker must load. */
+export const withPageCode = (spec: ScenarioSpec): ScenarioSpec => withUserCode(spec, pageSchemes());
+
+/** The page's schemes: the built-ins, and the user's once a worker checked its text. */
+export const pageSchemes = (): SchemeCatalogue => schemesOf(state.declared);
+
+/** One catalogue per declared scheme, so a render that asks twice gets the same list. */
+let lastCatalogue: { declared: UserScheme | null; schemes: SchemeCatalogue } | null = null;
+function schemesOf(declared: UserScheme | null): SchemeCatalogue {
+  if (lastCatalogue?.declared !== declared) lastCatalogue = { declared, schemes: withUserScheme(declared) };
+  return lastCatalogue.schemes;
 }
 
 /** The text now (a handler's render may be older than the last keystroke). */
@@ -143,8 +158,7 @@ export async function install(source: string, checkIn: (source: string) => Promi
       throw new Error('the user controller runs in the workers only');
     },
   };
-  installUserScheme(declared);
-  update({ installed: source, error: null });
+  update({ installed: source, declared, error: null });
   return true;
 }
 

@@ -3,6 +3,7 @@ import type { ParamSpec, ParamValues } from '../../shared/controllers/types.ts';
 import { LINK_PARAMS } from '../../shared/link/params.ts';
 import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
 import type { Experiment } from '../state/experiment.ts';
+import { pageSchemes } from '../editor/userCode.ts';
 
 /** "name value unit" for each parameter of a schema, at the given values or the defaults. */
 function paramsText(schema: readonly ParamSpec[], values: ParamValues): string {
@@ -23,7 +24,7 @@ function linkText(e: Experiment, delayMs: number | string): string {
  */
 export function settingsLine(e: Experiment, link: Record<string, number | string>): string {
   const side = (s: 'a' | 'b') => {
-    const scheme = findScheme(e[s].scheme);
+    const scheme = findScheme(e[s].scheme, pageSchemes());
     if (!scheme) return `${s.toUpperCase()}: ${e[s].scheme}`;
     const params = paramsText(scheme.params, e[s].params);
     return `${s.toUpperCase()}: ${scheme.title}${params ? ` (${params})` : ''}`;

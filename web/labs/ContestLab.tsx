@@ -7,12 +7,14 @@ import { Notices } from '../components/Notices.tsx';
 import { Guide } from '../teach/Guide.tsx';
 import { useNotices } from '../components/useNotices.ts';
 import type { Item } from '../state/codec.ts';
-import { CONTEST_LAB } from '../state/labs.ts';
+import { contestLab } from '../state/labs.ts';
 import { WorkerPool } from '../worker/pool.ts';
 import { exportSweepCsv, SweepResults } from './contest/SweepResults.tsx';
 import { defaultSweep, type SweepDef, SweepSettings, sweepProblem } from './contest/SweepSettings.tsx';
 import { type Progress, type SweepRun, useSweepRunner } from './contest/useSweepRunner.ts';
 import { useInitialState, useUrlState } from '../components/useViewUrl.ts';
+import { pageCatalogue } from '../app/catalogue.ts';
+import { pageSchemes } from '../editor/userCode.ts';
 
 /** Traces uploaded in this lab: checked once by a worker, then handed to the sweep's workers. */
 function useUploads(onError: (m: string) => void, onUploaded: (trace: string) => void) {
@@ -39,7 +41,7 @@ function sweepRuns(sweeps: SweepDef[]): { runs: SweepRun[] } | { problems: strin
   const runs: SweepRun[] = [];
   const problems: string[] = [];
   sweeps.forEach((s, k) => {
-    const values = sweepValues(s.scheme, s.param, s.values);
+    const values = sweepValues(s.scheme, s.param, s.values, pageSchemes());
     if ('error' in values) problems.push(`sweep ${k + 1}: ${values.error}`);
     else for (const value of values) runs.push({ sweep: k, scheme: s.scheme, param: s.param, value, params: { [s.param]: value } });
   });
@@ -52,7 +54,7 @@ function useSweepsInUrl(trace: string, sweeps: SweepDef[]): void {
   if (sweeps.every((s) => sweepProblem(s) === null)) linked.current = sweeps;
   useUrlState(
     'contest-lab',
-    CONTEST_LAB,
+    contestLab(pageCatalogue()),
     { trace: trace.startsWith('upload:') ? 'Verizon-LTE-short' : trace, sw: linked.current.map((s) => [s.scheme, s.param, s.values]) },
     sweeps.some((s) => s.scheme === USER_SCHEME_ID),
   );
@@ -73,7 +75,7 @@ function SweepProgress({ progress }: { progress: Progress }) {
 
 /** Sweeps of controller parameters on a contest trace, filling the throughput–delay plane as runs finish. */
 export function ContestLab() {
-  const initial = useInitialState(CONTEST_LAB);
+  const initial = useInitialState(contestLab(pageCatalogue()));
   const { notices, dismiss } = useNotices(initial);
   const [trace, setTrace] = useState(initial.value.trace as string);
   const [sweeps, setSweeps] = useState<SweepDef[]>(() => sweepsFrom(initial.value.sw as Item[]));

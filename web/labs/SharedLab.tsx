@@ -8,13 +8,16 @@ import { TimeChart } from '../charts/TimeChart.tsx';
 import type { RunView } from '../worker/protocol.ts';
 import { WorkerPool } from '../worker/pool.ts';
 import { useInitialState, useUrlState } from '../components/useViewUrl.ts';
-import { SHARED_LAB } from '../state/labs.ts';
+import { sharedLab } from '../state/labs.ts';
 import type { Item } from '../state/codec.ts';
 import { Notices } from '../components/Notices.tsx';
 import { Guide } from '../teach/Guide.tsx';
 import { useNotices } from '../components/useNotices.ts';
 import { type FlowDef, FLOW_COLORS, FlowResults, FlowTable, flowLayers, PresetSelect } from './sharedLab/parts.tsx';
 import { flowsUnit } from './sharedLab/rateUnit.ts';
+import { withPageCode } from '../editor/userCode.ts';
+import { pageCatalogue } from '../app/catalogue.ts';
+import { pageSchemes } from '../editor/userCode.ts';
 
 /**
  * The preset's flows: its file sizes and start times (both made for its link), with the given schemes
@@ -47,7 +50,7 @@ function useSharedRun(preset: string, flows: FlowDef[]) {
     setBusy(true);
     const t = setTimeout(() => {
       void pool
-        .current!.run('a', spec, (v) => {
+        .current!.run('a', withPageCode(spec), (v) => {
           setView(v);
           setDomain(null);
         })
@@ -72,7 +75,7 @@ function useFlows(initial: ReturnType<typeof useInitialState>) {
   });
   useUrlState(
     'shared-lab',
-    SHARED_LAB,
+    sharedLab(pageCatalogue()),
     { preset, f: flows.map((f) => [f.scheme, f.startMs, f.bytes]) },
     flows.some((f) => f.scheme === USER_SCHEME_ID),
   );
@@ -91,7 +94,7 @@ function SharedCharts({ view, busy, domain, setDomain }: { view: RunView; busy: 
   const layers = useMemo(() => flowLayers(view, unit.perMbps), [view, unit.perMbps]);
   if (!layers) return null;
   const plane: PlanePoint[] = view.summary.flows.map((f, i) => ({
-    label: `flow ${i + 1} ${findScheme(f.scheme)?.title ?? f.scheme}`,
+    label: `flow ${i + 1} ${findScheme(f.scheme, pageSchemes())?.title ?? f.scheme}`,
     throughputMbps: f.link.throughputMbps,
     delay95: f.link.delay95,
     color: FLOW_COLORS[i],
@@ -113,7 +116,7 @@ function SharedCharts({ view, busy, domain, setDomain }: { view: RunView; busy: 
 
 /** Two to eight flows sharing one bottleneck: who gets what, how fast they converge, and how fairly. */
 export function SharedLab() {
-  const initial = useInitialState(SHARED_LAB);
+  const initial = useInitialState(sharedLab(pageCatalogue()));
   const { notices, dismiss } = useNotices(initial);
   const { preset, flows, setFlows, choosePreset } = useFlows(initial);
   const { view, error, busy, domain, setDomain } = useSharedRun(preset, flows);

@@ -13,14 +13,16 @@ import { useInitialState, useUrlState } from '../components/useViewUrl.ts';
 import { useEditorState } from '../editor/userCode.ts';
 import { download } from '../export/download.ts';
 import { schemesFor } from '../state/experiment.ts';
-import { STRESS_LAB } from '../state/labs.ts';
+import { stressLab } from '../state/labs.ts';
 import { Guide } from '../teach/Guide.tsx';
 import type { RunView } from '../worker/protocol.ts';
 import { WorkerPool } from '../worker/pool.ts';
 import { type StressSettings, stressSpec, useStressSearch } from './stress/useStressSearch.ts';
 import { SegmentStrip, WorstFigures } from './stress/WorstTrace.tsx';
+import { withPageCode } from '../editor/userCode.ts';
+import { pageCatalogue } from '../app/catalogue.ts';
 
-const NUMBERS = STRESS_LAB.filter((f): f is ParamSpec => f.kind === 'number');
+const NUMBERS = stressLab(pageCatalogue()).filter((f): f is ParamSpec => f.kind === 'number');
 
 /** The controller's run on a trace, drawn as the playground draws a side's. */
 function useTraceRun(segments: Segment[] | null, settings: Pick<StressSettings, 'scheme' | 'seed'>, version: unknown) {
@@ -34,14 +36,14 @@ function useTraceRun(segments: Segment[] | null, settings: Pick<StressSettings, 
     setDomain(null);
     if (!segments) return;
     runner.current ??= new WorkerPool();
-    void runner.current.run('a', stressSpec(segments, settings), setView);
+    void runner.current.run('a', withPageCode(stressSpec(segments, settings)), setView);
   }, [key, settings.scheme, settings.seed, version]);
   return { view, domain, setDomain };
 }
 
 /** Break my controller: a seeded search for the link trace on which the controller falls furthest below the ideal. */
 export function StressLab() {
-  const initial = useInitialState(STRESS_LAB);
+  const initial = useInitialState(stressLab(pageCatalogue()));
   const { notices, dismiss } = useNotices(initial);
   const v = initial.value;
   const [settings, setSettings] = useState<StressSettings>({ scheme: v.scheme as string, budget: v.budget as number, seed: v.seed as number, seconds: v.seconds as number });
@@ -50,7 +52,7 @@ export function StressLab() {
   const worst = search.state.worst?.segments ?? linked;
   const code = useEditorState().installed;
   const version = settings.scheme === USER_SCHEME_ID ? code : null;
-  useUrlState('stress', STRESS_LAB, { ...settings, worst: worst && !search.state.running ? formatSegments(worst) : '' }, settings.scheme === USER_SCHEME_ID);
+  useUrlState('stress', stressLab(pageCatalogue()), { ...settings, worst: worst && !search.state.running ? formatSegments(worst) : '' }, settings.scheme === USER_SCHEME_ID);
   const run = useTraceRun(search.state.running ? null : worst, settings, version);
   const charts = useMemo(() => (run.view ? chartsOf(run.view.series, false).filter((c) => ['throughput', 'delay', 'window'].includes(c.id)) : []), [run.view]);
   const set = (name: string, value: number | string) => {
@@ -66,7 +68,7 @@ export function StressLab() {
       <section className="lab-controls" aria-label="Search settings">
         <label className="param">
           controller
-          <SchemeSelect value={settings.scheme} schemes={schemesFor('contest')} onChange={(id) => set('scheme', id)} label="controller" param="scheme" />
+          <SchemeSelect value={settings.scheme} schemes={schemesFor('contest', pageCatalogue())} onChange={(id) => set('scheme', id)} label="controller" param="scheme" />
         </label>
         {NUMBERS.map((p) => (
           <ParamControl key={p.name} spec={p} value={settings[p.name as keyof StressSettings]} onChange={set} prefix="" />

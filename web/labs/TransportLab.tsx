@@ -15,12 +15,15 @@ import { WorkerPool } from '../worker/pool.ts';
 import { SweepPool } from '../worker/sweepPool.ts';
 import { SchemeSelect } from '../components/SchemeSelect.tsx';
 import { useInitialState, useUrlState } from '../components/useViewUrl.ts';
-import { TRANSPORT_LAB, windowSchemes } from '../state/labs.ts';
+import { transportLab, windowSchemes } from '../state/labs.ts';
 import { Notices } from '../components/Notices.tsx';
 import { Guide } from '../teach/Guide.tsx';
 import { useNotices } from '../components/useNotices.ts';
 import { Explained } from '../teach/Explained.tsx';
 import { gradeExplanation, verdictExplanation } from '../teach/explanations.ts';
+import { withPageCode } from '../editor/userCode.ts';
+import { pageCatalogue } from '../app/catalogue.ts';
+import { pageSchemes } from '../editor/userCode.ts';
 
 function Verdict({ passed, seeds, timedOut }: { passed: number; seeds: number; timedOut: number }) {
   const verdict = passed === seeds ? 'PASS' : timedOut > 0 ? 'TIMEOUT' : 'FAIL';
@@ -40,7 +43,7 @@ function useMatrixRuns(scheme: string, model: LinkModel, version: unknown) {
     setRunning(true);
     const t0 = performance.now();
     await pool.current.run(
-      MATRIX.flatMap((r) => matrixRuns(r, scheme, {}, MATRIX_SEEDS, 1, model)),
+      MATRIX.flatMap((r) => matrixRuns(r, scheme, {}, MATRIX_SEEDS, 1, model)).map(withPageCode),
       (i, s) => setResults((rs) => rs.map((x, k) => (k === i ? s : x))),
       () => {},
     );
@@ -69,7 +72,7 @@ function useRowRun(selected: number | null, scheme: string, model: LinkModel, ve
     runner.current ??= new WorkerPool();
     setView(null);
     setDomain(null);
-    void runner.current.run('a', matrixRun(MATRIX[selected], scheme, {}, 1, model), setView);
+    void runner.current.run('a', withPageCode(matrixRun(MATRIX[selected], scheme, {}, 1, model)), setView);
   }, [selected, scheme, model, version]);
   return { view, domain, setDomain };
 }
@@ -150,12 +153,12 @@ function MatrixTable({
  * (pass rate and grade spread; the other columns are seed 1's run); a row opens its run.
  */
 export function TransportLab() {
-  const initial = useInitialState(TRANSPORT_LAB);
+  const initial = useInitialState(transportLab(pageCatalogue()));
   const { notices, dismiss } = useNotices(initial);
   const [scheme, setScheme] = useState(initial.value.scheme as string);
   const [selected, setSelected] = useState<number | null>(initial.value.row ? (initial.value.row as number) - 1 : null);
   const [model, setModel] = useState(initial.value.link as LinkModel);
-  useUrlState('transport-lab', TRANSPORT_LAB, { scheme, row: selected === null ? 0 : selected + 1, link: model }, scheme === USER_SCHEME_ID);
+  useUrlState('transport-lab', transportLab(pageCatalogue()), { scheme, row: selected === null ? 0 : selected + 1, link: model }, scheme === USER_SCHEME_ID);
   // the user's controller runs again once its code changed
   const code = useEditorState().installed;
   const version = scheme === USER_SCHEME_ID ? code : null;
@@ -189,7 +192,7 @@ export function TransportLab() {
       <section className="lab-controls" aria-label="Matrix settings">
         <label className="param">
           controller
-          <SchemeSelect value={scheme} schemes={windowSchemes()} onChange={setScheme} label="controller" param="scheme" />
+          <SchemeSelect value={scheme} schemes={windowSchemes(pageCatalogue())} onChange={setScheme} label="controller" param="scheme" />
         </label>
         <span data-testid="matrix-status">
           {running ? `running… ${results.filter(Boolean).length} / ${results.length}` : `${passed} / ${MATRIX.length} rows pass · ${MATRIX_SEEDS} seeds · ${(ms / 1000).toFixed(2)} s`}
@@ -210,7 +213,7 @@ export function TransportLab() {
       {selected !== null && (
         <section className="row-run" aria-label={`Run of row ${selected + 1}`} ref={runSection}>
           <h2>
-            Row {selected + 1}: {MATRIX[selected].name} <small>· {findScheme(scheme)?.title}</small>
+            Row {selected + 1}: {MATRIX[selected].name} <small>· {findScheme(scheme, pageSchemes())?.title}</small>
           </h2>
           <RunCharts charts={charts} domain={domain ?? [0, view?.series.endMs ?? 1]} tNow={Infinity} onZoom={setDomain} />
         </section>

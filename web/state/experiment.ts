@@ -1,6 +1,6 @@
-import { findScheme, madeForOffsetServer, SCHEMES } from '../../shared/controllers/registry.ts';
+import { findScheme, madeForOffsetServer } from '../../shared/controllers/registry.ts';
 import { choice, num, type ParamValues } from '../../shared/controllers/types.ts';
-import { USER_SCHEME_ID, type UserScheme } from '../../shared/controllers/userInstalled.ts';
+import { USER_SCHEME_ID, userSchemeIn } from '../../shared/controllers/userInstalled.ts';
 import LZString from 'lz-string';
 import { LINK_PARAMS } from '../../shared/link/params.ts';
 import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
@@ -57,11 +57,9 @@ export const SCENARIO_SIDES: Record<Scenario, { a: Side; b: Side }> = {
   offset: { a: { scheme: 'token-pacer', params: {} }, b: { scheme: 'burst-aimd', params: {} } },
 };
 
-/** The pickers' schemes: the built-ins the scenario drives, and the user's own once the editor loaded it. */
-export function schemesFor(scenario: Scenario) {
-  const user = findScheme(USER_SCHEME_ID);
-  const all = user ? [...SCHEMES, user] : SCHEMES;
-  return scenario === 'contest' ? all.filter((s) => !madeForOffsetServer(s)) : all;
+/** The pickers' schemes: the catalogue's (the built-ins, and the user's own once the editor loaded it) that the scenario drives. */
+export function schemesFor(scenario: Scenario, catalogue: PageCatalogue) {
+  return scenario === 'contest' ? catalogue.schemes.filter((s) => !madeForOffsetServer(s)) : catalogue.schemes;
 }
 
 /** The longest controller text a link carries (compressed, it stays well under what browsers accept). */
@@ -89,7 +87,7 @@ const SCENARIO_FIELD = choice('s', ['contest', 'offset'], 'contest', 'The scenar
 
 /** The fields of the playground's URL for one scenario (the sides' schemes default to the scenario's pair). */
 export function experimentSchema(scenario: Scenario, catalogue: PageCatalogue): Field[] {
-  const ids = schemesFor(scenario).map((s) => s.id);
+  const ids = schemesFor(scenario, catalogue).map((s) => s.id);
   const sides = SCENARIO_SIDES[scenario];
   return [
     SCENARIO_FIELD,
@@ -133,7 +131,7 @@ export function encodeExperiment(e: Experiment, catalogue: PageCatalogue): strin
     encodeGroup(e[side].params, `${side}.`, q);
   }
   for (const g of GROUPS) encodeGroup(e[g.key], g.prefix, q);
-  const user = findScheme(USER_SCHEME_ID) as UserScheme | undefined;
+  const user = userSchemeIn(catalogue.schemes);
   if (user && SIDES.some((side) => e[side].scheme === USER_SCHEME_ID)) codeToQuery(user.source, q);
   return q.toString();
 }
@@ -180,7 +178,7 @@ export function decodeExperiment(search: string, catalogue: PageCatalogue): View
     exercise: v.ex as string,
   };
   for (const side of SIDES) {
-    const scheme = findScheme(e[side].scheme)!;
+    const scheme = findScheme(e[side].scheme, catalogue.schemes)!;
     const r = decodeGroup(scheme.params, q, `${side}.`, scheme.id);
     e[side].params = r.value;
     errors.push(...r.errors.map((m) => `controller ${side.toUpperCase()}: ${m}`));

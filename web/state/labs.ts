@@ -1,4 +1,4 @@
-import { findScheme } from '../../shared/controllers/registry.ts';
+import { findScheme, type SchemeCatalogue } from '../../shared/controllers/registry.ts';
 import { choice, num } from '../../shared/controllers/types.ts';
 import { LINK_MODELS } from '../../shared/link/spec.ts';
 import { MATRIX_LINK_MODEL } from '../../shared/scenarios/matrix.ts';
@@ -8,19 +8,24 @@ import { sweepValues } from '../../shared/scenarios/sweep.ts';
 import { parseSegments } from '../../shared/stress/segments.ts';
 import { quote } from '../../shared/text/quote.ts';
 import { type Field, flag, type ListField } from './codec.ts';
+import type { PageCatalogue } from './catalogue.ts';
 import { schemesFor } from './experiment.ts';
 
 /** The URL fields of each lab, from the same schemas as the playground's (web/state/experiment.ts). */
 
-/** The window schemes, the user's own among them once the page loaded it (read at render and when a link is decoded). */
-export const windowSchemes = () => schemesFor('offset').filter((s) => s.mode === 'window');
-const windowIds = () => windowSchemes().map((s) => s.id);
-/** Read when a link is decoded, so the user's own controller (loaded before) is among them. */
-const sweepableIds = () =>
-  schemesFor('contest')
+/**
+ * The labs' URLs take the page's catalogue, as the playground's do: the user's own controller is among
+ * the schemes once the page loaded it (before a link is decoded).
+ */
+
+/** The catalogue's window schemes. */
+export const windowSchemes = (c: PageCatalogue) => schemesFor('offset', c).filter((s) => s.mode === 'window');
+const windowIds = (c: PageCatalogue) => windowSchemes(c).map((s) => s.id);
+const sweepableIds = (c: PageCatalogue) =>
+  schemesFor('contest', c)
     .filter((s) => s.params.some((p) => p.kind === 'number'))
     .map((s) => s.id);
-const numberParamsOf = (scheme: string | number) => (findScheme(String(scheme))?.params ?? []).filter((p) => p.kind === 'number').map((p) => p.name);
+const numberParamsOf = (scheme: string | number, schemes: SchemeCatalogue) => (findScheme(String(scheme), schemes)?.params ?? []).filter((p) => p.kind === 'number').map((p) => p.name);
 
 /**
  * A sweep's values as typed into an address bar: a query string reads `+` as a space, so a hand-typed
@@ -30,37 +35,37 @@ export function sweepTextFromUrl(text: string): string {
   return text.replace(/(\d)e +(?=\d)/gi, '$1e+').replace(/^(\s*[\d.e+-]+\s*\.\.\s*[\d.e+-]*[\d.]) +(?=[\d.])/i, '$1+');
 }
 
-const sweeps: ListField = {
+const sweeps = (c: PageCatalogue): ListField => ({
   name: 'sw',
   kind: 'list',
   max: 4,
   parts: ([scheme]) => [
-    choice('scheme', sweepableIds(), 'fixed', 'The swept scheme'),
-    choice('param', numberParamsOf(scheme), '', 'The swept parameter'),
+    choice('scheme', sweepableIds(c), 'fixed', 'The swept scheme'),
+    choice('param', numberParamsOf(scheme, c.schemes), '', 'The swept parameter'),
     { name: 'values', kind: 'text', read: sweepTextFromUrl },
   ],
   check: ([scheme, param, values]) => {
-    const r = sweepValues(String(scheme), String(param), String(values));
+    const r = sweepValues(String(scheme), String(param), String(values), c.schemes);
     return 'error' in r ? r.error : null;
   },
   doc: 'A sweep: scheme:parameter:values',
-};
+});
 
-export const CONTEST_LAB: readonly Field[] = [
+export const contestLab = (c: PageCatalogue): readonly Field[] => [
   choice(
     'trace',
     BUNDLED_TRACES.map((t) => t.name),
     'Verizon-LTE-short',
     'The contest trace',
   ),
-  sweeps,
+  sweeps(c),
 ];
 
 /** A shared-bottleneck flow's start and size: its table's boxes check them as its link does. */
 export const FLOW_START = num('start', 'ms', 0, 3_600_000, 1, 0, 'When it starts');
 export const FLOW_BYTES = num('bytes', 'bytes', 1, 1e9, 1, 1, 'How much it sends');
 
-export const SHARED_LAB: readonly Field[] = [
+export const sharedLab = (c: PageCatalogue): readonly Field[] => [
   choice(
     'preset',
     SHARED_PRESETS.map((p) => p.id),
@@ -71,21 +76,13 @@ export const SHARED_LAB: readonly Field[] = [
     name: 'f',
     kind: 'list',
     max: 8,
-    parts: () => [choice('scheme', windowIds(), 'reno', 'The flow’s scheme'), FLOW_START, FLOW_BYTES],
+    parts: () => [choice('scheme', windowIds(c), 'reno', 'The flow’s scheme'), FLOW_START, FLOW_BYTES],
     doc: 'A flow: scheme:start:bytes',
   },
 ];
 
-export const TRANSPORT_LAB: readonly Field[] = [
-  {
-    name: 'scheme',
-    kind: 'choice',
-    get choices() {
-      return windowIds();
-    },
-    default: 'reno',
-    doc: 'The controller every row runs',
-  },
+export const transportLab = (c: PageCatalogue): readonly Field[] => [
+  choice('scheme', windowIds(c), 'reno', 'The controller every row runs'),
   num('row', '', 0, MATRIX.length, 1, 0, 'The row whose run is open (0: none)'),
   choice('link', LINK_MODELS, MATRIX_LINK_MODEL, "The link the rows run on: netem, as the course's harness, or Mahimahi's"),
 ];
@@ -106,16 +103,13 @@ export const MEASUREMENT_LAB: readonly Field[] = [
 ];
 
 /** The stress search's settings, and the worst trace it found (so a link shows that trace without searching again). */
-export const STRESS_LAB: readonly Field[] = [
-  {
-    name: 'scheme',
-    kind: 'choice',
-    get choices() {
-      return schemesFor('contest').map((s) => s.id);
-    },
-    default: 'aimd',
-    doc: 'The controller to break',
-  },
+export const stressLab = (c: PageCatalogue): readonly Field[] => [
+  choice(
+    'scheme',
+    schemesFor('contest', c).map((s) => s.id),
+    'aimd',
+    'The controller to break',
+  ),
   num('budget', 'runs', 16, 5000, 1, 500, 'Runs of the controller the search may make'),
   num('seed', '', 0, 2 ** 31 - 1, 1, 1, 'Seed of the search and of every run'),
   num('seconds', 's', 5, 300, 1, 30, 'Length of every trace tried'),

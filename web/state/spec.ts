@@ -5,7 +5,6 @@ import { contest, flow, offsetServer, rateLink } from '../../shared/scenarios/pr
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
 import type { Experiment } from './experiment.ts';
-import { withUserCode } from '../../shared/controllers/userInstalled.ts';
 
 /** How long a contest run lasts on a constant-rate or uploaded link whose length is not the trace's. */
 export const RATE_LINK_MS = 60_000;
@@ -23,7 +22,7 @@ export function specFor(e: Experiment, side: 'a' | 'b', uploadedMs?: number): Sc
     spec = contestOn(e.trace, [f], e.seed, () => uploadedMs ?? RATE_LINK_MS);
   }
   spec.link = withLinkValues(spec.link, e.link);
-  return withUserCode(spec);
+  return spec;
 }
 
 /** The link's and the offset server's settings in force (the scenario's own, with the experiment's changes), as the schemas express them. */

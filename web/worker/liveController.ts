@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import type { EventColumns } from '../../shared/log/eventLog.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
-import { loadUserCode } from './userModule.ts';
+import { catalogueFor } from './userModule.ts';
 import { runLiveFetch, type LiveEnd, type LivePolicy, type LiveStart } from './liveRun.ts';
 
 /**
@@ -26,9 +26,9 @@ function rowsSince(log: EventLog, from: number): EventColumns {
 const buffersOf = (c: EventColumns) => Object.values(c).map((a: ArrayBufferView) => a.buffer as ArrayBuffer);
 
 async function start(m: LiveStart, asked: LivePolicy['asked']): Promise<void> {
-  if (m.code !== undefined) await loadUserCode(m.code);
+  const schemes = await catalogueFor(m.code);
   const log = new EventLog();
-  const run = runLiveFetch(m, asked, log);
+  const run = runLiveFetch(m, asked, log, schemes);
   cancel = run.cancel;
   let handed = 0;
   const hand = (): EventColumns => {

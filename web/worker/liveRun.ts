@@ -1,4 +1,4 @@
-import { findScheme } from '../../shared/controllers/registry.ts';
+import { findScheme, type SchemeCatalogue } from '../../shared/controllers/registry.ts';
 import { network } from './sandbox.ts';
 import { checkParams, type ParamValues } from '../../shared/controllers/types.ts';
 import { FetchStopped } from '../../live/liveFetch.ts';
@@ -41,8 +41,8 @@ export interface LiveEnd {
   stopped: string | null;
 }
 
-function checked(m: LiveStart): { scheme: Scheme; values: ParamValues } {
-  const scheme = findScheme(m.scheme);
+function checked(m: LiveStart, schemes: SchemeCatalogue): { scheme: Scheme; values: ParamValues } {
+  const scheme = findScheme(m.scheme, schemes);
   if (!scheme) throw new Error(`unknown scheme ${m.scheme}`);
   const c = checkParams(scheme, m.params);
   if ('error' in c) throw new Error(c.error);
@@ -57,8 +57,8 @@ function checked(m: LiveStart): { scheme: Scheme; values: ParamValues } {
  * the WebSocket look lost to the token pacer, and it collapsed (over 60 s for 1 MB, against 3.3 s here).
  * `now` is the run's clock.
  */
-export function runLiveFetch(m: LiveStart, asked: LivePolicy['asked'], log: EventLog): { now(): number; done: Promise<LiveEnd>; cancel(): void } {
-  const { scheme, values } = checked(m);
+export function runLiveFetch(m: LiveStart, asked: LivePolicy['asked'], log: EventLog, schemes: SchemeCatalogue): { now(): number; done: Promise<LiveEnd>; cancel(): void } {
+  const { scheme, values } = checked(m, schemes);
   const url = new URL(bridgeUrl(m.relay.replace(/^http/, 'ws'), m.target, 'udp', 'timed'));
   for (const [k, v] of Object.entries(asked ?? {})) url.searchParams.set(`srv.${k}`, String(v));
   // The browser's WebSocket fits the session's needs; the DOM's send type is only stricter on paper.
@@ -86,8 +86,8 @@ function append(log: EventLog, c: EventColumns): void {
  * A live fetch run in a worker of its own (liveController.ts), its rows gathered into `log` here as they
  * come, so the charts this worker computes from them never hold up the controller's sends.
  */
-export function startLive(m: LiveStart, log: EventLog, { policy, asked }: LivePolicy): { spec: LiveRun; now(): number; done: Promise<LiveEnd>; cancel(): void } {
-  const { values } = checked(m);
+export function startLive(m: LiveStart, log: EventLog, { policy, asked }: LivePolicy, schemes: SchemeCatalogue): { spec: LiveRun; now(): number; done: Promise<LiveEnd>; cancel(): void } {
+  const { values } = checked(m, schemes);
   const spec: LiveRun = { live: { server: m.target, scheme: m.scheme, params: values, via: 'bridge', variable: m.variable, policy } };
   // the kept constructor (the sandbox blocks the global one), under the name the bundler looks for
   const { Worker } = network;

@@ -1,4 +1,3 @@
-import { withUserCode } from '../../shared/controllers/userInstalled.ts';
 import type { RunSeries } from '../../shared/metrics/series.ts';
 import { type ScenarioSpec, tracesOf } from '../../shared/scenarios/spec.ts';
 import { applyDelta } from './seriesDelta.ts';
@@ -158,12 +157,12 @@ export class WorkerPool {
   }
 
   /**
-   * A run of the spec, carrying the user's code when one of its flows runs it. With `onChecked`, the
+   * A run of the spec (carrying the user's code when one of its flows runs it: see withUserCode). With `onChecked`, the
    * code is new: the worker checks it first and tells (a failed check ends the run). With `onPreview`, the
    * series of its first seconds come first (for a side with nothing on screen yet).
    */
   run(slot: Slot, spec: ScenarioSpec, onView: (v: RunView) => void, hooks: RunHooks = {}): Promise<AnswerTo<'run'>> {
-    return this.request(slot, { kind: 'run', spec: withUserCode(spec), check: hooks.onChecked !== undefined, preview: hooks.onPreview !== undefined }, onView, hooks);
+    return this.request(slot, { kind: 'run', spec, check: hooks.onChecked !== undefined, preview: hooks.onPreview !== undefined }, onView, hooks);
   }
 
   /** Hands an uploaded trace to both workers; resolves with the first answer (both parse the same text). */

@@ -18,7 +18,7 @@ import { previewWaits } from './previewWait.ts';
 import { PREVIEW_WAIT_MS, type RunView, type WorkerRequest, type WorkerResponse } from './protocol.ts';
 import { importRun } from './replay.ts';
 import { deltaBuffers, seriesDelta } from './seriesDelta.ts';
-import { checkCode, loadUserCode, watchRun } from './userModule.ts';
+import { catalogueFor, checkCode, watchRun } from './userModule.ts';
 import { namedSegmentsTrace, SEGMENTS_PREFIX } from '../../shared/stress/segments.ts';
 import { fromPage, toPage } from './host.ts';
 import type { TraceAnswer } from './sandboxHost.ts';
@@ -152,12 +152,13 @@ async function simulate(spec: ScenarioSpec, stale?: () => boolean, preview?: (so
   const names = tracesOf(spec);
   const loaded = await Promise.all(names.map(loadTrace));
   // the user's code last: from its first line to the run's end nothing waits on the network, so its beats keep coming
-  if (spec.code !== undefined) await loadUserCode(spec.code);
-  const run = startScenario(spec, (name) => {
+  const schemes = await catalogueFor(spec.code);
+  const traces = (name: string) => {
     const t = loaded[names.indexOf(name)];
     if (!t) throw new Error(`no trace named ${name}`);
     return t;
-  });
+  };
+  const run = startScenario(spec, traces, schemes);
   let sliceStart = performance.now();
   let steps = 0;
   while (!run.advance()) {
@@ -233,9 +234,9 @@ async function replay(id: number, csv: string): Promise<void> {
 let cancelLive: (() => void) | null = null;
 
 async function live(id: number, m: LiveStart): Promise<void> {
-  if (m.code !== undefined) await loadUserCode(m.code);
+  const schemes = await catalogueFor(m.code);
   const log = new EventLog();
-  const run = startLive(m, log, await relayPolicy(m));
+  const run = startLive(m, log, await relayPolicy(m), schemes);
   cancelLive = run.cancel;
   const t0 = performance.now();
   const snapshot = (final: boolean, result: RunView['live']) => {

@@ -1,7 +1,6 @@
 import type { Summary } from '../../shared/metrics/summary.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import type { WorkerRequest, WorkerResponse } from './protocol.ts';
-import { withUserCode } from '../../shared/controllers/userInstalled.ts';
 import { afterHang, Watchdog } from './watchdog.ts';
 import { userCodeWorker, type WorkerLike } from './sandboxHost.ts';
 import simWorkerUrl from './simWorker.ts?worker&url';
@@ -72,7 +71,7 @@ export class SweepPool {
 
   private send(w: PoolWorker, index: number, probeFrom?: number): void {
     w.index = index;
-    w.worker.postMessage({ id: index + 1, kind: 'summary', spec: withUserCode(this.sweep!.specs[index]), probeFrom } satisfies WorkerRequest);
+    w.worker.postMessage({ id: index + 1, kind: 'summary', spec: this.sweep!.specs[index], probeFrom } satisfies WorkerRequest);
   }
 
   /** The worker takes the sweep's next spec, if any is left. */

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { installUserScheme } from '../../shared/controllers/registry.ts';
+import { SCHEMES, type SchemeCatalogue, withUserScheme } from '../../shared/controllers/registry.ts';
 import { type ParamSpec, withDefaults } from '../../shared/controllers/types.ts';
 import type { UserScheme } from '../../shared/controllers/userInstalled.ts';
 import { watchCallbacks } from '../../shared/controllers/userWatch.ts';
@@ -10,7 +10,8 @@ import { USER_MODULE_URL } from './sandbox.ts';
 
 /**
  * The user's controller inside a worker: its module is imported from a data: URL (never on the page's
- * thread) and installed as the scheme "user". The same text is loaded once per worker.
+ * thread) as the scheme "user", in the catalogue the worker's runs are given. The same text is loaded once
+ * per worker.
  */
 let loaded: { source: string; scheme: Promise<UserScheme> } | null = null;
 
@@ -27,10 +28,12 @@ export function loadUserCode(source: string): Promise<UserScheme> {
     loaded = { source, scheme };
     // a failed text stays failed; the next different text loads afresh
   }
-  return loaded.scheme.then((s) => {
-    installUserScheme(s);
-    return s;
-  });
+  return loaded.scheme;
+}
+
+/** The schemes a run or a live fetch may name: the built-ins, and the user's when it carries their code. */
+export async function catalogueFor(code: string | undefined): Promise<SchemeCatalogue> {
+  return code === undefined ? SCHEMES : withUserScheme(await loadUserCode(code));
 }
 
 /** What the page learns of a text: the scheme it declares (to build sliders), or where it fails. */

@@ -1,3 +1,4 @@
+import type { SchemeCatalogue } from '../../../shared/controllers/registry.ts';
 import type { ParamValues } from '../../../shared/controllers/types.ts';
 import type { LinkModel } from '../../../shared/link/spec.ts';
 import { matrixRuns, rowVerdict } from '../../../shared/scenarios/matrix.ts';
@@ -14,8 +15,8 @@ interface Seeds {
 }
 
 /** A row's verdict over its seeds, with the first seed's time, bytes on the wire and grade. */
-function rowResult(row: MatrixRow, index: number, scheme: string, params: ParamValues, seeds: Seeds) {
-  const outs = matrixRuns(row, scheme, params, seeds.count, seeds.first, seeds.model).map(runOnce);
+function rowResult(row: MatrixRow, index: number, scheme: string, params: ParamValues, seeds: Seeds, catalogue: SchemeCatalogue) {
+  const outs = matrixRuns(row, scheme, params, seeds.count, seeds.first, seeds.model).map((spec) => runOnce(spec, catalogue));
   const verdict = rowVerdict(outs.map((o) => o.summary));
   const r = outs[0].summary.flows[0].reliable!;
   return {
@@ -40,8 +41,8 @@ function rowResult(row: MatrixRow, index: number, scheme: string, params: ParamV
 }
 
 /** Runs every row of the matrix over the seeds and prints the table; exit code 1 unless every row passed on every seed. */
-export function runMatrix(scheme: string, params: ParamValues, seeds: Seeds, json: boolean, io: Io): number {
-  const table = MATRIX.map((row, i) => rowResult(row, i, scheme, params, seeds));
+export function runMatrix(scheme: string, params: ParamValues, seeds: Seeds, catalogue: SchemeCatalogue, json: boolean, io: Io): number {
+  const table = MATRIX.map((row, i) => rowResult(row, i, scheme, params, seeds, catalogue));
   if (json) io.out(JSON.stringify({ scheme, linkModel: seeds.model, seeds: seeds.count, rows: table }));
   else {
     for (const t of table) {

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import type { SchemeCatalogue } from '../../../shared/controllers/registry.ts';
 import { withUserCode } from '../../../shared/controllers/userInstalled.ts';
 import { formatIntervalCsv } from '../../../shared/csv/intervals.ts';
 import { formatTraceCsv } from '../../../shared/csv/trace.ts';
@@ -17,10 +18,10 @@ export interface OneRun extends SimOutput {
   intervalCsv(intervalMs: number): string;
 }
 
-export function runOnce(spec: ScenarioSpec): OneRun {
-  const carried = withUserCode(spec);
+export function runOnce(spec: ScenarioSpec, schemes: SchemeCatalogue): OneRun {
+  const carried = withUserCode(spec, schemes);
   const t0 = performance.now();
-  const result = runScenario(carried, loadTrace);
+  const result = runScenario(carried, loadTrace, schemes);
   const wallMs = performance.now() - t0;
   return {
     summary: summarize(result),

@@ -1,3 +1,4 @@
+import type { SchemeCatalogue } from '../../../shared/controllers/registry.ts';
 import { LINK_PARAMS, withLinkValues } from '../../../shared/link/params.ts';
 import { contestOn } from '../../../shared/scenarios/contestOn.ts';
 import { flow, offsetServer, SHARED_PRESETS, sharedBottleneck } from '../../../shared/scenarios/presets.ts';
@@ -18,8 +19,8 @@ export const DEFAULT_SCHEME: Record<Exclude<Scenario, 'measurement'>, string> = 
 };
 
 /** The flows --scheme, --flows and --set ask for (schemes repeat to fill), each value checked against its scheme's schema. */
-export function buildFlows(schemes: readonly string[], count: number, sets: readonly SetFlag[], bytes: number | null = null): FlowSpec[] {
-  const known = schemes.map(knownScheme);
+export function buildFlows(schemes: readonly string[], count: number, sets: readonly SetFlag[], catalogue: SchemeCatalogue, bytes: number | null = null): FlowSpec[] {
+  const known = schemes.map((id) => knownScheme(id, catalogue));
   const flows = Array.from({ length: count }, (_, i) => flow(schemes[i % schemes.length], {}, 0, bytes));
   applySets(
     sets,
@@ -29,37 +30,37 @@ export function buildFlows(schemes: readonly string[], count: number, sets: read
 }
 
 /** The preset's flows, as many as --flows or the schemes given (whichever is more), with the --set values. */
-function sharedSpec(flags: SimFlags, schemes: readonly string[], sets: readonly SetFlag[]): ScenarioSpec {
+function sharedSpec(flags: SimFlags, schemes: readonly string[], sets: readonly SetFlag[], catalogue: SchemeCatalogue): ScenarioSpec {
   const preset = SHARED_PRESETS.find((p) => p.id === flags.preset)!;
   const spec = sharedBottleneck(
     preset,
     Array.from({ length: Math.max(flags.flows, schemes.length) }, (_, i) => schemes[i % schemes.length]),
     flags.seed,
   );
-  const flows = buildFlows(schemes, spec.flows.length, sets);
+  const flows = buildFlows(schemes, spec.flows.length, sets, catalogue);
   spec.flows.forEach((f, i) => (f.params = flows[i].params));
   return spec;
 }
 
 /** The scenario before the link flags: the contest (which a sweep starts from too), an offset server, or a shared bottleneck. */
-function presetSpec(flags: SimFlags, schemes: readonly string[], sets: readonly SetFlag[]): ScenarioSpec {
+function presetSpec(flags: SimFlags, schemes: readonly string[], sets: readonly SetFlag[], catalogue: SchemeCatalogue): ScenarioSpec {
   switch (flags.scenario) {
     case 'contest':
       // A trace given by path lasts as long as the file says.
-      return contestOn(flags.trace, buildFlows(schemes, flags.flows, sets), flags.seed, (path) => loadTrace(path).times.at(-1)!);
+      return contestOn(flags.trace, buildFlows(schemes, flags.flows, sets, catalogue), flags.seed, (path) => loadTrace(path).times.at(-1)!);
     case 'offset-constant':
     case 'offset-variable':
-      return offsetServer(flags.scenario === 'offset-variable', buildFlows(schemes, flags.flows, sets, 1_000_000), flags.seed);
+      return offsetServer(flags.scenario === 'offset-variable', buildFlows(schemes, flags.flows, sets, catalogue, 1_000_000), flags.seed);
     case 'shared':
-      return sharedSpec(flags, schemes, sets);
+      return sharedSpec(flags, schemes, sets, catalogue);
     default:
       throw new Error(`--scenario ${flags.scenario} has no single spec`);
   }
 }
 
 /** The scenario the flags describe, its link overridden by the link flags given. */
-export function scenarioSpec(flags: SimFlags, given: Record<string, unknown>, schemes: readonly string[], sets: readonly SetFlag[]): ScenarioSpec {
-  const spec = presetSpec(flags, schemes, sets);
+export function scenarioSpec(flags: SimFlags, given: Record<string, unknown>, schemes: readonly string[], sets: readonly SetFlag[], catalogue: SchemeCatalogue): ScenarioSpec {
+  const spec = presetSpec(flags, schemes, sets, catalogue);
   spec.link = withLinkValues(spec.link, readSchemaFlags(LINK_PARAMS, given, 'the link'));
   refuseUnusedLinkFlags(spec.link, given);
   return spec;

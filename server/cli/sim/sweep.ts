@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { formatSweepCsv } from '../../../shared/csv/sweep.ts';
 import { linkMetrics } from '../../../shared/metrics/linkMetrics.ts';
+import type { SchemeCatalogue } from '../../../shared/controllers/registry.ts';
 import { runScenario } from '../../../shared/scenarios/run.ts';
 import type { FlowSpec, ScenarioSpec } from '../../../shared/scenarios/spec.ts';
 import { bestBy, frontier, scoreboardEntries, sweepPoint, sweepValues, type SweepPoint } from '../../../shared/scenarios/sweep.ts';
@@ -20,10 +21,10 @@ interface SweepRun {
 }
 
 /** One run per value of `--sweep NAME=VALUES`, the base flow's other parameters kept. */
-export function sweepRuns(base: ScenarioSpec, sweep: string): SweepRun[] {
+export function sweepRuns(base: ScenarioSpec, sweep: string, catalogue: SchemeCatalogue): SweepRun[] {
   const [param, text] = [sweep.slice(0, sweep.indexOf('=')), sweep.slice(sweep.indexOf('=') + 1)];
   const scheme = base.flows[0].scheme;
-  const values = sweepValues(scheme, param, text);
+  const values = sweepValues(scheme, param, text, catalogue);
   if ('error' in values) throw new UsageError(`--sweep ${values.error}`);
   return values.map((value) => ({ scheme, param, value, params: { ...base.flows[0].params, [param]: value } }));
 }
@@ -51,11 +52,11 @@ function sweepText(r: SweepResult): string {
 }
 
 /** Runs the contest once per sweep run, prints the points and writes their CSV when --csv asks. */
-export function runSweep(base: ScenarioSpec, runs: readonly SweepRun[], flags: Pick<SimFlags, 'csv' | 'json'>, io: Io): number {
+export function runSweep(base: ScenarioSpec, runs: readonly SweepRun[], catalogue: SchemeCatalogue, flags: Pick<SimFlags, 'csv' | 'json'>, io: Io): number {
   const t0 = performance.now();
   const points = runs.map((r) => {
     const spec = { ...base, flows: [{ ...base.flows[0], scheme: r.scheme, params: r.params }] };
-    return sweepPoint(r.scheme, r.param, r.value, linkMetrics(runScenario(spec, loadTrace).log));
+    return sweepPoint(r.scheme, r.param, r.value, linkMetrics(runScenario(spec, loadTrace, catalogue).log));
   });
   const wallMs = performance.now() - t0;
   userCodeDone();

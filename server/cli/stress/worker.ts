@@ -7,12 +7,15 @@ import type { Reply, Runner } from './pool.ts';
 
 /** A scoring thread: loads the controller once (the user's file with the user's own rights), then scores what it is sent. */
 const runner = (workerData as { runner: Runner }).runner;
-const [scheme] = await loadSchemeFiles([runner.scheme]);
+const {
+  ids: [scheme],
+  schemes,
+} = await loadSchemeFiles([runner.scheme]);
 const f = flow(scheme, runner.params);
 parentPort!.on('message', ({ id, segments }: { id: number; segments: Segment[] }) => {
   let reply: Reply;
   try {
-    reply = { id, ...scoreSegments(segments, f, runner.seed) };
+    reply = { id, ...scoreSegments(segments, f, runner.seed, undefined, schemes) };
   } catch (e) {
     reply = { id, error: (e as Error).message };
   }

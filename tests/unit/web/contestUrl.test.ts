@@ -1,5 +1,6 @@
+import { pageCatalogue } from '../../../web/app/catalogue.ts';
 import { describe, expect, it } from 'vitest';
-import { CONTEST_LAB, sweepTextFromUrl } from '../../../web/state/labs.ts';
+import { contestLab, sweepTextFromUrl } from '../../../web/state/labs.ts';
 import { decodeView, encodeView } from '../../../web/state/view.ts';
 
 describe('the contest lab’s sweeps in a hand-typed URL', () => {
@@ -12,18 +13,18 @@ describe('the contest lab’s sweeps in a hand-typed URL', () => {
   });
 
   it('opens `sw=bdp:gain:1..3+0.25` typed by hand without a complaint', () => {
-    const opened = decodeView(CONTEST_LAB, '?view=contest-lab&sw=fixed:w:2..512*2&sw=bdp:gain:1..3+0.25');
+    const opened = decodeView(contestLab(pageCatalogue()), '?view=contest-lab&sw=fixed:w:2..512*2&sw=bdp:gain:1..3+0.25');
     expect(opened.errors).toEqual([]);
     expect(opened.value.sw).toEqual([
       ['fixed', 'w', '2..512*2'],
       ['bdp', 'gain', '1..3+0.25'],
     ]);
     // the page writes its own links with the `+` escaped, so they read back as they were
-    const written = encodeView('contest-lab', CONTEST_LAB, opened.value).toString();
+    const written = encodeView('contest-lab', contestLab(pageCatalogue()), opened.value).toString();
     expect(written).toBe('view=contest-lab&sw=fixed%3Aw%3A2..512*2&sw=bdp%3Again%3A1..3%2B0.25');
-    expect(decodeView(CONTEST_LAB, `?${written}`).value).toEqual(opened.value);
+    expect(decodeView(contestLab(pageCatalogue()), `?${written}`).value).toEqual(opened.value);
     // every sweep the page can hold reads back as it was written
     const spaced = { sw: [['bdp', 'gain', '1..3+ 0.25']] };
-    expect(decodeView(CONTEST_LAB, `?${encodeView('contest-lab', CONTEST_LAB, spaced)}`)).toMatchObject({ value: spaced, errors: [] });
+    expect(decodeView(contestLab(pageCatalogue()), `?${encodeView('contest-lab', contestLab(pageCatalogue()), spaced)}`)).toMatchObject({ value: spaced, errors: [] });
   });
 });

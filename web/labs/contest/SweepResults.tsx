@@ -10,6 +10,7 @@ import { COLORS } from '../../charts/palette.ts';
 import { download } from '../../export/download.ts';
 import { pointStyle, SWEEP_COLORS } from './pointStyle.ts';
 import type { SweepResult } from './useSweepRunner.ts';
+import { pageSchemes } from '../../editor/userCode.ts';
 
 /** The sweep's points as a CSV file, each marked whether it lies on its sweep's frontier. */
 export function exportSweepCsv(trace: string, points: SweepResult[]): void {
@@ -20,7 +21,7 @@ export function exportSweepCsv(trace: string, points: SweepResult[]): void {
 /** The throughput–delay plane with each sweep's frontier and the best points ringed, and the table of runs. */
 export function SweepResults({ points, sweeps, omni }: { points: SweepResult[]; sweeps: number; omni: Summary['omniscient'] }) {
   const scoreboard = points.length > 0 && points.every((p) => p.param === '');
-  const title = (p: SweepResult) => findScheme(p.scheme)?.title ?? p.scheme;
+  const title = (p: SweepResult) => findScheme(p.scheme, pageSchemes())?.title ?? p.scheme;
   const bestPower = bestBy(points, 'power');
   const bestScore = bestBy(points, 'score');
   const planePoints: PlanePoint[] = points.map((p) => ({

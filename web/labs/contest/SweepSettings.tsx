@@ -4,6 +4,8 @@ import { BUNDLED_TRACES } from '../../../shared/scenarios/presets.ts';
 import { SchemeSelect } from '../../components/SchemeSelect.tsx';
 import { SWEEP_COLORS } from './pointStyle.ts';
 import { schemesFor } from '../../state/experiment.ts';
+import { pageCatalogue } from '../../app/catalogue.ts';
+import { pageSchemes } from '../../editor/userCode.ts';
 
 export interface SweepDef {
   scheme: string;
@@ -12,7 +14,7 @@ export interface SweepDef {
 }
 
 /** At render time, so the user's own controller, once loaded, can be swept over its parameters. */
-const sweepable = () => schemesFor('contest').filter((s) => s.params.some((p) => p.kind === 'number'));
+const sweepable = () => schemesFor('contest', pageCatalogue()).filter((s) => s.params.some((p) => p.kind === 'number'));
 
 const PRESET_RANGES: Record<string, string> = { 'fixed.w': '2..512*2', 'bdp.gain': '1..3+0.25', 'aimd.a': '0.25..4*2', 'rate-based.k': '0.5..4+0.5' };
 
@@ -22,7 +24,7 @@ const PRESET_RANGES: Record<string, string> = { 'fixed.w': '2..512*2', 'bdp.gain
  * about eight steps from zero).
  */
 export function defaultSweep(scheme: string, param?: string): SweepDef {
-  const s = findScheme(scheme)!;
+  const s = findScheme(scheme, pageSchemes())!;
   const p = s.params.find((x) => x.kind === 'number' && (param === undefined || x.name === param))!;
   if (p.kind !== 'number') throw new Error('unreachable: a numeric parameter');
   const preset = PRESET_RANGES[`${scheme}.${p.name}`];
@@ -34,12 +36,12 @@ export function defaultSweep(scheme: string, param?: string): SweepDef {
 
 /** What is wrong with a sweep's values, or null: said as they are typed, not only when the sweep runs. */
 export function sweepProblem(s: SweepDef): string | null {
-  const r = sweepValues(s.scheme, s.param, s.values);
+  const r = sweepValues(s.scheme, s.param, s.values, pageSchemes());
   return 'error' in r ? r.error : null;
 }
 
 function SweepFieldset({ index, sweep: s, set, remove }: { index: number; sweep: SweepDef; set(d: Partial<SweepDef>): void; remove: (() => void) | null }) {
-  const scheme = findScheme(s.scheme)!;
+  const scheme = findScheme(s.scheme, pageSchemes())!;
   const problem = sweepProblem(s);
   return (
     <fieldset style={{ borderColor: SWEEP_COLORS[index] }}>

@@ -3,6 +3,7 @@ import type { Summary } from '../../../shared/metrics/summary.ts';
 import type { ScenarioSpec } from '../../../shared/scenarios/spec.ts';
 import { sweepPoint, type SweepPoint } from '../../../shared/scenarios/sweep.ts';
 import { SweepPool } from '../../worker/sweepPool.ts';
+import { withPageCode } from '../../editor/userCode.ts';
 
 /** One run of a sweep (or of the scoreboard): which sweep it belongs to and the value it tries. */
 export interface SweepRun {
@@ -41,7 +42,7 @@ export function useSweepRunner() {
     // a failed run is done too: the sweep goes on without its point
     const count = () => setProgress({ done: ++done, total: runs.length, running: true, ms: performance.now() - t0 });
     const finished = await pool.current.run(
-      runs.map(specOf),
+      runs.map((r) => withPageCode(specOf(r))),
       (i, summary) => {
         const r = runs[i];
         setOmni(summary.omniscient);

@@ -8,6 +8,8 @@ import { SchemeSelect } from '../../components/SchemeSelect.tsx';
 import { FLOW_BYTES, FLOW_START, windowSchemes } from '../../state/labs.ts';
 import { NumberBox } from '../../components/ParamControl.tsx';
 import type { RunView } from '../../worker/protocol.ts';
+import { pageCatalogue } from '../../app/catalogue.ts';
+import { pageSchemes } from '../../editor/userCode.ts';
 
 export interface FlowDef {
   scheme: string;
@@ -66,7 +68,7 @@ export function FlowTable({ flows, setFlows }: { flows: FlowDef[]; setFlows(f: F
                 <i className="swatch" style={{ background: FLOW_COLORS[i] }} /> {i + 1}
               </td>
               <td>
-                <SchemeSelect value={f.scheme} schemes={windowSchemes()} onChange={(scheme) => set(i, { scheme })} label={`flow ${i + 1} scheme`} />
+                <SchemeSelect value={f.scheme} schemes={windowSchemes(pageCatalogue())} onChange={(scheme) => set(i, { scheme })} label={`flow ${i + 1} scheme`} />
               </td>
               <td>
                 <NumberBox spec={FLOW_START} value={f.startMs} onChange={(startMs) => set(i, { startMs })} name={`f${i + 1}.start`} label={`flow ${i + 1} start`} />
@@ -136,7 +138,7 @@ export function FlowResults({ view }: { view: RunView }) {
           return (
             <tr key={i}>
               <td>
-                <i className="swatch" style={{ background: FLOW_COLORS[i] }} /> {i + 1} {findScheme(f.scheme)?.title}
+                <i className="swatch" style={{ background: FLOW_COLORS[i] }} /> {i + 1} {findScheme(f.scheme, pageSchemes())?.title}
               </td>
               <td title={done.title}>{done.text}</td>
               <td>{fixed((f.reliable?.goodputMbps ?? NaN) * unit.perMbps, 3)}</td>

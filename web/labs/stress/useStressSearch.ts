@@ -6,6 +6,7 @@ import { contestOnTrace, scoresOf } from '../../../shared/stress/score.ts';
 import { type Scored, searchWorstTrace } from '../../../shared/stress/search.ts';
 import { type Segment, segmentsName, segmentsTrace } from '../../../shared/stress/segments.ts';
 import { SweepPool } from '../../worker/sweepPool.ts';
+import { withPageCode } from '../../editor/userCode.ts';
 
 export interface StressSettings {
   scheme: string;
@@ -71,7 +72,7 @@ export function useStressSearch() {
           (
             await summaries(
               p,
-              batch.map((segments) => stressSpec(segments, s)),
+              batch.map((segments) => withPageCode(stressSpec(segments, s))),
             )
           ).map(scoresOf),
         progress: (w, n) => setState((st) => ({ ...st, worst: w, runs: n, rate: n / ((performance.now() - t0) / 1000) })),
