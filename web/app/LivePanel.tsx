@@ -7,6 +7,7 @@ import { relayInfo, type RelayState } from './useRelay.ts';
 import { StudentId } from '../live/StudentId.tsx';
 import { useStudentId } from '../live/studentId.ts';
 import { ANONYMOUS_ID } from '../../shared/relay/studentId.ts';
+import { pageSchemes } from '../editor/userCode.ts';
 
 /**
  * A's settings as the live fetch under way started with them (the sidebar may have moved on since), and a
@@ -53,7 +54,8 @@ export function LivePanel({ e, runs, target, relay }: { e: Experiment; runs: Run
           {runs.busy.a && started.current && JSON.stringify(started.current) !== JSON.stringify(e.a) && (
             <strong className="live-note" data-hint="live-settings">
               {' '}
-              This fetch goes on with {findScheme(started.current.scheme)?.title ?? started.current.scheme} as it started; A’s new settings apply from the next <em>Start live fetch</em>.
+              This fetch goes on with {findScheme(started.current.scheme, pageSchemes())?.title ?? started.current.scheme} as it started; A’s new settings apply from the next <em>Start live fetch</em>
+              .
             </strong>
           )}
           <small data-hint="simulated-path">

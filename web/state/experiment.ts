@@ -153,7 +153,7 @@ export function decodeExperiment(search: string, catalogue: PageCatalogue): View
   }
   // A side the link gives the user's controller, whose code is damaged: said once, and it runs the
   // scenario's own scheme meanwhile (its parameters were the user's controller's).
-  if ('error' in codeFromQuery(search) && !findScheme(USER_SCHEME_ID)) {
+  if ('error' in codeFromQuery(search) && !findScheme(USER_SCHEME_ID, catalogue.schemes)) {
     for (const side of SIDES.filter((x) => q.get(x) === USER_SCHEME_ID)) {
       errors.push(
         `controller ${side.toUpperCase()}: ${DAMAGED_CODE}. Meanwhile it runs ${findScheme(SCENARIO_SIDES[s][side].scheme)?.title}, and the address keeps the link as it came until a setting changes`,
