@@ -2,6 +2,7 @@ import type { NumberParam } from '../controllers/types.ts';
 import { codel } from './codel.ts';
 import type { DisciplineEntry, SettingsOf } from './discipline.ts';
 import { dropHead, dropTail } from './fifo.ts';
+import { dualPi2 } from './dualPi2.ts';
 import { pie } from './pie.ts';
 
 /**
@@ -9,7 +10,7 @@ import { pie } from './pie.ts';
  * exports its entry (see defineDiscipline) and one line here; the link's schema, its values, the spec
  * and the queue built for it all follow from this table.
  */
-export const DISCIPLINE_TABLE = [dropTail, dropHead, codel, pie] as const;
+export const DISCIPLINE_TABLE = [dropTail, dropHead, codel, pie, dualPi2] as const;
 
 /** A discipline with its settings, as the link spec holds it. */
 export type Discipline = SettingsOf<(typeof DISCIPLINE_TABLE)[number]>;
