@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Meter, type MeterLimits } from '../../server/bridgeMeter.ts';
+import { ReplyBudget } from '../../server/offsetAdmission.ts';
 import { Pacer } from '../../shared/endpoints/pacer.ts';
 import { generateFile } from '../../shared/offset/file.ts';
 import { DEFAULT_POLICY, OffsetPolicy, type OffsetPolicyConfig } from '../../shared/offset/policy.ts';
@@ -12,7 +13,7 @@ import { RUNS } from '../property/arbitraries.ts';
 
 /**
  * Every rate limiter of the project on a clock the test moves: the bridge's meter, the offset server's
- * token bucket, the senders' pacer and the page's URL writer. Each is checked away from its defaults:
+ * token bucket and its per-address reply budget, the senders' pacer and the page's URL writer. Each is checked away from its defaults:
  * the burst it allows at once, and what it allows again after a given time.
  */
 
@@ -110,6 +111,21 @@ describe("the offset server's token bucket", () => {
           if (served) tokens -= 1;
           expect(p.handle('c', encodeDataRequest(0, 100), t).outcome).toBe(served ? 'served' : 'no-token');
         }
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe("the offset server's reply budget per source address", () => {
+  it('answers again exactly once the debt of the last reply is paid back at the rate, for every rate', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 0, max: 10_000 }), (rate, debt, waitMs) => {
+        const b = new ReplyBudget(rate);
+        b.spend('a', rate + debt, 1000); // a second's budget and `debt` more
+        expect(b.allows('a', 1000)).toBe(false);
+        expect(b.allows('a', 1000 + waitMs)).toBe(waitMs * rate > debt * 1000);
+        expect(b.allows('b', 1000)).toBe(true);
       }),
       RUNS,
     );
