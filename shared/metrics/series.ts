@@ -23,6 +23,8 @@ export interface RunSeries {
   timeouts: Float64Array;
   /** Losses the sender inferred from ACKs, before any timer (t, seq). */
   losses: Float64Array;
+  /** Packets an AQM with ECN on marked CE instead of dropping (t, seq). */
+  marks: Float64Array;
   /** Controller estimates by name (t, value). */
   estimates: Record<string, Float64Array>;
   /** Bottleneck throughput per bin (bin start, Mbit/s), and the link's capacity when it is a trace. */
@@ -125,6 +127,7 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
     window: pass.window.data,
     timeouts: pass.timeouts.data,
     losses: pass.losses.data,
+    marks: pass.marks.data,
     estimates,
     binMs,
     throughput,
@@ -159,7 +162,7 @@ export function capacitySeries(trace: Trace, binMs: number, bins: number, once: 
 
 /** Every typed array of the series, for handing over as transferables. */
 export function seriesBuffers(s: RunSeries): ArrayBuffer[] {
-  const arrays = [s.sends, s.retransmits, s.acks, s.drops, s.window, s.timeouts, s.losses, s.throughput, s.queueDelay, s.signalDelay, s.queue, s.squished, ...Object.values(s.estimates)];
+  const arrays = [s.sends, s.retransmits, s.acks, s.drops, s.window, s.timeouts, s.losses, s.marks, s.throughput, s.queueDelay, s.signalDelay, s.queue, s.squished, ...Object.values(s.estimates)];
   if (s.capacity) arrays.push(s.capacity);
   for (const c of Object.values(s.coarse ?? {})) arrays.push(c.data);
   return arrays.map((x) => x.buffer as ArrayBuffer);

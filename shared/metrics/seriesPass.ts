@@ -36,6 +36,7 @@ export class SeriesPass {
   readonly window: PairList;
   readonly timeouts: PairList;
   readonly losses: PairList;
+  readonly marks: PairList;
   /** Each packet through the bottleneck: (departure, queueing delay). */
   readonly queueDelay: PairList;
   /** The bottleneck's arrivals and departures, for the signal delay. */
@@ -72,6 +73,7 @@ export class SeriesPass {
     this.window = new PairList(count[K.ack] + count[K.reply] + count[K.timeout] + count[K.send]);
     this.timeouts = new PairList(count[K.timeout]);
     this.losses = new PairList(count[K.loss]);
+    this.marks = new PairList(count[K.mark]);
     this.fromReplies = count[K.depart] === 0 && count[K.reply] > 0;
     this.queueDelay = new PairList(this.fromReplies ? count[K.reply] : count[K.depart]);
     this.arrivals = new Float64Array(this.fromReplies ? 0 : count[K.depart]);
@@ -107,6 +109,9 @@ export class SeriesPass {
         break;
       case K.loss:
         this.losses.add(t, c.seq[i]);
+        break;
+      case K.mark:
+        this.marks.add(t, c.seq[i]);
         break;
       case K.drop:
         this.drops.add(t, c.seq[i]);

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CodelQueue } from '../../shared/link/codel.ts';
 import { PieQueue } from '../../shared/link/pie.ts';
+import { EventLog } from '../../shared/log/eventLog.ts';
 import { DROP, K } from '../../shared/log/kinds.ts';
+import { runSeries } from '../../shared/metrics/series.ts';
+import { chartsOf } from '../../web/app/layers.ts';
+import { eventMarks } from '../../web/charts/events.ts';
 import { linkMetrics } from '../../shared/metrics/linkMetrics.ts';
 import { ECN, type Packet } from '../../shared/net/packet.ts';
 import { flow, rateLink } from '../../shared/scenarios/presets.ts';
@@ -71,6 +75,19 @@ describe('PIE with ECN (sch_pie.c)', () => {
     expect(q.push(ect0(1022), 61)).toBe(false); // p = 1
     expect(q.probability).toBe(1);
     expect(marks).toEqual([]);
+  });
+});
+
+describe('CE marks on the charts', () => {
+  it('the series keeps marks as (t, seq) pairs, and every time chart ticks them', () => {
+    const log = new EventLog();
+    log.push(0, K.send, 0, 0, 1500, 1, 4);
+    log.push(7, K.mark, 0, 0, 1500, 3, 0);
+    log.push(20, K.ack, 0, 0, 80, 20, 4);
+    const s = runSeries(log, 100, null);
+    expect(Array.from(s.marks)).toEqual([7, 0]);
+    expect(eventMarks(s).map((m) => [m.label, Array.from(m.data)])).toEqual([['CE mark', [7, 0]]]);
+    for (const c of chartsOf(s, false, null)) expect(c.layers.filter((l) => l.kind === 'marks').map((l) => l.label)).toEqual(['CE mark']);
   });
 });
 

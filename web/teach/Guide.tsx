@@ -12,7 +12,7 @@ const GUIDES: Record<GuideView, { title: string; lines: string[] }> = {
     lines: [
       'The cards give each run’s throughput and 95th-percentile signal delay; the plane puts both on one picture — up and to the right is better, the star is a sender that knew the link in advance.',
       'Window: packets in flight. The dashed line is the pipe (capacity × minimum RTT): window above it can only wait in the queue, so it becomes delay.',
-      'Sequence: sends climb, ACKs follow one RTT later, drops sit underneath. Ticks on every chart’s time axis mark timeouts (vermillion, middle height), losses the sender detected from ACKs (green, shortest) and squish on/off (reddish purple, tallest).',
+      'Sequence: sends climb, ACKs follow one RTT later, drops sit underneath. Ticks on every chart’s time axis mark timeouts (vermillion, middle height), losses the sender detected from ACKs (green, short), CE marks of an ECN queue (ochre, shortest) and squish on/off (reddish purple, tallest).',
       'Move a slider: both sides re-run at once. Drag across a chart to zoom, double-click to see the whole run. The URL holds everything: copy it to share the experiment.',
     ],
   },

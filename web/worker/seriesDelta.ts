@@ -2,7 +2,7 @@ import { EventLog } from '../../shared/log/eventLog.ts';
 import { runSeries, type RunSeries } from '../../shared/metrics/series.ts';
 
 /** The series that grow by one point per event: a tick's new events only add to their ends. */
-const APPENDED = ['sends', 'retransmits', 'acks', 'drops', 'window', 'timeouts', 'losses', 'queueDelay'] as const;
+const APPENDED = ['sends', 'retransmits', 'acks', 'drops', 'window', 'timeouts', 'losses', 'marks', 'queueDelay'] as const;
 type Appended = (typeof APPENDED)[number];
 
 /**
