@@ -43,7 +43,7 @@ export const runArb = (s: Scheme): fc.Arbitrary<[ParamValues, Step[]]> =>
   paramsArb(s).chain((p) => fc.tuple(fc.constant(p), stepsArb(s.params.filter((q) => q.kind === 'number' && q.unit === 'ms').map((q) => Number(p[q.name])))));
 
 /** What a step did: nothing when there was no packet out to ACK or lose. */
-export type Event = { kind: 'send'; seq: number } | { kind: 'ack'; seq: number; rtt: number; now: number } | { kind: 'loss'; seq: number } | { kind: 'timeout'; now: number } | null;
+export type Event = { kind: 'send'; seq: number } | { kind: 'ack'; seq: number; rtt: number; now: number; sentAt: number } | { kind: 'loss'; seq: number } | { kind: 'timeout'; now: number } | null;
 
 /**
  * Drives a controller through the steps as a sender would: packets numbered in order, ACKs and losses for
@@ -64,7 +64,7 @@ export function drive(c: Controller, steps: readonly Step[], after: (c: Controll
       now += step.gap;
       // The echoed send time is read as now − rtt, so the RTT is exactly the one drawn (and meets a threshold on its grid).
       const sentAt = now - step.rtt;
-      event = { kind: 'ack', seq, rtt: now - sentAt, now };
+      event = { kind: 'ack', seq, rtt: now - sentAt, now, sentAt };
       c.onAck(ack(seq, sentAt, now, { cumulative: seq + 1, inFlight: out.length }));
     } else if (step.kind === 'loss' && out.length > 0) {
       event = { kind: 'loss', seq: out.shift()! };

@@ -14,7 +14,7 @@ import { drive, paramArb, paramsArb, RUNS, runArb, type Step } from './arbitrari
 interface Model {
   window(): number;
   send?(seq: number): void;
-  ack?(rtt: number, now: number, seq: number): void;
+  ack?(rtt: number, now: number, seq: number, sentAt: number): void;
   loss?(seq: number): void;
   timeout?(): void;
   timeoutMs(): number;
@@ -35,7 +35,7 @@ function agrees(id: string, model: (p: ParamValues) => Model): void {
       const m = model(p);
       drive(c, steps, (_, e) => {
         if (e?.kind === 'send') m.send?.(e.seq);
-        else if (e?.kind === 'ack') m.ack?.(e.rtt, e.now, e.seq);
+        else if (e?.kind === 'ack') m.ack?.(e.rtt, e.now, e.seq, e.sentAt);
         else if (e?.kind === 'loss') m.loss?.(e.seq);
         else if (e?.kind === 'timeout') m.timeout?.();
         expect(c.windowSize()).toBeCloseTo(m.window(), 9);
@@ -143,6 +143,38 @@ describe('schemes against their rules, over every parameter', () => {
           cutAt = now;
         },
         timeoutMs: () => 1000,
+      };
+    }));
+
+  it('delivery trend: w + 1/w² per ACK; −1 when delivery got factor× faster than the reference, +1 when factor× slower; w^¼ on the timer', () =>
+    agrees('delivery-trend', (p) => {
+      let w = 1;
+      let reference = Number.NaN;
+      let referenceAt = -Infinity;
+      let recent: number[] = [];
+      const [factor, k] = [Number(p.factor), Number(p.k)];
+      const current = (delivery: number) => {
+        if (p.compare !== 'k-average') return delivery;
+        recent.push(delivery);
+        if (recent.length < k) return Number.NaN;
+        const mean = recent.reduce((s, d) => s + d, 0) / k;
+        recent = [];
+        return mean;
+      };
+      return {
+        window: () => w,
+        ack: (_rtt, now, _seq, sentAt) => {
+          w += 1 / (w * w);
+          // the receiver's clock is halfway, as the driver's ACKs say
+          const c = current(sentAt + (now - sentAt) / 2 - sentAt);
+          if (Number.isNaN(c) || (p.compare === 'interval' && now - referenceAt < Number(p.interval))) return;
+          if (c < reference / factor) w = atLeastOne(w - 1);
+          else if (c > reference * factor) w += 1;
+          reference = c;
+          referenceAt = now;
+        },
+        timeout: () => (w = atLeastOne(w ** 0.25)),
+        timeoutMs: () => Number(p.timeout),
       };
     }));
 
