@@ -146,6 +146,8 @@ describe('user code in the page reaches nothing', () => {
     expect(script).toContain("connect-src 'self';");
     expect(script).not.toContain('unsafe-eval');
     const frameHtml = await (await fetch(`${env.relay.url}/sandbox.html`)).text();
+    // the frame says its policy itself too, for a server that sends no headers
+    expect(frameHtml).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline' blob: data:; worker-src blob:;`);
     const inline = /<script>([\s\S]*)<\/script>/.exec(frameHtml)![1];
     const hash = createHash('sha256').update(inline).digest('base64');
     expect((await policy('/sandbox.html')).split('; ')).toEqual([

@@ -42,8 +42,16 @@ addEventListener('message', (e) => {
 tell({ kind: 'ready' });
 `;
 
+/**
+ * The same policy in the page itself, less what only a header can say (the sandbox, who may frame it), for
+ * a server that sends no headers (a static host of the bundle): its workers still get no network and no
+ * compiling of text; the frame's `sandbox` attribute still gives them no origin.
+ */
+const META_POLICY = "default-src 'none'; script-src 'unsafe-inline' blob: data:; worker-src blob:; base-uri 'none'; form-action 'none'";
+
 export const SANDBOX_FRAME_HTML = `<!doctype html>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${META_POLICY}">
 <title>Pipefill sandbox</title>
 <script>${SANDBOX_FRAME_SCRIPT}</script>
 `;
