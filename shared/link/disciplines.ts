@@ -4,13 +4,14 @@ import type { DisciplineEntry, SettingsOf } from './discipline.ts';
 import { dropHead, dropTail } from './fifo.ts';
 import { dualPi2 } from './dualPi2.ts';
 import { pie } from './pie.ts';
+import { red } from './red.ts';
 
 /**
  * Every queue discipline, in the order pickers and --help list them. A new discipline is a file that
  * exports its entry (see defineDiscipline) and one line here; the link's schema, its values, the spec
  * and the queue built for it all follow from this table.
  */
-export const DISCIPLINE_TABLE = [dropTail, dropHead, codel, pie, dualPi2] as const;
+export const DISCIPLINE_TABLE = [dropTail, dropHead, codel, pie, red, dualPi2] as const;
 
 /** A discipline with its settings, as the link spec holds it. */
 export type Discipline = SettingsOf<(typeof DISCIPLINE_TABLE)[number]>;
