@@ -74,14 +74,10 @@ describe('hostile contest submissions', () => {
     const [goodView, sim] = await Promise.all([settled(relay.url, good.json.submission, 300_000), runCliAsync('server/cli/sim.ts', ['--scheme', GOOD_FILE, '--trace', 'Verizon-LTE-short', '--json'])]);
     const { all } = JSON.parse(sim.stdout);
     expect(goodView).toEqual({ status: 'scored', traces: [{ trace: 'Verizon-LTE-short', throughputMbps: all.throughputMbps, delay95: all.delay95, power: all.power, score: all.score }] });
-    const table: string[] = [];
-    for (const [i, [what, , sentence]] of attempts.entries()) {
-      const view = await settled(relay.url, posted[i].json.submission, 300_000);
-      table.push(`| ${what} | ${view.status}: ${view.error} |`);
-      expect(view.status, what).toBe('failed');
-      expect(view.error, what).toMatch(sentence);
-    }
-    console.log(table.join('\n'));
+    const views = await Promise.all(posted.map((p) => settled(relay.url, p.json.submission, 300_000)));
+    console.log(views.map((v, i) => `| ${attempts[i][0]} | ${v.status}: ${v.error} |`).join('\n'));
+    // every attempt at once, so that a protection removed shows each attempt it lets through
+    expect(views.map((v, i) => [attempts[i][0], v.status, attempts[i][2].test(v.error ?? '')])).toEqual(attempts.map(([what]) => [what, 'failed', true]));
     expect(heard).toBe(0);
   }, 600_000);
 });
