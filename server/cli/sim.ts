@@ -8,6 +8,7 @@ import { readCommandLine } from './flags.ts';
 import { loadSchemeFiles, parseSets } from './schemeFlags.ts';
 import { runAsProcess } from './asProcess.ts';
 import { type Io, isEntry, type UsageFaults } from './tool.ts';
+import { runFairness } from './sim/fairness.ts';
 import { measure } from './sim/measure.ts';
 import { runMatrix } from './sim/matrix.ts';
 import { emitRun, runOnce } from './sim/oneRun.ts';
@@ -46,6 +47,8 @@ export async function sim(argv: string[], io: Io): Promise<number> {
       emitRun(runOnce(matrixRun(MATRIX[flags.row! - 1], scheme, params, flags.seed, model), catalogue), flags, io);
       return 0;
     }
+    case 'fairness':
+      return runFairness(flags, given, schemes, catalogue, io);
     default:
       emitRun(runOnce(scenarioSpec(flags, given, schemes, sets, catalogue), catalogue), flags, io);
       return 0;

@@ -1,5 +1,6 @@
 import { findScheme, SCHEMES, type SchemeCatalogue } from '../controllers/registry.ts';
 import { checkParams, type Controller } from '../controllers/types.ts';
+import type { HostJitter } from '../endpoints/hostJitter.ts';
 import { EventLog } from '../log/eventLog.ts';
 import { DATA_BYTES } from '../net/packet.ts';
 import { Rng } from '../sim/rng.ts';
@@ -69,7 +70,8 @@ export function startScenario(spec: ScenarioSpec, traces: TraceSource, schemes: 
   const ackTrace = isTrace && link.ackTrace !== '' ? traces(link.ackTrace) : null;
   const log = new EventLog(expectedEvents(spec, dataTrace));
   const net = buildNetwork(scheduler, link, log, { data: dataTrace, acks: ackTrace }, rng);
-  const workload = WORKLOADS[spec.workload]({ spec, scheduler, log, net, rng, packetBytes: isTrace ? OPPORTUNITY_BYTES : DATA_BYTES });
+  const hosts: HostJitter[] = [];
+  const workload = WORKLOADS[spec.workload]({ spec, scheduler, log, net, rng, packetBytes: isTrace ? OPPORTUNITY_BYTES : DATA_BYTES, hosts });
   const outcomes: FlowOutcome[] = [];
   const finishers = spec.flows.map((flow, i) => {
     const controller = createController(flow.scheme, flow.params, rng.stream(`controller-${i}`), schemes);
@@ -96,7 +98,7 @@ export function startScenario(spec: ScenarioSpec, traces: TraceSource, schemes: 
     },
     result() {
       if (log.allocatedBytes > 1.35 * log.byteLength) log.trim();
-      const inNetwork = net.data.inNetwork();
+      const inNetwork = net.data.inNetwork() + hosts.reduce((n, h) => n + h.held, 0);
       return { spec, log, flows: outcomes, endMs: scheduler.now, trace: dataTrace, inNetwork };
     },
   };

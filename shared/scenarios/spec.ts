@@ -39,6 +39,12 @@ export interface ScenarioSpec {
   offset: OffsetSpec | null;
   /** Source of the user's own controller (scheme "user"), when a flow runs it: the run carries its code. */
   code?: string;
+  /**
+   * Where several flows share the bottleneck, each sending host adds up to one bottleneck service time of
+   * random delay to each packet (shared/endpoints/hostJitter.ts), as real hosts' timing noise does; false
+   * turns it off, to show the phase effects it breaks. A single flow never has it.
+   */
+  hostJitter?: boolean;
 }
 
 /** The traces a run's link plays (none on a constant-rate link). */

@@ -9,6 +9,8 @@ import { generateFile } from '../offset/file.ts';
 import { OffsetPolicy } from '../offset/policy.ts';
 import type { Rng } from '../sim/rng.ts';
 import type { Scheduler } from '../sim/scheduler.ts';
+import { HostJitter } from '../endpoints/hostJitter.ts';
+import type { PacketSink } from '../net/packet.ts';
 import { FlowRouter, type Network } from './network.ts';
 import type { FlowOutcome } from '../metrics/outcome.ts';
 
@@ -30,6 +32,8 @@ export interface RunContext {
   net: Network;
   rng: Rng;
   packetBytes: number;
+  /** The sending hosts' timing noise, one per flow that shares the bottleneck (their packets are in the network too). */
+  hosts: HostJitter[];
 }
 
 /** One kind of experiment: how its flows are wired, and when a flow counts as done. */
@@ -49,6 +53,23 @@ function routers(ctx: RunContext, repliesAreData: boolean): { toReceivers: FlowR
   return { toReceivers, toSenders };
 }
 
+/**
+ * Where flow i's sender hands its packets: the data direction's entry, through the host's timing noise when
+ * the flow shares the bottleneck with others (not for a lone flow, whose runs stay exactly Mahimahi's).
+ */
+function senderOut(ctx: RunContext, i: number): PacketSink {
+  const entry = ctx.net.data.entry;
+  if (ctx.spec.flows.length < 2 || ctx.spec.hostJitter === false) return entry;
+  const host = new HostJitter(ctx.scheduler, serviceMs(ctx.spec.link, ctx.packetBytes), ctx.rng.stream(`host-${i}`), entry);
+  ctx.hosts.push(host);
+  return host;
+}
+
+/** How long the bottleneck takes to send one packet, ms: on a trace's link, at most its 1 ms opportunity grain. */
+function serviceMs(link: RunContext['spec']['link'], packetBytes: number): number {
+  return link.kind === 'rate' ? (packetBytes * 8) / (link.mbps * 1000) : 1;
+}
+
 function needsWindow(mode: SchemeMode, flow: FlowSpec, what: string): void {
   if (mode !== 'window') throw new ScenarioError(`${flow.scheme} drives burst requests to an offset server; ${what} needs a window scheme`);
 }
@@ -61,7 +82,7 @@ function contestWorkload(ctx: RunContext): Workload {
     finite: false,
     attach(i, flow, controller, mode, outcome) {
       needsWindow(mode, flow, 'the contest');
-      const sender = new ContestSender({ scheduler, log, flow: i, out: net.data.entry }, controller, ctx.packetBytes);
+      const sender = new ContestSender({ scheduler, log, flow: i, out: senderOut(ctx, i) }, controller, ctx.packetBytes);
       sender.ect = ectFor(controller, ctx.spec.link.ecn);
       toSenders.sinks[i] = sender;
       toReceivers.sinks[i] = new AckingReceiver({ scheduler, log, flow: i, out: net.acks.entry });
@@ -81,7 +102,7 @@ function reliableWorkload(ctx: RunContext): Workload {
       needsWindow(mode, flow, 'reliable transfer');
       if (flow.bytes === null) throw new ScenarioError('a reliable transfer needs a file size');
       const file = generateFile(flow.bytes, spec.seed + i);
-      const sender = new ReliableSender({ scheduler, log, flow: i, out: net.data.entry }, controller, file, ctx.packetBytes - 1448);
+      const sender = new ReliableSender({ scheduler, log, flow: i, out: senderOut(ctx, i) }, controller, file, ctx.packetBytes - 1448);
       sender.ect = ectFor(controller, spec.link.ecn);
       const receiver = new ReliableReceiver({ scheduler, log, flow: i, out: net.acks.entry }, file);
       toSenders.sinks[i] = sender;

@@ -24,7 +24,7 @@ describe('npm run sim', () => {
       for (const p of s.params) expect(r.stdout).toContain(`${p.name}=`);
     }
     expect(r.stdout).toContain('a=0.1…10 packets');
-    expect(r.stdout).toMatch(/^ {2}--scenario +contest\|offset-constant\|offset-variable\|matrix\|shared\|measurement\n +the experiment to run \(default contest\)$/m);
+    expect(r.stdout).toMatch(/^ {2}--scenario +contest\|offset-constant\|offset-variable\|matrix\|shared\|bulk\|fairness\|measurement\n +the experiment to run \(default contest\)$/m);
     expect(r.stdout).toContain('--ack-loss');
     const lines = r.stdout.split('\n');
     for (const s of SCHEMES)
@@ -212,9 +212,9 @@ describe('npm run sim', () => {
 
   it('refuses a flag the run would ignore, before running: exit 2, what the flag does and which runs take it, no file', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'never.csv');
-    const csvRuns = '--scenario contest, --scenario offset-constant, --scenario offset-variable, --scenario shared, --scenario matrix --row N, --sweep, --scoreboard';
+    const csvRuns = '--scenario contest, --scenario offset-constant, --scenario offset-variable, --scenario shared, --scenario bulk, --scenario matrix --row N, --sweep, --scoreboard';
     const csvDoc = "write the run's event trace CSV; with --sweep or --scoreboard, the points' CSV (one row per run, as the contest lab exports it)";
-    const oneRun = '--scenario contest, --scenario offset-constant, --scenario offset-variable, --scenario shared, --scenario matrix --row N';
+    const oneRun = '--scenario contest, --scenario offset-constant, --scenario offset-variable, --scenario shared, --scenario bulk, --scenario matrix --row N';
     const cases: [string[], string][] = [
       [['--scenario', 'measurement', '--csv', file], `--csv is for ${csvRuns}, not for --scenario measurement: ${csvDoc}`],
       [['--scenario', 'matrix', '--csv', file], `--csv is for ${csvRuns}, not for --scenario matrix without --row: ${csvDoc}`],
@@ -222,10 +222,10 @@ describe('npm run sim', () => {
       [['--scoreboard', '--interval', '50'], `--interval is for ${oneRun}, not for --scoreboard: interval of the summary CSV`],
       [
         ['--scenario', 'matrix', '--row', '3', '--loss', '5'],
-        "--loss is for --scenario contest, --sweep, --scoreboard, --scenario offset-constant, --scenario offset-variable, --scenario shared, not for --scenario matrix --row N: a link flag sets the scenario's link",
+        "--loss is for --scenario contest, --sweep, --scoreboard, --scenario offset-constant, --scenario offset-variable, --scenario shared, --scenario bulk, --scenario fairness, not for --scenario matrix --row N: a link flag sets the scenario's link",
       ],
       [['--row', '3'], '--row is for --scenario matrix --row N, not for --scenario contest: matrix: run only this row and keep its trace'],
-      [['--scenario', 'shared', '--trace', 'TMobile-LTE-short'], `--trace is for --scenario contest, --sweep, --scoreboard, not for --scenario shared: ${SIM_TRACE_DOC}`],
+      [['--scenario', 'shared', '--trace', 'TMobile-LTE-short'], `--trace is for --scenario contest, --sweep, --scoreboard, --scenario bulk, not for --scenario shared: ${SIM_TRACE_DOC}`],
       [['--scoreboard', '--sweep', 'w=1,2'], '--sweep and --scoreboard are two different runs of the contest: give one'],
       [['--scheme', 'reno,cubic', '--sweep', 'w=1,2'], '--scheme: --sweep runs one scheme (got reno, cubic)'],
       [['--scenario', 'matrix', '--scheme', 'reno', '--scheme', 'cubic'], '--scheme: --scenario matrix without --row runs one scheme (got reno, cubic)'],

@@ -5,7 +5,7 @@ import { flagName, UsageError } from '../flags.ts';
 import { SIM_FLAGS, type SimFlags } from './simFlags.ts';
 
 /** What a sim command line runs: its scenario, or for the contest and the matrix the form asked for. */
-export type Run = 'contest' | 'sweep' | 'scoreboard' | 'offset-constant' | 'offset-variable' | 'shared' | 'matrix row' | 'matrix' | 'measurement';
+export type Run = 'contest' | 'sweep' | 'scoreboard' | 'offset-constant' | 'offset-variable' | 'shared' | 'bulk' | 'fairness' | 'matrix row' | 'matrix' | 'measurement';
 
 export function runOf(flags: SimFlags): Run {
   if (flags.scoreboard && flags.sweep !== undefined) throw new UsageError('--sweep and --scoreboard are two different runs of the contest: give one');
@@ -22,23 +22,27 @@ const ASKED_BY: Record<Run, string> = {
   'offset-constant': '--scenario offset-constant',
   'offset-variable': '--scenario offset-variable',
   shared: '--scenario shared',
+  bulk: '--scenario bulk',
+  fairness: '--scenario fairness',
   'matrix row': '--scenario matrix --row N',
   matrix: '--scenario matrix without --row',
   measurement: '--scenario measurement',
 };
 
 /** The runs of one scenario whose trace, summary and intervals the tool can write. */
-const ONE_RUN: readonly Run[] = ['contest', 'offset-constant', 'offset-variable', 'shared', 'matrix row'];
+const ONE_RUN: readonly Run[] = ['contest', 'offset-constant', 'offset-variable', 'shared', 'bulk', 'matrix row'];
 const CONTESTS: readonly Run[] = ['contest', 'sweep', 'scoreboard'];
 /** The runs whose link the link flags override (the matrix's rows and the measurement have their own). */
-const LINKED: readonly Run[] = [...CONTESTS, 'offset-constant', 'offset-variable', 'shared'];
+const LINKED: readonly Run[] = [...CONTESTS, 'offset-constant', 'offset-variable', 'shared', 'bulk', 'fairness'];
 
 /** The runs each flag has a use in; a flag not named here has one in every run. */
 const FLAG_RUNS: Partial<Record<(typeof SIM_FLAGS)[number]['name'], readonly Run[]>> = {
-  trace: CONTESTS,
-  scheme: [...ONE_RUN, 'sweep', 'matrix'],
+  trace: [...CONTESTS, 'bulk'],
+  scheme: [...ONE_RUN, 'sweep', 'matrix', 'fairness'],
   set: [...ONE_RUN, 'sweep', 'matrix'],
-  flows: ['contest', 'offset-constant', 'offset-variable', 'shared'],
+  flows: ['contest', 'offset-constant', 'offset-variable', 'shared', 'bulk'],
+  duration: ['bulk', 'fairness'],
+  hostJitter: ['contest', 'shared', 'bulk', 'fairness'],
   seeds: ['matrix'],
   row: ['matrix row'],
   sweep: ['sweep'],

@@ -1,5 +1,6 @@
 import type { SchemeCatalogue } from '../../../shared/controllers/registry.ts';
 import { LINK_PARAMS, withLinkValues } from '../../../shared/link/params.ts';
+import { bulk } from '../../../shared/scenarios/bulk.ts';
 import { contestOn } from '../../../shared/scenarios/contestOn.ts';
 import { flow, offsetServer, SHARED_PRESETS, sharedBottleneck } from '../../../shared/scenarios/presets.ts';
 import type { FlowSpec, ScenarioSpec } from '../../../shared/scenarios/spec.ts';
@@ -16,6 +17,8 @@ export const DEFAULT_SCHEME: Record<Exclude<Scenario, 'measurement'>, string> = 
   'offset-variable': 'burst-aimd',
   matrix: 'reno',
   shared: 'reno',
+  bulk: 'cubic',
+  fairness: 'cubic',
 };
 
 /** The flows --scheme, --flows and --set ask for (schemes repeat to fill), each value checked against its scheme's schema. */
@@ -43,11 +46,16 @@ function sharedSpec(flags: SimFlags, schemes: readonly string[], sets: readonly 
 }
 
 /** The scenario before the link flags: the contest (which a sweep starts from too), an offset server, or a shared bottleneck. */
-function presetSpec(flags: SimFlags, schemes: readonly string[], sets: readonly SetFlag[], catalogue: SchemeCatalogue): ScenarioSpec {
+function presetSpec(flags: SimFlags, given: Record<string, unknown>, schemes: readonly string[], sets: readonly SetFlag[], catalogue: SchemeCatalogue): ScenarioSpec {
   switch (flags.scenario) {
     case 'contest':
-      // A trace given by path lasts as long as the file says.
-      return contestOn(flags.trace, buildFlows(schemes, flags.flows, sets, catalogue), flags.seed, (path) => loadTrace(path).times.at(-1)!);
+      // A trace given by path lasts as long as the file says; a comma list of schemes is as many flows (--help says so), more with --flows.
+      return contestOn(flags.trace, buildFlows(schemes, Math.max(flags.flows, schemes.length), sets, catalogue), flags.seed, (path) => loadTrace(path).times.at(-1)!);
+    case 'bulk': {
+      const spec = bulk(schemes, flags.duration, flags.seed, given.trace === undefined ? null : flags.trace);
+      spec.flows = buildFlows(schemes, Math.max(flags.flows, schemes.length), sets, catalogue);
+      return spec;
+    }
     case 'offset-constant':
     case 'offset-variable':
       return offsetServer(flags.scenario === 'offset-variable', buildFlows(schemes, flags.flows, sets, catalogue, 1_000_000), flags.seed);
@@ -60,7 +68,8 @@ function presetSpec(flags: SimFlags, schemes: readonly string[], sets: readonly 
 
 /** The scenario the flags describe, its link overridden by the link flags given. */
 export function scenarioSpec(flags: SimFlags, given: Record<string, unknown>, schemes: readonly string[], sets: readonly SetFlag[], catalogue: SchemeCatalogue): ScenarioSpec {
-  const spec = presetSpec(flags, schemes, sets, catalogue);
+  const spec = presetSpec(flags, given, schemes, sets, catalogue);
+  if (flags.hostJitter === 'off') spec.hostJitter = false;
   spec.link = withLinkValues(spec.link, readSchemaFlags(LINK_PARAMS, given, 'the link'));
   refuseUnusedLinkFlags(spec.link, given);
   return spec;

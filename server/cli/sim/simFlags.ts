@@ -1,12 +1,13 @@
 import { choice } from '../../../shared/controllers/types.ts';
 import { LINK_PARAMS } from '../../../shared/link/params.ts';
 import { MATRIX_SEEDS } from '../../../shared/scenarios/matrix.ts';
+import { FAIRNESS_SECONDS } from '../../../shared/scenarios/bulk.ts';
 import { BUNDLED_TRACES, MATRIX, SHARED_PRESETS } from '../../../shared/scenarios/presets.ts';
 import { flagHelp, schemaHelp } from '../flagHelp.ts';
 import { type FlagValues, HELP_FLAG, listFlag, outputFlag, seedFlag, switchFlag, textFlag, wholeFlag } from '../flags.ts';
 import { schemesHelp, setFlag } from '../schemeFlags.ts';
 
-export const SCENARIOS = ['contest', 'offset-constant', 'offset-variable', 'matrix', 'shared', 'measurement'] as const;
+export const SCENARIOS = ['contest', 'offset-constant', 'offset-variable', 'matrix', 'shared', 'bulk', 'fairness', 'measurement'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 /** The sim's own flags; the link's come from its schema (LINK_PARAMS). */
@@ -28,6 +29,8 @@ export const SIM_FLAGS = [
     accepts: /^[A-Za-z]\w*=.+$/,
     means: 'NAME=VALUES, e.g. w=2..512*2',
   }),
+  wholeFlag('duration', 's', 1, 3600, FAIRNESS_SECONDS, 'bulk, fairness: how long the flows send (each cell of the grid)'),
+  choice('hostJitter', ['on', 'off'], 'on', "flows sharing a bottleneck: each host's timing noise, up to one service time per packet (off shows phase effects)"),
   switchFlag('scoreboard', 'contest: every built-in window scheme at its defaults on the trace'),
   choice(
     'preset',
