@@ -42,9 +42,9 @@ const GOLDEN: [string, () => ScenarioSpec, { csv: string; summary: string }][] =
   [
     'three flows on one bottleneck, staggered',
     () => ({ ...contest('TMobile-LTE-short', [flow('fixed', { w: 20 }), flow('aimd', {}, 2000), flow('cubic', {}, 5000)], 3), durationMs: 20_000 }),
-    { csv: '8d49801f09a4333c', summary: '6091247b518f205f' },
+    { csv: '3efbd803ab0f8bad', summary: 'b530f3bf7a163648' },
   ],
-  ['impaired both ways (loss, burst loss, jitter, duplication, reordering)', impaired, { csv: '941aa34eb672cea4', summary: 'a27252081af7a775' }],
+  ['impaired both ways (loss, burst loss, jitter, duplication, reordering)', impaired, { csv: '2224f9c19ad8ca82', summary: '48805743a978ddf7' }],
   ['CoDel on a constant-rate link', () => aqmRun('cubic', 6, 30, 200, { kind: 'codel', target: 5, interval: 100 }, 4), { csv: '52a5357182caa451', summary: 'c6d558ff1b33e755' }],
   ['PIE on a constant-rate link', () => aqmRun('aimd', 3, 10, 300, { kind: 'pie', qdelayRef: 15, maxBurst: 150 }, 6), { csv: 'c68c2c06a73acb3d', summary: '1d8857e6b8c5aae7' }],
   ['a reliable transfer over a lossy row of the matrix', () => matrixRun(MATRIX.find((r) => r.drop > 0 && r.delay > 0)!, 'reno', {}, 7), { csv: 'a87096265d3986b1', summary: '9943160b86465168' }],
