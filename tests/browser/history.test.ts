@@ -107,3 +107,42 @@ describe('the address as history', () => {
     await relay.close();
   });
 });
+
+describe('the page as it settles', () => {
+  it('keeps the charts in place as the runs arrive; Edit a copy over the starter asks nothing; Import folds its menu', async () => {
+    const page = await env.context.newPage();
+    // Where the first chart row stands, every frame from the page's first until both runs are in.
+    await page.addInitScript(() => {
+      const tops: number[] = [];
+      (window as unknown as { tops: number[] }).tops = tops;
+      const look = () => {
+        const row = document.querySelector('.columns');
+        if (row) tops.push(Math.round(row.getBoundingClientRect().top + window.scrollY));
+        if (document.querySelectorAll('[data-card="Throughput"] dd').length < 2 || !document.querySelector('[data-caption="plane"]')) requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(`${env.relay.url}/?a=aimd`);
+    await card(page, 'A', 'Throughput');
+    await card(page, 'B', 'Throughput');
+    await page.locator('[data-caption="plane"]').waitFor();
+    const tops = await page.evaluate(() => (window as unknown as { tops: number[] }).tops);
+    expect(tops.length).toBeGreaterThan(0);
+    expect(Math.max(...tops) - Math.min(...tops)).toBeLessThanOrEqual(2);
+
+    await page.getByRole('region', { name: 'Controller A' }).getByRole('button', { name: 'Edit a copy' }).click();
+    await page.locator('.user-editor').waitFor();
+    expect(dialogs).toEqual([]);
+
+    await page.getByText('Import', { exact: true }).click();
+    await page.locator('[data-import="b"]').setInputFiles({ name: 'nothing.csv', mimeType: 'text/csv', buffer: Buffer.from('not a trace\n') });
+    await page.locator('.notices').getByText('nothing.csv').waitFor();
+    expect(await page.locator('details.menu:has([data-import="b"])').getAttribute('open')).toBeNull();
+    await page.close();
+  });
+});

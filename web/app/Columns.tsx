@@ -56,11 +56,14 @@ export function Overview({ e, setE, runs, label, stale, said }: { e: Experiment;
         {e.scenario === 'contest' && <PlaneChart points={points} width={380} height={200} short />}
         <Exercises e={e} runs={(['a', 'b'] as const).map((s) => ({ slot: s, side: label(s), summary: runs.views[s]?.summary }))} choose={(exercise) => setE(readyFor(e, exercise))} />
       </div>
-      {e.scenario === 'contest' && plane && (
-        <p className="caption" data-caption="plane">
-          {plane}
-        </p>
-      )}
+      {e.scenario === 'contest' &&
+        (plane ? (
+          <p className="caption" data-caption="plane">
+            {plane}
+          </p>
+        ) : (
+          <CaptionPlace />
+        ))}
       {e.scenario === 'offset' && <OffsetCaption runs={runs} label={label} />}
     </div>
   );
@@ -73,8 +76,13 @@ function OffsetCaption({ runs, label }: { runs: Runs; label(s: Slot): string }) 
     <p className="caption" data-caption="offset">
       {offsetCaption(sides)}
     </p>
-  ) : null;
+  ) : (
+    <CaptionPlace />
+  );
 }
+
+/** The place a caption will take once its runs are in, kept meanwhile so the charts below do not jump. */
+const CaptionPlace = () => <div className="caption-place" aria-hidden="true" />;
 
 /** What the page says of both runs, under the plane and each row of charts. */
 export type Captions = Record<CaptionRow, string>;

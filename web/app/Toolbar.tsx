@@ -96,7 +96,17 @@ export function Toolbar({ settingsOpen, toggleSettings, e, set, setScenario, liv
           {(['a', 'b'] as const).map((s) => (
             <label key={s}>
               replay in {SIDE_STYLE[s].name}
-              <input type="file" accept={IMPORT_ACCEPT} onChange={(ev) => ev.target.files?.[0] && onImport(ev.target.files[0], s)} data-import={s} />
+              <input
+                type="file"
+                accept={IMPORT_ACCEPT}
+                onChange={(ev) => {
+                  if (!ev.target.files?.[0]) return;
+                  onImport(ev.target.files[0], s);
+                  // the file is on its way: the menu folds, so the run it brings shows
+                  importMenu.current?.removeAttribute('open');
+                }}
+                data-import={s}
+              />
             </label>
           ))}
         </div>

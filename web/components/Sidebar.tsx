@@ -12,6 +12,7 @@ import { RelayPolicy, type RelayPolicyView } from '../app/RelayPolicy.tsx';
 import { SchemeSelect } from './SchemeSelect.tsx';
 import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
 import { copyOf, hasCopy } from '../editor/copies.ts';
+import { EXAMPLE } from '../editor/example.ts';
 import { type CheckAndRun, LazyEditor } from '../editor/LazyEditor.tsx';
 import { currentText, showEditor, useEditorState } from '../editor/userCode.ts';
 import { pageCatalogue } from '../app/catalogue.ts';
@@ -97,7 +98,7 @@ function SideControls({ which, e, set }: { which: 'a' | 'b'; e: Experiment; set:
 
 /**
  * Opens the editor: on the user's own controller as it is, or on a readable copy of the selected built-in
- * (which replaces the text in the editor, so it asks first when that text differs).
+ * (which replaces the text in the editor, so it asks first when that text is the user's own).
  */
 function EditEntry({ scheme, which }: { scheme: string; which: 'a' | 'b' }) {
   if (scheme === USER_SCHEME_ID) {
@@ -110,7 +111,9 @@ function EditEntry({ scheme, which }: { scheme: string; which: 'a' | 'b' }) {
   const copy = hasCopy(scheme);
   const open = async () => {
     const text = await copyOf(scheme);
-    if (currentText() !== text && !window.confirm('Replace the text in the editor with a copy of this controller?')) return;
+    // Only the user's own text is asked about: the untouched starter goes without a word.
+    const own = currentText() !== text && currentText() !== EXAMPLE;
+    if (own && !window.confirm('Replace the text in the editor with a copy of this controller?')) return;
     showEditor(true, which, text);
   };
   return (
