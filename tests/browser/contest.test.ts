@@ -53,6 +53,7 @@ async function submitAs(id: string, cut: number): Promise<Page> {
   await submit.click();
   await page.locator('.contest-submit [data-status="scored"]').waitFor({ timeout: 120_000 });
   expect(await page.locator('.contest-submit [data-status="scored"]').innerText()).toMatch(/^Scored: Verizon-LTE-short \d+\.\d\d Mbit\/s, \d+ ms, score -?\d+\.\d{3}/);
+  await page.locator('.user-editor').screenshot({ path: join(ROOT, `build/contest-editor-${id}.png`) });
   expect(problems).toEqual([]);
   return page;
 }
