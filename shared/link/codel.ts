@@ -46,6 +46,11 @@ export class CodelQueue extends DropTailQueue {
     return { packet, okToDrop };
   }
 
+  /** Takes the head packet out without a CoDel decision (FQ-CoDel's drops when it overflows). */
+  dropHead(): Packet {
+    return super.shift();
+  }
+
   private controlLaw(t: number, count: number): number {
     return t + Math.floor(this.interval / Math.sqrt(count));
   }

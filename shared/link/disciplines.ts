@@ -3,6 +3,7 @@ import { codel } from './codel.ts';
 import type { DisciplineEntry, SettingsOf } from './discipline.ts';
 import { dropHead, dropTail } from './fifo.ts';
 import { dualPi2 } from './dualPi2.ts';
+import { fqCodel } from './fqCodel.ts';
 import { pie } from './pie.ts';
 import { red } from './red.ts';
 
@@ -11,7 +12,7 @@ import { red } from './red.ts';
  * exports its entry (see defineDiscipline) and one line here; the link's schema, its values, the spec
  * and the queue built for it all follow from this table.
  */
-export const DISCIPLINE_TABLE = [dropTail, dropHead, codel, pie, red, dualPi2] as const;
+export const DISCIPLINE_TABLE = [dropTail, dropHead, codel, pie, red, fqCodel, dualPi2] as const;
 
 /** A discipline with its settings, as the link spec holds it. */
 export type Discipline = SettingsOf<(typeof DISCIPLINE_TABLE)[number]>;
