@@ -119,6 +119,26 @@ describe('npm run contest -- submit', () => {
   }, 180_000);
 });
 
+describe('the class contest: rate limit', () => {
+  it('takes one submission per id per --contest-gap, saying when the next may come', async () => {
+    const limited = await contestRelay(['--contest-gap', '3600', '--contest-trace', PUBLIC, '--contest-held-out', HELD_OUT]);
+    try {
+      const first = await postSubmission(limited.url, { id: 'fay@red', code: GOOD });
+      expect(first.status).toBe(202);
+      await settled(limited.url, first.json.submission);
+      const res = await fetch(`${limited.url}/api/contest/submissions`, { method: 'POST', body: JSON.stringify({ id: 'fay@red', code: GOOD, token: first.json.token }) });
+      const wait = Number(res.headers.get('retry-after'));
+      expect(res.status).toBe(429);
+      expect(wait).toBeGreaterThan(3000);
+      expect(await res.json()).toEqual({ error: `fay@red may submit once every 3600 s: try again in ${wait} s` });
+      // another id is not held back
+      expect((await postSubmission(limited.url, { id: 'gus@red', code: GOOD })).status).toBe(202);
+    } finally {
+      await limited.stop();
+    }
+  }, 180_000);
+});
+
 describe('the class contest: records', () => {
   it('keeps acknowledged submissions, their code and tokens across kill -9, and scores what was left unscored', async () => {
     const data = mkdtempSync(join(tmpdir(), 'pipefill-contest-data-'));
