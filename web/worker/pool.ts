@@ -48,7 +48,10 @@ export class WorkerPool {
   private readonly dogs: Record<Slot, Watchdog>;
 
   /** `first`: the runs the page will ask for first, whose bundled traces the workers load as they start. */
-  constructor(first: ScenarioSpec[] = []) {
+  constructor(
+    first: ScenarioSpec[] = [],
+    private readonly spawn: (name: string, traces: readonly string[]) => WorkerLike = (name, traces) => userCodeWorker(simWorkerUrl, name, traces),
+  ) {
     this.dogs = { a: new Watchdog(() => this.hung('a')), b: new Watchdog(() => this.hung('b')) };
     const traces = [...new Set(first.flatMap(tracesOf))].filter((n) => !n.startsWith('upload:'));
     this.start('a', traces);
@@ -57,7 +60,7 @@ export class WorkerPool {
 
   /** A side's worker, handed the bundled traces of the runs the page opens on as it starts (sandboxHost.ts). */
   private start(slot: Slot, traces: string[] = []): void {
-    this.workers[slot] = this.listen(slot, userCodeWorker(simWorkerUrl, `simulation ${slot}`, traces), false);
+    this.workers[slot] = this.listen(slot, this.spawn(`simulation ${slot}`, traces), false);
     for (const u of this.uploads) this.workers[slot].postMessage({ ...u, id: 0, kind: 'upload' } satisfies WorkerRequest);
   }
 

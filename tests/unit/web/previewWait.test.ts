@@ -4,25 +4,25 @@ import { contest, flow } from '../../../shared/scenarios/presets.ts';
 import { previewWaits } from '../../../web/worker/previewWait.ts';
 import { WorkerPool } from '../../../web/worker/pool.ts';
 import type { WorkerRequest, WorkerResponse } from '../../../web/worker/protocol.ts';
+import type { WorkerLike } from '../../../web/worker/sandboxHost.ts';
 
 /** Workers that record what the page posts them, and let the test answer as them. */
 function fakeWorkers() {
   const made: { posted: WorkerRequest[]; onmessage: ((e: { data: WorkerResponse }) => void) | null }[] = [];
-  vi.stubGlobal(
-    'Worker',
-    class {
-      posted: WorkerRequest[] = [];
-      onmessage: ((e: { data: WorkerResponse }) => void) | null = null;
-      constructor() {
-        made.push(this);
-      }
+  const spawn = () => {
+    const w = {
+      posted: [] as WorkerRequest[],
+      onmessage: null as ((e: { data: WorkerResponse }) => void) | null,
+      onerror: null,
       postMessage(m: WorkerRequest) {
-        this.posted.push(m);
-      }
-      terminate() {}
-    },
-  );
-  return made;
+        w.posted.push(m);
+      },
+      terminate() {},
+    };
+    made.push(w);
+    return w as unknown as WorkerLike;
+  };
+  return { made, spawn };
 }
 
 describe('the preview handshake', () => {
@@ -51,8 +51,8 @@ describe('the preview handshake', () => {
   it('the page tells the worker once the frame with the preview is drawn, at once for a preview it no longer wants', async () => {
     const frames: (() => void)[] = [];
     vi.stubGlobal('requestAnimationFrame', (f: () => void) => frames.push(f));
-    const workers = fakeWorkers();
-    const pool = new WorkerPool();
+    const { made: workers, spawn } = fakeWorkers();
+    const pool = new WorkerPool([], spawn);
     const a = workers[0];
     const drawn: RunSeries[] = [];
     const spec = contest('Verizon-LTE-short', [flow('fixed', { w: 50 })]);
