@@ -1,6 +1,6 @@
-import { markCe, type Packet } from '../net/packet.ts';
+import type { Packet } from '../net/packet.ts';
 import { num } from '../controllers/types.ts';
-import { defineDiscipline } from './discipline.ts';
+import { defineDiscipline, markInstead } from './discipline.ts';
 import { DropTailQueue } from './fifo.ts';
 import { OPPORTUNITY_BYTES as PACKET_SIZE } from '../trace/mahimahi.ts';
 
@@ -55,19 +55,12 @@ export class CodelQueue extends DropTailQueue {
     return t + Math.floor(this.interval / Math.sqrt(count));
   }
 
-  /** Marks the packet CE when ECN is on and it is ECN-capable, in place of a drop. */
-  private marked(packet: Packet, now: number): boolean {
-    if (!this.ecn || !markCe(packet)) return false;
-    this.onMark(packet, now);
-    return true;
-  }
-
   shift(now: number): Packet {
     const first = this.take(now);
     if (this.dropping) {
       if (!first.okToDrop) this.dropping = false;
       while (now >= this.dropNext && this.dropping) {
-        if (this.marked(first.packet, now)) {
+        if (markInstead(this, first.packet, now, this.ecn)) {
           this.count++;
           this.dropNext = this.controlLaw(this.dropNext, this.count);
           break;
@@ -79,7 +72,7 @@ export class CodelQueue extends DropTailQueue {
         else this.dropNext = this.controlLaw(this.dropNext, this.count);
       }
     } else if (first.okToDrop) {
-      if (!this.marked(first.packet, now)) {
+      if (!markInstead(this, first.packet, now, this.ecn)) {
         const next = this.take(now);
         this.onDrop(next.packet, now);
       }

@@ -1,5 +1,5 @@
 import type { NumberParam } from '../controllers/types.ts';
-import type { Packet } from '../net/packet.ts';
+import { markCe, type Packet } from '../net/packet.ts';
 import type { Rng } from '../sim/rng.ts';
 
 /**
@@ -19,6 +19,16 @@ export interface PacketQueue {
   onDrop: (packet: Packet, now: number) => void;
   /** Called with each packet an AQM with ECN on marked CE instead of dropping it. */
   onMark: (packet: Packet, now: number) => void;
+}
+
+/**
+ * An AQM's mark in place of a drop: with ECN on, an ECN-capable packet is marked CE and reported to the
+ * queue's onMark. False means there is no mark to make: drop the packet.
+ */
+export function markInstead(queue: PacketQueue, packet: Packet, now: number, ecn: boolean): boolean {
+  if (!ecn || !markCe(packet)) return false;
+  queue.onMark(packet, now);
+  return true;
 }
 
 /** What a queue may hold; Infinity where its limit is not in that unit. */

@@ -1,7 +1,7 @@
 import { num } from '../controllers/types.ts';
-import { ECN, markCe, type Packet } from '../net/packet.ts';
+import { ECN, type Packet } from '../net/packet.ts';
 import type { Rng } from '../sim/rng.ts';
-import { defineDiscipline, type PacketQueue } from './discipline.ts';
+import { defineDiscipline, markInstead, type PacketQueue } from './discipline.ts';
 import { DropTailQueue } from './fifo.ts';
 
 /** PI2's gains per second of queueing delay, and its update interval (Linux's sch_dualpi2 defaults). */
@@ -65,8 +65,7 @@ export class DualPi2Queue implements PacketQueue {
       return true;
     }
     if (this.rng.next() < this.p * this.p) {
-      if (!markCe(packet)) return false;
-      this.onMark(packet, arrival);
+      if (!markInstead(this, packet, arrival, true)) return false;
     }
     this.c.push(packet, arrival);
     return true;
@@ -93,7 +92,7 @@ export class DualPi2Queue implements PacketQueue {
     if (this.c.length > 0) this.credit += WEIGHT_C * packet.bytes;
     // RFC 9332's Th_len: the step never marks the L queue's only packet, however long it waited
     const stepped = sojourn > this.step && this.l.length > 0;
-    if ((stepped || this.rng.next() < this.k * this.p) && markCe(packet)) this.onMark(packet, now);
+    if (stepped || this.rng.next() < this.k * this.p) markInstead(this, packet, now, true);
     return packet;
   }
 

@@ -1,7 +1,7 @@
-import { markCe, type Packet } from '../net/packet.ts';
+import type { Packet } from '../net/packet.ts';
 import type { Rng } from '../sim/rng.ts';
 import { num } from '../controllers/types.ts';
-import { defineDiscipline } from './discipline.ts';
+import { defineDiscipline, markInstead } from './discipline.ts';
 import { DropTailQueue } from './fifo.ts';
 import { OPPORTUNITY_BYTES as PACKET_SIZE } from '../trace/mahimahi.ts';
 
@@ -47,8 +47,7 @@ export class PieQueue extends DropTailQueue {
     this.update(arrival);
     if (!this.fits(this.length + 1, this.bytes + packet.bytes)) return false;
     if (this.dropEarly()) {
-      if (!this.ecn || this.dropProb > MAX_MARK_PROB || !markCe(packet)) return false;
-      this.onMark(packet, arrival);
+      if (this.dropProb > MAX_MARK_PROB || !markInstead(this, packet, arrival, this.ecn)) return false;
     }
     this.accept(packet, arrival);
     return true;

@@ -1,7 +1,7 @@
 import { num } from '../controllers/types.ts';
-import { markCe, type Packet } from '../net/packet.ts';
+import type { Packet } from '../net/packet.ts';
 import type { Rng } from '../sim/rng.ts';
-import { defineDiscipline } from './discipline.ts';
+import { defineDiscipline, markInstead } from './discipline.ts';
 import { DropTailQueue } from './fifo.ts';
 
 /**
@@ -60,7 +60,7 @@ export class RedQueue extends DropTailQueue {
   private early(packet: Packet, now: number): boolean {
     if (this.avg >= this.max) {
       this.count = -1;
-      return this.marked(packet, now);
+      return markInstead(this, packet, now, this.ecn);
     }
     if (++this.count === 0) {
       this.r = this.rng.next();
@@ -70,13 +70,7 @@ export class RedQueue extends DropTailQueue {
     if (pb * this.count < this.r) return true;
     this.count = 0;
     this.r = this.rng.next();
-    return this.marked(packet, now);
-  }
-
-  private marked(packet: Packet, now: number): boolean {
-    if (!this.ecn || !markCe(packet)) return false;
-    this.onMark(packet, now);
-    return true;
+    return markInstead(this, packet, now, this.ecn);
   }
 
   shift(now: number): Packet {
