@@ -18,6 +18,7 @@ import { flowsUnit } from './sharedLab/rateUnit.ts';
 import { withPageCode } from '../editor/userCode.ts';
 import { pageCatalogue } from '../app/catalogue.ts';
 import { pageSchemes } from '../editor/userCode.ts';
+import { FairnessGrid, type GridSettings } from './fairness/FairnessGrid.tsx';
 
 /**
  * The preset's flows: its file sizes and start times (both made for its link), with the given schemes
@@ -73,11 +74,15 @@ function useFlows(initial: ReturnType<typeof useInitialState>) {
     const given = (initial.value.f as Item[]).map(([scheme, startMs, bytes]) => ({ scheme: String(scheme), startMs: Number(startMs), bytes: Number(bytes) }));
     return given.length >= 2 ? given : presetFlows(preset);
   });
+  const [grid, setGrid] = useState<GridSettings>(() => {
+    const schemes = (initial.value.gs as Item[]).map(([s]) => String(s));
+    return { schemes: schemes.length > 0 ? schemes : ['cubic', 'bbr'], link: initial.value.gl as string };
+  });
   useUrlState(
     'shared-lab',
     sharedLab(pageCatalogue()),
-    { preset, f: flows.map((f) => [f.scheme, f.startMs, f.bytes]) },
-    flows.some((f) => f.scheme === USER_SCHEME_ID),
+    { preset, f: flows.map((f) => [f.scheme, f.startMs, f.bytes]), gs: grid.schemes.map((s) => [s]), gl: grid.link },
+    [...flows.map((f) => f.scheme), ...grid.schemes].includes(USER_SCHEME_ID),
   );
   // Another preset keeps each flow's controller, with the file sizes and start times made for its link.
   const choosePreset = (id: string) => {
@@ -85,7 +90,7 @@ function useFlows(initial: ReturnType<typeof useInitialState>) {
     const schemes = flows.map((f) => f.scheme);
     setFlows(presetFlows(id, schemes));
   };
-  return { preset, flows, setFlows, choosePreset };
+  return { preset, flows, setFlows, choosePreset, grid, setGrid };
 }
 
 /** Each flow's throughput and window, the fairness over time (zoomable together), and each flow on the plane. */
@@ -118,7 +123,7 @@ function SharedCharts({ view, busy, domain, setDomain }: { view: RunView; busy: 
 export function SharedLab() {
   const initial = useInitialState(sharedLab(pageCatalogue()));
   const { notices, dismiss } = useNotices(initial);
-  const { preset, flows, setFlows, choosePreset } = useFlows(initial);
+  const { preset, flows, setFlows, choosePreset, grid, setGrid } = useFlows(initial);
   const { view, error, busy, domain, setDomain } = useSharedRun(preset, flows);
   return (
     <div className="lab">
@@ -142,6 +147,7 @@ export function SharedLab() {
       </p>
       {view && <FlowResults view={view} />}
       {view && <SharedCharts view={view} busy={busy} domain={domain} setDomain={setDomain} />}
+      <FairnessGrid settings={grid} set={setGrid} />
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { quote } from '../../shared/text/quote.ts';
 import { type Field, flag, type ListField } from './codec.ts';
 import type { PageCatalogue } from './catalogue.ts';
 import { schemesFor } from './experiment.ts';
+import { GRID_LINKS } from './fairnessLinks.ts';
 
 /** The URL fields of each lab, from the same schemas as the playground's (web/state/experiment.ts). */
 
@@ -79,6 +80,26 @@ export const sharedLab = (c: PageCatalogue): readonly Field[] => [
     parts: () => [choice('scheme', windowIds(c), 'reno', 'The flow’s scheme'), FLOW_START, FLOW_BYTES],
     doc: 'A flow: scheme:start:bytes',
   },
+  {
+    name: 'gs',
+    kind: 'list',
+    max: 8,
+    parts: () => [
+      choice(
+        'scheme',
+        schemesFor('contest', c).map((s) => s.id),
+        'cubic',
+        'A scheme of the fairness grid',
+      ),
+    ],
+    doc: 'A scheme of the fairness grid',
+  },
+  choice(
+    'gl',
+    GRID_LINKS.map((l) => l.id),
+    'shallow',
+    'The fairness grid’s link',
+  ),
 ];
 
 export const transportLab = (c: PageCatalogue): readonly Field[] => [
