@@ -143,6 +143,11 @@ describe('the page as it settles', () => {
     await page.locator('[data-import="b"]').setInputFiles({ name: 'nothing.csv', mimeType: 'text/csv', buffer: Buffer.from('not a trace\n') });
     await page.locator('.notices').getByText('nothing.csv').waitFor();
     expect(await page.locator('details.menu:has([data-import="b"])').getAttribute('open')).toBeNull();
+    // a second failure takes the place of the first: banners do not pile up
+    await page.getByText('Import', { exact: true }).click();
+    await page.locator('[data-import="a"]').setInputFiles({ name: 'other.csv', mimeType: 'text/csv', buffer: Buffer.from('no trace either\n') });
+    await page.locator('.notices').getByText('other.csv').waitFor();
+    expect(await page.locator('.notices p').count()).toBe(1);
     await page.close();
   });
 });
