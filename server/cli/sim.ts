@@ -13,7 +13,7 @@ import { measure } from './sim/measure.ts';
 import { runMatrix } from './sim/matrix.ts';
 import { emitRun, runOnce } from './sim/oneRun.ts';
 import { oneScheme, refuseFlagsNotFor, refuseOverwrites, runOf } from './sim/runs.ts';
-import { buildFlows, DEFAULT_SCHEME, scenarioSpec } from './sim/scenarios.ts';
+import { buildFlows, defaultScheme, scenarioSpec } from './sim/scenarios.ts';
 import { SIM_FLAGS, simHelp } from './sim/simFlags.ts';
 import { runSweep, scoreboardRuns, sweepRuns } from './sim/sweep.ts';
 
@@ -29,7 +29,7 @@ export async function sim(argv: string[], io: Io): Promise<number> {
   refuseFlagsNotFor(run, given);
   refuseOverwrites(flags);
   if (flags.scenario === 'measurement') return measure(flags.seed, flags.json, io);
-  const { ids: schemes, schemes: catalogue } = await loadSchemeFiles(flags.scheme.length > 0 ? flags.scheme : [DEFAULT_SCHEME[flags.scenario]]);
+  const { ids: schemes, schemes: catalogue } = await loadSchemeFiles(flags.scheme.length > 0 ? flags.scheme : [defaultScheme(flags)]);
   const sets = parseSets(flags.set, 255);
   switch (run) {
     case 'scoreboard':

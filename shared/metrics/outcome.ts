@@ -30,6 +30,8 @@ export interface RunFacts {
     durationMs: number;
     link: Pick<LinkSpec, 'kind' | 'mbps' | 'delayMs' | 'once'> & { forward: { loss: number } };
     offset: { policy: OffsetPolicyConfig } | null;
+    /** The flow whose ACK path is jittered, marked in the summary. */
+    ackJitter?: { flow: number };
   };
   log: EventLog;
   flows: readonly FlowOutcome[];

@@ -11,6 +11,8 @@ export interface FlowSummary {
   flow: number;
   scheme: string;
   link: LinkMetrics;
+  /** Present (true) on the flow whose ACK path the run jitters (ScenarioSpec.ackJitter). */
+  jittered?: true;
   reliable: {
     exact: boolean;
     seconds: number;
@@ -99,7 +101,8 @@ export function summarize(run: RunFacts): Summary {
         boundMs: boundMs(policy, chunks),
       };
     }
-    return { flow: o.flow, scheme: o.scheme, link, reliable, offset };
+    const jittered = spec.ackJitter?.flow === o.flow ? { jittered: true as const } : {};
+    return { flow: o.flow, scheme: o.scheme, link, ...jittered, reliable, offset };
   });
   const omniscient = run.trace ? omniscientPoint(run.trace, spec.durationMs, spec.link.once) : null;
   return {

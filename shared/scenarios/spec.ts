@@ -45,6 +45,11 @@ export interface ScenarioSpec {
    * turns it off, to show the phase effects it breaks. A single flow never has it.
    */
   hostJitter?: boolean;
+  /**
+   * Non-congestive delay jitter on one flow's ACK path (shared/endpoints/ackAggregation.ts): the ACKs
+   * reaching flow `flow`'s sender are held up to `ms` each, released in batches. None when absent.
+   */
+  ackJitter?: { flow: number; ms: number };
 }
 
 /** The traces a run's link plays (none on a constant-rate link). */

@@ -10,6 +10,7 @@ import { OffsetPolicy } from '../offset/policy.ts';
 import type { Rng } from '../sim/rng.ts';
 import type { Scheduler } from '../sim/scheduler.ts';
 import { HostJitter } from '../endpoints/hostJitter.ts';
+import { AckAggregation } from '../endpoints/ackAggregation.ts';
 import type { PacketSink } from '../net/packet.ts';
 import { FlowRouter, type Network } from './network.ts';
 import type { FlowOutcome } from '../metrics/outcome.ts';
@@ -65,6 +66,13 @@ function senderOut(ctx: RunContext, i: number): PacketSink {
   return host;
 }
 
+/** What hands ACKs to flow i's sender: the ACK router, through the spec's ACK jitter when the flow is the jittered one. */
+function senderIn(ctx: RunContext, i: number, sender: PacketSink): PacketSink {
+  const jitter = ctx.spec.ackJitter;
+  if (jitter?.flow !== i) return sender;
+  return new AckAggregation(ctx.scheduler, jitter.ms, ctx.rng.stream(`ack-jitter-${i}`), sender);
+}
+
 /** How long the bottleneck takes to send one packet, ms: on a trace's link, at most its 1 ms opportunity grain. */
 function serviceMs(link: RunContext['spec']['link'], packetBytes: number): number {
   return link.kind === 'rate' ? (packetBytes * 8) / (link.mbps * 1000) : 1;
@@ -84,7 +92,7 @@ function contestWorkload(ctx: RunContext): Workload {
       needsWindow(mode, flow, 'the contest');
       const sender = new ContestSender({ scheduler, log, flow: i, out: senderOut(ctx, i) }, controller, ctx.packetBytes);
       sender.ect = ectFor(controller, ctx.spec.link.ecn);
-      toSenders.sinks[i] = sender;
+      toSenders.sinks[i] = senderIn(ctx, i, sender);
       toReceivers.sinks[i] = new AckingReceiver({ scheduler, log, flow: i, out: net.acks.entry });
       sender.start(flow.startMs);
       return () => (outcome.finishedAt = sender.finishedAt);
@@ -105,7 +113,7 @@ function reliableWorkload(ctx: RunContext): Workload {
       const sender = new ReliableSender({ scheduler, log, flow: i, out: senderOut(ctx, i) }, controller, file, ctx.packetBytes - 1448);
       sender.ect = ectFor(controller, spec.link.ecn);
       const receiver = new ReliableReceiver({ scheduler, log, flow: i, out: net.acks.entry }, file);
-      toSenders.sinks[i] = sender;
+      toSenders.sinks[i] = senderIn(ctx, i, sender);
       toReceivers.sinks[i] = receiver;
       sender.start(flow.startMs);
       return () => {

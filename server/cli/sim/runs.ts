@@ -47,7 +47,7 @@ const FLAG_RUNS: Partial<Record<(typeof SIM_FLAGS)[number]['name'], readonly Run
   row: ['matrix row'],
   sweep: ['sweep'],
   scoreboard: ['scoreboard'],
-  preset: ['shared'],
+  preset: ['shared', 'bulk'],
   csv: [...ONE_RUN, 'sweep', 'scoreboard'],
   summaryCsv: ONE_RUN,
   interval: ONE_RUN,

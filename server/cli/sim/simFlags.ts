@@ -3,6 +3,7 @@ import { LINK_PARAMS } from '../../../shared/link/params.ts';
 import { MATRIX_SEEDS } from '../../../shared/scenarios/matrix.ts';
 import { FAIRNESS_SECONDS } from '../../../shared/scenarios/bulk.ts';
 import { BUNDLED_TRACES, MATRIX, SHARED_PRESETS } from '../../../shared/scenarios/presets.ts';
+import { STARVATION } from '../../../shared/scenarios/starvation.ts';
 import { flagHelp, schemaHelp } from '../flagHelp.ts';
 import { type FlagValues, HELP_FLAG, listFlag, outputFlag, seedFlag, switchFlag, textFlag, wholeFlag } from '../flags.ts';
 import { schemesHelp, setFlag } from '../schemeFlags.ts';
@@ -34,9 +35,9 @@ export const SIM_FLAGS = [
   switchFlag('scoreboard', 'contest: every built-in window scheme at its defaults on the trace'),
   choice(
     'preset',
-    SHARED_PRESETS.map((p) => p.id),
+    [...SHARED_PRESETS.map((p) => p.id), STARVATION.id],
     'cdn',
-    'shared: the bottleneck',
+    `shared: the bottleneck; shared or bulk: ${STARVATION.id}, two ${STARVATION.scheme} flows, the second's ACKs held up to ${STARVATION.jitterMs} ms`,
   ),
   outputFlag('csv', "write the run's event trace CSV; with --sweep or --scoreboard, the points' CSV (one row per run, as the contest lab exports it)"),
   outputFlag('summaryCsv', "write the run's per-interval summary CSV"),
