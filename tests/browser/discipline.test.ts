@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, open, playground } from '../helpers/page.ts';
+import { card, open, playground, quickPlayback } from '../helpers/page.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -35,6 +35,22 @@ describe('queue disciplines in the sidebar', () => {
     expect(Number.parseFloat(looser)).toBeGreaterThan(Number.parseFloat(after));
     expect(again.problems).toEqual([]);
     await again.page.close();
+    await page.close();
+  });
+
+  it('ECN, switched on in the sidebar, reaches the URL, and CoDel marks Reno’s packets CE, ticked on its charts, not AIMD’s', async () => {
+    const { page, problems } = await open(env.browser, `${env.relay.url}/?a=reno&b=aimd&link.discipline=codel`);
+    await quickPlayback(page);
+    await card(page, 'A', 'Queueing p95');
+    const ceKey = (side: 'a' | 'b') => page.locator(`.column[data-side="${side}"] .legend .key`, { hasText: 'CE mark' });
+    expect(await ceKey('a').count()).toBe(0);
+    await page.locator('[data-param="link.ecn"]').selectOption('on');
+    await ceKey('a').first().waitFor();
+    expect(new URL(page.url()).searchParams.get('link.ecn')).toBe('on');
+    await card(page, 'B', 'Queueing p95');
+    // AIMD declares no ECN capability: its packets are Not-ECT, and CoDel drops them as before
+    expect(await ceKey('b').count()).toBe(0);
+    expect(problems).toEqual([]);
     await page.close();
   });
 

@@ -130,7 +130,7 @@ export const Sidebar = memo(function Sidebar({ e, set, checkAndRun, uploaded, on
   const isRate = e.trace === 'rate';
   const discipline = String(linkNow.discipline) as keyof typeof DISCIPLINE_PARAMS;
   const netem = isRate && linkNow.linkModel === 'netem';
-  const queueParams = netem ? ['limit', 'netemQdisc'] : [...(linkNow.queue === 'infinite' ? ['queue'] : ['queue', 'queueLimit']), 'discipline', ...DISCIPLINE_PARAMS[discipline]];
+  const queueParams = netem ? ['limit', 'netemQdisc'] : [...(linkNow.queue === 'infinite' ? ['queue'] : ['queue', 'queueLimit']), 'discipline', ...DISCIPLINE_PARAMS[discipline], 'ecn'];
   const impairments = ['loss', 'burstP', 'burstR', 'burstLoss', 'duplicate', 'reorder', 'jitter', ...(netem ? NETEM_IMPAIRMENT_PARAMS.map((p) => p.name) : [])];
   const ackImpairments = netem && linkNow.netemQdisc === 'loopback' ? [] : impairments.map((n) => `ack${n[0].toUpperCase()}${n.slice(1)}`);
   return (
