@@ -30,6 +30,9 @@ export function explainClientErrors(server: Server): void {
     const body = tooLong ? TOO_LONG_PAGE : 'bad request\n';
     const head = tooLong ? '431 Request Header Fields Too Large' : '400 Bad Request';
     const type = tooLong ? 'text/html; charset=utf-8' : 'text/plain';
+    // Closed once the answer is written, not only half-closed: a client that never reads nor closes
+    // would otherwise hold its connection (and its address's share) for good.
+    socket.once('finish', () => socket.destroy());
     socket.end(`HTTP/1.1 ${head}\r\ncontent-type: ${type}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   });
 }
@@ -44,7 +47,7 @@ export function answerWithoutUpgrade(req: IncomingMessage, socket: Socket, handl
   res.assignSocket(socket);
   res.on('finish', () => {
     res.detachSocket(socket);
-    socket.end();
+    socket.destroySoon(); // closed, not half-closed: see explainClientErrors
   });
   handle(req, res);
 }

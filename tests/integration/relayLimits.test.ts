@@ -89,6 +89,31 @@ describe('HTTP: headers have a deadline', () => {
     expect(ms).toBeLessThan(HEADERS_TIMEOUT_MS + 3 * DEADLINE_CHECK_MS + 1000);
     await relay.close();
   }, 30_000);
+  it('a client that never reads nor closes gets its connections back once their headers are late', async () => {
+    // Answering a late request and only half-closing would leave its connection held until the client
+    // closes, which such a client never does: its share stays taken for good.
+    const relay = await testRelay({ singleThread: true, maxHttpPerClient: 5 });
+    const port = portOf(relay.url);
+    const held: Socket[] = [];
+    for (let i = 0; i < 5; i++) {
+      const s = connect({ port, host: '127.0.0.1' });
+      s.on('error', () => {});
+      s.write('GET / HTTP/1.1\r\nX-Unfinished: '); // and never read (the stream stays paused) nor close
+      held.push(s);
+    }
+    const started = Date.now();
+    let served = false;
+    while (!served && Date.now() - started < HEADERS_TIMEOUT_MS + 3 * DEADLINE_CHECK_MS + 5000) {
+      served = await getFrom(`${relay.url}/api/relay`, '127.0.0.1').then(
+        (r) => (r.close(), r.status === 200),
+        () => false,
+      );
+      if (!served) await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(served).toBe(true);
+    for (const s of held) s.destroy();
+    await relay.close();
+  }, 30_000);
 });
 
 describe('HTTP: a body no route takes is refused unread', () => {
