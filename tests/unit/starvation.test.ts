@@ -69,6 +69,9 @@ describe('starvation of a delay-bounding scheme (Arun et al., SIGCOMM 2022)', ()
   it('--scheme overrides the preset’s scheme; other presets are the shared scenario’s', async () => {
     const vegas = await sim(...STARVATION, '--scheme', 'vegas', '--duration', '5');
     expect(vegas.flows.map((f: Flow) => f.scheme)).toEqual(['vegas', 'vegas']);
+    const text = await runInProcess('sim', simMain, ['--scenario', 'shared', '--preset', 'starvation'], SIM_USAGE);
+    expect(text.stdout).toMatch(/^flow 1 \(copa\): /m);
+    expect(text.stdout).toMatch(/^flow 2 \(copa, ACKs jittered\): /m);
     const r = await runInProcess('sim', simMain, ['--scenario', 'bulk', '--preset', 'cdn'], SIM_USAGE);
     expect(r.stderr).toMatch(/--scenario bulk takes --preset starvation/);
   });

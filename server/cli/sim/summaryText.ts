@@ -22,7 +22,7 @@ function contestLines(s: Summary): string[] {
 
 /** A flow's result: the reliable transfer's or the offset fetch's; a link's share only beside other flows. */
 function flowLine(fl: Summary['flows'][number], shared: boolean): string | null {
-  const head = `flow ${fl.flow + 1} (${fl.scheme})`;
+  const head = `flow ${fl.flow + 1} (${fl.scheme}${fl.jittered ? ', ACKs jittered' : ''})`;
   if (fl.reliable) {
     const r = fl.reliable;
     return `${head}: ${r.exact ? 'exact' : 'NOT EXACT'} · ${fixed(r.seconds, 3)} s · goodput ${fixed(r.goodputMbps, 3)} Mbit/s · wire/file ${fixed(r.overhead, 3)} · ${r.retransmissions} retransmissions · ${r.grade?.label ?? ''}`;
