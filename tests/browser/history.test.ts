@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeToQuery, DAMAGED_CODE } from '../../web/state/experiment.ts';
@@ -109,7 +112,7 @@ describe('the address as history', () => {
 });
 
 describe('the page as it settles', () => {
-  it('keeps the charts in place as the runs arrive; Edit a copy over the starter asks nothing; Import folds its menu', async () => {
+  it('keeps the charts in place as the runs arrive; Edit a copy over the starter asks nothing; Import folds its menu, keeps one banner, dims the side it replaced', async () => {
     const page = await env.context.newPage();
     // Where the first chart row stands, every frame from the page's first until both runs are in.
     await page.addInitScript(() => {
@@ -148,6 +151,18 @@ describe('the page as it settles', () => {
     await page.locator('[data-import="a"]').setInputFiles({ name: 'other.csv', mimeType: 'text/csv', buffer: Buffer.from('no trace either\n') });
     await page.locator('.notices').getByText('other.csv').waitFor();
     expect(await page.locator('.notices p').count()).toBe(1);
+    // a run imported into A: A's settings, which did not make it, are dimmed and say so
+    await page.getByText('Export', { exact: true }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="trace-b"]').click()]);
+    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'b.csv');
+    await download.saveAs(file);
+    const csv = readFileSync(file);
+    await page.getByText('Import', { exact: true }).click();
+    await page.locator('[data-import="a"]').setInputFiles({ name: 'b.csv', mimeType: 'text/csv', buffer: csv });
+    const sideA = page.getByRole('region', { name: 'Controller A' });
+    await sideA.locator('[data-hint="imported"]').waitFor();
+    expect(await sideA.getAttribute('class')).toContain('imported');
+    expect(await page.getByRole('region', { name: 'Controller B' }).locator('[data-hint="imported"]').count()).toBe(0);
     await page.close();
   });
 });

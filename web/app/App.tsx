@@ -177,7 +177,17 @@ export function App() {
       <Notices notices={notices} dismiss={dismiss} />
       <LivePanel e={e} runs={runs} target={live.target} relay={live.relay} />
       <div className={settingsOpen ? 'layout' : 'layout settings-closed'}>
-        <Sidebar e={e} set={setE} checkAndRun={checkAndRun} uploaded={uploaded} onUpload={uploadFile} linkNow={linkNow} policyNow={policyNow} relayPolicy={live.policy} />
+        <Sidebar
+          e={e}
+          set={setE}
+          checkAndRun={checkAndRun}
+          uploaded={uploaded}
+          onUpload={uploadFile}
+          linkNow={linkNow}
+          policyNow={policyNow}
+          relayPolicy={live.policy}
+          imported={(['a', 'b'] as const).filter((s) => runs.views[s]?.source === 'imported').join('')}
+        />
         <div className="runs" id={PLAYGROUND_RESULTS_ID} tabIndex={-1}>
           <Playback playhead={playhead} endMs={endMs} zoomed={zoom !== null} onResetZoom={() => setZoom(null)} />
           <Overview e={e} setE={setE} runs={runs} label={label} stale={stale} said={said} />

@@ -33,6 +33,8 @@ interface Props {
   policyNow: ParamValues;
   /** Live mode: the relay's policy, shown as the one a live fetch meets. */
   relayPolicy?: RelayPolicyView | null;
+  /** The sides that show an imported run, which their settings here did not make. */
+  imported?: string;
 }
 
 const byName = (specs: readonly ParamSpec[], names: string[]) => specs.filter((p) => names.includes(p.name));
@@ -62,7 +64,7 @@ function Group({
   );
 }
 
-function SideControls({ which, e, set }: { which: 'a' | 'b'; e: Experiment; set: SetExperiment }) {
+function SideControls({ which, e, set, imported }: { which: 'a' | 'b'; e: Experiment; set: SetExperiment; imported: boolean }) {
   // Installing a controller changes the registry, not the experiment: this re-renders the menus and sliders then.
   useEditorState();
   const side = e[which];
@@ -72,11 +74,16 @@ function SideControls({ which, e, set }: { which: 'a' | 'b'; e: Experiment; set:
   const setParam = useCallback((name: string, v: number | string) => set((x) => ({ ...x, [which]: { scheme: x[which].scheme, params: { ...x[which].params, [name]: v } } })), [set, which]);
   const style = SIDE_STYLE[which];
   return (
-    <section className="side" aria-label={`Controller ${style.name}`}>
+    <section className={imported ? 'side imported' : 'side'} aria-label={`Controller ${style.name}`}>
       <h2 style={{ borderColor: style.color }}>
         Controller {style.name}
         {which === 'a' && e.live && <small> · live</small>}
       </h2>
+      {imported && (
+        <p className="hint" data-hint="imported">
+          {style.name} shows an imported run, not one of these settings: change one to run {style.name} again.
+        </p>
+      )}
       <label className="param">
         scheme
         <SchemeSelect
@@ -124,7 +131,7 @@ function EditEntry({ scheme, which }: { scheme: string; which: 'a' | 'b' }) {
 }
 
 /** Every control: the link (or the offset server), and one panel per controller, built from the schemas. */
-export const Sidebar = memo(function Sidebar({ e, set, checkAndRun, uploaded, onUpload, linkNow, policyNow, relayPolicy = null }: Props) {
+export const Sidebar = memo(function Sidebar({ e, set, checkAndRun, uploaded, onUpload, linkNow, policyNow, relayPolicy = null, imported = '' }: Props) {
   const setLink = useCallback((name: string, v: number | string) => set((x) => ({ ...x, link: { ...x.link, [name]: v } })), [set]);
   const setPolicy = useCallback((name: string, v: number | string) => set((x) => ({ ...x, offset: { ...x.offset, [name]: v } })), [set]);
   const isRate = e.trace === 'rate';
@@ -183,8 +190,8 @@ export const Sidebar = memo(function Sidebar({ e, set, checkAndRun, uploaded, on
           <Group title="Link to the server" specs={byName(LINK_PARAMS, ['delay', 'loss', 'jitter', 'reorder'])} values={linkNow} onChange={setLink} prefix="link." open={false} />
         </section>
       )}
-      <SideControls which="a" e={e} set={set} />
-      <SideControls which="b" e={e} set={set} />
+      <SideControls which="a" e={e} set={set} imported={imported.includes('a')} />
+      <SideControls which="b" e={e} set={set} imported={imported.includes('b')} />
       <button type="button" className="edit-copy" onClick={() => showEditor(true)}>
         Write your own controller…
       </button>
