@@ -11,7 +11,8 @@ import { pct, ROOT, type RelayProcess, relayProcess, sleep } from './relayProces
  * latency the bridge adds to offset-server requests while nothing is scored and while they are.
  */
 
-const SUBMISSIONS = 200;
+/** 200, or CONTEST_SUBMISSIONS for a shorter run. */
+const SUBMISSIONS = Number(process.env.CONTEST_SUBMISSIONS ?? 200);
 const SESSIONS = 50;
 const CODE = readFileSync(join(ROOT, 'tests/fixtures/contestAimd.mjs'), 'utf8');
 

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectRoot } from '../root.ts';
@@ -23,6 +23,11 @@ export interface SandboxLimits {
 
 /** Address space V8 reserves beyond the heap (code range, thread stacks, the engine itself): below it Node does not start. */
 const ADDRESS_SLACK_MB = 1024;
+/**
+ * The niceness of a run's process: a scorer takes only the CPU time the relay leaves, so the bridge and
+ * the offset servers keep their latency while submissions are scored.
+ */
+const NICE = 15;
 /** The most of a run's output and error text read: a run answers one short line. */
 const MAX_OUTPUT = 64 * 1024;
 
@@ -85,6 +90,11 @@ export class Sandbox {
     const [cmd, ...args] = this.command(limits);
     const child = spawn(cmd, args, { env: {}, stdio: ['pipe', 'pipe', 'pipe'] });
     this.running.add(child);
+    try {
+      if (child.pid !== undefined) setPriority(child.pid, NICE);
+    } catch {
+      // a process that already ended: its exit says why
+    }
     let out = '';
     let err = '';
     let timedOut = false;
