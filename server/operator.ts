@@ -32,6 +32,8 @@ export interface OperatorOptions {
   token: string | null;
   /** Peer addresses whose X-Forwarded-For is believed. */
   trustedProxies: readonly string[];
+  /** Page origins besides the relay's own whose requests may carry the operator's cookie (--allow-origin). */
+  allowOrigins?: readonly string[];
 }
 
 /** A token drawn for this start: 24 random bytes, URL-safe. */
@@ -55,6 +57,21 @@ function cookie(req: IncomingMessage, name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether a request may use the cookie: SameSite=Strict still sends it from another port of this host or
+ * another subdomain of the site, so a request whose Origin is not the relay's own (or an allowed one) is
+ * refused the operator's rights. Navigations and same-origin GETs send no Origin.
+ */
+function fromOwnPage(req: IncomingMessage, allowOrigins: readonly string[]): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined || allowOrigins.includes(origin)) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+
 export function createOperator(o: OperatorOptions): Operator {
   const token = o.token ?? newToken();
   const proxies = new Set(o.trustedProxies.map(plain));
@@ -66,7 +83,7 @@ export function createOperator(o: OperatorOptions): Operator {
     isTrustedProxy,
     isOperator(req) {
       const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-      const given = bearer ?? cookie(req, cookieName);
+      const given = bearer ?? (fromOwnPage(req, o.allowOrigins ?? []) ? cookie(req, cookieName) : undefined);
       return given !== undefined && sameSecret(given, token);
     },
     clientAddress(req) {

@@ -158,7 +158,7 @@ export interface Relay {
 export async function startRelay(o: RelayOptions): Promise<Relay> {
   const file = o.filePath ? new Uint8Array(readFileSync(o.filePath)) : generateFile(o.fileSize, o.seed);
   const md5 = md5Hex(file);
-  const operator = createOperator({ token: o.operatorToken, trustedProxies: o.trustProxies });
+  const operator = createOperator({ token: o.operatorToken, trustedProxies: o.trustProxies, allowOrigins: o.allowOrigins });
   const records = openRelayRecords(o);
   const journal = records?.journal ?? null;
   const leaderboard = new Leaderboard(journal, o.maxFeedsPerClient);

@@ -34,6 +34,17 @@ describe('the operator is whoever holds the token printed at start, not whoever 
     expect(await (await get(relay, '/api/relay', { authorization: `Bearer ${relay.operator.token}` })).json()).toMatchObject({ operator: true });
     expect((await get(relay, '/api/sessions', { cookie: cookie.replace(/=.*/, '=x') })).status).toBe(403);
   });
+
+  it("the cookie counts only on the relay's own pages: another origin of the same site gets no operator rights", async () => {
+    // SameSite=Strict still sends the cookie from another port of the host or another subdomain of the site.
+    const signIn = await get(relay, `/?token=${relay.operator.token}`);
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0];
+    const asOperator = async (origin: string) => ((await (await get(relay, '/api/relay', { cookie, origin })).json()) as { operator: boolean }).operator;
+    expect(await asOperator(relay.url)).toBe(true);
+    expect(await asOperator(`http://127.0.0.1:${Number(new URL(relay.url).port) + 1}`)).toBe(false);
+    expect(await asOperator('http://students.localhost')).toBe(false);
+    expect(await (await get(relay, '/api/relay', { authorization: `Bearer ${relay.operator.token}`, origin: 'http://x.example' })).json()).toMatchObject({ operator: true });
+  });
 });
 
 describe('a trusted proxy names the client; anyone else is not believed', () => {
