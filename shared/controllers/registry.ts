@@ -64,5 +64,8 @@ export const madeForOffsetServer = (s: Scheme): boolean => s.mode === 'burst' ||
 /** Schemes made for the reliable-transport matrix: the course's own sender, there to compare with Reno. */
 const MATRIX_WINDOWS = new Set(['fixed-timer']);
 
-/** The schemes a contest link runs: every one not made for the offset server or the matrix. */
-export const contestSchemes = (): Scheme[] => SCHEMES.filter((s) => !madeForOffsetServer(s) && !MATRIX_WINDOWS.has(s.id));
+/** Schemes whose response is to ECN marks: on the contest's drop-tail queue, which marks nothing, each is Reno. */
+const ECN_WINDOWS = new Set(['dctcp', 'prague']);
+
+/** The schemes a contest link runs: every one not made for the offset server, the matrix or an ECN queue. */
+export const contestSchemes = (): Scheme[] => SCHEMES.filter((s) => !madeForOffsetServer(s) && !MATRIX_WINDOWS.has(s.id) && !ECN_WINDOWS.has(s.id));
