@@ -12,10 +12,13 @@ import type { ScenarioSpec } from './spec.ts';
  */
 export const STARVATION = { id: 'starvation', scheme: 'copa', mbps: 12, delayMs: 20, jitteredFlow: 1, jitterMs: 100 } as const;
 
-/** The starvation preset with `schemes` (repeated to two flows when one is given), for `seconds`. */
-export function starvation(schemes: readonly string[] = [STARVATION.scheme], seconds = 60, seed = 1): ScenarioSpec {
-  const spec = bulk([schemes[0], schemes[1] ?? schemes[0]], seconds, seed);
-  spec.link = rateLink(STARVATION.mbps, STARVATION.delayMs);
+/**
+ * The starvation preset with `schemes` (repeated to two flows when one is given), for `seconds`, on its
+ * constant-rate link or, given `trace`, a bundled trace's link (as the bulk scenario takes one).
+ */
+export function starvation(schemes: readonly string[] = [STARVATION.scheme], seconds = 60, seed = 1, trace: string | null = null): ScenarioSpec {
+  const spec = bulk([schemes[0], schemes[1] ?? schemes[0]], seconds, seed, trace);
+  if (trace === null) spec.link = rateLink(STARVATION.mbps, STARVATION.delayMs);
   spec.ackJitter = { flow: STARVATION.jitteredFlow, ms: STARVATION.jitterMs };
   return spec;
 }

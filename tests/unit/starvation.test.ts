@@ -69,6 +69,11 @@ describe('starvation of a delay-bounding scheme (Arun et al., SIGCOMM 2022)', ()
   it('--scheme overrides the preset’s scheme; other presets are the shared scenario’s', async () => {
     const vegas = await sim(...STARVATION, '--scheme', 'vegas', '--duration', '5');
     expect(vegas.flows.map((f: Flow) => f.scheme)).toEqual(['vegas', 'vegas']);
+    // a trace's link in place of the preset's, as the bulk scenario takes one
+    const short = await sim(...STARVATION, '--duration', '5');
+    const traced = await sim(...STARVATION, '--duration', '5', '--trace', 'TMobile-LTE-short');
+    expect(traced.flows[1].jittered).toBe(true);
+    expect(traced.all.packetsDelivered).not.toBe(short.all.packetsDelivered);
     const text = await runInProcess('sim', simMain, ['--scenario', 'shared', '--preset', 'starvation'], SIM_USAGE);
     expect(text.stdout).toMatch(/^flow 1 \(copa\): /m);
     expect(text.stdout).toMatch(/^flow 2 \(copa, ACKs jittered\): /m);

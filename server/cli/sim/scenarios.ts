@@ -27,9 +27,9 @@ export const DEFAULT_SCHEME: Record<Exclude<Scenario, 'measurement'>, string> = 
 export const defaultScheme = (flags: SimFlags): string => (flags.preset === STARVATION.id ? STARVATION.scheme : DEFAULT_SCHEME[flags.scenario as keyof typeof DEFAULT_SCHEME]);
 
 /** The starvation preset: two flows (of the schemes given, or its own), one with its ACKs jittered; --set values apply. */
-function starvationSpec(flags: SimFlags, schemes: readonly string[], sets: readonly SetFlag[], catalogue: SchemeCatalogue): ScenarioSpec {
+function starvationSpec(flags: SimFlags, given: Record<string, unknown>, schemes: readonly string[], sets: readonly SetFlag[], catalogue: SchemeCatalogue): ScenarioSpec {
   if (flags.flows > 2) throw new UsageError(`--preset ${STARVATION.id} runs two flows (got --flows ${flags.flows})`);
-  const spec = starvation(schemes, flags.duration, flags.seed);
+  const spec = starvation(schemes, flags.duration, flags.seed, given.trace === undefined ? null : flags.trace);
   spec.flows = buildFlows(
     spec.flows.map((f) => f.scheme),
     2,
@@ -70,7 +70,7 @@ function presetSpec(flags: SimFlags, given: Record<string, unknown>, schemes: re
       // A trace given by path lasts as long as the file says; a comma list of schemes is as many flows (--help says so), more with --flows.
       return contestOn(flags.trace, buildFlows(schemes, Math.max(flags.flows, schemes.length), sets, catalogue), flags.seed, (path) => loadTrace(path).times.at(-1)!);
     case 'bulk': {
-      if (flags.preset === STARVATION.id) return starvationSpec(flags, schemes, sets, catalogue);
+      if (flags.preset === STARVATION.id) return starvationSpec(flags, given, schemes, sets, catalogue);
       if (given.preset !== undefined) throw new UsageError(`--preset ${flags.preset} is the shared scenario's; --scenario bulk takes --preset ${STARVATION.id}`);
       const spec = bulk(schemes, flags.duration, flags.seed, given.trace === undefined ? null : flags.trace);
       spec.flows = buildFlows(schemes, Math.max(flags.flows, schemes.length), sets, catalogue);
@@ -80,7 +80,7 @@ function presetSpec(flags: SimFlags, given: Record<string, unknown>, schemes: re
     case 'offset-variable':
       return offsetServer(flags.scenario === 'offset-variable', buildFlows(schemes, flags.flows, sets, catalogue, 1_000_000), flags.seed);
     case 'shared':
-      if (flags.preset === STARVATION.id) return starvationSpec(flags, schemes, sets, catalogue);
+      if (flags.preset === STARVATION.id) return starvationSpec(flags, given, schemes, sets, catalogue);
       return sharedSpec(flags, schemes, sets, catalogue);
     default:
       throw new Error(`--scenario ${flags.scenario} has no single spec`);
