@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIM_USAGE, sim as simMain } from '../../server/cli/sim.ts';
@@ -12,6 +14,16 @@ beforeAll(async () => {
   env = await playground();
 });
 afterAll(() => env.close());
+
+/** A fixed window of 10 packets: the user's controller, loaded in the editor. */
+const TEN = `export default {
+  title: 'Ten in flight',
+  params: [],
+  create() {
+    return { windowSize() { return 10; }, onAck(ack) {}, onTimeout(now) {}, timeoutMs() { return 300; } };
+  },
+};
+`;
 
 type Cell = { a: string; b: string; shareA: number; shareB: number };
 
@@ -54,6 +66,21 @@ describe('the fairness grid in Chromium', () => {
     await page.waitForFunction(() => !location.search.includes('gs=reno') && !location.search.includes('gl='));
     expect(new URL(page.url()).searchParams.getAll('gs')).toEqual(['cubic']);
     expect(new URL(page.url()).searchParams.get('gl')).toBeNull();
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 240_000);
+
+  it("runs the user's own controller against a built-in, as the command line runs its file", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-grid-')), 'ten.js');
+    writeFileSync(file, TEN);
+    const want = (await cliCells(`${file},reno`, 'shallow')).find((c) => c.a === 'user' && c.b === 'reno')!;
+    const { page, problems } = await open(env.context, env.relay.url);
+    await page.evaluate((code) => localStorage.setItem('pipefill.controller', code), TEN);
+    await page.goto(`${env.relay.url}/?view=shared-lab&gs=user&gs=reno`);
+    await page.locator('[data-action="run-grid"]').click();
+    await page.waitForFunction(() => /^3 of 3 pairs simulated/.test(document.querySelector('[data-testid="grid-status"]')?.textContent ?? ''), undefined, { timeout: 120_000 });
+    expect(await page.locator('[data-cell="user:reno"] text').textContent()).toBe(`${fixed(want.shareA, 2)} / ${fixed(want.shareB, 2)}`);
+    expect(await page.locator('[data-scheme="user"]').isChecked()).toBe(true);
     expect(problems).toEqual([]);
     await page.close();
   }, 240_000);
