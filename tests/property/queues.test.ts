@@ -90,8 +90,11 @@ describe('every queue discipline, under every limit', () => {
   });
 
   it('takes exactly as many packets as its limit holds, for every discipline: a queue filled exactly to its limit is full, not over', () => {
+    // RED answers the backlog itself, not a delay, and FQ-CoDel over its limit drops a batch, half the
+    // fattest flow's bytes, as Linux's does (tests/unit/red.test.ts, fqCodel.test.ts)
+    const limitOnly = disciplineArb.filter((d) => d.kind !== 'red' && d.kind !== 'fq-codel');
     fc.assert(
-      fc.property(disciplineArb, fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 3000 }), fc.boolean(), (discipline, n, size, byBytes) => {
+      fc.property(limitOnly, fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 3000 }), fc.boolean(), (discipline, n, size, byBytes) => {
         // All at one instant, with nothing out: no AQM has seen a delay, so only the limit refuses.
         const limit: QueueLimit = byBytes ? { kind: 'bytes', limit: n * size } : { kind: 'packets', limit: n };
         const q = createQueue({ ...limit, discipline }, new Rng(1));

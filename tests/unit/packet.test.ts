@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ACK_BYTES, ackFor, dataPacket, intoAck, PacketRecycler } from '../../shared/net/packet.ts';
+import { ACK_BYTES, ackFor, dataPacket, ECN, intoAck, PacketRecycler } from '../../shared/net/packet.ts';
 
 describe('packets', () => {
   it('a data packet and its ACK carry what the receiver and sender read', () => {
     const d = dataPacket(2, 41, 1000, 1200);
-    expect(d).toEqual({ flow: 2, seq: 41, bytes: 1200, isAck: false, sentAt: 1000, receivedAt: 0, ack: 0, retransmit: false });
-    expect(ackFor(d, 1040)).toEqual({ flow: 2, seq: 41, bytes: ACK_BYTES, isAck: true, sentAt: 1000, receivedAt: 1040, ack: 41, retransmit: false });
+    expect(d).toEqual({ flow: 2, seq: 41, bytes: 1200, isAck: false, sentAt: 1000, receivedAt: 0, ack: 0, retransmit: false, ecn: ECN.notEct });
+    expect(ackFor(d, 1040)).toEqual({ flow: 2, seq: 41, bytes: ACK_BYTES, isAck: true, sentAt: 1000, receivedAt: 1040, ack: 41, retransmit: false, ecn: ECN.notEct });
     expect(ackFor(d, 1040, 7).ack).toBe(7);
   });
 
