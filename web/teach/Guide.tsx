@@ -50,6 +50,7 @@ const GUIDES: Record<GuideView, { title: string; lines: string[] }> = {
     lines: [
       'Throughput of each flow shows who gets what and how fast late flows catch up; Jain’s index is 1 when all get the same, 1/n when one takes everything.',
       'Each flow’s point on the plane shows the delay it saw for the throughput it got.',
+      'The fairness grid runs every pair of the checked schemes, one flow each, for a minute on one bottleneck: a square reads the row flow’s share of the fair rate, then the column flow’s. On a shallow drop-tail queue BBR takes most of the link from CUBIC; FQ-CoDel gives each flow its own queue, and the shares come out near even.',
     ],
   },
   measurement: {
