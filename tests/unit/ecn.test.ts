@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatTraceCsv, parseTraceCsv } from '../../shared/csv/trace.ts';
 import { CodelQueue } from '../../shared/link/codel.ts';
 import { PieQueue } from '../../shared/link/pie.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
@@ -75,6 +76,17 @@ describe('PIE with ECN (sch_pie.c)', () => {
     expect(q.push(ect0(1022), 61)).toBe(false); // p = 1
     expect(q.probability).toBe(1);
     expect(marks).toEqual([]);
+  });
+});
+
+describe('CE marks in the trace CSV', () => {
+  it('a mark is a row of kind "mark", value the queue length, and reads back', () => {
+    const log = new EventLog();
+    log.push(7, K.mark, 0, 3, 1500, 4, 0);
+    const text = formatTraceCsv(log, null);
+    expect(text.split('\n')[3]).toBe('7,0,mark,3,1500,0,4,');
+    const back = parseTraceCsv(text).log;
+    expect([back.length, back.columns.kind[0], back.columns.value[0]]).toEqual([1, K.mark, 4]);
   });
 });
 
