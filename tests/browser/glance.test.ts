@@ -182,14 +182,15 @@ describe('one glance at projector sizes, in Chromium', () => {
     });
     expect(colours.all.blue).toBeGreaterThan(50);
     expect(colours.all.vermillion).toBeGreaterThan(50);
-    // Whose event a tick is: both runs time out; A's ticks are blue and rise from the axis, B's are
-    // vermillion and hang from the top edge, where no line of the window reaches (the y axis is padded).
+    // Whose event a tick is: both runs' timers fire (AIMD's timeouts, the BDP estimator's re-estimates, named
+    // so); A's ticks are blue and rise from the axis, B's are vermillion and hang from the top edge, where no
+    // line of the window reaches (the y axis is padded).
     const tickKeys = await window
-      .locator('.legend .key', { hasText: 'timeout' })
+      .locator('.legend .key', { hasText: /timeout|re-estimate/ })
       .evaluateAll((keys) => keys.map((k) => [k.textContent, getComputedStyle(k.querySelector('i')!).backgroundColor, k.querySelector('i')!.classList.contains('hang')]));
     expect(tickKeys).toEqual([
       ['A timeout', 'rgb(0, 114, 178)', false],
-      ['B timeout', 'rgb(213, 94, 0)', true],
+      ['B re-estimate (its timer)', 'rgb(213, 94, 0)', true],
     ]);
     expect(colours.top.vermillion, JSON.stringify(colours)).toBeGreaterThan(10);
     expect(colours.top.blue, JSON.stringify(colours)).toBe(0);
