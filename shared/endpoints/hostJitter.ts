@@ -1,3 +1,4 @@
+import { TimedFifo } from '../link/impairments.ts';
 import type { Packet, PacketSink } from '../net/packet.ts';
 import type { Rng } from '../sim/rng.ts';
 import type { Scheduler } from '../sim/scheduler.ts';
@@ -10,28 +11,27 @@ import type { Scheduler } from '../sim/scheduler.ts';
  * adopted here, is a random processing time at the source of up to one bottleneck service time.
  */
 export class HostJitter implements PacketSink {
-  next: PacketSink;
   private lastExit = 0;
-  /** Packets handed over and not yet sent on: a run counts them as in the network. */
-  held = 0;
+  private readonly line: TimedFifo;
 
   constructor(
-    private readonly scheduler: Scheduler,
+    scheduler: Scheduler,
     private readonly spreadMs: number,
     private readonly rng: Rng,
     next: PacketSink,
   ) {
-    this.next = next;
+    this.line = new TimedFifo(scheduler);
+    this.line.next = next;
+  }
+
+  /** Packets handed over and not yet sent on: a run counts them as in the network. */
+  get held(): number {
+    return this.line.count;
   }
 
   receive(packet: Packet, now: number): void {
     // never before a packet handed over earlier: a host's queue to its interface is first in, first out
-    const exit = Math.max(this.lastExit, now + this.rng.next() * this.spreadMs);
-    this.lastExit = exit;
-    this.held++;
-    this.scheduler.at(exit, (t) => {
-      this.held--;
-      this.next.receive(packet, t);
-    });
+    this.lastExit = Math.max(this.lastExit, now + this.rng.next() * this.spreadMs);
+    this.line.push(packet, this.lastExit);
   }
 }

@@ -83,21 +83,16 @@ export function losesOrDuplicates(spec: ImpairmentSpec): boolean {
 }
 
 /**
- * Fixed propagation delay with uniform jitter. As in netem, a reordered packet is sent at once, skipping
- * this direction's delay, so it overtakes the packets before it. Without jitter or reordering packets
- * leave in the order they came, so they wait in a FIFO with a single pending event instead of one
- * scheduled callback each.
+ * Packets that leave in the order they came, each at its own time (never before the one ahead of it): a
+ * ring of packets and exit times with a single pending event, instead of one scheduled callback each.
  */
-export class DelayLine implements PacketSink {
+export class TimedFifo {
   next: PacketSink | null = null;
-  private readonly jitterRng: Rng;
-  private readonly reorderRng: Rng;
-  private readonly fifo: boolean;
-  /** The FIFO's ring: packets and the times they come out, `count` of them from `head`. */
+  /** The ring: packets and the times they come out, `count` of them from `head`. */
   private queue: (Packet | undefined)[] = new Array(64);
   private exits = new Float64Array(64);
   private head = 0;
-  private count = 0;
+  count = 0;
   private readonly release = (now: number) => {
     const next = this.next!;
     const mask = this.queue.length - 1;
@@ -110,44 +105,11 @@ export class DelayLine implements PacketSink {
     }
     if (this.count > 0) this.scheduler.at(this.exits[this.head], this.release);
   };
-  private scattered = 0;
 
-  constructor(
-    private readonly scheduler: Scheduler,
-    private readonly delayMs: number,
-    private readonly spec: ImpairmentSpec,
-    rng: Rng,
-  ) {
-    this.jitterRng = rng.stream('jitter');
-    this.reorderRng = rng.stream('reorder');
-    this.fifo = spec.jitter === 0 && spec.reorder === 0;
-  }
+  constructor(private readonly scheduler: Scheduler) {}
 
-  /** Packets on the wire, not yet delivered. */
-  get inFlight(): number {
-    return this.count + this.scattered;
-  }
-
-  receive(packet: Packet, now: number): void {
-    if (this.delayMs === 0 && this.fifo) {
-      this.next!.receive(packet, now);
-      return;
-    }
-    if (this.fifo) return this.enqueue(packet, now + this.delayMs);
-    const delay = impairedDelay(this.delayMs, this.spec, this.reorderRng, this.jitterRng);
-    if (delay === 0) {
-      this.next!.receive(packet, now);
-      return;
-    }
-    const next = this.next!;
-    this.scattered++;
-    this.scheduler.at(now + delay, (t) => {
-      this.scattered--;
-      next.receive(packet, t);
-    });
-  }
-
-  private enqueue(packet: Packet, exit: number): void {
+  /** Queues a packet to leave at `exit`, which is no earlier than the exit of the packet queued before it. */
+  push(packet: Packet, exit: number): void {
     if (this.count === this.queue.length) this.grow();
     const i = (this.head + this.count) & (this.queue.length - 1);
     this.queue[i] = packet;
@@ -166,5 +128,62 @@ export class DelayLine implements PacketSink {
     this.queue = queue;
     this.exits = exits;
     this.head = 0;
+  }
+}
+
+/**
+ * Fixed propagation delay with uniform jitter. As in netem, a reordered packet is sent at once, skipping
+ * this direction's delay, so it overtakes the packets before it. Without jitter or reordering packets
+ * leave in the order they came, through a TimedFifo.
+ */
+export class DelayLine implements PacketSink {
+  private readonly jitterRng: Rng;
+  private readonly reorderRng: Rng;
+  private readonly fifo: boolean;
+  private readonly line: TimedFifo;
+  private scattered = 0;
+
+  constructor(
+    private readonly scheduler: Scheduler,
+    private readonly delayMs: number,
+    private readonly spec: ImpairmentSpec,
+    rng: Rng,
+  ) {
+    this.jitterRng = rng.stream('jitter');
+    this.reorderRng = rng.stream('reorder');
+    this.fifo = spec.jitter === 0 && spec.reorder === 0;
+    this.line = new TimedFifo(scheduler);
+  }
+
+  get next(): PacketSink | null {
+    return this.line.next;
+  }
+
+  set next(sink: PacketSink | null) {
+    this.line.next = sink;
+  }
+
+  /** Packets on the wire, not yet delivered. */
+  get inFlight(): number {
+    return this.line.count + this.scattered;
+  }
+
+  receive(packet: Packet, now: number): void {
+    if (this.delayMs === 0 && this.fifo) {
+      this.next!.receive(packet, now);
+      return;
+    }
+    if (this.fifo) return this.line.push(packet, now + this.delayMs);
+    const delay = impairedDelay(this.delayMs, this.spec, this.reorderRng, this.jitterRng);
+    if (delay === 0) {
+      this.next!.receive(packet, now);
+      return;
+    }
+    const next = this.next!;
+    this.scattered++;
+    this.scheduler.at(now + delay, (t) => {
+      this.scattered--;
+      next.receive(packet, t);
+    });
   }
 }
