@@ -6,6 +6,7 @@ import { linkMetrics } from '../../shared/metrics/linkMetrics.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
 import { contest, flow, MATRIX, matrixRun, SHARED_PRESETS, sharedBottleneck } from '../../shared/scenarios/presets.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
+import { starvation } from '../../shared/scenarios/starvation.ts';
 import { loadTrace } from '../../server/traces.ts';
 import { open, playground } from '../helpers/page.ts';
 
@@ -161,6 +162,25 @@ describe('the labs in Chromium', () => {
     expect(await again.page.getByRole('alert').count()).toBe(0);
     expect([...problems, ...again.problems]).toEqual([]);
     await again.page.close();
+    await page.close();
+  });
+
+  it('shared-bottleneck lab: the starvation preset shows the jittered Copa flow starved, with the CLI’s figures and a caption saying why', async () => {
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=shared-lab&preset=starvation`);
+    await page.waitForSelector('[data-testid="flow-results"]', { timeout: 60_000 });
+    const rows = page.locator('[data-testid="flow-results"] tbody tr');
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(1).locator('td').first().innerText()).toContain('(ACKs jittered)');
+    expect(await rows.nth(0).locator('td').first().innerText()).not.toContain('jittered');
+    const throughput = async (i: number) => Number(await rows.nth(i).locator('td').last().innerText());
+    const expected = summarize(runScenario(starvation(), loadTrace)).flows.map((f) => f.link.throughputMbps.toFixed(2));
+    expect([(await throughput(0)).toFixed(2), (await throughput(1)).toFixed(2)]).toEqual(expected);
+    expect(await throughput(1)).toBeLessThanOrEqual((await throughput(0)) / 10);
+    expect(await page.locator('[data-caption="starvation"]').innerText()).toMatch(/reads that delay as queueing/);
+    // long-lived flows: no file sizes to set, no completion to show
+    expect(await page.getByLabel('flow 1 bytes').count()).toBe(0);
+    expect(await page.locator('[data-testid="flow-results"] th').allInnerTexts()).toEqual(['flow', 'delay95 ms', 'throughput Mbit/s']);
+    expect(problems).toEqual([]);
     await page.close();
   });
 

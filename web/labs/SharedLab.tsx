@@ -3,6 +3,7 @@ import { findScheme } from '../../shared/controllers/registry.ts';
 import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
 import { useEditorState } from '../editor/userCode.ts';
 import { SHARED_PRESETS, sharedBottleneck } from '../../shared/scenarios/presets.ts';
+import { STARVATION, starvation } from '../../shared/scenarios/starvation.ts';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { TimeChart } from '../charts/TimeChart.tsx';
 import type { RunView } from '../worker/protocol.ts';
@@ -25,8 +26,20 @@ import { FairnessGrid, type GridSettings } from './fairness/FairnessGrid.tsx';
  * when the user already chose theirs (another bottleneck keeps the controllers being compared).
  */
 function presetFlows(id: string, schemes?: string[]): FlowDef[] {
+  // long-lived flows, all starting at once: the address keeps a size of 1 byte that nothing reads
+  if (id === STARVATION.id) return starvation(schemes).flows.map((f) => ({ scheme: f.scheme, startMs: 0, bytes: 1 }));
   const spec = sharedBottleneck(SHARED_PRESETS.find((p) => p.id === id)!, schemes);
   return spec.flows.map((f) => ({ scheme: f.scheme, startMs: f.startMs, bytes: f.bytes! }));
+}
+
+/** The preset's link with the flows as the table sets them. */
+function presetSpec(preset: string, flows: FlowDef[]) {
+  const spec = sharedBottleneck(
+    SHARED_PRESETS.find((p) => p.id === preset)!,
+    flows.map((f) => f.scheme),
+  );
+  spec.flows = flows.map((f) => ({ scheme: f.scheme, params: {}, startMs: f.startMs, bytes: f.bytes }));
+  return spec;
 }
 
 /** The run of the flows on the preset's link, again a moment after each change, with the zoom of its charts. */
@@ -42,11 +55,7 @@ function useSharedRun(preset: string, flows: FlowDef[]) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the flows run again when the user's code changes.
   useEffect(() => {
     pool.current ??= new WorkerPool();
-    const spec = sharedBottleneck(
-      SHARED_PRESETS.find((p) => p.id === preset)!,
-      flows.map((f) => f.scheme),
-    );
-    spec.flows = flows.map((f) => ({ scheme: f.scheme, params: {}, startMs: f.startMs, bytes: f.bytes }));
+    const spec = preset === STARVATION.id ? starvation(flows.map((f) => f.scheme)) : presetSpec(preset, flows);
     setError(null);
     setBusy(true);
     const t = setTimeout(() => {
@@ -72,7 +81,13 @@ function useFlows(initial: ReturnType<typeof useInitialState>) {
   const [preset, setPreset] = useState(initial.value.preset as string);
   const [flows, setFlows] = useState<FlowDef[]>(() => {
     const given = (initial.value.f as Item[]).map(([scheme, startMs, bytes]) => ({ scheme: String(scheme), startMs: Number(startMs), bytes: Number(bytes) }));
-    return given.length >= 2 ? given : presetFlows(preset);
+    if (given.length < 2) return presetFlows(preset);
+    return preset === STARVATION.id
+      ? presetFlows(
+          preset,
+          given.map((f) => f.scheme),
+        )
+      : given;
   });
   const [grid, setGrid] = useState<GridSettings>(() => {
     const schemes = (initial.value.gs as Item[]).map(([s]) => String(s));
@@ -131,8 +146,15 @@ export function SharedLab() {
       <Guide view="shared-lab" />
       <section className="lab-controls" aria-label="Flows">
         <PresetSelect preset={preset} choose={choosePreset} />
-        <FlowTable flows={flows} setFlows={setFlows} />
+        <FlowTable flows={flows} setFlows={setFlows} sizes={preset !== STARVATION.id} />
       </section>
+      {preset === STARVATION.id && (
+        <p className="caption" data-caption="starvation">
+          Starvation (Arun, Alizadeh and Balakrishnan, SIGCOMM 2022): the second flow's ACKs are held and released in batches, each up to {STARVATION.jitterMs} ms, delay no queue caused. A
+          delay-bounding scheme such as Copa reads that delay as queueing and holds its rate down, while the other flow, which sees the few milliseconds of real queue, takes the link. Another scheme
+          in the table is the same experiment for it.
+        </p>
+      )}
       {error && (
         <p className="error" role="alert">
           {error}

@@ -4,6 +4,7 @@ import { LINK_MODELS } from '../../shared/link/spec.ts';
 import { MATRIX_LINK_MODEL } from '../../shared/scenarios/matrix.ts';
 import { DEFAULT_MEASUREMENT } from '../../shared/scenarios/measurement.ts';
 import { BUNDLED_TRACES, MATRIX, SHARED_PRESETS } from '../../shared/scenarios/presets.ts';
+import { STARVATION } from '../../shared/scenarios/starvation.ts';
 import { sweepValues } from '../../shared/scenarios/sweep.ts';
 import { parseSegments } from '../../shared/stress/segments.ts';
 import { quote } from '../../shared/text/quote.ts';
@@ -67,12 +68,7 @@ export const FLOW_START = num('start', 'ms', 0, 3_600_000, 1, 0, 'When it starts
 export const FLOW_BYTES = num('bytes', 'bytes', 1, 1e9, 1, 1, 'How much it sends');
 
 export const sharedLab = (c: PageCatalogue): readonly Field[] => [
-  choice(
-    'preset',
-    SHARED_PRESETS.map((p) => p.id),
-    'cdn',
-    'The link',
-  ),
+  choice('preset', [...SHARED_PRESETS.map((p) => p.id), STARVATION.id], 'cdn', 'The link'),
   {
     name: 'f',
     kind: 'list',

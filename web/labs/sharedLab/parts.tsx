@@ -1,5 +1,6 @@
 import { findScheme } from '../../../shared/controllers/registry.ts';
 import { SHARED_PRESETS } from '../../../shared/scenarios/presets.ts';
+import { STARVATION } from '../../../shared/scenarios/starvation.ts';
 import { bitrate, fixed } from '../../charts/format.ts';
 import type { Layer } from '../../charts/painter.ts';
 import { flowsUnit } from './rateUnit.ts';
@@ -44,8 +45,8 @@ export function flowLayers(view: RunView | null, perMbps = 1): { tput: Layer[]; 
   return { tput, windows, jain };
 }
 
-/** The flows: scheme, start and size of each, two to eight of them. */
-export function FlowTable({ flows, setFlows }: { flows: FlowDef[]; setFlows(f: FlowDef[]): void }) {
+/** The flows: scheme, start and size of each, two to eight of them (or, for long-lived flows, the two schemes alone). */
+export function FlowTable({ flows, setFlows, sizes = true }: { flows: FlowDef[]; setFlows(f: FlowDef[]): void; sizes?: boolean }) {
   const set = (i: number, d: Partial<FlowDef>) => setFlows(flows.map((f, k) => (k === i ? { ...f, ...d } : f)));
   return (
     <>
@@ -54,8 +55,8 @@ export function FlowTable({ flows, setFlows }: { flows: FlowDef[]; setFlows(f: F
           <tr>
             <th>flow</th>
             <th>scheme</th>
-            <th>start ms</th>
-            <th>bytes</th>
+            {sizes && <th>start ms</th>}
+            {sizes && <th>bytes</th>}
             <th>
               <span className="visually-hidden">remove</span>
             </th>
@@ -70,14 +71,18 @@ export function FlowTable({ flows, setFlows }: { flows: FlowDef[]; setFlows(f: F
               <td>
                 <SchemeSelect value={f.scheme} schemes={windowSchemes(pageCatalogue())} onChange={(scheme) => set(i, { scheme })} label={`flow ${i + 1} scheme`} />
               </td>
+              {sizes && (
+                <td>
+                  <NumberBox spec={FLOW_START} value={f.startMs} onChange={(startMs) => set(i, { startMs })} name={`f${i + 1}.start`} label={`flow ${i + 1} start`} />
+                </td>
+              )}
+              {sizes && (
+                <td>
+                  <NumberBox spec={FLOW_BYTES} value={f.bytes} onChange={(bytes) => set(i, { bytes })} name={`f${i + 1}.bytes`} label={`flow ${i + 1} bytes`} />
+                </td>
+              )}
               <td>
-                <NumberBox spec={FLOW_START} value={f.startMs} onChange={(startMs) => set(i, { startMs })} name={`f${i + 1}.start`} label={`flow ${i + 1} start`} />
-              </td>
-              <td>
-                <NumberBox spec={FLOW_BYTES} value={f.bytes} onChange={(bytes) => set(i, { bytes })} name={`f${i + 1}.bytes`} label={`flow ${i + 1} bytes`} />
-              </td>
-              <td>
-                {flows.length > 2 && (
+                {sizes && flows.length > 2 && (
                   <button type="button" onClick={() => setFlows(flows.filter((_, k) => k !== i))} aria-label={`remove flow ${i + 1}`}>
                     ×
                   </button>
@@ -87,7 +92,7 @@ export function FlowTable({ flows, setFlows }: { flows: FlowDef[]; setFlows(f: F
           ))}
         </tbody>
       </table>
-      {flows.length < 8 && (
+      {sizes && flows.length < 8 && (
         <button type="button" onClick={() => setFlows([...flows, { ...flows[flows.length - 1], startMs: flows[flows.length - 1].startMs + 500 }])} data-action="add-flow">
           + add a flow
         </button>
@@ -118,16 +123,20 @@ export function FlowResults({ view }: { view: RunView }) {
   const starts = startsOf(view);
   // the charts' unit, so a figure here reads as a height there
   const unit = flowsUnit(view);
+  // long-lived flows have no file: no completion, goodput or exactness to show
+  const transfers = view.summary.workload === 'reliable';
   return (
     <table className="results" data-testid="flow-results">
       <thead>
         <tr>
           <th>flow</th>
-          <th title="Flow completion time: from the flow's start until every byte of its file is acknowledged. On the charts' clock the flow ends at its start plus this (each row's tooltip says when)">
-            completed in
-          </th>
-          <th title="The file's bits ÷ its completion time">goodput {unit.label}</th>
-          <th>exact</th>
+          {transfers && (
+            <th title="Flow completion time: from the flow's start until every byte of its file is acknowledged. On the charts' clock the flow ends at its start plus this (each row's tooltip says when)">
+              completed in
+            </th>
+          )}
+          {transfers && <th title="The file's bits ÷ its completion time">goodput {unit.label}</th>}
+          {transfers && <th>exact</th>}
           <th>delay95 ms</th>
           <th title="Every packet's bits through the bottleneck, retransmissions included ÷ (last − first departure): the plane's throughput">throughput {unit.label}</th>
         </tr>
@@ -139,10 +148,11 @@ export function FlowResults({ view }: { view: RunView }) {
             <tr key={i}>
               <td>
                 <i className="swatch" style={{ background: FLOW_COLORS[i] }} /> {i + 1} {findScheme(f.scheme, pageSchemes())?.title}
+                {f.jittered && ' (ACKs jittered)'}
               </td>
-              <td title={done.title}>{done.text}</td>
-              <td>{fixed((f.reliable?.goodputMbps ?? NaN) * unit.perMbps, 3)}</td>
-              <td>{f.reliable?.exact ? 'yes' : 'no'}</td>
+              {transfers && <td title={done.title}>{done.text}</td>}
+              {transfers && <td>{fixed((f.reliable?.goodputMbps ?? NaN) * unit.perMbps, 3)}</td>}
+              {transfers && <td>{f.reliable?.exact ? 'yes' : 'no'}</td>}
               <td>{fixed(f.link.delay95, 0)}</td>
               <td>{fixed(f.link.throughputMbps * unit.perMbps, 2)}</td>
             </tr>
@@ -164,6 +174,9 @@ export function PresetSelect({ preset, choose }: { preset: string; choose(id: st
             {p.title} ({p.delayMs} ms, {bitrate(p.mbps)}, {p.lossPercent}% loss, {p.queueMbit} Mb queue)
           </option>
         ))}
+        <option value={STARVATION.id}>
+          Starvation (two {findScheme(STARVATION.scheme, pageSchemes())?.title} flows, the second's ACKs held up to {STARVATION.jitterMs} ms; {STARVATION.delayMs} ms, {bitrate(STARVATION.mbps)})
+        </option>
       </select>
     </label>
   );
