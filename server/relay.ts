@@ -195,7 +195,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   const sessions = async () => [...(await constant.sessions()), ...(await variable.sessions())];
   const sessionCsv = async (id: string) => (await constant.sessionCsv(id)) ?? (await variable.sessionCsv(id));
   const api = { info, operator, board: leaderboard, records: () => recordsStatus(journal), echo: echo.records, shareRecords: o.shareRecords, shareAllRecords: o.shareAllRecords, sessions, sessionCsv };
-  const contest = o.contest ? await Contest.start(o.contest, operator, journal) : null;
+  const contest = o.contest ? await Contest.start({ ...o.contest, maxFeedsPerClient: o.maxFeedsPerClient }, operator, journal) : null;
   await route(http, o, api, bridge, operator, contest);
 
   const lines = serviceLines(o, { url, httpPort, info, md5, operator });

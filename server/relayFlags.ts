@@ -66,7 +66,10 @@ export const RELAY_FLAGS: readonly RelayFlag[] = [
   { param: wholeFlag('maxSessions', 'sessions', 1, 10_000, d.maxSessions, 'bridge sessions at once'), field: 'maxSessions' },
   { param: wholeFlag('maxPerClient', 'sessions', 1, 10_000, d.maxSessionsPerClient, 'bridge sessions one client address may hold'), field: 'maxSessionsPerClient' },
   { param: wholeFlag('maxHttpPerClient', 'connections', 1, 100_000, d.maxHttpPerClient, 'HTTP connections one address may hold (pages, feeds, bridge sessions)'), field: 'maxHttpPerClient' },
-  { param: wholeFlag('maxFeedsPerClient', 'streams', 1, 10_000, d.maxFeedsPerClient, "pages one address may watch the leaderboard's live feed from"), field: 'maxFeedsPerClient' },
+  {
+    param: wholeFlag('maxFeedsPerClient', 'streams', 1, 10_000, d.maxFeedsPerClient, "pages one address may watch each live feed from (the leaderboard's, the contest's)"),
+    field: 'maxFeedsPerClient',
+  },
   {
     param: wholeFlag('maxEchoPerClient', 'connections', 1, 10_000, d.maxEchoPerClient, "echo-server connections one address may hold (the bridge's count per page instead)"),
     field: 'maxEchoPerClient',

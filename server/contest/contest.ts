@@ -26,7 +26,12 @@ export interface ContestOptions {
   /** Least time between two submissions under one id, s. */
   gapSeconds: number;
   limits: SandboxLimits;
+  /** Pages one client address may watch the contest's live feed from (the relay's --max-feeds-per-client). */
+  maxFeedsPerClient?: number;
 }
+
+/** Pages one address may watch the contest from, when the relay does not say (as its --max-feeds-per-client). */
+const MAX_WATCHERS_PER_ADDRESS = 80;
 
 /** Submissions waiting at most, over all ids. */
 export const MAX_WAITING = 1000;
@@ -34,7 +39,7 @@ export const MAX_WAITING = 1000;
 export type Refusal = { status: number; error: string; headers?: Record<string, string> };
 
 export class Contest {
-  readonly events = new ContestEvents();
+  readonly events: ContestEvents;
   readonly heldOutFiles: ReadonlySet<string>;
   private readonly scorer: Scorer;
   private readonly references = new Map<string, { omniscient: Omniscient | null; schemes: ReferencePoint[] }>();
@@ -45,6 +50,7 @@ export class Contest {
     readonly store: ContestStore,
     private readonly operator: Operator,
   ) {
+    this.events = new ContestEvents(o.maxFeedsPerClient ?? MAX_WATCHERS_PER_ADDRESS);
     this.heldOutFiles = new Set(o.heldOutTraces.flatMap(bundledFiles));
     const traces = [...o.publicTraces.map((t) => ({ t, heldOut: false })), ...o.heldOutTraces.map((t) => ({ t, heldOut: true }))];
     this.scorer = new Scorer(sandbox, { traces: traces.map(({ t, heldOut }) => ({ trace: traceLabel(t), source: t, heldOut })), link: o.link, limits: o.limits, slots: o.scorers });
@@ -56,6 +62,11 @@ export class Contest {
   static async start(o: ContestOptions, operator: Operator, journal: Journal | null): Promise<Contest> {
     const traces: ContestTrace[] = [...o.publicTraces.map((t) => ({ trace: traceLabel(t), heldOut: false })), ...o.heldOutTraces.map((t) => ({ trace: traceLabel(t), heldOut: true }))];
     return new Contest(o, await Sandbox.prepare(), new ContestStore(traces, o.reveal, journal), operator);
+  }
+
+  /** The address a request comes from, as the relay tells it (a trusted proxy's forwarded client). */
+  clientAddress(req: IncomingMessage): string {
+    return this.operator.clientAddress(req);
   }
 
   isOperator(req: IncomingMessage): boolean {

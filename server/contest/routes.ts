@@ -51,7 +51,7 @@ export function handleContest(req: IncomingMessage, res: ServerResponse, contest
   else if (path === '/api/contest/leaderboard.csv')
     res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="contest.csv"', 'cache-control': 'no-store' }).end(boardCsv(contest.store.board()));
   else if (path === '/api/contest/reference') send(res, 200, contest.reference());
-  else if (path === '/api/contest/events') contest.events.watch(res);
+  else if (path === '/api/contest/events') contest.events.watch(res, contest.clientAddress(req));
   else refuse(res, 404, `no such contest endpoint: ${path.slice(0, 100)}`);
   return true;
 }
