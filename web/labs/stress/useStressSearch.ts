@@ -30,12 +30,12 @@ export interface StressState {
 export const stressSpec = (segments: readonly Segment[], s: Pick<StressSettings, 'scheme' | 'seed'>): ScenarioSpec =>
   contestOnTrace(segmentsTrace(segments, segmentsName(segments)), flow(s.scheme), s.seed);
 
-/** Runs specs over the pool; every one must come back, or the first failure is thrown. */
+/** Runs specs over the pool, each with the user's code when it runs it; every one must come back, or the first failure is thrown. */
 async function summaries(pool: SweepPool, specs: ScenarioSpec[]): Promise<Summary[]> {
   const out: Summary[] = [];
   let failure: string | null = null;
   const finished = await pool.run(
-    specs,
+    specs.map(withPageCode),
     (i, s) => (out[i] = s),
     (_, m) => (failure ??= m),
   );
@@ -72,7 +72,7 @@ export function useStressSearch() {
           (
             await summaries(
               p,
-              batch.map((segments) => withPageCode(stressSpec(segments, s))),
+              batch.map((segments) => stressSpec(segments, s)),
             )
           ).map(scoresOf),
         progress: (w, n) => setState((st) => ({ ...st, worst: w, runs: n, rate: n / ((performance.now() - t0) / 1000) })),
