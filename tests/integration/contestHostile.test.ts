@@ -47,7 +47,8 @@ describe('hostile contest submissions', () => {
       ['reads process.env', atLoad('const home = process.env.HOME;'), /ReferenceError: process is not defined/],
       ['loops for ever at load', atLoad('while (true) {}'), /in the module body: ran longer than its 200 ms budget/],
       ['loops for ever in a callback', inOnAck('for (;;) {}'), /on Verizon-LTE-short: your controller in onAck: ran longer than its 200 ms budget/],
-      ['backtracks for ever in a regular expression', inOnAck("/(a+)+$/.test('a'.repeat(40) + 'b');"), /used its 2 s of CPU time/],
+      // stopped by its CPU-time cap, or, on a machine busy enough that the niced run gets under 2 s of CPU in its wall-clock time, by that
+      ['backtracks for ever in a regular expression', inOnAck("/(a+)+$/.test('a'.repeat(40) + 'b');"), /used its 2 s of CPU time|did not finish within its \d+ s wall-clock limit/],
       ['allocates gigabytes of heap', atLoad('const big = new Array(2e8).fill(1.5);'), /ran out of its 128 MB of memory/],
       ['allocates an 8 GB buffer', atLoad('const big = new ArrayBuffer(8 * 2 ** 30);'), /RangeError: Array buffer allocation failed/],
       ['waits in Atomics.wait', atLoad('Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);'), /ReferenceError: Atomics is not defined/],
