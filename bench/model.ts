@@ -4,6 +4,7 @@ import { contest, flow } from '../shared/scenarios/presets.ts';
 import { runScenario, type RunResult } from '../shared/scenarios/run.ts';
 import { summarize } from '../shared/metrics/summary.ts';
 import { loadTrace } from '../server/traces.ts';
+import { disagreements, runCBaseline, tsFigures } from './cBaseline.ts';
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -39,6 +40,8 @@ export async function benchModel(): Promise<Record<string, string>> {
     summarize(r);
     return r;
   });
+  // right after the TypeScript runs, so that both meet the same load
+  const c = runCBaseline(41);
   const b = time(() => runScenario(eight, loadTrace), 4, 15);
   const events = a.result.log.length;
   const base = process.env.BENCH_BASE;
@@ -46,9 +49,25 @@ export async function benchModel(): Promise<Record<string, string>> {
     ...(base ? await againstBase(base) : {}),
     'contest, 1 flow (fixed w=50), simulate': `${a.ms.toFixed(1)} ms (${(140_000 / a.ms).toFixed(0)}× real time; fastest ${a.min.toFixed(1)} ms)`,
     'contest, 1 flow, simulate + all metrics': `${withMetrics.ms.toFixed(1)} ms (fastest ${withMetrics.min.toFixed(1)} ms)`,
+    ...againstC(c, withMetrics),
     'contest, 1 flow, events': `${events} (${(((events / a.ms) * 1000) / 1e6).toFixed(1)} M events/s)`,
     'contest, 8 flows on one bottleneck': `${b.ms.toFixed(1)} ms (${(b.ms / a.ms).toFixed(2)}× the one-flow time, ${b.result.log.length} events)`,
     'event log, bytes per event': `${BYTES_PER_EVENT} stored; ${(a.result.log.allocatedBytes / events).toFixed(1)} allocated with growth slack`,
+  };
+}
+
+/** The C program's time for the same run with every metric, the ratio, and whether the two runs agree (loudly when not). */
+function againstC(c: ReturnType<typeof runCBaseline>, ts: { ms: number; min: number; result: RunResult }): Record<string, string> {
+  if ('missing' in c) return { 'plain C loop of the same run': `not measured: ${c.missing}` };
+  const wrong = disagreements(tsFigures(summarize(ts.result), ts.result.log), c);
+  if (wrong.length > 0) {
+    process.exitCode = 1;
+    console.error(`!! THE C BASELINE DISAGREES WITH THE MODEL: ${wrong.join('; ')}`);
+  }
+  return {
+    'plain C loop (gcc -O2), simulate + all metrics': `${c.medianMs.toFixed(1)} ms (fastest ${c.fastestMs.toFixed(1)} ms)`,
+    'TypeScript ÷ C': `${(ts.min / c.fastestMs).toFixed(2)} fastest, ${(ts.ms / c.medianMs).toFixed(2)} median`,
+    'C and TypeScript runs agree': wrong.length === 0 ? `yes: the log's digest, ${c.events} events and every metric` : `!! NO: ${wrong.join('; ')}`,
   };
 }
 
