@@ -1,12 +1,10 @@
 import type { Packet } from '../net/packet.ts';
 import { defineDiscipline, type PacketQueue } from './discipline.ts';
+import { PacketRing } from './packetRing.ts';
 
-/** FIFO ring buffer with packet and byte limits; refuses a packet that would exceed either (drop-tail). */
+/** FIFO with packet and byte limits; refuses a packet that would exceed either (drop-tail). */
 export class DropTailQueue implements PacketQueue {
-  private items: (Packet | undefined)[] = new Array(64);
-  private arrivals = new Float64Array(64);
-  private head = 0;
-  length = 0;
+  private readonly ring = new PacketRing();
   bytes = 0;
   onDrop: (packet: Packet, now: number) => void = () => {};
   onMark: (packet: Packet, now: number) => void = () => {};
@@ -16,50 +14,34 @@ export class DropTailQueue implements PacketQueue {
     protected readonly maxBytes: number,
   ) {}
 
+  get length(): number {
+    return this.ring.length;
+  }
+
   /** Whether the queue holding `packets` and `bytes` is within its limits. */
   protected fits(packets: number, bytes: number): boolean {
     return packets <= this.maxPackets && bytes <= this.maxBytes;
   }
 
   push(packet: Packet, arrival: number): boolean {
-    if (!this.fits(this.length + 1, this.bytes + packet.bytes)) return false;
+    if (!this.fits(this.ring.length + 1, this.bytes + packet.bytes)) return false;
     this.accept(packet, arrival);
     return true;
   }
 
   protected accept(packet: Packet, arrival: number): void {
-    if (this.length === this.items.length) this.grow();
-    const i = (this.head + this.length) & (this.items.length - 1);
-    this.items[i] = packet;
-    this.arrivals[i] = arrival;
-    this.length++;
+    this.ring.push(packet, arrival);
     this.bytes += packet.bytes;
   }
 
   get headArrival(): number {
-    return this.arrivals[this.head];
+    return this.ring.headTime;
   }
 
   shift(_now?: number): Packet {
-    const packet = this.items[this.head]!;
-    this.items[this.head] = undefined;
-    this.head = (this.head + 1) & (this.items.length - 1);
-    this.length--;
+    const packet = this.ring.shift();
     this.bytes -= packet.bytes;
     return packet;
-  }
-
-  private grow(): void {
-    const n = this.items.length;
-    const items: (Packet | undefined)[] = new Array(n * 2);
-    const arrivals = new Float64Array(n * 2);
-    for (let k = 0; k < this.length; k++) {
-      items[k] = this.items[(this.head + k) & (n - 1)];
-      arrivals[k] = this.arrivals[(this.head + k) & (n - 1)];
-    }
-    this.items = items;
-    this.arrivals = arrivals;
-    this.head = 0;
   }
 }
 

@@ -3,6 +3,7 @@ import type { EventLog } from '../log/eventLog.ts';
 import { DROP, K } from '../log/kinds.ts';
 import type { Rng } from '../sim/rng.ts';
 import type { Scheduler } from '../sim/scheduler.ts';
+import { PacketRing } from './packetRing.ts';
 
 /** netem-like impairments of one direction. Probabilities are fractions (0.01 = 1%). */
 export interface ImpairmentSpec {
@@ -88,46 +89,25 @@ export function losesOrDuplicates(spec: ImpairmentSpec): boolean {
  */
 export class TimedFifo {
   next: PacketSink | null = null;
-  /** The ring: packets and the times they come out, `count` of them from `head`. */
-  private queue: (Packet | undefined)[] = new Array(64);
-  private exits = new Float64Array(64);
-  private head = 0;
-  count = 0;
+  private readonly ring = new PacketRing();
   private readonly release = (now: number) => {
     const next = this.next!;
-    const mask = this.queue.length - 1;
-    while (this.count > 0 && this.exits[this.head] <= now) {
-      const packet = this.queue[this.head]!;
-      this.queue[this.head] = undefined;
-      this.head = (this.head + 1) & mask;
-      this.count--;
-      next.receive(packet, now);
-    }
-    if (this.count > 0) this.scheduler.at(this.exits[this.head], this.release);
+    const ring = this.ring;
+    while (ring.length > 0 && ring.headTime <= now) next.receive(ring.shift(), now);
+    if (ring.length > 0) this.scheduler.at(ring.headTime, this.release);
   };
 
   constructor(private readonly scheduler: Scheduler) {}
 
-  /** Queues a packet to leave at `exit`, which is no earlier than the exit of the packet queued before it. */
-  push(packet: Packet, exit: number): void {
-    if (this.count === this.queue.length) this.grow();
-    const i = (this.head + this.count) & (this.queue.length - 1);
-    this.queue[i] = packet;
-    this.exits[i] = exit;
-    if (++this.count === 1) this.scheduler.at(exit, this.release);
+  /** Packets waiting to leave. */
+  get count(): number {
+    return this.ring.length;
   }
 
-  private grow(): void {
-    const n = this.queue.length;
-    const queue: (Packet | undefined)[] = new Array(n * 2);
-    const exits = new Float64Array(n * 2);
-    for (let k = 0; k < this.count; k++) {
-      queue[k] = this.queue[(this.head + k) & (n - 1)];
-      exits[k] = this.exits[(this.head + k) & (n - 1)];
-    }
-    this.queue = queue;
-    this.exits = exits;
-    this.head = 0;
+  /** Queues a packet to leave at `exit`, which is no earlier than the exit of the packet queued before it. */
+  push(packet: Packet, exit: number): void {
+    this.ring.push(packet, exit);
+    if (this.ring.length === 1) this.scheduler.at(exit, this.release);
   }
 }
 
