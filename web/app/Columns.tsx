@@ -44,12 +44,17 @@ export function Overview({ e, setE, runs, label, stale, said }: { e: Experiment;
         const view = runs.views[s];
         const why = stale[s];
         return view ? (
-          <SummaryCards key={s} summary={view.summary} side={label(s)} color={SIDE_STYLE[s].color} note={why ? `previous run: ${why}` : sideNote(view, runs.busy[s])} stale={Boolean(why)} />
+          <SummaryCards
+            key={s}
+            summary={view.summary}
+            side={label(s)}
+            color={SIDE_STYLE[s].color}
+            note={why ? `previous run: ${why}` : sideNote(view, runs.busy[s])}
+            stale={Boolean(why)}
+            offset={e.scenario === 'offset'}
+          />
         ) : (
-          <section key={s} className="cards" aria-label={`Summary of run ${SIDE_STYLE[s].name}`}>
-            <h3>{label(s)}</h3>
-            <p>{runs.errors[s] ? '' : s === 'a' && e.live && !runs.busy.a ? 'live: no fetch yet (press Start live fetch)' : 'running…'}</p>
-          </section>
+          <CardsPlace key={s} e={e} runs={runs} s={s} label={label(s)} />
         );
       })}
       <div className="plane-side">
@@ -69,6 +74,18 @@ export function Overview({ e, setE, runs, label, stale, said }: { e: Experiment;
   );
 }
 
+/** A side's place before its run is in: what it waits for, over the offset exercise's empty cards. */
+function CardsPlace({ e, runs, s, label }: { e: Experiment; runs: Runs; s: Slot; label: string }) {
+  const note = runs.errors[s] ? '' : s === 'a' && e.live && !runs.busy.a ? 'live: no fetch yet (press Start live fetch)' : 'running…';
+  if (e.scenario === 'offset') return <SummaryCards summary={null} side={label} color={SIDE_STYLE[s].color} note={note} />;
+  return (
+    <section className="cards" aria-label={`Summary of run ${SIDE_STYLE[s].name}`}>
+      <h3>{label}</h3>
+      <p>{note}</p>
+    </section>
+  );
+}
+
 /** The offset scenario's words under the cards: each side's fetch, and what ranks them. */
 function OffsetCaption({ runs, label }: { runs: Runs; label(s: Slot): string }) {
   const sides = (['a', 'b'] as const).flatMap((s) => (runs.views[s] ? [{ name: label(s), summary: runs.views[s].summary }] : []));
@@ -77,12 +94,12 @@ function OffsetCaption({ runs, label }: { runs: Runs; label(s: Slot): string }) 
       {offsetCaption(sides)}
     </p>
   ) : (
-    <CaptionPlace />
+    <CaptionPlace offset />
   );
 }
 
 /** The place a caption will take once its runs are in, kept meanwhile so the charts below do not jump. */
-const CaptionPlace = () => <div className="caption-place" aria-hidden="true" />;
+const CaptionPlace = ({ offset = false }: { offset?: boolean }) => <div className={offset ? 'caption-place offset' : 'caption-place'} aria-hidden="true" />;
 
 /** What the page says of both runs, under the plane and each row of charts. */
 export type Captions = Record<CaptionRow, string>;

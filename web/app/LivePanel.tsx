@@ -29,9 +29,11 @@ export function LivePanel({ e, runs, target, relay }: { e: Experiment; runs: Run
   const started = useLiveStart(e.live && runs.busy.a === true);
   if (e.scenario !== 'offset') return null;
   if (!e.live) return relay === 'absent' ? <p className="hint">Live mode is off: the relay that serves it is not reachable from this page.</p> : null;
+  // While the relay is being asked, the panel keeps its place (the charts below stay put), its button off.
+  const at = target ?? (relay === 'unknown' ? '…' : null);
   return (
     <div className="live" role="status">
-      {target ? (
+      {at ? (
         <>
           {runs.busy.a ? (
             <button type="button" onClick={runs.stopLive}>
@@ -40,7 +42,9 @@ export function LivePanel({ e, runs, target, relay }: { e: Experiment; runs: Run
           ) : (
             <button
               type="button"
+              disabled={!target}
               onClick={() => {
+                if (!target) return;
                 started.current = e.a;
                 runs.startLive(window.location.origin, target, e.variable, id ?? ANONYMOUS_ID);
               }}
@@ -50,7 +54,7 @@ export function LivePanel({ e, runs, target, relay }: { e: Experiment; runs: Run
             </button>
           )}{' '}
           {/* Buttons that submit under the student's id (the class contest's) go here, beside it. */}
-          <StudentId /> Controller A fetches the file from the relay’s {e.variable ? 'variable' : 'constant'}-rate server at {target} through the bridge.
+          <StudentId /> Controller A fetches the file from the relay’s {e.variable ? 'variable' : 'constant'}-rate server at {at} through the bridge.
           {runs.busy.a && started.current && JSON.stringify(started.current) !== JSON.stringify(e.a) && (
             <strong className="live-note" data-hint="live-settings">
               {' '}

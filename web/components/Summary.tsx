@@ -11,20 +11,33 @@ export interface Card {
   key?: string;
 }
 
-/** The headline figures of one run: the contest's four, or the offset exercise's result. */
-export function cardsOf(s: RunSummary): Card[] {
-  const f = s.flows[0];
-  if (f?.offset) {
-    const o = f.offset;
-    return [
-      { label: 'Time', value: Number.isFinite(o.timeMs) ? String(Math.round(o.timeMs)) : '—', unit: 'ms', title: 'The server’s Time: Submit arrival minus session start' },
-      { label: 'Penalty', value: Number.isFinite(o.penalty) ? String(o.penalty) : '—', unit: '', title: 'Requests that found no token' },
-      { label: 'Squishes', value: String(o.squishes), unit: '', title: 'Times the server squished the client' },
-      { label: 'Result', value: o.result === null ? '…' : String(o.result), unit: '', title: 'The server’s Result: whether the MD5 of the fetched file matched' },
-      { label: 'Requests', value: String(o.requests), unit: '', title: 'Data requests sent' },
-      { label: 'Bound', value: fixed(o.boundMs, 0), unit: 'ms', title: 'the time a perfectly paced client needs: chunks at the token rate (along its schedule on the variable server)' },
-    ];
-  }
+type OffsetFigures = NonNullable<RunSummary['flows'][number]['offset']>;
+
+/** The offset exercise's cards: a run's figures, or (null) their places, each a dash, before its run is in. */
+function offsetCards(o: OffsetFigures | null): Card[] {
+  const value = (v: number | undefined, text: (v: number) => string = String) => (v !== undefined && Number.isFinite(v) ? text(v) : '—');
+  return [
+    { label: 'Time', value: value(o?.timeMs, (t) => String(Math.round(t))), unit: 'ms', title: 'The server’s Time: Submit arrival minus session start' },
+    { label: 'Penalty', value: value(o?.penalty), unit: '', title: 'Requests that found no token' },
+    { label: 'Squishes', value: value(o?.squishes), unit: '', title: 'Times the server squished the client' },
+    { label: 'Result', value: o ? (o.result === null ? '…' : String(o.result)) : '—', unit: '', title: 'The server’s Result: whether the MD5 of the fetched file matched' },
+    { label: 'Requests', value: value(o?.requests), unit: '', title: 'Data requests sent' },
+    {
+      label: 'Bound',
+      value: value(o?.boundMs, (b) => fixed(b, 0)),
+      unit: 'ms',
+      title: 'the time a perfectly paced client needs: chunks at the token rate (along its schedule on the variable server)',
+    },
+  ];
+}
+
+/**
+ * The headline figures of one run: the contest's four, or the offset exercise's result (`offset`: the
+ * offset exercise's cards even before a live fetch has figures, so they do not change shape under it).
+ */
+export function cardsOf(s: RunSummary, offset = false): Card[] {
+  const o = s.flows[0]?.offset;
+  if (o || offset) return offsetCards(o ?? null);
   const a = s.all;
   return [
     { label: 'Throughput', value: fixed(a.throughputMbps, 2), unit: 'Mbit/s', title: 'Bits through the bottleneck ÷ (last − first departure)' },
@@ -46,17 +59,36 @@ export function cardsOf(s: RunSummary): Card[] {
   ];
 }
 
-export function SummaryCards({ summary, side, color, note, stale = false }: { summary: RunSummary; side: string; color: string; note: string; stale?: boolean }) {
+/**
+ * A run's cards; with no summary yet (the offset exercise's run not in), the same boxes, each a dash, so
+ * the charts below stand where they will once the figures come (the contest's row is as tall as its plane
+ * already). Only a run's cards carry its side's name (data-side): tests and exports read figures there.
+ */
+export function SummaryCards({
+  summary,
+  side,
+  color,
+  note,
+  stale = false,
+  offset = false,
+}: {
+  summary: RunSummary | null;
+  side: string;
+  color: string;
+  note: string;
+  stale?: boolean;
+  offset?: boolean;
+}) {
   const tipId = useId();
   return (
-    <section className={stale ? 'cards stale' : 'cards'} data-stale={stale || undefined} aria-label={`Summary of run ${side}`} data-side={side}>
+    <section className={stale ? 'cards stale' : 'cards'} data-stale={stale || undefined} aria-label={`Summary of run ${side}`} data-side={summary ? side : undefined}>
       <h3 style={{ borderColor: color }}>
         {side} <small>{note}</small>
       </h3>
       <dl>
-        {cardsOf(summary).map((c) => (
+        {(summary ? cardsOf(summary, offset) : offsetCards(null)).map((c) => (
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a card takes keyboard focus so its explanation shows without a pointer.
-          <div key={c.label} className="card" tabIndex={0} aria-describedby={`${tipId}-${c.key ?? c.label}`} data-card={c.key ?? c.label}>
+          <div key={c.label} className="card" tabIndex={0} aria-describedby={`${tipId}-${c.key ?? c.label}`} data-card={summary ? (c.key ?? c.label) : undefined}>
             <dt>
               {c.label}
               <span role="tooltip" className="tip" id={`${tipId}-${c.key ?? c.label}`}>
