@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, open, playground } from '../helpers/page.ts';
+import { card, LIGHT_RUN, open, playground } from '../helpers/page.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -44,6 +44,55 @@ describe('the offset view as its runs arrive', () => {
       const tops = await page.evaluate(() => (window as unknown as { tops: number[] }).tops);
       expect(tops.length).toBeGreaterThan(10);
       expect(Math.max(...tops) - Math.min(...tops)).toBeLessThanOrEqual(3);
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    60_000,
+  );
+});
+
+interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+const overlap = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+describe('the controller editor beside the runs', () => {
+  it.each(SIZES)(
+    'covers none of A’s charts and scrolls nothing when it opens, at $width×$height',
+    async (size) => {
+      const { page, problems } = await open(env.browser, `${env.relay.url}/?a=aimd&${LIGHT_RUN}`, { viewport: size });
+      await card(page, 'A', 'Throughput');
+      const editCopy = page.getByRole('region', { name: 'Controller A' }).getByRole('button', { name: 'Edit a copy' });
+      if (!(await editCopy.isVisible())) await page.getByRole('button', { name: /Settings/ }).click();
+      const before = await page.evaluate(() => window.scrollY);
+      // A click as the user's, without Playwright's own scrolling to the button.
+      await editCopy.dispatchEvent('click');
+      await page.locator('.user-editor .cm-content', { hasText: 'AIMD (my copy)' }).waitFor();
+      await page.screenshot({ path: join(tmpdir(), `pipefill-editor-open-${size.width}.png`) });
+      expect(await page.evaluate(() => window.scrollY)).toBe(before);
+      const box = (selector: string) =>
+        page
+          .locator(selector)
+          .first()
+          .evaluate((e) => e.getBoundingClientRect().toJSON() as Box);
+      const editor = await box('.user-editor');
+      expect(editor.right - editor.left).toBeGreaterThan(300);
+      expect(overlap(editor, await box('header.page-head'))).toBe(false);
+      expect(overlap(editor, await box('.toolbar'))).toBe(false);
+      expect(overlap(editor, await box('section.cards[data-side^="A "]'))).toBe(false);
+      // Each of A's charts, brought into sight, stands clear of the editor.
+      const charts = page.locator('.column[data-side="a"] figure.chart');
+      expect(await charts.count()).toBeGreaterThan(2);
+      for (const chart of await charts.all()) {
+        await chart.evaluate((e) => e.scrollIntoView({ block: 'center' }));
+        const c = await chart.evaluate((e) => e.getBoundingClientRect().toJSON() as Box);
+        expect(c.right - c.left).toBeGreaterThan(200);
+        expect(overlap(c, await box('.user-editor'))).toBe(false);
+      }
       expect(problems).toEqual([]);
       await page.close();
     },
