@@ -96,7 +96,8 @@ export class TraceLink extends Bottleneck {
 
   /** Advances past all opportunities at or before `now` while nothing is queued. */
   private skipIdle(now: number): void {
-    if (this.finished) return;
+    // usually the next opportunity is already after now (an opportunity at or before now means the period has not ended)
+    if (this.nextOpportunity > now) return;
     if (!this.once && now - this.base >= this.period) {
       this.base += Math.floor((now - this.base) / this.period) * this.period;
       this.index = 0;

@@ -58,10 +58,11 @@ export function niceBin(span: number, target = 300): number {
 }
 
 /**
- * Keeps the maximum of each of about MAX_LINE_POINTS buckets of a (t, y) series; `tAt(i)` is the i-th
- * time (a function, so a regular grid needs no array of its times).
+ * Keeps the maximum of each of about MAX_LINE_POINTS buckets of a (t, y) series; the i-th time is
+ * `times[i]`, or `first + i` on a regular grid of milliseconds (`times` null: no array of its times).
  */
-function decimateMax(n: number, tAt: (i: number) => number, ys: ArrayLike<number>, start: number, end: number): Float64Array {
+function decimateMax(n: number, times: ArrayLike<number> | null, first: number, ys: ArrayLike<number>, start: number, end: number): Float64Array {
+  const tAt = (i: number) => (times === null ? first + i : times[i]);
   if (n <= MAX_LINE_POINTS) {
     const out = pairs(n);
     for (let i = 0; i < n; i++) {
@@ -104,8 +105,7 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
   const binMs = niceBin(endMs);
   const bins = Math.max(1, Math.ceil(endMs / binMs));
   const pass = new SeriesPass(log.kindCounts(), binMs, bins);
-  const c = log.columns;
-  for (let i = 0; i < log.length; i++) pass.row(c, i);
+  pass.rows(log.columns, log.length);
   pass.end(endMs);
   const throughput = pairs(bins);
   for (let b = 0; b < bins; b++) {
@@ -133,8 +133,8 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
     throughput,
     capacity: trace ? capacitySeries(trace, binMs, bins, once) : null,
     queueDelay: pass.queueDelay.data,
-    signalDelay: decimateMax(sd.length, (k) => first + k, sd, first, first + sd.length),
-    queue: decimateMax(pass.queuePoints, (k) => pass.queueT[k], pass.queueY, 0, endMs),
+    signalDelay: decimateMax(sd.length, null, first, sd, first, first + sd.length),
+    queue: decimateMax(pass.queuePoints, pass.queueT, 0, pass.queueY, 0, endMs),
     squished: Float64Array.from(pass.squished),
   };
 }

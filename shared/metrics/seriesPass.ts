@@ -83,51 +83,54 @@ export class SeriesPass {
     this.bits = new Float64Array(bins);
   }
 
-  /** Adds the log's row `i` to the series it belongs to. */
-  row(c: EventColumns, i: number): void {
-    const t = c.t[i];
-    switch (c.kind[i]) {
-      case K.send:
-        this.sends.add(t, c.seq[i]);
-        this.window.add(t, c.window[i]);
-        break;
-      case K.retransmit:
-        this.retransmits.add(t, c.seq[i]);
-        break;
-      case K.ack:
-        this.acks.add(t, c.seq[i]);
-        this.window.add(t, c.window[i]);
-        break;
-      case K.reply:
-        this.acks.add(t, c.seq[i]);
-        this.window.add(t, c.window[i]);
-        if (this.fromReplies) this.through(t, c.value[i], c.bytes[i]);
-        break;
-      case K.timeout:
-        this.timeouts.add(t, c.window[i]);
-        this.window.add(t, c.window[i]);
-        break;
-      case K.loss:
-        this.losses.add(t, c.seq[i]);
-        break;
-      case K.mark:
-        this.marks.add(t, c.seq[i]);
-        break;
-      case K.drop:
-        this.drops.add(t, c.seq[i]);
-        break;
-      case K.depart:
-        this.departed(t, c.value[i], c.bytes[i]);
-        break;
-      case K.enqueue:
-        this.queued(t, c.value[i]);
-        break;
-      case K.estimate:
-        this.estimates[c.seq[i]]?.push(t, c.value[i]);
-        break;
-      case K.squish:
-        this.squish(t, c.value[i]);
-        break;
+  /** Adds the log's first `n` rows to the series they belong to (the columns read into locals once). */
+  rows(c: EventColumns, n: number): void {
+    const { t: times, kind, seq, value, bytes, window } = c;
+    for (let i = 0; i < n; i++) {
+      const t = times[i];
+      switch (kind[i]) {
+        case K.send:
+          this.sends.add(t, seq[i]);
+          this.window.add(t, window[i]);
+          break;
+        case K.retransmit:
+          this.retransmits.add(t, seq[i]);
+          break;
+        case K.ack:
+          this.acks.add(t, seq[i]);
+          this.window.add(t, window[i]);
+          break;
+        case K.reply:
+          this.acks.add(t, seq[i]);
+          this.window.add(t, window[i]);
+          if (this.fromReplies) this.through(t, value[i], bytes[i]);
+          break;
+        case K.timeout:
+          this.timeouts.add(t, window[i]);
+          this.window.add(t, window[i]);
+          break;
+        case K.loss:
+          this.losses.add(t, seq[i]);
+          break;
+        case K.mark:
+          this.marks.add(t, seq[i]);
+          break;
+        case K.drop:
+          this.drops.add(t, seq[i]);
+          break;
+        case K.depart:
+          this.departed(t, value[i], bytes[i]);
+          break;
+        case K.enqueue:
+          this.queued(t, value[i]);
+          break;
+        case K.estimate:
+          this.estimates[seq[i]]?.push(t, value[i]);
+          break;
+        case K.squish:
+          this.squish(t, value[i]);
+          break;
+      }
     }
   }
 
