@@ -11,11 +11,11 @@ import { SANDBOX_FRAME_PATH, SANDBOX_FRAME_SCRIPT } from '../web/worker/sandboxF
  *   emulated link's watch address on this machine (web/sessions/watchUrl.ts; of the loopback addresses,
  *   127.0.0.1 and localhost: a policy cannot name the others).
  * - A script, which is also what a worker started from the page's origin runs under: the same, but
- *   connections to the page's server alone, and data: modules (a live fetch of the user's controller
- *   loads its text so, web/worker/userModule.ts).
- * - The sandbox frame (web/worker/sandboxFrame.ts), where every other run of the user's code happens: an
- *   opaque origin (no storage), its one inline script by hash, workers from blob: URLs that take this
- *   policy with them, and no network at all (not the relay either).
+ *   connections to the page's server alone. No such worker runs the user's code: a live fetch's socket is
+ *   one (web/worker/liveSocket.ts), its controller is in the frame.
+ * - The sandbox frame (web/worker/sandboxFrame.ts), where every run of the user's code happens, a live
+ *   fetch's controller too: an opaque origin (no storage), its one inline script by hash, workers from
+ *   blob: URLs that take this policy with them, and no network at all (not the relay either).
  */
 const PAGE = [
   "default-src 'self'",
@@ -32,7 +32,7 @@ const PAGE = [
   "frame-ancestors 'self'",
 ];
 
-const SCRIPT = PAGE.map((d) => (d.startsWith('script-src') ? `${d} data:` : d.startsWith('connect-src') ? "connect-src 'self'" : d));
+const SCRIPT = PAGE.map((d) => (d.startsWith('connect-src') ? "connect-src 'self'" : d));
 
 const frameScriptHash = createHash('sha256').update(SANDBOX_FRAME_SCRIPT).digest('base64');
 

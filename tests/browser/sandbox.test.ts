@@ -143,7 +143,9 @@ describe('user code in the page reaches nothing', () => {
     expect(page).not.toContain('unsafe-eval');
     const worker = readdirSync(join(TEST_BUNDLE, 'assets')).find((f) => f.startsWith('simWorker-'))!;
     const script = await policy(`/assets/${worker}`);
-    expect(script).toContain("connect-src 'self';");
+    expect(script).toContain("connect-src 'self';")
+    // no worker of the page's origin runs the user's code, so none may load a module from text
+    expect(script).toContain("script-src 'self';");
     expect(script).not.toContain('unsafe-eval');
     const frameHtml = await (await fetch(`${env.relay.url}/sandbox.html`)).text();
     // the frame says its policy itself too, for a server that sends no headers

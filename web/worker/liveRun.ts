@@ -1,19 +1,14 @@
-import { findScheme, type SchemeCatalogue } from '../../shared/controllers/registry.ts';
 import { network } from './sandbox.ts';
-import { checkParams, type ParamValues } from '../../shared/controllers/types.ts';
-import { FetchStopped } from '../../live/liveFetch.ts';
+import type { ParamValues } from '../../shared/controllers/types.ts';
 import type { OffsetPolicyConfig } from '../../shared/offset/policy.ts';
 import { withPolicyValues } from '../../shared/offset/params.ts';
 import type { RelayInfo } from '../../shared/relay/info.ts';
-import type { EventColumns, EventLog } from '../../shared/log/eventLog.ts';
+import { type EventColumns, EventLog } from '../../shared/log/eventLog.ts';
 import type { LiveRun } from '../../shared/scenarios/spec.ts';
 import type { OffsetFetchResult } from '../../shared/endpoints/offsetClient.ts';
-import type { Scheme } from '../../shared/controllers/types.ts';
-import { browserClock } from '../live/browserClock.ts';
-import { bridgeUrl, type WebSocketLike } from '../live/bridgeSession.ts';
-import { bridgeFetch } from '../live/bridgeFetch.ts';
-import { ANONYMOUS_ID, isStudentId } from '../../shared/relay/studentId.ts';
+import { bridgeUrl } from '../live/bridgeSession.ts';
 import type { FromController, ToController } from './liveController.ts';
+import type { SocketStart } from './liveSocket.ts';
 
 export interface LiveStart {
   relay: string;
@@ -25,7 +20,7 @@ export interface LiveStart {
   submitAs?: string;
   /** The page's server settings (srv.*): asked of the relay when its operator lets a session choose. */
   policy?: Record<string, string | number>;
-  /** The user's controller's code, when it is the scheme: each worker that checks or runs it loads it. */
+  /** The user's controller's code, when it is the scheme: only the controller's worker, in the sandbox frame, loads it. */
   code?: string;
 }
 
@@ -41,76 +36,82 @@ export interface LiveEnd {
   stopped: string | null;
 }
 
-function checked(m: LiveStart, schemes: SchemeCatalogue): { scheme: Scheme; values: ParamValues } {
-  const scheme = findScheme(m.scheme, schemes);
-  if (!scheme) throw new Error(`unknown scheme ${m.scheme}`);
-  const c = checkParams(scheme, m.params);
-  if ('error' in c) throw new Error(c.error);
-  return { scheme, values: c.values };
-}
-
-/**
- * The page's controller fetching through the bridge, deciding on its worker's clock and each datagram
- * leaving the relay a few milliseconds after it was sent, as spaced as it was sent (web/live/bridgeFetch.ts:
- * from when the hop is quiet, its timeouts waiting for the relay's news). Not on the relay's clock
- * (web/live/timedFetch.ts): measured on a loaded machine, deciding ahead of time made replies held up on
- * the WebSocket look lost to the token pacer, and it collapsed (over 60 s for 1 MB, against 3.3 s here).
- * `now` is the run's clock.
- */
-export function runLiveFetch(m: LiveStart, asked: LivePolicy['asked'], log: EventLog, schemes: SchemeCatalogue): { now(): number; done: Promise<LiveEnd>; cancel(): void } {
-  const { scheme, values } = checked(m, schemes);
+/** The relay's timed bridge to the target, with the page's settings where the relay takes them. */
+export function liveBridgeUrl(m: LiveStart, asked: LivePolicy['asked']): string {
   const url = new URL(bridgeUrl(m.relay.replace(/^http/, 'ws'), m.target, 'udp', 'timed'));
   for (const [k, v] of Object.entries(asked ?? {})) url.searchParams.set(`srv.${k}`, String(v));
-  // The browser's WebSocket fits the session's needs; the DOM's send type is only stricter on paper.
-  const ws = new network.WebSocket(url) as unknown as WebSocketLike;
-  const wall = browserClock();
-  const run = bridgeFetch(ws, wall, { scheme, params: values, id: m.submitAs && isStudentId(m.submitAs) ? m.submitAs : ANONYMOUS_ID, giveUpMs: 120_000, log });
-  const done = run.done.then(
-    (o): LiveEnd => ({ result: o.result, stopped: o.result.result === null ? 'the server sent no Result' : null }),
-    (e: Error): LiveEnd => {
-      if (e instanceof FetchStopped) return { result: e.outcome.result, stopped: plain(e.message) };
-      throw e;
-    },
-  );
-  return { now: () => wall.now, done, cancel: run.cancel };
+  return url.toString();
 }
-
-const plain = (message: string) => (message === 'cancelled' ? 'stopped' : message);
 
 /** Appends rows handed over from the controller's worker. */
 function append(log: EventLog, c: EventColumns): void {
   for (let i = 0; i < c.t.length; i++) log.push(c.t[i], c.kind[i], c.flow[i], c.seq[i], c.bytes[i], c.value[i], c.window[i]);
 }
 
+const COLUMN_TYPES = new EventLog().columns;
+
+/** Rows from the sandbox: each column of its kind of array, all of one length. */
+function isColumns(c: unknown): c is EventColumns {
+  if (typeof c !== 'object' || c === null) return false;
+  const cols = c as Record<string, unknown>;
+  return Object.entries(COLUMN_TYPES).every(([k, a]) => cols[k] instanceof a.constructor && (cols[k] as ArrayLike<number>).length === (cols.t as ArrayLike<number>).length);
+}
+
+/** A scheme's values as the sandbox checked them: names to numbers or words. */
+const isParams = (p: unknown): p is ParamValues => typeof p === 'object' && p !== null && Object.values(p).every((v) => typeof v === 'number' || typeof v === 'string');
+
+/** A message from the controller's worker (which runs a link's code) of a kind and shape this side takes. */
+function isFromController(r: unknown): r is FromController {
+  if (typeof r !== 'object' || r === null) return false;
+  const m = r as Partial<Record<string, unknown>>;
+  if (m.kind === 'checked') return isParams(m.params);
+  if (m.kind === 'failed') return typeof m.message === 'string';
+  const rows = isColumns(m.columns) && typeof m.now === 'number';
+  if (m.kind === 'rows') return rows;
+  const end = m.end as Partial<LiveEnd> | undefined;
+  return m.kind === 'end' && rows && typeof end?.result === 'object' && end.result !== null && (end.stopped === null || typeof end.stopped === 'string');
+}
+
 /**
- * A live fetch run in a worker of its own (liveController.ts), its rows gathered into `log` here as they
- * come, so the charts this worker computes from them never hold up the controller's sends.
+ * A live fetch, its controller in the sandbox frame (liveController.ts, reached over `controller`) and its
+ * WebSocket in a worker of the page's origin of its own (liveSocket.ts), opened here to the page's relay.
+ * The rows are gathered into `log` here as they come, so the charts this worker computes from them never
+ * hold up the controller's sends. Resolves once the controller has checked the scheme's values.
  */
-export function startLive(m: LiveStart, log: EventLog, { policy, asked }: LivePolicy, schemes: SchemeCatalogue): { spec: LiveRun; now(): number; done: Promise<LiveEnd>; cancel(): void } {
-  const { values } = checked(m, schemes);
-  const spec: LiveRun = { live: { server: m.target, scheme: m.scheme, params: values, via: 'bridge', variable: m.variable, policy } };
+export function startLive(m: LiveStart, log: EventLog, { policy, asked }: LivePolicy, controller: MessagePort) {
   // the kept constructor (the sandbox blocks the global one), under the name the bundler looks for
   const { Worker } = network;
-  const worker = new Worker(new URL('./liveController.ts', import.meta.url), { type: 'module' });
+  const socket = new Worker(new URL('./liveSocket.ts', import.meta.url), { type: 'module' });
+  const { port1, port2 } = new MessageChannel();
+  socket.postMessage({ url: liveBridgeUrl(m, asked), port: port1 } satisfies SocketStart, [port1]);
   // The run's clock when the rows gathered so far were handed over: the charts end where the rows do.
   let reported = 0;
+  let checked: (params: ParamValues) => void = () => {};
   const done = new Promise<LiveEnd>((resolve, reject) => {
-    worker.onmessage = (e: MessageEvent<FromController>) => {
+    controller.onmessage = (e: MessageEvent<unknown>) => {
       const r = e.data;
+      if (!isFromController(r)) return;
       if (r.kind === 'failed') return reject(new Error(r.message));
+      if (r.kind === 'checked') return checked(r.params);
       append(log, r.columns);
       reported = r.now;
       if (r.kind === 'end') resolve(r.end);
     };
-    worker.onerror = (e) => reject(new Error(e.message || 'the live controller failed'));
-  }).finally(() => worker.terminate());
-  worker.postMessage({ kind: 'start', start: m, asked } satisfies ToController);
-  return {
-    spec,
-    now: () => reported,
-    done,
-    cancel: () => worker.postMessage({ kind: 'cancel' } satisfies ToController),
-  };
+    socket.onerror = (e) => reject(new Error(e.message || 'the live fetch’s socket failed'));
+  }).finally(() => {
+    socket.terminate();
+    controller.close();
+  });
+  controller.postMessage({ kind: 'start', start: m, socket: port2 } satisfies ToController, [port2]);
+  const run = { now: () => reported, done, cancel: () => controller.postMessage({ kind: 'cancel' } satisfies ToController) };
+  return Promise.race([
+    new Promise<typeof run & { spec: LiveRun }>((resolve) => {
+      checked = (params) => resolve({ ...run, spec: { live: { server: m.target, scheme: m.scheme, params, via: 'bridge', variable: m.variable, policy } } });
+    }),
+    done.then((): never => {
+      throw new Error('the live controller ended before it started');
+    }),
+  ]);
 }
 
 /**

@@ -6,6 +6,8 @@ import type { CheckResult } from './userModule.ts';
 import { afterHang, Watchdog } from './watchdog.ts';
 import { networkWorker, userCodeWorker, type WorkerLike } from './sandboxHost.ts';
 import simWorkerUrl from './simWorker.ts?worker&url';
+import liveControllerUrl from './liveController.ts?worker&url';
+import type { ControllerRun } from './liveController.ts';
 
 type Slot = 'a' | 'b';
 
@@ -20,6 +22,8 @@ interface Waiting extends RunHooks {
   /** Sent to the side's networked worker (a live fetch), not to its sandboxed one. */
   networked: boolean;
   req: WorkerRequest;
+  /** A live fetch's controller, in the sandbox frame: ended with its request. */
+  controller?: WorkerLike;
   onView: (v: RunView, final: boolean) => void;
   resolve: (r: WorkerResponse) => void;
   shown?: RunView;
@@ -113,6 +117,7 @@ export class WorkerPool {
     if (!w) return;
     this.waiting.delete(id);
     this.dogs[w.slot].done(id);
+    w.controller?.terminate();
     w.resolve(m);
   }
 
@@ -151,12 +156,26 @@ export class WorkerPool {
     const id = this.nextId++;
     if (req.kind !== 'upload' && req.kind !== 'export') this.latest[slot] = id;
     if (req.kind === 'run' || req.kind === 'replay' || req.kind === 'live') this.drawnBy[slot] = req.kind === 'live' ? 'networked' : 'sandboxed';
-    const message = { ...req, id } as WorkerRequest;
     const worker = this.workerFor(slot, req.kind);
+    const live = req.kind === 'live' ? this.liveController(slot, id) : null;
+    const message = { ...req, id, ...(live && { controller: live.port }) } as WorkerRequest;
     return new Promise((resolve) => {
-      this.waiting.set(id, { slot, networked: worker !== this.workers[slot], req: message, onView, ...hooks, resolve: resolve as (r: WorkerResponse) => void });
-      worker.postMessage(message);
+      this.waiting.set(id, { slot, networked: worker !== this.workers[slot], req: message, controller: live?.worker, onView, ...hooks, resolve: resolve as (r: WorkerResponse) => void });
+      worker.postMessage(message, live ? [live.port] : []);
     });
+  }
+
+  /**
+   * A live fetch's controller, which runs the scheme's code (a link's own among them): started in the
+   * sandbox frame, with no network, and joined to the side's networked worker, which holds the socket
+   * (liveRun.ts), by a port of their own. It fails the request if it cannot start.
+   */
+  private liveController(slot: Slot, id: number): { worker: WorkerLike; port: MessagePort } {
+    const worker = userCodeWorker(liveControllerUrl, `live controller ${slot}`);
+    worker.onerror = (e) => this.settle(id, { id, kind: 'error', message: e.message || 'the live controller failed' });
+    const { port1, port2 } = new MessageChannel();
+    worker.postMessage({ kind: 'run', port: port1 } satisfies ControllerRun, [port1]);
+    return { worker, port: port2 };
   }
 
   /**

@@ -36,7 +36,8 @@ export type WorkerRequest =
   | { id: number; kind: 'run'; spec: ScenarioSpec; probeFrom?: number; check?: boolean; preview?: boolean }
   | { id: number; kind: 'upload'; name: string; text: string }
   | { id: number; kind: 'replay'; csv: string }
-  | { id: number; kind: 'live'; relay: string; target: string; variable: boolean; submitAs?: string; scheme: string; params: ParamValues; policy?: ParamValues; code?: string }
+  /** `controller`: the port to the fetch's controller, which the page starts in the sandbox frame (web/worker/pool.ts). */
+  | { id: number; kind: 'live'; relay: string; target: string; variable: boolean; submitAs?: string; scheme: string; params: ParamValues; policy?: ParamValues; code?: string; controller: MessagePort }
   | { id: number; kind: 'summary'; spec: ScenarioSpec; probeFrom?: number }
   | { id: number; kind: 'measure'; spec: MeasurementSpec }
   | { id: number; kind: 'measure-live'; relay: string; target: string; sizes: number[]; repeats: number }
@@ -89,6 +90,6 @@ interface Answers {
 export const PREVIEW_WAIT_MS = 400;
 
 export type RequestKind = WorkerRequest['kind'];
-/** A request as the page writes it: the pool adds the id. */
-export type RequestOf<K extends RequestKind> = Omit<Extract<WorkerRequest, { kind: K }>, 'id'>;
+/** A request as the page writes it: the pool adds the id (and a live fetch's controller). */
+export type RequestOf<K extends RequestKind> = Omit<Extract<WorkerRequest, { kind: K }>, 'id' | 'controller'>;
 export type AnswerTo<K extends RequestKind> = Extract<WorkerResponse, { kind: Answers[K] | 'error' }>;

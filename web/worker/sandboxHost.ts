@@ -73,7 +73,9 @@ abstract class PageEnd implements WorkerLike {
     this.port.postMessage(m, transfer);
   }
 
+  /** Every message a worker sends is an object: anything else (forged by the user's code there) is dropped. */
   private receive(data: unknown): void {
+    if (typeof data !== 'object' || data === null) return;
     if (!isTraceAsk(data)) return this.onmessage?.({ data: data as never });
     this.sendTrace(data.name);
   }

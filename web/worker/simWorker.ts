@@ -233,10 +233,10 @@ async function replay(id: number, csv: string): Promise<void> {
 
 let cancelLive: (() => void) | null = null;
 
-async function live(id: number, m: LiveStart): Promise<void> {
-  const schemes = await catalogueFor(m.code);
+/** A live fetch, its controller in the sandbox frame at the end of `controller` (liveRun.ts): this worker draws it. */
+async function live(id: number, m: LiveStart, controller: MessagePort): Promise<void> {
   const log = new EventLog();
-  const run = startLive(m, log, await relayPolicy(m), schemes);
+  const run = await startLive(m, log, await relayPolicy(m), controller);
   cancelLive = run.cancel;
   const t0 = performance.now();
   const snapshot = (final: boolean, result: RunView['live']) => {
@@ -290,8 +290,10 @@ fromPage(async (m: WorkerRequest) => {
         traces.set(`upload:${m.name}`, t);
         return post({ id: m.id, kind: 'uploaded', name: m.name, durationMs: tracePeriod(t), opportunities: t.times.length });
       }
-      case 'live':
-        return await live(m.id, m);
+      case 'live': {
+        const { id, kind, controller, ...start } = m;
+        return await live(id, start, controller);
+      }
       case 'export':
         return post({ id: m.id, kind: 'exported', text: exportCsv(m.what) });
       case 'preview-shown':
