@@ -11,8 +11,8 @@ export function formatSweepCsv<P extends SweepPoint>(trace: string, points: read
       trace,
       scheme: p.scheme,
       param: p.param,
-      // The scoreboard's runs try no value.
-      value: Number.isFinite(p.value) ? p.value : '',
+      // The scoreboard's runs try no value; a choice's run tried its name.
+      value: p.choice ?? (Number.isFinite(p.value) ? p.value : ''),
       throughput_mbps: p.throughputMbps,
       delay95_ms: p.delay95,
       power: p.power,

@@ -9,6 +9,8 @@ export interface SweepPoint {
   scheme: string;
   param: string;
   value: number;
+  /** A choice parameter's run: the choice tried, by name (`value` is then its rank in the sweep). */
+  choice?: string;
   throughputMbps: number;
   delay95: number;
   power: number;

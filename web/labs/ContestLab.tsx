@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
 import { flow } from '../../shared/scenarios/presets.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
-import { scoreboardEntries, sweepValues } from '../../shared/scenarios/sweep.ts';
+import { scoreboardEntries } from '../../shared/scenarios/sweep.ts';
 import { Notices } from '../components/Notices.tsx';
 import { Guide } from '../teach/Guide.tsx';
 import { useNotices } from '../components/useNotices.ts';
@@ -15,6 +15,7 @@ import { type Progress, type SweepRun, useSweepRunner } from './contest/useSweep
 import { useInitialState, useUrlState } from '../components/useViewUrl.ts';
 import { pageCatalogue } from '../app/catalogue.ts';
 import { pageSchemes } from '../editor/userCode.ts';
+import { sweepValuesOf } from '../state/sweepValues.ts';
 
 /** Traces uploaded in this lab: checked once by a worker, then handed to the sweep's workers. */
 function useUploads(onError: (m: string) => void, onUploaded: (trace: string) => void) {
@@ -41,9 +42,13 @@ function sweepRuns(sweeps: SweepDef[]): { runs: SweepRun[] } | { problems: strin
   const runs: SweepRun[] = [];
   const problems: string[] = [];
   sweeps.forEach((s, k) => {
-    const values = sweepValues(s.scheme, s.param, s.values, pageSchemes());
+    const values = sweepValuesOf(s.scheme, s.param, s.values, pageSchemes());
     if ('error' in values) problems.push(`sweep ${k + 1}: ${values.error}`);
-    else for (const value of values) runs.push({ sweep: k, scheme: s.scheme, param: s.param, value, params: { [s.param]: value } });
+    // A choice is placed by its rank in the list, and named by its name.
+    else
+      values.forEach((v, i) =>
+        runs.push({ sweep: k, scheme: s.scheme, param: s.param, value: typeof v === 'number' ? v : i, choice: typeof v === 'string' ? v : undefined, params: { [s.param]: v } }),
+      );
   });
   return problems.length ? { problems } : { runs };
 }

@@ -5,13 +5,13 @@ import { MATRIX_LINK_MODEL } from '../../shared/scenarios/matrix.ts';
 import { DEFAULT_MEASUREMENT } from '../../shared/scenarios/measurement.ts';
 import { BUNDLED_TRACES, MATRIX, SHARED_PRESETS } from '../../shared/scenarios/presets.ts';
 import { STARVATION } from '../../shared/scenarios/starvation.ts';
-import { sweepValues } from '../../shared/scenarios/sweep.ts';
 import { parseSegments } from '../../shared/stress/segments.ts';
 import { quote } from '../../shared/text/quote.ts';
 import { type Field, flag, type ListField } from './codec.ts';
 import type { PageCatalogue } from './catalogue.ts';
 import { schemesFor } from './experiment.ts';
 import { GRID_LINKS } from './fairnessLinks.ts';
+import { sweepValuesOf } from './sweepValues.ts';
 
 /** The URL fields of each lab, from the same schemas as the playground's (web/state/experiment.ts). */
 
@@ -25,9 +25,9 @@ export const windowSchemes = (c: PageCatalogue) => schemesFor('offset', c).filte
 const windowIds = (c: PageCatalogue) => windowSchemes(c).map((s) => s.id);
 const sweepableIds = (c: PageCatalogue) =>
   schemesFor('contest', c)
-    .filter((s) => s.params.some((p) => p.kind === 'number'))
+    .filter((s) => s.params.length > 0)
     .map((s) => s.id);
-const numberParamsOf = (scheme: string | number, schemes: SchemeCatalogue) => (findScheme(String(scheme), schemes)?.params ?? []).filter((p) => p.kind === 'number').map((p) => p.name);
+const paramsOf = (scheme: string | number, schemes: SchemeCatalogue) => (findScheme(String(scheme), schemes)?.params ?? []).map((p) => p.name);
 
 /**
  * A sweep's values as typed into an address bar: a query string reads `+` as a space, so a hand-typed
@@ -43,11 +43,11 @@ const sweeps = (c: PageCatalogue): ListField => ({
   max: 4,
   parts: ([scheme]) => [
     choice('scheme', sweepableIds(c), 'fixed', 'The swept scheme'),
-    choice('param', numberParamsOf(scheme, c.schemes), '', 'The swept parameter'),
+    choice('param', paramsOf(scheme, c.schemes), '', 'The swept parameter'),
     { name: 'values', kind: 'text', read: sweepTextFromUrl },
   ],
   check: ([scheme, param, values]) => {
-    const r = sweepValues(String(scheme), String(param), String(values), c.schemes);
+    const r = sweepValuesOf(String(scheme), String(param), String(values), c.schemes);
     return 'error' in r ? r.error : null;
   },
   doc: 'A sweep: scheme:parameter:values',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SCHEMES } from '../../../shared/controllers/registry.ts';
 import { sweepValues } from '../../../shared/scenarios/sweep.ts';
 import { defaultSweep } from '../../../web/labs/contest/SweepSettings.tsx';
+import { sweepValuesOf } from '../../../web/state/sweepValues.ts';
 
 describe('a sweep chosen in the contest lab', () => {
   it('doubles across a range of octaves, and steps an eighth through a narrow one', () => {
@@ -17,5 +18,13 @@ describe('a sweep chosen in the contest lab', () => {
         const values = sweepValues(s.id, p.name, d.values);
         expect('error' in values ? values.error : values.length, `${s.id}.${p.name}: ${d.values}`).toBeGreaterThanOrEqual(4);
       }
+  });
+
+  it('a choice parameter sweeps all its choices by default, each named once, and refuses a name it does not have', () => {
+    expect(defaultSweep('aimd', 'decrease')).toEqual({ scheme: 'aimd', param: 'decrease', values: 'multiplicative,sqrt,quartic' });
+    expect(sweepValuesOf('aimd', 'decrease', ' sqrt , multiplicative,sqrt', SCHEMES)).toEqual(['sqrt', 'multiplicative']);
+    expect(sweepValuesOf('aimd', 'increase', 'a/w,halve', SCHEMES)).toEqual({ error: 'increase must be one of a/w, a/w2 (got "halve")' });
+    // a number parameter reads as before
+    expect(sweepValuesOf('aimd', 'a', '1,2', SCHEMES)).toEqual([1, 2]);
   });
 });

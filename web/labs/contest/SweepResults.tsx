@@ -9,7 +9,7 @@ import { PlaneChart, type PlaneLine, type PlanePoint } from '../../charts/PlaneC
 import { COLORS } from '../../charts/palette.ts';
 import { download } from '../../export/download.ts';
 import { pointStyle, SWEEP_COLORS } from './pointStyle.ts';
-import type { SweepResult } from './useSweepRunner.ts';
+import { type SweepResult, triedValue } from './useSweepRunner.ts';
 import { pageSchemes } from '../../editor/userCode.ts';
 
 /** The sweep's points as a CSV file, each marked whether it lies on its sweep's frontier. */
@@ -25,11 +25,12 @@ export function SweepResults({ points, sweeps, omni }: { points: SweepResult[]; 
   const bestPower = bestBy(points, 'power');
   const bestScore = bestBy(points, 'score');
   const planePoints: PlanePoint[] = points.map((p) => ({
-    label: scoreboard ? title(p) : `${p.scheme} ${p.param}=${p.value}`,
+    label: scoreboard ? title(p) : triedValue(p),
     throughputMbps: p.throughputMbps,
     delay95: p.delay95,
     ...pointStyle(p, scoreboard),
-    labelled: scoreboard || p === bestPower || p === bestScore,
+    // A choice's point is its name (a few of them); a number's, only where it is best.
+    labelled: scoreboard || p.choice !== undefined || p === bestPower || p === bestScore,
     ring: p === bestPower || p === bestScore,
   }));
   if (omni) planePoints.push({ label: 'omniscient', ...omni, color: COLORS.ink, marker: 'star' });
@@ -55,9 +56,9 @@ export function SweepResults({ points, sweeps, omni }: { points: SweepResult[]; 
           {[...points]
             .sort((a, b) => a.sweep - b.sweep || a.value - b.value)
             .map((p) => (
-              <tr key={`${p.scheme}${p.param}${p.value}`} className={p === bestPower || p === bestScore ? 'best' : ''}>
+              <tr key={`${p.sweep} ${triedValue(p)}`} className={p === bestPower || p === bestScore ? 'best' : ''}>
                 <td>
-                  <Swatch {...pointStyle(p, scoreboard)} /> {scoreboard ? title(p) : `${p.scheme} ${p.param}=${p.value}`}
+                  <Swatch {...pointStyle(p, scoreboard)} /> {scoreboard ? title(p) : triedValue(p)}
                   {p === bestPower && (
                     <>
                       {' '}

@@ -1,11 +1,11 @@
 import { findScheme } from '../../../shared/controllers/registry.ts';
-import { sweepValues } from '../../../shared/scenarios/sweep.ts';
 import { BUNDLED_TRACES } from '../../../shared/scenarios/presets.ts';
 import { SchemeSelect } from '../../components/SchemeSelect.tsx';
 import { SWEEP_COLORS } from './pointStyle.ts';
 import { schemesFor } from '../../state/experiment.ts';
 import { pageCatalogue } from '../../app/catalogue.ts';
 import { pageSchemes } from '../../editor/userCode.ts';
+import { sweepValuesOf } from '../../state/sweepValues.ts';
 
 export interface SweepDef {
   scheme: string;
@@ -14,19 +14,19 @@ export interface SweepDef {
 }
 
 /** At render time, so the user's own controller, once loaded, can be swept over its parameters. */
-const sweepable = () => schemesFor('contest', pageCatalogue()).filter((s) => s.params.some((p) => p.kind === 'number'));
+const sweepable = () => schemesFor('contest', pageCatalogue()).filter((s) => s.params.length > 0);
 
 const PRESET_RANGES: Record<string, string> = { 'fixed.w': '2..512*2', 'bdp.gain': '1..3+0.25', 'aimd.a': '0.25..4*2', 'rate-based.k': '0.5..4+0.5' };
 
 /**
- * A parameter of a scheme (its first numeric one unless named) over a range that shows its trade-off:
- * a preset where one is known, else the parameter's whole range (doubling from a positive minimum, in
- * about eight steps from zero).
+ * A parameter of a scheme (its first numeric one unless named, else its first) over a range that shows its
+ * trade-off: a preset where one is known, else the parameter's whole range (doubling from a positive
+ * minimum, in about eight steps from zero); a choice parameter over all its choices.
  */
 export function defaultSweep(scheme: string, param?: string): SweepDef {
   const s = findScheme(scheme, pageSchemes())!;
-  const p = s.params.find((x) => x.kind === 'number' && (param === undefined || x.name === param))!;
-  if (p.kind !== 'number') throw new Error('unreachable: a numeric parameter');
+  const p = s.params.find((x) => x.name === param) ?? s.params.find((x) => x.kind === 'number') ?? s.params[0];
+  if (p.kind === 'choice') return { scheme, param: p.name, values: p.choices.join(',') };
   const preset = PRESET_RANGES[`${scheme}.${p.name}`];
   const eighth = Math.max(p.step, Math.round((p.max - p.min) / 8 / p.step) * p.step);
   // Doubling where the range spans a few octaves (2..512); steps of an eighth where it does not (0.5..0.9).
@@ -36,7 +36,7 @@ export function defaultSweep(scheme: string, param?: string): SweepDef {
 
 /** What is wrong with a sweep's values, or null: said as they are typed, not only when the sweep runs. */
 export function sweepProblem(s: SweepDef): string | null {
-  const r = sweepValues(s.scheme, s.param, s.values, pageSchemes());
+  const r = sweepValuesOf(s.scheme, s.param, s.values, pageSchemes());
   return 'error' in r ? r.error : null;
 }
 
@@ -48,19 +48,17 @@ function SweepFieldset({ index, sweep: s, set, remove }: { index: number; sweep:
       <legend>sweep {index + 1}</legend>
       <SchemeSelect value={s.scheme} schemes={sweepable()} onChange={(id) => set(defaultSweep(id))} label={`sweep ${index + 1} scheme`} />
       <select value={s.param} onChange={(e) => set(defaultSweep(s.scheme, e.target.value))} aria-label={`sweep ${index + 1} parameter`}>
-        {scheme.params
-          .filter((p) => p.kind === 'number')
-          .map((p) => (
-            <option key={p.name}>{p.name}</option>
-          ))}
+        {scheme.params.map((p) => (
+          <option key={p.name}>{p.name}</option>
+        ))}
       </select>
       <input
         value={s.values}
         onChange={(e) => set({ values: e.target.value })}
         aria-label={`sweep ${index + 1} values`}
-        title="FROM..TO*FACTOR, FROM..TO+STEP or a list: 2..512*2, 1..3+0.25, 1,2,4"
+        title="FROM..TO*FACTOR, FROM..TO+STEP or a list: 2..512*2, 1..3+0.25, 1,2,4; a choice's names: multiplicative,sqrt"
         data-param={`sweep${index}`}
-        size={14}
+        size={Math.min(40, Math.max(14, s.values.length))}
         aria-invalid={problem !== null}
       />
       {problem && (

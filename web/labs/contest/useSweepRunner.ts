@@ -1,20 +1,28 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Summary } from '../../../shared/metrics/summary.ts';
+import type { ParamValues } from '../../../shared/controllers/types.ts';
 import type { ScenarioSpec } from '../../../shared/scenarios/spec.ts';
 import { sweepPoint, type SweepPoint } from '../../../shared/scenarios/sweep.ts';
 import { SweepPool } from '../../worker/sweepPool.ts';
 import { withPageCode } from '../../editor/userCode.ts';
 
-/** One run of a sweep (or of the scoreboard): which sweep it belongs to and the value it tries. */
+/**
+ * One run of a sweep (or of the scoreboard): which sweep it belongs to and the value it tries (a choice's
+ * name, `value` then its rank in the sweep).
+ */
 export interface SweepRun {
   sweep: number;
   scheme: string;
   param: string;
   value: number;
-  params: Record<string, number>;
+  choice?: string;
+  params: ParamValues;
 }
 
 export type SweepResult = SweepPoint & { sweep: number };
+
+/** What a sweep's run tried, as its point's label says it: "aimd decrease=sqrt". */
+export const triedValue = (r: { scheme: string; param: string; value: number; choice?: string }) => `${r.scheme} ${r.param}=${r.choice ?? r.value}`;
 
 export interface Progress {
   done: number;
@@ -46,11 +54,11 @@ export function useSweepRunner() {
       (i, summary) => {
         const r = runs[i];
         setOmni(summary.omniscient);
-        setPoints((p) => [...p, { ...sweepPoint(r.scheme, r.param, r.value, summary.all), sweep: r.sweep }]);
+        setPoints((p) => [...p, { ...sweepPoint(r.scheme, r.param, r.value, summary.all), choice: r.choice, sweep: r.sweep }]);
         count();
       },
       (i, message) => {
-        setErrors((e) => [...e, `${runs[i].scheme} ${runs[i].param}=${runs[i].value}: ${message}`]);
+        setErrors((e) => [...e, `${triedValue(runs[i])}: ${message}`]);
         count();
       },
       uploads,
