@@ -12,10 +12,13 @@ import { pointStyle, SWEEP_COLORS } from './pointStyle.ts';
 import { type SweepResult, triedValue } from './useSweepRunner.ts';
 import { pageSchemes } from '../../editor/userCode.ts';
 
-/** The sweep's points as a CSV file, each marked whether it lies on its sweep's frontier. */
+/** Points in the order the table lists them: by sweep, then by the value tried (a choice's by its rank). */
+const inOrder = (points: SweepResult[]) => [...points].sort((a, b) => a.sweep - b.sweep || a.value - b.value);
+
+/** The sweep's points as a CSV file, as the table lists them, each marked whether it lies on its sweep's frontier. */
 export function exportSweepCsv(trace: string, points: SweepResult[]): void {
   const onFrontier = (p: SweepResult) => frontier(points.filter((x) => x.sweep === p.sweep)).includes(p);
-  download(`pipefill-sweep-${trace}.csv`, formatSweepCsv(trace, points, onFrontier));
+  download(`pipefill-sweep-${trace}.csv`, formatSweepCsv(trace, inOrder(points), onFrontier));
 }
 
 /** The throughput–delay plane with each sweep's frontier and the best points ringed, and the table of runs. */
@@ -53,31 +56,29 @@ export function SweepResults({ points, sweeps, omni }: { points: SweepResult[]; 
           </tr>
         </thead>
         <tbody>
-          {[...points]
-            .sort((a, b) => a.sweep - b.sweep || a.value - b.value)
-            .map((p) => (
-              <tr key={`${p.sweep} ${triedValue(p)}`} className={p === bestPower || p === bestScore ? 'best' : ''}>
-                <td>
-                  <Swatch {...pointStyle(p, scoreboard)} /> {scoreboard ? title(p) : triedValue(p)}
-                  {p === bestPower && (
-                    <>
-                      {' '}
-                      <Explained text={STAR_EXPLANATION.power}>★ power</Explained>
-                    </>
-                  )}
-                  {p === bestScore && (
-                    <>
-                      {' '}
-                      <Explained text={STAR_EXPLANATION.score}>★ score</Explained>
-                    </>
-                  )}
-                </td>
-                <td>{fixed(p.throughputMbps, 2)}</td>
-                <td>{fixed(p.delay95, 0)}</td>
-                <td>{significant(p.power)}</td>
-                <td>{fixed(p.score, 3)}</td>
-              </tr>
-            ))}
+          {inOrder(points).map((p) => (
+            <tr key={`${p.sweep} ${triedValue(p)}`} className={p === bestPower || p === bestScore ? 'best' : ''}>
+              <td>
+                <Swatch {...pointStyle(p, scoreboard)} /> {scoreboard ? title(p) : triedValue(p)}
+                {p === bestPower && (
+                  <>
+                    {' '}
+                    <Explained text={STAR_EXPLANATION.power}>★ power</Explained>
+                  </>
+                )}
+                {p === bestScore && (
+                  <>
+                    {' '}
+                    <Explained text={STAR_EXPLANATION.score}>★ score</Explained>
+                  </>
+                )}
+              </td>
+              <td>{fixed(p.throughputMbps, 2)}</td>
+              <td>{fixed(p.delay95, 0)}</td>
+              <td>{significant(p.power)}</td>
+              <td>{fixed(p.score, 3)}</td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </div>
