@@ -1,23 +1,15 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeToQuery } from '../../web/state/experiment.ts';
 import { card, open, playground } from '../helpers/page.ts';
-import { escapingController } from '../helpers/escapes.ts';
+import { escapingController, spyServer, storageOf } from '../helpers/escapes.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
-/** A server of another origin on loopback, as an attacker's would be: it counts every connection made to it. */
-let spy: { url: string; connections: number; close(): Promise<void> };
+let spy: Awaited<ReturnType<typeof spyServer>>;
 
 beforeAll(async () => {
   env = await playground();
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end('export default 1;\n'));
-  const s = { url: '', connections: 0, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-  server.on('connection', () => s.connections++);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  s.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  spy = s;
+  spy = await spyServer();
 });
 afterAll(async () => {
   await spy.close();
@@ -26,9 +18,6 @@ afterAll(async () => {
 
 /** A link that opens the offset scenario in live mode with the user's controller `code` as side A. */
 const liveLinkWith = (code: string) => `${env.relay.url}/?${codeToQuery(code, new URLSearchParams({ s: 'offset', live: '1', a: 'user' }))}`;
-
-/** What the page's own origin holds in storage: IndexedDB databases, Cache Storage caches, localStorage keys. */
-const storageOf = (page: Page) => page.evaluate(async () => ({ databases: (await indexedDB.databases()).map((d) => d.name), caches: await caches.keys(), local: Object.keys(localStorage).sort() }));
 
 /**
  * Presses Start live fetch with the link's controller on side A; once the server's verdict is on the Result

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,20 +10,14 @@ import { codeToQuery, DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
 import { specFor } from '../../web/state/spec.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
 import { card, playground } from '../helpers/page.ts';
-import { ATTEMPT_NAMES, escapingController, RAW_WORKER } from '../helpers/escapes.ts';
+import { ATTEMPT_NAMES, escapingController, RAW_WORKER, spyServer, storageOf } from '../helpers/escapes.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
-/** A server of another origin on loopback, as an attacker's would be: it counts every connection made to it. */
-let spy: { url: string; connections: number; close(): Promise<void> };
+let spy: Awaited<ReturnType<typeof spyServer>>;
 
 beforeAll(async () => {
   env = await playground();
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end('export default 1;\n'));
-  const s = { url: '', connections: 0, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-  server.on('connection', () => s.connections++);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  s.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  spy = s;
+  spy = await spyServer();
 });
 afterAll(async () => {
   await spy.close();
@@ -40,9 +32,6 @@ function fixedThroughput(w: number): string {
   const e = { ...DEFAULT_EXPERIMENT, trace: 'rate', link: { bandwidth: 1 }, a: { scheme: 'fixed', params: { w } } };
   return `${summarize(runScenario(specFor(e, 'a'), loadTrace)).all.throughputMbps.toFixed(2)} Mbit/s`;
 }
-
-/** What the page's own origin holds in storage: IndexedDB databases, Cache Storage caches, localStorage keys. */
-const storageOf = (page: Page) => page.evaluate(async () => ({ databases: (await indexedDB.databases()).map((d) => d.name), caches: await caches.keys(), local: Object.keys(localStorage).sort() }));
 
 /** The page's requests for traces: the names a worker had it fetch. */
 const traceRequests = (page: Page) =>
@@ -143,7 +132,7 @@ describe('user code in the page reaches nothing', () => {
     expect(page).not.toContain('unsafe-eval');
     const worker = readdirSync(join(TEST_BUNDLE, 'assets')).find((f) => f.startsWith('simWorker-'))!;
     const script = await policy(`/assets/${worker}`);
-    expect(script).toContain("connect-src 'self';")
+    expect(script).toContain("connect-src 'self';");
     // no worker of the page's origin runs the user's code, so none may load a module from text
     expect(script).toContain("script-src 'self';");
     expect(script).not.toContain('unsafe-eval');

@@ -1,3 +1,21 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+
+/** A server of another origin on loopback, as an attacker's would be: it counts every connection made to it. */
+export async function spyServer(): Promise<{ url: string; connections: number; close(): Promise<void> }> {
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end('export default 1;\n'));
+  const s = { url: '', connections: 0, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  server.on('connection', () => s.connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  s.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return s;
+}
+
+/** What the page's own origin holds in storage: IndexedDB databases, Cache Storage caches, localStorage keys. */
+export const storageOf = (page: Page) =>
+  page.evaluate(async () => ({ databases: (await indexedDB.databases()).map((d) => d.name), caches: await caches.keys(), local: Object.keys(localStorage).sort() }));
+
 /**
  * The ways out a script in a worker might try, each an expression that settles once the attempt is
  * answered: it resolves if it got through (a response, an open socket, a database) and rejects when the

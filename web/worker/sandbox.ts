@@ -4,8 +4,8 @@
  * The workers run the user's controller, which must reach nothing: a shared link runs the code it carries
  * as the page opens. The browser holds it there: in the production page these workers run in the
  * sandbox frame (sandboxFrame.ts), whose Content-Security-Policy gives them no network and no compiling
- * of text, and whose opaque origin gives them no storage; a live fetch's worker runs under its script's
- * policy, which lets it reach the page's server alone (server/securityHeaders.ts).
+ * of text, and whose opaque origin gives them no storage. A live fetch's controller runs there too; its
+ * socket is held by a worker of the page's origin that runs no user code (liveSocket.ts).
  *
  * This module is the second layer, which says plainly what is refused and is the only one under the dev
  * server (no policy there): it keeps the worker's own handles (the relay's bridge) and then replaces
@@ -22,7 +22,7 @@ declare const self: DedicatedWorkerGlobalScope;
 /** Where the user's module is loaded from (userModule.ts): its frames on a stack are the user's code. */
 export const USER_MODULE_URL = 'data:text/javascript;charset=utf-8,';
 
-/** The worker's own fetch, WebSocket and Worker (the live controller's), for its code only. */
+/** The worker's own fetch, WebSocket and Worker (a live fetch's, in a worker of the page's origin), for its code only. */
 export const network = { fetch: self.fetch.bind(self), WebSocket, Worker };
 
 const NETWORK = ['fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'EventSource', 'WebTransport', 'importScripts', 'Worker', 'SharedWorker', 'caches'];

@@ -199,5 +199,5 @@ export function userCodeWorker(url: string, name = '', traces: readonly string[]
   return import.meta.env.DEV ? new OwnWorker(url, name, traces) : new SandboxedWorker(url, name, traces);
 }
 
-/** A worker that reaches the relay (a live fetch): never in the frame. */
+/** A worker that reaches the relay (a live fetch's drawing and socket): never in the frame, never given user code. */
 export const networkWorker = (url: string, name = ''): WorkerLike => new OwnWorker(url, name);
