@@ -41,6 +41,23 @@ describe('parseTrace', () => {
     expect(() => parseTrace('0\n0\n')).toThrow(/above 0/);
   });
 
+  it('reads a file of plain lines as it reads the same numbers with any line ends, spaces and a byte-order mark', () => {
+    // the plain file takes a quicker path than the others: both must read the same numbers
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 50; round++) {
+      const times: number[] = [];
+      for (let k = 0, t = 0; k < 1 + next(300); k++) times.push((t += next(3)) + 1);
+      const plain = times.join('\n') + (next(2) ? '\n' : '');
+      const mixed = (next(2) ? '\uFEFF' : '') + times.map((t) => `${'0'.repeat(next(2))}${t}${' '.repeat(next(2))}${['\n', '\r\n', '\r', '\n\n'][next(4)]}`).join('');
+      expect(Array.from(parseTrace(plain).times)).toEqual(times);
+      expect(Array.from(parseTrace(mixed).times)).toEqual(times);
+    }
+  });
+
   it('formats back to the same text', () => {
     expect(formatTrace(parseTrace('1\n1\n3\n'))).toBe('1\n1\n3\n');
   });
