@@ -1,5 +1,5 @@
 import type { RawData, WebSocket } from 'ws';
-import { frame, FRAME_DATA, FRAME_SENT, type ControlMessage } from '../shared/bridge/protocol.ts';
+import { frame, FRAME_DATA, FRAME_SENT, type ControlMessage, type RelaySession } from '../shared/bridge/protocol.ts';
 import type { Admitted } from './bridgeAdmission.ts';
 import { Meter } from './bridgeMeter.ts';
 import { openTarget, type Target } from './bridgeTarget.ts';
@@ -59,8 +59,11 @@ function countClient(hub: Hub, client: string, by: 1 | -1): void {
   else hub.perClient.delete(client);
 }
 
-/** What the page hears once the session may start: the target, the relay's clock, and the limits it keeps. */
-function readyMessage(hub: Hub, a: Admitted, limit: number): ControlMessage {
+/**
+ * What the page hears once the session may start: the target, the relay's clock, the limits it keeps, and
+ * (UDP) the key the relay's servers record the session under, which only this page is told.
+ */
+function readyMessage(hub: Hub, a: Admitted, limit: number, session: RelaySession | null): ControlMessage {
   const { o } = hub;
   return {
     type: 'ready',
@@ -68,8 +71,12 @@ function readyMessage(hub: Hub, a: Admitted, limit: number): ControlMessage {
     transport: a.transport,
     relayTime: hub.relayNow(),
     limits: { maxMessageBytes: limit, maxDatagramsPerSecond: o.maxDatagramsPerSecond, maxBytesPerSecond: o.maxBytesPerSecond, idleMs: o.idleMs },
+    ...(session && { session }),
   };
 }
+
+/** The key an offset server records a bridged session under (server/portSet.ts's sessionKey): the socket's address. */
+const bridgedKey = (a: Admitted, port: number) => `${a.host}:${port}`;
 
 /** What a session's handler of the page's messages works with. */
 interface SessionParts {
@@ -136,7 +143,8 @@ export function runSession(hub: Hub, ws: WebSocket, a: Admitted): void {
       })
     : null;
   const limit = a.transport === 'udp' ? Math.min(o.maxMessageBytes, MAX_UDP_PAYLOAD) : o.maxMessageBytes;
-  const ready = () => send(ws, readyMessage(hub, a, limit));
+  // Dated on the clock the offset servers date their sessions by (server/offsetServer.ts).
+  const ready = () => void target.bound.then((port) => send(ws, readyMessage(hub, a, limit, port ? { key: bridgedKey(a, port), since: performance.timeOrigin + performance.now() } : null)));
   const policy = askPolicy(o, a, target, (message) => refuse(ws, message, 1011), ready);
   let ended = false;
   const end = () => {
@@ -190,7 +198,7 @@ function askPolicy(o: BridgeOptions, a: Admitted, target: Target, fail: (message
     ready();
     return { forget: () => {} };
   }
-  const key = target.bound.then((port) => `${a.host}:${port}`);
+  const key = target.bound.then((port) => bridgedKey(a, port));
   key.then((k) => set(a.target, k, a.policy)).then(ready, (e: Error) => fail(`the offset server did not take the session's policy: ${e.message}`));
   return { forget: () => void key.then((k) => set(a.target, k, null)).catch(() => {}) };
 }

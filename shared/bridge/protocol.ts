@@ -29,8 +29,18 @@ export function timedMessage(sendAt: number, datagram: Uint8Array): Uint8Array {
   return out;
 }
 
+/**
+ * What the relay's servers record a UDP session under (the bridge socket's address, "127.0.0.1:40312") and
+ * the relay's clock (ms since the epoch, as its servers date a session) as it opened: told to that session's
+ * page alone, so it can tell its own recorded sessions from everyone else's.
+ */
+export interface RelaySession {
+  key: string;
+  since: number;
+}
+
 export type ControlMessage =
-  | { type: 'ready'; target: string; transport: 'udp' | 'tcp'; relayTime: number; limits: BridgeLimits }
+  | { type: 'ready'; target: string; transport: 'udp' | 'tcp'; relayTime: number; limits: BridgeLimits; session?: RelaySession }
   | { type: 'pong'; t: number; relayTime: number }
   | { type: 'error'; message: string; fatal: boolean };
 

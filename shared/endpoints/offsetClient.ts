@@ -1,3 +1,4 @@
+import type { RelaySession } from '../bridge/protocol.ts';
 import type { Controller, SchemeMode } from '../controllers/types.ts';
 import type { EventLog } from '../log/eventLog.ts';
 import { K } from '../log/kinds.ts';
@@ -21,6 +22,8 @@ export interface OffsetFetchResult {
   duplicates: number;
   squishedReplies: number;
   errors: string[];
+  /** A fetch through the relay's bridge: the session the relay's servers recorded it as. */
+  session?: RelaySession;
 }
 
 export interface OffsetClientOptions {

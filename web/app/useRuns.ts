@@ -1,3 +1,4 @@
+import { rememberOwnSession } from '../live/ownSessions.ts';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { RunSeries } from '../../shared/metrics/series.ts';
 import type { RunView, WorkerResponse } from '../worker/protocol.ts';
@@ -144,7 +145,11 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
       const request = { kind: 'live', relay, target, variable, submitAs: id, scheme: e.a.scheme, params: e.a.params, policy: e.offset, code: userCodeOf(e.a.scheme, pageSchemes()) } as const;
       handle(
         'a',
-        pool.current!.request('a', request, (view) => setViews((v) => ({ ...v, a: view }))),
+        pool.current!.request('a', request, (view) => {
+          // the fetch's relay session, once its result names it: the Sessions view marks it as this page's
+          rememberOwnSession(view.live?.session);
+          setViews((v) => ({ ...v, a: view }));
+        }),
       );
     },
     checkAndRun: (slot, next, code) => checkThenRun(pool.current!, last.current, sides, slot, { ...specOf(next, slot), code }),

@@ -1,4 +1,4 @@
-import { type DatagramTransport, type FetchOutcome, type LiveFetchOptions, liveFetch } from '../../live/liveFetch.ts';
+import { type DatagramTransport, type FetchOutcome, FetchStopped, type LiveFetchOptions, liveFetch } from '../../live/liveFetch.ts';
 import { NewsClock } from '../../live/newsClock.ts';
 import { timedMessage } from '../../shared/bridge/protocol.ts';
 import { leadAfterStall, leadFromPings, type RelayNews } from '../../live/relayClock.ts';
@@ -103,5 +103,17 @@ export function bridgeFetch(ws: WebSocketLike, wall: WallClock, o: LiveFetchOpti
     },
     close: () => session.close(),
   };
-  return liveFetch(transport, clock, o);
+  const run = liveFetch(transport, clock, o);
+  // The result names the session the relay recorded, so the page can mark it as its own (web/live/ownSessions.ts).
+  const named = (outcome: FetchOutcome) => {
+    if (session.relaySession) outcome.result.session = session.relaySession;
+  };
+  const done = run.done.then(
+    (outcome) => (named(outcome), outcome),
+    (e: unknown) => {
+      if (e instanceof FetchStopped) named(e.outcome);
+      throw e;
+    },
+  );
+  return { done, cancel: run.cancel };
 }

@@ -1,4 +1,4 @@
-import { FRAME_DATA, FRAME_SENT, unframe, type ControlMessage } from '../../shared/bridge/protocol.ts';
+import { FRAME_DATA, FRAME_SENT, unframe, type ControlMessage, type RelaySession } from '../../shared/bridge/protocol.ts';
 import type { DatagramTransport } from '../../live/liveFetch.ts';
 import { type ClockSample, relayOffset, settled } from '../../live/relayClock.ts';
 import type { WallClock } from '../../live/wallClock.ts';
@@ -42,6 +42,8 @@ export class BridgeSession {
   private ready = false;
   private readonly queue: Uint8Array[] = [];
   private closed = false;
+  /** What the relay's servers record this session under, once it is ready (a UDP session, from a relay that says). */
+  relaySession: RelaySession | null = null;
 
   constructor(
     private readonly ws: WebSocketLike,
@@ -82,6 +84,7 @@ export class BridgeSession {
       }
       if (m.type === 'ready') {
         this.ready = true;
+        this.relaySession = m.session ?? null;
         this.h.onReady?.(m);
         for (const d of this.queue.splice(0)) this.ws.send(d);
       } else if (m.type === 'error') this.h.onError?.(m.message, m.fatal);

@@ -11,6 +11,7 @@ import { okText, usePoll } from './usePoll.ts';
 import { Notices } from '../components/Notices.tsx';
 import { useSessionsUrl } from './useSessionsUrl.ts';
 import { relayInfo, useRelay } from '../app/useRelay.ts';
+import { ownSessions } from '../live/ownSessions.ts';
 
 async function readSessions(r: Response): Promise<SessionSummary[]> {
   const text = await okText(r);
@@ -75,7 +76,7 @@ export function Sessions() {
       </section>
       {watched && <LinkWatch key={watched} address={watched} />}
       <div className="lab-body">
-        <SessionTable sessions={sessions} selected={selected} select={select} />
+        <SessionTable sessions={sessions} own={ownSessions()} selected={selected} select={select} />
         {selected && <SessionCharts key={selected} id={selected} />}
       </div>
     </div>
