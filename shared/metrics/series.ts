@@ -62,25 +62,26 @@ export function niceBin(span: number, target = 300): number {
  * `times[i]`, or `first + i` on a regular grid of milliseconds (`times` null: no array of its times).
  */
 function decimateMax(n: number, times: ArrayLike<number> | null, first: number, ys: ArrayLike<number>, start: number, end: number): Float64Array {
-  const tAt = (i: number) => (times === null ? first + i : times[i]);
   if (n <= MAX_LINE_POINTS) {
     const out = pairs(n);
     for (let i = 0; i < n; i++) {
-      out[2 * i] = tAt(i);
+      out[2 * i] = times === null ? first + i : times[i];
       out[2 * i + 1] = ys[i];
     }
     return out;
   }
   const bucket = (end - start) / MAX_LINE_POINTS;
   // times are in order: at most one pair per bucket from the first time's to the last's
-  const buckets = Math.floor((tAt(n - 1) - start) / bucket) - Math.floor((tAt(0) - start) / bucket) + 1;
+  const [firstT, lastT] = times === null ? [first, first + n - 1] : [times[0], times[n - 1]];
+  const buckets = Math.floor((lastT - start) / bucket) - Math.floor((firstT - start) / bucket) + 1;
   const out = new Float64Array(2 * Math.min(n, buckets));
   let o = 0;
   let b = -1;
   let bt = 0;
   let by = -Infinity;
   for (let i = 0; i < n; i++) {
-    const t = tAt(i);
+    // written out rather than through a helper: a browser's optimiser may leave the call in this loop
+    const t = times === null ? first + i : times[i];
     const k = Math.floor((t - start) / bucket);
     if (k !== b) {
       if (b >= 0) {
