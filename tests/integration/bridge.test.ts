@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { FRAME_DATA, FRAME_SENT, unframe } from '../../shared/bridge/protocol.ts';
+import { FRAME_DATA, FRAME_SENT, type RelaySession, unframe } from '../../shared/bridge/protocol.ts';
+import type { SessionSummary } from '../../shared/relay/sessions.ts';
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { withDefaults } from '../../shared/controllers/types.ts';
 import { liveFetch } from '../../live/liveFetch.ts';
@@ -9,7 +10,7 @@ import type { Relay } from '../../server/relay.ts';
 import { bridgeTransport, type WebSocketLike } from '../../web/live/bridgeSession.ts';
 import { bridgeFetch, SEND_DELAY_MS } from '../../web/live/bridgeFetch.ts';
 import { MAX_LEAD_MS } from '../../live/relayClock.ts';
-import { openBridge, testRelay, until } from '../helpers/relay.ts';
+import { asOperator, openBridge, testRelay, until } from '../helpers/relay.ts';
 import { judgeTimingUnlessStolen, stealMeter } from '../helpers/steal.ts';
 import { K } from '../../shared/log/kinds.ts';
 import { DEFAULT_POLICY } from '../../shared/offset/policy.ts';
@@ -34,6 +35,28 @@ describe('the UDP↔WebSocket bridge', () => {
     expect(data.relayTime).toBeGreaterThan(0);
     expect(data.relayTime).toBeGreaterThanOrEqual(sent.relayTime); // the reply came after the request left
     ws.close();
+  });
+
+  it('tells each page, and that page alone, the key its session is recorded under; a TCP session has none', async () => {
+    const before = Date.now();
+    const a = openBridge(relay.url, `target=${relay.info.offsetConstant}`);
+    const b = openBridge(relay.url, `target=${relay.info.offsetConstant}`);
+    await Promise.all([a.got.ready, b.got.ready]);
+    const told = [a, b].map(({ got }) => got.texts[0].session as RelaySession);
+    expect(told[0].key).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(told[1].key).not.toBe(told[0].key);
+    for (const t of told) expect(t.since).toBeGreaterThanOrEqual(before - 1000);
+    // each page's text holds its own key, never the other's
+    expect(JSON.stringify(a.got.texts)).not.toContain(told[1].key);
+    expect(JSON.stringify(b.got.texts)).not.toContain(told[0].key);
+    for (const { ws } of [a, b]) ws.send(Buffer.from('SendSize\n\n'));
+    const recorded = async () => ((await (await fetch(`${relay.url}/api/sessions`, asOperator(relay))).json()) as SessionSummary[]).map((r) => r.key);
+    // the relay's servers record each session under the key its page was told
+    await expect.poll(recorded, { timeout: 5000 }).toEqual(expect.arrayContaining(told.map((t) => t.key)));
+    const tcp = openBridge(relay.url, `target=${relay.info.echo}&transport=tcp`);
+    await tcp.got.ready;
+    expect(tcp.got.texts[0].session).toBeUndefined();
+    for (const { ws } of [a, b, tcp]) ws.close();
   });
 
   it('carries the ping-pong protocol to the echo server over TCP', async () => {
