@@ -12,9 +12,10 @@ export type CFigures = Record<string, number>;
 
 /**
  * Compiles bench/c/contest.c with `gcc -O2` into a temporary directory and runs it on the contest trace:
- * its figures, and its fastest and median time of `runs` runs. Null, with the reason, without gcc.
+ * its figures, and its fastest and median time of `runs` runs. With `stream`, the C run keeps no log and
+ * feeds each row to the metrics as it happens (no `logDigest` then). The reason, without gcc.
  */
-export function runCBaseline(runs: number): CFigures | { missing: string } {
+export function runCBaseline(runs: number, stream = false): CFigures | { missing: string } {
   const dir = mkdtempSync(join(tmpdir(), 'pipefill-c-'));
   try {
     const source = fileURLToPath(new URL('c/contest.c', import.meta.url));
@@ -25,7 +26,7 @@ export function runCBaseline(runs: number): CFigures | { missing: string } {
       return { missing: `gcc -O2 failed: ${(e as Error).message.split('\n')[0]}` };
     }
     const trace = (name: string) => join(TRACE_DIR, name);
-    const out = execFileSync(binary, [trace('Verizon-LTE-short.down'), trace('Verizon-LTE-short.up'), String(runs)], { encoding: 'utf8' });
+    const out = execFileSync(binary, [trace('Verizon-LTE-short.down'), trace('Verizon-LTE-short.up'), String(runs), ...(stream ? ['stream'] : [])], { encoding: 'utf8' });
     return Object.fromEntries(
       out
         .trim()

@@ -6,8 +6,10 @@
  * time and scheduling order, ring buffers, the event log's columns, the metrics from the log), with
  * arrays and a switch where the model has objects and callbacks.
  *
- * Usage: contest <down> <up> [runs]. Prints the run's figures, one `key value` a line, then the fastest
- * and median time of `runs` timed runs after three untimed ones.
+ * Usage: contest <down> <up> [runs] [stream]. Prints the run's figures, one `key value` a line, then the
+ * fastest and median time of `runs` timed runs after three untimed ones. With `stream`, the run keeps no
+ * log: each row goes straight to the metrics' tally as it happens, as a plain C loop would do it (the
+ * figures are the same; the log's digest is not printed, there being no log).
  */
 #include <math.h>
 #include <stdint.h>
@@ -67,7 +69,8 @@ typedef struct {
   uint8_t *kind, *flow;
   int32_t *seq, *bytes;
   float *value, *window;
-  int kinds[256]; /* rows of each kind, counted as they come (the metrics size their arrays by them) */
+  int kinds[256]; /* rows of each kind, counted as they come */
+  struct Tally *stream; /* when set, rows go to it and are not stored */
 } Log;
 
 static void log_alloc(Log *l, int cap) {
@@ -81,7 +84,15 @@ static void log_alloc(Log *l, int cap) {
   l->window = grown(l->window, cap * sizeof(float));
 }
 
+static void tally_row(struct Tally *y, double t, int kind, int bytes, float value);
+
 static void log_push(Log *l, double t, int kind, int seq, int bytes, double value, double window) {
+  if (l->stream) {
+    l->n++;
+    l->kinds[kind]++;
+    tally_row(l->stream, t, kind, bytes, (float)value);
+    return;
+  }
   if (l->n == l->cap) log_alloc(l, l->cap * 2 > 1024 ? l->cap * 2 : 1024);
   int i = l->n++;
   l->kinds[kind]++;
@@ -323,13 +334,15 @@ static void delay_release(Run *r, Ring *d, int event, double now) {
   if (d->count > 0) schedule(&r->s, d->t[d->head], event, 0);
 }
 
-static void run_model(Run *r, const Trace *down, const Trace *up) {
+/* With `stream`, the run's rows go to that tally instead of a log. */
+static void run_model(Run *r, const Trace *down, const Trace *up, struct Tally *stream) {
   memset(r, 0, sizeof *r);
+  r->log.stream = stream;
   r->data = (Link){.trace = down, .detailed = 1, .wake_event = EV_DATA_WAKE, .wake_at = -1};
   r->acks = (Link){.trace = up, .detailed = 0, .wake_event = EV_ACK_WAKE, .wake_at = -1};
   r->deadline = INFINITY;
   /* the model's first guess at the log's size: five rows per opportunity, and some */
-  log_alloc(&r->log, (int)ceil(DURATION_MS * ((double)down->n / down->times[down->n - 1]) * 5.2) + 4096);
+  if (!stream) log_alloc(&r->log, (int)ceil(DURATION_MS * ((double)down->n / down->times[down->n - 1]) * 5.2) + 4096);
   schedule(&r->s, 0, EV_BEGIN, 0);
   while (r->s.size > 0 && r->s.heap[0].t <= DURATION_MS) {
     Event e = pop(&r->s);
@@ -404,52 +417,72 @@ typedef struct {
   int delivered, drops;
 } Metrics;
 
-static Metrics link_metrics(const Log *l) {
+typedef struct {
+  double *v;
+  int n, cap;
+} Samples;
+
+static void sample(Samples *s, double v) {
+  if (s->n == s->cap) s->v = grown(s->v, (size_t)(s->cap = s->cap ? s->cap * 2 : 4096) * sizeof(double));
+  s->v[s->n++] = v;
+}
+
+/* What the metrics need of the log, taken row by row (its buffers kept from one run to the next). */
+typedef struct Tally {
+  Samples queue_delays, one_way, signal;
+  double bits, sum, first_departure, last_departure, last_arrival, next_ms;
+  int departs, drops;
+} Tally;
+
+static void tally_reset(Tally *y) {
+  y->queue_delays.n = y->one_way.n = y->signal.n = 0;
+  y->bits = y->sum = 0;
+  y->departs = y->drops = 0;
+}
+
+/* value as the log stores it (a float). Signal delay: each ms from the first arrival to the last, the
+ * departure of the first packet arriving then or later, minus the ms (the FIFO link departs in arrival order). */
+static void tally_row(struct Tally *y, double t, int kind, int bytes, float value) {
+  if (kind == K_DEPART) {
+    double q = value, arrival = t - q;
+    if (y->departs == 0) y->first_departure = t, y->next_ms = floor(arrival);
+    else if (arrival < y->last_arrival || (arrival == y->last_arrival && t < y->last_departure))
+      die("arrivals out of order: this baseline has only a FIFO link");
+    for (; y->next_ms <= arrival; y->next_ms++) sample(&y->signal, t - y->next_ms);
+    sample(&y->queue_delays, q);
+    y->sum += q;
+    y->bits += bytes * 8.0;
+    y->departs++;
+    y->last_arrival = arrival;
+    y->last_departure = t;
+  } else if (kind == K_DELIVER) {
+    sample(&y->one_way, value);
+  } else if (kind == K_DROP) {
+    y->drops++;
+  }
+}
+
+static Metrics tally_metrics(Tally *y) {
   Metrics m = {0};
-  int departs = l->kinds[K_DEPART], delivers = l->kinds[K_DELIVER];
-  double *arrivals = malloc(departs * sizeof(double)), *departures = malloc(departs * sizeof(double));
-  double *queue_delays = malloc(departs * sizeof(double)), *one_way = malloc(delivers * sizeof(double));
-  double bits = 0, sum = 0;
-  int n = 0, w = 0;
-  for (int i = 0; i < l->n; i++) {
-    if (l->kind[i] == K_DEPART) {
-      double q = l->value[i];
-      departures[n] = l->t[i];
-      arrivals[n] = l->t[i] - q;
-      queue_delays[n++] = q;
-      sum += q;
-      bits += l->bytes[i] * 8.0;
-    } else if (l->kind[i] == K_DELIVER) {
-      one_way[w++] = l->value[i];
-    } else if (l->kind[i] == K_DROP) {
-      m.drops++;
-    }
-  }
-  double span = n > 1 ? departures[n - 1] - departures[0] : 0;
-  m.throughput = span > 0 ? bits / span / 1000 : 0;
+  int n = y->departs;
+  double span = n > 1 ? y->last_departure - y->first_departure : 0;
+  m.throughput = span > 0 ? y->bits / span / 1000 : 0;
   m.delivered = n;
-  m.queue_delay_mean = n > 0 ? sum / n : NAN;
-  /* signal delay: each ms from the first arrival to the last, the departure of the first packet arriving then or later, minus the ms */
-  double *signal = NULL;
-  int samples = 0;
-  if (n > 0) {
-    double first = floor(arrivals[0]);
-    samples = (int)(floor(arrivals[n - 1]) - first + 1);
-    signal = malloc(samples * sizeof(double));
-    double t = first;
-    for (int k = 0; k < n; k++) {
-      if (k > 0 && (arrivals[k] < arrivals[k - 1] || (arrivals[k] == arrivals[k - 1] && departures[k] < departures[k - 1])))
-        die("arrivals out of order: this baseline has only a FIFO link");
-      for (; t <= arrivals[k]; t++) signal[(int)(t - first)] = departures[k] - t;
-    }
-  }
-  m.delay95 = percentile(signal, samples);
-  m.queue_delay95 = percentile(queue_delays, n);
-  m.one_way95 = percentile(one_way, w);
+  m.drops = y->drops;
+  m.queue_delay_mean = n > 0 ? y->sum / n : NAN;
+  m.delay95 = percentile(y->signal.v, y->signal.n);
+  m.queue_delay95 = percentile(y->queue_delays.v, y->queue_delays.n);
+  m.one_way95 = percentile(y->one_way.v, y->one_way.n);
   m.power = m.throughput / (m.delay95 / 1000);
   m.score = log(m.throughput / m.delay95);
-  free(arrivals), free(departures), free(queue_delays), free(one_way), free(signal);
   return m;
+}
+
+/* The metrics from a stored log: its rows through the same tally, after the run. */
+static Metrics link_metrics(const Log *l, Tally *y) {
+  tally_reset(y);
+  for (int i = 0; i < l->n; i++) tally_row(y, l->t[i], l->kind[i], l->bytes[i], l->value[i]);
+  return tally_metrics(y);
 }
 
 /* The trace's ideal corner: every opportunity used, the only delay the wait for the next one. */
@@ -499,23 +532,31 @@ int main(int argc, char **argv) {
   Trace down = read_trace(argv[1]), up = read_trace(argv[2]);
   int runs = argc > 3 ? atoi(argv[3]) : 41;
   if (runs < 1) die("runs must be at least 1");
+  int stream = argc > 4 && strcmp(argv[4], "stream") == 0;
   /* the model keeps a trace's omniscient point once computed: so does this */
   double omni_throughput, omni_delay95;
   omniscient(&down, &omni_throughput, &omni_delay95);
   double *times = malloc(runs * sizeof(double));
   Run *r = calloc(1, sizeof(Run));
+  Tally *tally = calloc(1, sizeof(Tally));
   Metrics m;
   for (int i = -3; i < runs; i++) {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    run_model(r, &down, &up);
-    m = link_metrics(&r->log);
+    if (stream) {
+      tally_reset(tally);
+      run_model(r, &down, &up, tally);
+      m = tally_metrics(tally);
+    } else {
+      run_model(r, &down, &up, NULL);
+      m = link_metrics(&r->log, tally);
+    }
     if (i >= 0) times[i] = ms_since(&t0);
     if (i < runs - 1) free_run(r);
   }
   printf("events %d\n", r->log.n);
   printf("endMs %.17g\n", r->s.now > DURATION_MS ? r->s.now : DURATION_MS);
-  printf("logDigest %u\n", log_digest(&r->log));
+  if (!stream) printf("logDigest %u\n", log_digest(&r->log));
   printf("packetsDelivered %d\n", m.delivered);
   printf("throughputMbps %.17g\n", m.throughput);
   printf("queueDelayMean %.17g\n", m.queue_delay_mean);
