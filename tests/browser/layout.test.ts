@@ -92,6 +92,12 @@ describe('the controller editor beside the runs', () => {
         const c = await chart.evaluate((e) => e.getBoundingClientRect().toJSON() as Box);
         expect(c.right - c.left).toBeGreaterThan(200);
         expect(overlap(c, await box('.user-editor'))).toBe(false);
+        // and nothing else stands over it (where the settings float over the runs, they fold as the editor opens)
+        const uncovered = await chart.evaluate((e) => {
+          const r = e.getBoundingClientRect();
+          return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.closest('figure.chart') === e;
+        });
+        expect(uncovered).toBe(true);
       }
       expect(problems).toEqual([]);
       await page.close();

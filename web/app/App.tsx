@@ -18,7 +18,7 @@ import { readyFor, withScenario } from './exerciseSetup.ts';
 import { PLAYGROUND_RESULTS_ID } from './landmarks.ts';
 import { LivePanel } from './LivePanel.tsx';
 import { Toolbar } from './Toolbar.tsx';
-import { restoreImportedCode } from '../editor/userCode.ts';
+import { restoreImportedCode, useEditorState } from '../editor/userCode.ts';
 import { type ImportedFile, importedCsv } from '../export/importFile.ts';
 import { useAddress } from './history.ts';
 import type { Playhead } from './playhead.ts';
@@ -138,6 +138,18 @@ function useShownRuns(e: Experiment, durations: Record<string, number>) {
   return { runs, facts, said };
 }
 
+/**
+ * Where the settings float over the runs (a screen 1100 px wide or less: styles.css), opening the editor
+ * folds them, so A's charts are in sight beside it.
+ */
+function useFoldFloatingSettings(fold: () => void): void {
+  const { open } = useEditorState();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only as the editor opens.
+  useEffect(() => {
+    if (open && window.matchMedia('(max-width: 1100px)').matches) fold();
+  }, [open]);
+}
+
 /** The playground: two controllers side by side on the same link, as the URL describes them. */
 export function App() {
   const { e, setE, notices, note, dismiss, forget } = useExperiment();
@@ -148,6 +160,7 @@ export function App() {
   const chartsRoot = useRef<HTMLDivElement>(null);
   // On a projector-sized screen (1280 px and less) the settings fold away, so both runs fit side by side.
   const [settingsOpen, setSettingsOpen] = useState(() => window.innerWidth > 1300);
+  useFoldFloatingSettings(() => setSettingsOpen(false));
   const { endMs, playhead } = usePlayedRuns(runs);
   const zoomTo = useCallback((d: [number, number] | null) => setZoom(d && withinRun(d, endMs)), [endMs]);
   // Worked out once per experiment, so the memoised sidebar skips the page's renders for new runs.
