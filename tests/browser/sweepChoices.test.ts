@@ -50,6 +50,10 @@ describe('a sweep over a choice parameter in Chromium', () => {
       await page.setViewportSize(size);
       await page.screenshot({ path: join(tmpdir(), `pipefill-sweep-choices-${size.width}.png`), fullPage: true });
     }
+    // the link opens on the same sweep
+    await page.reload();
+    expect(await page.getByLabel('sweep 1 parameter').inputValue()).toBe('decrease');
+    expect(await page.locator('[data-param="sweep0"]').inputValue()).toBe(DECREASES.join(','));
     // a choice the parameter does not have is refused, as a number out of range is
     await page.locator('[data-param="sweep0"]').fill('sqrt,halve');
     await page.getByText('decrease must be one of multiplicative, sqrt, quartic (got "halve")').first().waitFor();
