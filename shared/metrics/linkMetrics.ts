@@ -56,14 +56,18 @@ export function linkMetrics(log: EventLog, flow = -1): LinkMetrics {
   };
 }
 
-/** Collects a flow's samples (all flows' when `flow` is negative): the rows that matter first, then their values. */
+/**
+ * Collects a flow's samples (all flows' when `flow` is negative): the rows that matter first, then their
+ * values. The samples do not outlive the call (the signal delays are a fresh array), so they are written
+ * into scratch columns kept from one call to the next.
+ */
 function collect(log: EventLog, flow: number): Samples {
   const { t, value, bytes } = log.columns;
   const rows = rowsOfFlow(log, flow);
   const n = rows.departs.length;
-  const arrivals = new Float64Array(n);
-  const departures = new Float64Array(n);
-  const queueDelays = new Float64Array(n);
+  const arrivals = scratch(0, n, Float64Array);
+  const departures = scratch(1, n, Float64Array);
+  const queueDelays = scratch(2, n, Float64Array);
   let bits = 0;
   let sum = 0;
   for (let j = 0; j < n; j++) {
@@ -75,7 +79,7 @@ function collect(log: EventLog, flow: number): Samples {
     sum += q;
     bits += bytes[i] * 8;
   }
-  const oneWay = new Float64Array(rows.delivers.length);
+  const oneWay = scratch(3, rows.delivers.length, Float64Array);
   for (let j = 0; j < oneWay.length; j++) oneWay[j] = value[rows.delivers[j]];
   return { arrivals, departures, queueDelays, queueDelaySum: sum, oneWay, bits, drops: rows.drops };
 }
@@ -88,8 +92,8 @@ function collect(log: EventLog, flow: number): Samples {
 function rowsOfFlow(log: EventLog, flow: number): { departs: Int32Array; delivers: Int32Array; drops: number } {
   const { kind, flow: flows } = log.columns;
   // a flow has at most as many rows of a kind as all flows: one slot more for the write past the last kept
-  const departs = new Int32Array(log.count(K.depart) + 1);
-  const delivers = new Int32Array(log.count(K.deliver) + 1);
+  const departs = scratch(4, log.count(K.depart) + 1, Int32Array);
+  const delivers = scratch(5, log.count(K.deliver) + 1, Int32Array);
   let d = 0;
   let w = 0;
   let drops = 0;
@@ -103,4 +107,16 @@ function rowsOfFlow(log: EventLog, flow: number): { departs: Int32Array; deliver
     drops += Number(k === K.drop);
   }
   return { departs: departs.subarray(0, d), delivers: delivers.subarray(0, w), drops };
+}
+
+/**
+ * Scratch columns by slot, each grown to the largest size asked. Fresh ones each run (2 MB for a contest
+ * run) cost their zeroing and, as memory outside the heap, extra collections. A view of its first `n`.
+ */
+const scratchColumns: (Float64Array | Int32Array)[] = [];
+
+function scratch<T extends Float64Array | Int32Array>(slot: number, n: number, Column: { new (n: number): T }): T {
+  const kept = scratchColumns[slot];
+  const column = kept instanceof Column && kept.length >= n ? kept : (scratchColumns[slot] = new Column(n));
+  return column.subarray(0, n) as T;
 }
