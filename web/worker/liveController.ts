@@ -1,5 +1,4 @@
 /// <reference lib="webworker" />
-declare const self: DedicatedWorkerGlobalScope;
 import type { EventColumns } from '../../shared/log/eventLog.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
 import { findScheme, type SchemeCatalogue } from '../../shared/controllers/registry.ts';
@@ -14,6 +13,8 @@ import { catalogueFor } from './userModule.ts';
 import type { LiveEnd, LiveStart } from './liveRun.ts';
 import { PortSocket } from './socketPort.ts';
 import './sandbox.ts';
+
+declare const self: DedicatedWorkerGlobalScope;
 
 /**
  * The live fetch's controller, in a worker of the sandbox frame (web/worker/sandboxHost.ts): the scheme's
@@ -66,6 +67,7 @@ function runLiveFetch(m: LiveStart, ws: WebSocketLike, log: EventLog, schemes: S
   );
   return { params, now: () => wall.now, done, cancel: run.cancel };
 }
+
 let cancel: (() => void) | null = null;
 
 /** The rows from `from` on, copied into their own buffers (to be transferred). */
