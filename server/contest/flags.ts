@@ -23,7 +23,7 @@ export const CONTEST_FLAGS = [
   wholeFlag('contestGap', 's', 0, 86_400, 10, 'contest: least time between two submissions under one id'),
   wholeFlag('contestMemory', 'MB', 64, 16_384, 256, "contest: each run's JavaScript heap"),
   wholeFlag('contestCpu', 's', 1, 3600, 30, "contest: each run's CPU time"),
-  wholeFlag('contestWall', 's', 1, 3600, 60, "contest: each run's wall-clock time"),
+  wholeFlag('contestWall', 's', 1, 3600, 60, "contest: each run's wall-clock time, less the time it waited for a CPU (at most 5× this in all)"),
 ] as const;
 
 const value = (name: (typeof CONTEST_FLAGS)[number]['name'], given: Record<string, unknown>) => {

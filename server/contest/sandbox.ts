@@ -5,13 +5,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectRoot } from '../root.ts';
 import type { RunInput, RunOutput } from './runProtocol.ts';
+import { cpuWaitMs, wallSpent } from './runClock.ts';
 
 /**
  * Runs a contest run in a process of its own, never the relay's: the process reads only its own bundled
  * code (Node's permission model: no other file, no child process, no worker, no native module), has no
  * environment, no network where the machine can give it a namespace of its own (`unshare -n`), an
  * address-space and CPU-time limit from the kernel (`prlimit`), a heap limit, and a wall-clock limit
- * after which it is killed. Inside it, the controller runs in an SES compartment (sandboxChild.ts).
+ * (less the time it waited for a CPU: runClock.ts) after which it is killed. Inside it, the controller runs in an SES compartment (sandboxChild.ts).
  */
 
 export interface SandboxLimits {
@@ -28,6 +29,8 @@ const ADDRESS_SLACK_MB = 1024;
  * the offset servers keep their latency while submissions are scored.
  */
 const NICE = 15;
+/** How often a run's wall-clock time is checked, ms: a run over its limit ends within this. */
+const WALL_CHECK_MS = 200;
 /** The most of a run's output and error text read: a run answers one short line. */
 const MAX_OUTPUT = 64 * 1024;
 
@@ -102,14 +105,16 @@ export class Sandbox {
     child.stderr.on('data', (d: Buffer) => (err = (err + d.toString('utf8')).slice(-MAX_OUTPUT)));
     child.stdin.on('error', () => {}); // a process that ended early: its exit says why
     child.stdin.end(JSON.stringify(input));
-    const timer = setTimeout(() => {
+    const started = performance.now();
+    const timer = setInterval(() => {
+      if (!wallSpent(performance.now() - started, child.pid === undefined ? 0 : cpuWaitMs(child.pid), limits.wallSeconds * 1000)) return;
       timedOut = true;
       child.kill('SIGKILL');
-    }, limits.wallSeconds * 1000);
+    }, WALL_CHECK_MS);
     return new Promise((resolve) => {
       child.on('error', (e) => resolve({ ok: false, error: `the sandbox could not start (${e.message})` }));
       child.on('close', (code, signal) => {
-        clearTimeout(timer);
+        clearInterval(timer);
         this.running.delete(child);
         resolve(outcome({ code, signal, out, err, timedOut }, limits));
       });

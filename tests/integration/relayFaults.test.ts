@@ -7,7 +7,7 @@ import { ERROR_INVALID } from '../../shared/offset/protocol.ts';
 import type { Relay } from '../../server/relay.ts';
 import { openBridge, testRelay, until } from '../helpers/relay.ts';
 import { text, UdpProbe } from '../helpers/udp.ts';
-import { judgeTimingUnlessStolen, stealMeter } from '../helpers/steal.ts';
+import { judgeTimingUnlessStarved, stealMeter, timerLagMeter } from '../helpers/steal.ts';
 
 const payloads = (got: { frames: Buffer[] }) => got.frames.filter((f) => f[0] === FRAME_DATA).map((f) => Buffer.from(unframe(f)!.payload).toString('latin1'));
 
@@ -134,6 +134,7 @@ describe('relay faults: peers that stop', () => {
 
   it('a page that sends but never reads: the target is paused, the session closed with a reason, memory bounded', async (ctx) => {
     const steal = stealMeter();
+    const lag = timerLagMeter();
     const relay = await testRelay({ stallMs: 500, maxBufferedBytes: 256 * 1024, maxBytesPerSecond: 1e9, maxDatagramsPerSecond: 1e6, singleThread: true });
     const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.echo}&transport=tcp`, { origin: relay.url });
     const texts: { message?: string }[] = [];
@@ -157,7 +158,7 @@ describe('relay faults: peers that stop', () => {
     await relay.close();
     expect(Object.values(cutOff)).toEqual([1]);
     // On a starved machine the data may not pile up past the bound before the unread ping times out.
-    judgeTimingUnlessStolen(ctx, steal);
+    judgeTimingUnlessStarved(ctx, steal, lag);
     expect(cutOff).toEqual({ 'stopped reading': 1 });
   }, 20_000);
 });

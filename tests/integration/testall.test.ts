@@ -61,15 +61,17 @@ describe('npm run testall: the matrix against real programs through the emulated
       expect(r.seconds).toBeGreaterThan(0.02);
       expect(r.grade).toMatch(/^(FAIL|OKAY|PERF\d+)$/);
     }
-    // The small file is one 1000-byte chunk: one datagram of 4 + 1000 bytes and 28 of headers.
-    expect(rows[0].bytesOnWire).toBe(1032);
+    // The small file is one 1000-byte chunk: datagrams of 4 + 1000 bytes and 28 of headers (one, unless a
+    // machine busy past the sender's 0.3 s timer made it send the chunk again; the trace counts them).
+    const sends = parseTraceCsv(readFileSync(join(out, 'row-01.csv'), 'utf8')).log.count(K.send);
+    expect(rows[0].bytesOnWire).toBe(1032 * sends);
   });
 
   it('writes a trace CSV per row that the app can import, and the table as CSV', () => {
     expect(readdirSync(out).sort()).toEqual(['results.csv', `row-01.csv`, `row-${rowOf(DUPLICATE).padStart(2, '0')}.csv`, `row-${rowOf(REORDER).padStart(2, '0')}.csv`]);
     const trace = parseTraceCsv(readFileSync(join(out, 'row-01.csv'), 'utf8'));
-    expect(trace.log.count(K.send)).toBe(1);
-    expect(trace.log.count(K.deliver)).toBe(1);
+    expect(trace.log.count(K.send)).toBeGreaterThanOrEqual(1);
+    expect(trace.log.count(K.deliver)).toBe(trace.log.count(K.send));
     expect(trace.log.count(K.done)).toBe(1);
     const dup = parseTraceCsv(readFileSync(join(out, `row-${rowOf(DUPLICATE).padStart(2, '0')}.csv`), 'utf8'));
     expect(dup.log.count(K.duplicate)).toBeGreaterThanOrEqual(1);
