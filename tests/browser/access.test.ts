@@ -25,6 +25,21 @@ async function axeViolations(page: Page): Promise<string[]> {
   return found.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
 }
 
+/** The left edge of the leftmost text in the view's main area, px. */
+function textLeft(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    let left = Number.POSITIVE_INFINITY;
+    const walker = document.createTreeWalker(document.querySelector('main') as Node, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.textContent?.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const box of range.getClientRects()) if (box.width > 0) left = Math.min(left, box.left);
+    }
+    return left;
+  });
+}
+
 /** Opens a view and waits until it stands: its code loaded and its controls shown. */
 async function openView(query: string): Promise<Page> {
   const { page, problems } = await open(env.context, `${env.relay.url}/?${query}`);
@@ -88,8 +103,11 @@ describe('every view, as axe-core and a keyboard find it', () => {
 
   it('every other view, and the sessions view and leaderboard again with a session recorded: nothing for axe', async () => {
     const found: Record<string, string[]> = {};
+    const margins: Record<string, boolean> = {};
     for (const view of VIEW_IDS.filter((v) => v !== '')) {
       const page = await openView(`view=${view}`);
+      // Every view keeps the page's margin: no word touches the window's edge (the contest view without a contest did).
+      margins[view] = (await textLeft(page)) >= 12;
       // The contest lab's sweep shows its progress bar, which stays once the sweep ends.
       if (view === 'contest-lab') {
         await page.getByRole('button', { name: 'Run sweep' }).click();
@@ -125,5 +143,6 @@ describe('every view, as axe-core and a keyboard find it', () => {
     await board.locator('[data-testid="leaderboard"] tbody tr').first().waitFor();
     found['leaderboard, one Submit'] = await axeViolations(board);
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((k) => [k, []])));
+    expect(margins).toEqual(Object.fromEntries(Object.keys(margins).map((k) => [k, true])));
   }, 120_000);
 });

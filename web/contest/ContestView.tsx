@@ -87,15 +87,22 @@ export function ContestView() {
 
 function ContestBoard({ retry }: { retry(): void }) {
   const { status, board, reference, operator } = useContest();
-  if (status === 'loading') return <p role="status">Loading the class contest…</p>;
+  if (status === 'loading')
+    return (
+      <section className="contest-view" aria-label="Class contest">
+        <p role="status">Loading the class contest…</p>
+      </section>
+    );
   if (status === 'none' || !board)
     return (
-      <p role="status">
-        This relay runs no class contest: the instructor starts it with <code>npm start -- --contest</code>.{' '}
-        <button type="button" onClick={retry}>
-          Check again
-        </button>
-      </p>
+      <section className="contest-view" aria-label="Class contest">
+        <p role="status">
+          This relay runs no class contest: the instructor starts it with <code>npm start -- --contest</code>.{' '}
+          <button type="button" onClick={retry}>
+            Check again
+          </button>
+        </p>
+      </section>
     );
   const hidden = !board.revealed;
   const width = board.traces.length > 1 ? Math.floor(1200 / board.traces.length) : 620;
