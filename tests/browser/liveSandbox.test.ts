@@ -94,4 +94,22 @@ describe('a live fetch of a link’s controller reaches nothing but its own sock
     expect(problems).toEqual([]);
     await context.close();
   }, 90_000);
+
+  it('a controller that throws as a reply arrives ends the fetch, and the page says so', async () => {
+    const context = await env.browser.newContext();
+    const code = `export default {
+  title: 'Throws live',
+  params: [],
+  create() {
+    let acks = 0;
+    return { windowSize() { return 8; }, onAck() { if (self.name.startsWith('live') && ++acks > 20) throw new Error('no more'); }, onTimeout() {} };
+  },
+};
+`;
+    const { page } = await open(context, liveLinkWith(code));
+    // the simulated run beside it never throws: only the live controller's worker is named so
+    expect((await fetchLive(page)).alerts).toEqual(['A · Throws live: Uncaught Error: your controller in onAck at line 6, column 107: Error: no more']);
+    await page.locator('[data-action="start-live"]').waitFor(); // Stop gave way to Start again
+    await context.close();
+  }, 90_000);
 });
