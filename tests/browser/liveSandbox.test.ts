@@ -1,23 +1,13 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { codeToQuery } from '../../web/state/experiment.ts';
-import { card, open, playground } from '../helpers/page.ts';
-import { escapingController, spyServer, storageOf } from '../helpers/escapes.ts';
+import { card, open } from '../helpers/page.ts';
+import { escapingController, playgroundAndSpy, storageOf } from '../helpers/escapes.ts';
 
-let env: Awaited<ReturnType<typeof playground>>;
-let spy: Awaited<ReturnType<typeof spyServer>>;
-
-beforeAll(async () => {
-  env = await playground();
-  spy = await spyServer();
-});
-afterAll(async () => {
-  await spy.close();
-  await env.close();
-});
+const t = playgroundAndSpy();
 
 /** A link that opens the offset scenario in live mode with the user's controller `code` as side A. */
-const liveLinkWith = (code: string) => `${env.relay.url}/?${codeToQuery(code, new URLSearchParams({ s: 'offset', live: '1', a: 'user' }))}`;
+const liveLinkWith = (code: string) => `${t.env.relay.url}/?${codeToQuery(code, new URLSearchParams({ s: 'offset', live: '1', a: 'user' }))}`;
 
 /**
  * Presses Start live fetch with the link's controller on side A; once the server's verdict is on the Result
@@ -72,31 +62,31 @@ export default {
 
 describe('a live fetch of a link’s controller reaches nothing but its own socket', () => {
   it('its controller tries every escape as the fetch starts and on its first reply; nothing gets out, and the server’s Result is shown', async () => {
-    const context = await env.browser.newContext();
-    const code = escapingController(spy.url, 8).replace('onAck(ack) {}', 'onAck(ack) { if (!late) late = outcomes(attempts()); }').replace('export default', 'let late = null;\nexport default');
+    const context = await t.env.browser.newContext();
+    const code = escapingController(t.spy.url, 8).replace('onAck(ack) {}', 'onAck(ack) { if (!late) late = outcomes(attempts()); }').replace('export default', 'let late = null;\nexport default');
     const { page, problems } = await open(context, liveLinkWith(code));
     // the module body runs every attempt again in the live controller's worker and throws if one got anything back
     expect(await fetchLive(page)).toEqual({ alerts: [], result: 'true' });
     expect(await page.locator('section.cards[data-side^="A "] h3').innerText()).toContain('live, done');
-    expect(spy.connections).toBe(0);
+    expect(t.spy.connections).toBe(0);
     expect(await storageOf(page)).toEqual({ databases: [], caches: [], local: ['pipefill.controller'] });
     expect(problems).toEqual([]);
     await context.close();
   }, 90_000);
 
   it('what it forges on its ports is dropped: the socket’s side connects nowhere else, the drawing side takes no rows of the wrong shape, and the fetch completes', async () => {
-    const context = await env.browser.newContext();
-    const { page, problems } = await open(context, liveLinkWith(forgingController(spy.url)));
+    const context = await t.env.browser.newContext();
+    const { page, problems } = await open(context, liveLinkWith(forgingController(t.spy.url)));
     expect(await fetchLive(page)).toEqual({ alerts: [], result: 'true' });
     expect(await page.locator('section.cards[data-side^="A "] h3').innerText()).toContain('live, done');
     expect(Number((await card(page, 'A', 'Time')).replace(/\D/g, ''))).toBeGreaterThan(0);
-    expect(spy.connections).toBe(0);
+    expect(t.spy.connections).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   }, 90_000);
 
   it('a controller that throws as a reply arrives ends the fetch, and the page says so', async () => {
-    const context = await env.browser.newContext();
+    const context = await t.env.browser.newContext();
     const code = `export default {
   title: 'Throws live',
   params: [],

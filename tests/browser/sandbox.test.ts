@@ -2,30 +2,20 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadTrace } from '../../server/traces.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { codeToQuery, DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
 import { specFor } from '../../web/state/spec.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
-import { card, playground } from '../helpers/page.ts';
-import { ATTEMPT_NAMES, escapingController, RAW_WORKER, spyServer, storageOf } from '../helpers/escapes.ts';
+import { card } from '../helpers/page.ts';
+import { ATTEMPT_NAMES, escapingController, RAW_WORKER, playgroundAndSpy, storageOf } from '../helpers/escapes.ts';
 
-let env: Awaited<ReturnType<typeof playground>>;
-let spy: Awaited<ReturnType<typeof spyServer>>;
-
-beforeAll(async () => {
-  env = await playground();
-  spy = await spyServer();
-});
-afterAll(async () => {
-  await spy.close();
-  await env.close();
-});
+const t = playgroundAndSpy();
 
 /** A link that opens the playground with the user's controller `code` as side A. */
-const linkWith = (code: string) => `${env.relay.url}/?${codeToQuery(code, new URLSearchParams({ a: 'user', trace: 'rate', 'link.bandwidth': '1' }))}`;
+const linkWith = (code: string) => `${t.env.relay.url}/?${codeToQuery(code, new URLSearchParams({ a: 'user', trace: 'rate', 'link.bandwidth': '1' }))}`;
 
 /** Side A's throughput card for a fixed window of `w`, as the headless runner computes it on the link of linkWith. */
 function fixedThroughput(w: number): string {
@@ -44,10 +34,10 @@ const traceRequests = (page: Page) =>
 
 describe('user code in the page reaches nothing', () => {
   it('the sandbox frame itself holds: a worker started there without the guards of ours reaches no server and no storage', async () => {
-    const page = await env.context.newPage();
-    await page.goto(env.relay.url);
+    const page = await t.env.context.newPage();
+    await page.goto(t.env.relay.url);
     await card(page, 'A', 'Throughput');
-    const frame = page.frames().find((f) => f.url() === `${env.relay.url}/sandbox.html`)!;
+    const frame = page.frames().find((f) => f.url() === `${t.env.relay.url}/sandbox.html`)!;
     // started as the frame starts its workers (a blob: URL of its own), running plain attempts
     const outcomes = await frame.evaluate(
       ([code, target]) =>
@@ -56,7 +46,7 @@ describe('user code in the page reaches nothing', () => {
           w.onmessage = (e) => resolve(e.data);
           w.postMessage(target);
         }),
-      [RAW_WORKER, spy.url],
+      [RAW_WORKER, t.spy.url],
     );
     // the refusal each attempt met, by its error's name ("error event": the attempt's error event fired)
     expect(outcomes).toEqual({
@@ -78,16 +68,16 @@ describe('user code in the page reaches nothing', () => {
       'the parent page': 'TypeError',
     });
     expect(Object.keys(outcomes)).toEqual(ATTEMPT_NAMES);
-    expect(spy.connections).toBe(0);
+    expect(t.spy.connections).toBe(0);
     await page.close();
   }, 60_000);
 
   it('a link whose controller tries every escape as it loads runs to its numbers, and nothing got out', async () => {
-    const context = await env.browser.newContext();
+    const context = await t.env.browser.newContext();
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto(linkWith(escapingController(spy.url, 2)));
+    await page.goto(linkWith(escapingController(t.spy.url, 2)));
     // the module body waits for every attempt to settle, and throws if one got anything back
     await page.waitForFunction(
       (want) =>
@@ -97,7 +87,7 @@ describe('user code in the page reaches nothing', () => {
       { timeout: 30_000 },
     );
     expect(await page.getByRole('alert').count()).toBe(0);
-    expect(spy.connections).toBe(0);
+    expect(t.spy.connections).toBe(0);
     expect(await storageOf(page)).toEqual({ databases: [], caches: [], local: ['pipefill.controller'] });
     // the traces it asked the page for by their ports were refused without a request
     expect(await traceRequests(page)).toEqual([]);
@@ -112,20 +102,20 @@ describe('user code in the page reaches nothing', () => {
       ['indexedDB.open("pipefill")', /SecurityError: Failed to execute 'open' on 'IDBFactory': access to the Indexed Database API is denied in this context/],
     ];
     for (const [call, message] of cases) {
-      const context = await env.browser.newContext();
+      const context = await t.env.browser.newContext();
       const page = await context.newPage();
-      await page.goto(linkWith(escapingController(spy.url, 7).replace('onAck(ack) {}', `onAck(ack) { ${call}; }`)));
+      await page.goto(linkWith(escapingController(t.spy.url, 7).replace('onAck(ack) {}', `onAck(ack) { ${call}; }`)));
       const alert = page.getByRole('alert').filter({ hasText: 'your controller in onAck' });
       await alert.waitFor({ timeout: 30_000 });
       expect(await alert.innerText()).toMatch(message);
       expect(await storageOf(page)).toEqual({ databases: [], caches: [], local: ['pipefill.controller'] });
       await context.close();
     }
-    expect(spy.connections).toBe(0);
+    expect(t.spy.connections).toBe(0);
   }, 90_000);
 
   it('the relay sends each file with its policy: the page, its worker scripts, the sandbox frame', async () => {
-    const policy = async (path: string) => (await fetch(`${env.relay.url}${path}`)).headers.get('content-security-policy') ?? '';
+    const policy = async (path: string) => (await fetch(`${t.env.relay.url}${path}`)).headers.get('content-security-policy') ?? '';
     const page = await policy('/?a=user');
     expect(page).toContain("script-src 'self';");
     expect(page).toContain("connect-src 'self' http://127.0.0.1:* http://localhost:*;");
@@ -136,7 +126,7 @@ describe('user code in the page reaches nothing', () => {
     // no worker of the page's origin runs the user's code, so none may load a module from text
     expect(script).toContain("script-src 'self';");
     expect(script).not.toContain('unsafe-eval');
-    const frameHtml = await (await fetch(`${env.relay.url}/sandbox.html`)).text();
+    const frameHtml = await (await fetch(`${t.env.relay.url}/sandbox.html`)).text();
     // the frame says its policy itself too, for a server that sends no headers
     expect(frameHtml).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline' blob: data:; worker-src blob:;`);
     const inline = /<script>([\s\S]*)<\/script>/.exec(frameHtml)![1];

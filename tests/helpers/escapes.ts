@@ -1,6 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { playground } from './page.ts';
 
 /** A server of another origin on loopback, as an attacker's would be: it counts every connection made to it. */
 export async function spyServer(): Promise<{ url: string; connections: number; close(): Promise<void> }> {
@@ -10,6 +12,20 @@ export async function spyServer(): Promise<{ url: string; connections: number; c
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   s.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return s;
+}
+
+/** The playground's relay and browser, and a spy server, for a test file: started before its tests, closed after. */
+export function playgroundAndSpy(): { env: Awaited<ReturnType<typeof playground>>; spy: Awaited<ReturnType<typeof spyServer>> } {
+  const t = {} as ReturnType<typeof playgroundAndSpy>;
+  beforeAll(async () => {
+    t.env = await playground();
+    t.spy = await spyServer();
+  });
+  afterAll(async () => {
+    await t.spy.close();
+    await t.env.close();
+  });
+  return t;
 }
 
 /** What the page's own origin holds in storage: IndexedDB databases, Cache Storage caches, localStorage keys. */
