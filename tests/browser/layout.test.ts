@@ -105,3 +105,28 @@ describe('the controller editor beside the runs', () => {
     60_000,
   );
 });
+
+describe('the settings where they float over the runs', () => {
+  it.each(SIZES.filter((s) => s.width <= 1100))(
+    'open below the toolbar, however many rows the navigation and the toolbar take, at $width×$height',
+    async (size) => {
+      const { page, problems } = await open(env.browser, `${env.relay.url}/?${LIGHT_RUN}`, { viewport: size });
+      await card(page, 'A', 'Throughput');
+      const sidebar = page.locator('.layout > .sidebar');
+      if (!(await sidebar.isVisible())) await page.locator('[data-action="settings"]').click();
+      await sidebar.waitFor();
+      const box = (selector: string) =>
+        page
+          .locator(selector)
+          .first()
+          .evaluate((e) => e.getBoundingClientRect().toJSON() as Box);
+      const settings = await box('.layout > .sidebar');
+      expect(overlap(settings, await box('header.page-head'))).toBe(false);
+      expect(overlap(settings, await box('.toolbar'))).toBe(false);
+      await page.screenshot({ path: join(tmpdir(), `pipefill-settings-float-${size.width}.png`) });
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    60_000,
+  );
+});
