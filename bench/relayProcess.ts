@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuWaitMs } from '../server/contest/runClock.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -59,14 +60,11 @@ export async function relayProcess(flags: string[]): Promise<RelayProcess> {
       const fields = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1].split(' ');
       return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in 10 ms ticks
     },
-    waitedMs: () => waitedMs(proc.pid!),
+    waitedMs: () => cpuWaitMs(proc.pid!),
     alive: () => proc.exitCode === null && proc.signalCode === null,
     stop: () => void proc.kill('SIGINT'),
   };
 }
-
-/** The run-queue wait of a process's main thread so far, ms (/proc/PID/schedstat: on-CPU ns, waiting ns, slices). */
-const waitedMs = (pid: number) => Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
 
 export const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
