@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { summarize } from '../../shared/metrics/summary.ts';
 import { contest } from '../../shared/scenarios/presets.ts';
-import { ScenarioError, runScenario } from '../../shared/scenarios/run.ts';
+import { summaryOfRun } from '../../shared/scenarios/measureRun.ts';
+import { ScenarioError } from '../../shared/scenarios/run.ts';
 import { gapOf, searchWorstTrace } from '../../shared/stress/search.ts';
 import { formatSegments, MIN_SEGMENT_MS, segmentsTrace } from '../../shared/stress/segments.ts';
 import { formatTrace } from '../../shared/trace/mahimahi.ts';
@@ -76,7 +76,7 @@ export async function stress(argv: string[], io: Io): Promise<number> {
     const label = isSchemeFile(flags.scheme) ? 'user' : flags.scheme;
     const path = resolve(flags.out ?? join(tmpdir(), `pipefill-stress-${label}-seed${flags.seed}-${flags.budget}.trace`));
     writeFileSync(path, formatTrace(segmentsTrace(worst.segments)));
-    const onContest = summarize(runScenario(contest('Verizon-LTE-short', buildFlows([scheme], 1, parseSets(flags.set), schemes), flags.seed), loadTrace, schemes)).all.score;
+    const onContest = summaryOfRun(contest('Verizon-LTE-short', buildFlows([scheme], 1, parseSets(flags.set), schemes), flags.seed), loadTrace, schemes).all.score;
     const result = {
       worst: { trace: path, segments: formatSegments(worst.segments), score: worst.score, omniscientScore: worst.omniscientScore, command: simCommand(flags.scheme, flags.set, flags.seed, path) },
       contest: { score: onContest },

@@ -4,10 +4,9 @@ import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
 import { type PreparedCode, prepareUserCode, TICK, UserCodeError } from '../../shared/controllers/userCode.ts';
 import { Guard, userScheme } from '../../shared/controllers/userScheme.ts';
 import { withLinkValues } from '../../shared/link/params.ts';
-import { summarize } from '../../shared/metrics/summary.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
 import { flow } from '../../shared/scenarios/presets.ts';
-import { runScenario } from '../../shared/scenarios/run.ts';
+import { summaryOfRun } from '../../shared/scenarios/measureRun.ts';
 import { parseTrace, type Trace } from '../../shared/trace/mahimahi.ts';
 import { moduleAsScript, undeclaredNames } from './moduleScript.ts';
 import type { RunInput, RunOutput } from './runProtocol.ts';
@@ -57,7 +56,7 @@ export function contestRun(input: RunInput): RunOutput {
     const scheme = input.code !== null ? USER_SCHEME_ID : input.scheme;
     const spec = contestOn(input.trace, [flow(scheme)], 1, (p) => load(p).times.at(-1)!);
     spec.link = withLinkValues(spec.link, input.link);
-    const summary = summarize(runScenario(spec, load, schemes));
+    const summary = summaryOfRun(spec, load, schemes);
     const { throughputMbps, delay95, power, score } = summary.all;
     return { ok: true, throughputMbps, delay95, power, score, omniscient: summary.omniscient ?? null };
   } catch (e) {

@@ -17,6 +17,16 @@ export interface EventColumns {
 
 export const BYTES_PER_EVENT = 8 + 1 + 1 + 4 + 4 + 4 + 4;
 
+/** The largest columns kept for the next log (rows): a contest run's 280k rows are 7 MB; an hour's run is not kept. */
+const MAX_SPARE_ROWS = 1 << 21;
+
+/**
+ * Columns a finished log gave back, lent to the next log they fit: runs one after another (the contest's
+ * grader, a sweep, a slider's drag) reuse one set instead of zeroing megabytes each and leaving them
+ * to the collector.
+ */
+let spare: EventColumns | null = null;
+
 export class EventLog {
   length = 0;
   private capacity = 0;
@@ -33,6 +43,27 @@ export class EventLog {
 
   constructor(capacity = 4096) {
     this.use(allocate(capacity));
+  }
+
+  /** A log with room for `capacity` rows, in the columns the last log gave back when they are large enough. */
+  static lend(capacity: number): EventLog {
+    const log = new EventLog(0);
+    const fits = spare !== null && spare.t.length >= capacity;
+    log.use(fits ? spare! : allocate(capacity));
+    if (fits) spare = null;
+    return log;
+  }
+
+  /**
+   * Gives the columns back for the next log and empties this one: call it once nothing reads the rows
+   * any more (a view of the columns taken before then sees the next run's rows).
+   */
+  giveBack(): void {
+    const c = this.cols;
+    if (c.t.length <= MAX_SPARE_ROWS && (spare === null || spare.t.length < c.t.length)) spare = c;
+    this.use(allocate(0));
+    this.length = 0;
+    this.kinds.fill(0);
   }
 
   static from(columns: EventColumns, length: number): EventLog {
@@ -94,11 +125,6 @@ export class EventLog {
       value: v.value.slice(),
       window: v.window.slice(),
     };
-  }
-
-  /** Gives back the spare capacity, so a finished log holds exactly its rows. */
-  trim(): void {
-    if (this.capacity !== this.length) this.use(this.compact());
   }
 
   count(kind: number): number {

@@ -68,7 +68,7 @@ export function startScenario(spec: ScenarioSpec, traces: TraceSource, schemes: 
   const dataTrace = isTrace ? traces(link.trace) : null;
   // An empty ACK trace name means a constant-rate ACK path of ackMbps (a downlink with no uplink of its own).
   const ackTrace = isTrace && link.ackTrace !== '' ? traces(link.ackTrace) : null;
-  const log = new EventLog(expectedEvents(spec, dataTrace));
+  const log = EventLog.lend(expectedEvents(spec, dataTrace));
   const net = buildNetwork(scheduler, link, log, { data: dataTrace, acks: ackTrace }, rng);
   const hosts: HostJitter[] = [];
   const workload = WORKLOADS[spec.workload]({ spec, scheduler, log, net, rng, packetBytes: isTrace ? OPPORTUNITY_BYTES : DATA_BYTES, hosts });
@@ -97,7 +97,6 @@ export function startScenario(spec: ScenarioSpec, traces: TraceSource, schemes: 
       return ended;
     },
     result() {
-      if (log.allocatedBytes > 1.35 * log.byteLength) log.trim();
       const inNetwork = net.data.inNetwork() + hosts.reduce((n, h) => n + h.held, 0);
       return { spec, log, flows: outcomes, endMs: scheduler.now, trace: dataTrace, inNetwork };
     },

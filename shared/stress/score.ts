@@ -1,7 +1,8 @@
 import { SCHEMES, type SchemeCatalogue } from '../controllers/registry.ts';
-import { type Summary, summarize } from '../metrics/summary.ts';
+import type { Summary } from '../metrics/summary.ts';
 import { contestOn } from '../scenarios/contestOn.ts';
-import { runScenario, type TraceSource } from '../scenarios/run.ts';
+import { summaryOfRun } from '../scenarios/measureRun.ts';
+import type { TraceSource } from '../scenarios/run.ts';
 import type { FlowSpec, ScenarioSpec } from '../scenarios/spec.ts';
 import type { Trace } from '../trace/mahimahi.ts';
 import { segmentsName, segmentsTrace, type Segment } from './segments.ts';
@@ -34,7 +35,7 @@ export const onlyTrace =
  */
 export function scoreSegments(segments: readonly Segment[], flow: FlowSpec, seed: number, code?: string, schemes: SchemeCatalogue = SCHEMES): { score: number; omniscientScore: number } {
   const trace = segmentsTrace(segments, segmentsName(segments));
-  const summary = summarize(runScenario(contestOnTrace(trace, flow, seed, code), onlyTrace(trace), schemes));
+  const summary = summaryOfRun(contestOnTrace(trace, flow, seed, code), onlyTrace(trace), schemes);
   return scoresOf(summary);
 }
 

@@ -36,13 +36,20 @@ describe('EventLog', () => {
     for (const [name, column] of Object.entries(copy)) expect(column.buffer, name).not.toBe(now[name as keyof EventColumns].buffer);
   });
 
-  it('trim() gives back the spare capacity and keeps the rows', () => {
-    const log = logOf(5, 64);
-    log.trim();
-    expect(log.allocatedBytes).toBe(5 * 26);
-    expect([...log.columns.t]).toEqual([0, 1, 2, 3, 4]);
-    log.push(5, K.send, 1, 5, 1500, 0, 0);
-    expect(log.length).toBe(6);
+  it('giveBack() empties a log and lends its columns to the next log they fit, once', () => {
+    const first = EventLog.lend(5000);
+    for (let i = 0; i < 3; i++) first.push(i, K.send, 1, i, 1500, 0, 0);
+    const buffer = first.columns.t.buffer;
+    first.giveBack();
+    expect([first.length, first.count(K.send), first.columns.t.length]).toEqual([0, 0, 0]);
+    // too large for the columns given back: fresh ones, and the spare stays for a log it fits
+    expect(EventLog.lend(6000).columns.t.buffer).not.toBe(buffer);
+    const second = EventLog.lend(4000);
+    expect(second.columns.t.buffer).toBe(buffer);
+    expect([second.length, second.count(K.send), second.allocatedBytes]).toEqual([0, 0, 5000 * 26]);
+    second.push(7, K.ack, 2, 7, 80, 1, 2);
+    expect([...second.columns.t, ...second.columns.seq]).toEqual([7, 7]);
+    expect(EventLog.lend(100).columns.t.buffer).not.toBe(buffer);
   });
 
   it('counts rows of each kind, including rows pushed after the last count', () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
 import { contest, flow, MATRIX, matrixRun, offsetServer, rateLink } from '../../shared/scenarios/presets.ts';
+import { summaryOfRun } from '../../shared/scenarios/measureRun.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import type { Discipline } from '../../shared/link/queue.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
@@ -13,9 +14,10 @@ import { loadTrace } from '../../server/traces.ts';
  * recorded. A change that is meant to make the model faster must leave every one of them as it is; a
  * change of behaviour updates them on purpose (and says so).
  */
+const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
 function digests(spec: ScenarioSpec): { csv: string; summary: string } {
   const run = runScenario(spec, loadTrace);
-  const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
   return { csv: sha(formatTraceCsv(run.log, spec)), summary: sha(JSON.stringify(summarize(run))) };
 }
 
@@ -57,4 +59,11 @@ describe('golden runs', () => {
       expect(digests(spec())).toEqual(want);
     });
   }
+
+  it("gives the same summaries on the grader's path, each run in the columns the run before gave back", () => {
+    // largest first, so that every later run writes over rows an earlier one left
+    const specs = GOLDEN.map(([, spec, want]) => ({ spec: spec(), want: want.summary })).sort((a, b) => b.spec.durationMs - a.spec.durationMs);
+    const summaries = specs.map(({ spec }) => sha(JSON.stringify(summaryOfRun(spec, loadTrace))));
+    expect(summaries).toEqual(specs.map((s) => s.want));
+  });
 });

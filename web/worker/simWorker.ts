@@ -205,7 +205,13 @@ async function run(id: number, spec: ScenarioSpec, probeFrom?: number, check = f
   const spans = { from: result.flows.map((f) => f.startMs), until: result.flows.map((f) => (f.finishedAt >= 0 ? f.finishedAt : Infinity)) };
   const [view, transfer] = viewOf(spec, result.log, result.endMs, result.trace, summary, 'simulated', null, performance.now() - t0, spans);
   post({ id, kind: 'view', view, final: true }, transfer);
+  // the run drawn before this one is kept no more: its log's columns go to the next run (a drag asks one per step)
+  lastDrawn?.giveBack();
+  lastDrawn = result.log;
 }
+
+/** The log of the last simulated run drawn, which `kept` may still hold for exports. */
+let lastDrawn: EventLog | null = null;
 
 /**
  * New code, checked in the pass that runs it (the run then finds it loaded): the page learns what it
@@ -220,7 +226,9 @@ async function checked(id: number, code: string): Promise<boolean> {
 /** A run whose figures are all that is wanted (a sweep point, a matrix row). */
 async function summaryOnly(id: number, spec: ScenarioSpec, probeFrom?: number): Promise<void> {
   const t0 = performance.now();
-  const summary = summarize((await watchRun(id, spec, probeFrom, () => simulate(spec)))!);
+  const result = (await watchRun(id, spec, probeFrom, () => simulate(spec)))!;
+  const summary = summarize(result);
+  result.log.giveBack();
   post({ id, kind: 'summary', summary, wallMs: performance.now() - t0 });
 }
 

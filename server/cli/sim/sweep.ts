@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { formatSweepCsv } from '../../../shared/csv/sweep.ts';
 import { linkMetrics } from '../../../shared/metrics/linkMetrics.ts';
 import type { SchemeCatalogue } from '../../../shared/controllers/registry.ts';
-import { runScenario } from '../../../shared/scenarios/run.ts';
+import { measureRun } from '../../../shared/scenarios/measureRun.ts';
 import type { FlowSpec, ScenarioSpec } from '../../../shared/scenarios/spec.ts';
 import { bestBy, frontier, scoreboardEntries, sweepPoint, sweepValues, type SweepPoint } from '../../../shared/scenarios/sweep.ts';
 import { loadTrace } from '../../traces.ts';
@@ -56,7 +56,12 @@ export function runSweep(base: ScenarioSpec, runs: readonly SweepRun[], catalogu
   const t0 = performance.now();
   const points = runs.map((r) => {
     const spec = { ...base, flows: [{ ...base.flows[0], scheme: r.scheme, params: r.params }] };
-    return sweepPoint(r.scheme, r.param, r.value, linkMetrics(runScenario(spec, loadTrace, catalogue).log));
+    return sweepPoint(
+      r.scheme,
+      r.param,
+      r.value,
+      measureRun(spec, loadTrace, (run) => linkMetrics(run.log), catalogue),
+    );
   });
   const wallMs = performance.now() - t0;
   userCodeDone();
