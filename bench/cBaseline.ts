@@ -49,13 +49,13 @@ export function logDigest(log: EventLog): number {
   return h;
 }
 
-/** The TypeScript run's figures under the C program's keys. */
-export function tsFigures(summary: Summary, log: EventLog): CFigures {
+/** The TypeScript run's figures under the C program's keys; its log's digest when it kept one. */
+export function tsFigures(summary: Summary, log?: EventLog): CFigures {
   const a = summary.all;
   return {
     events: summary.events,
     endMs: summary.endMs,
-    logDigest: logDigest(log),
+    ...(log ? { logDigest: logDigest(log) } : {}),
     packetsDelivered: a.packetsDelivered,
     throughputMbps: a.throughputMbps,
     queueDelayMean: a.queueDelayMean,

@@ -27,8 +27,18 @@ const MAX_SPARE_ROWS = 1 << 21;
  */
 let spare: EventColumns | null = null;
 
+/**
+ * Where a log that keeps no rows sends them as they come: a run of which only figures are wanted tallies
+ * them instead of storing 26 bytes a row. Only what the figures read is passed.
+ */
+export interface RowStream {
+  row(t: number, kind: number, flow: number, bytes: number, value: number): void;
+}
+
 export class EventLog {
   length = 0;
+  /** Set when the log keeps no rows: each goes to it instead (see `streaming`). */
+  readonly stream: RowStream | null = null;
   private capacity = 0;
   // The columns as fields of their own: a push stores into each without going through a second object.
   private t!: Float64Array;
@@ -41,8 +51,14 @@ export class EventLog {
   /** Rows of each kind, counted as they come: cheaper than a pass over the log whenever asked. */
   private readonly kinds = new Int32Array(256);
 
-  constructor(capacity = 4096) {
+  constructor(capacity = 4096, stream: RowStream | null = null) {
     this.use(allocate(capacity));
+    this.stream = stream;
+  }
+
+  /** A log that counts its rows, by kind too, and hands each to `stream` instead of keeping it. */
+  static streaming(stream: RowStream): EventLog {
+    return new EventLog(0, stream);
   }
 
   /** A log with room for `capacity` rows, in the columns the last log gave back when they are large enough. */
@@ -60,7 +76,7 @@ export class EventLog {
    */
   giveBack(): void {
     const c = this.cols;
-    if (c.t.length <= MAX_SPARE_ROWS && (spare === null || spare.t.length < c.t.length)) spare = c;
+    if (c.t.length > 0 && c.t.length <= MAX_SPARE_ROWS && (spare === null || spare.t.length < c.t.length)) spare = c;
     this.use(allocate(0));
     this.length = 0;
     this.kinds.fill(0);
@@ -76,9 +92,11 @@ export class EventLog {
 
   push(t: number, kind: number, flow: number, seq: number, bytes: number, value: number, window: number): void {
     const i = this.length;
-    if (i === this.capacity) this.grow();
     this.length = i + 1;
     this.kinds[kind]++;
+    // as a value column stores it, so that a streamed run's figures are a stored one's to the bit
+    if (this.stream !== null) return this.stream.row(t, kind, flow, bytes, Math.fround(value));
+    if (i === this.capacity) this.grow();
     this.t[i] = t;
     this.kind[i] = kind;
     this.flow[i] = flow;
@@ -90,6 +108,7 @@ export class EventLog {
 
   /** Trimmed views of the columns (copies nothing). */
   get columns(): EventColumns {
+    if (this.stream !== null) throw new Error('this run kept no rows: only its figures were wanted');
     const n = this.length;
     const c = this.cols;
     return {

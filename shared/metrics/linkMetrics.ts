@@ -1,6 +1,7 @@
 import type { EventLog } from '../log/eventLog.ts';
 import { K } from '../log/kinds.ts';
 import { percentile, percentileInPlace } from './percentile.ts';
+import { type Samples, SampleStream } from './sampleStream.ts';
 import { runSignalDelays, signalDelays } from './signalDelay.ts';
 
 export interface LinkMetrics {
@@ -21,24 +22,12 @@ export interface LinkMetrics {
   drops: number;
 }
 
-/** What the figures are made of: the bottleneck's departures of a flow (or of all flows) and its deliveries. */
-interface Samples {
-  arrivals: Float64Array;
-  departures: Float64Array;
-  queueDelays: Float64Array;
-  /** Sum of the queue delays, added in log order (what `mean` would add). */
-  queueDelaySum: number;
-  oneWay: Float64Array;
-  bits: number;
-  drops: number;
-}
-
 /**
  * The contest's figures for one flow, or for all flows together when `flow` is omitted, from one pass
- * over the log.
+ * over the log (or from the samples a log that kept no rows took as they came).
  */
 export function linkMetrics(log: EventLog, flow = -1): LinkMetrics {
-  const s = collect(log, flow);
+  const s = log.stream instanceof SampleStream ? log.stream.samples(flow) : collect(log, flow);
   const n = s.departures.length;
   const span = n > 1 ? s.departures[n - 1] - s.departures[0] : 0;
   const throughputMbps = span > 0 ? s.bits / span / 1000 : 0;

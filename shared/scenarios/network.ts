@@ -87,9 +87,23 @@ function mahimahiDirection(scheduler: Scheduler, d: DirectionParts): Direction {
   return { entry: first, exit, inNetwork: () => bottleneck.queuedPackets + (bottleneck.packetInTransit ? 1 : 0) + delay.inFlight };
 }
 
-/** Hands each packet to the endpoint of its flow. */
+/** Hands each packet leaving a direction to the endpoint of its flow. */
 export class FlowRouter implements PacketSink {
-  readonly sinks: PacketSink[] = [];
+  private readonly sinks: PacketSink[] = [];
+
+  constructor(
+    private readonly exit: { next: PacketSink | null },
+    private readonly flows: number,
+  ) {
+    exit.next = this;
+  }
+
+  /** Flow i's packets go to `sink`; a lone flow's straight from the direction, with no lookup a packet. */
+  wire(i: number, sink: PacketSink): void {
+    this.sinks[i] = sink;
+    if (this.flows === 1) this.exit.next = sink;
+  }
+
   receive(packet: Packet, now: number): void {
     this.sinks[packet.flow]?.receive(packet, now);
   }

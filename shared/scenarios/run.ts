@@ -1,7 +1,7 @@
 import { findScheme, SCHEMES, type SchemeCatalogue } from '../controllers/registry.ts';
 import { checkParams, type Controller } from '../controllers/types.ts';
 import type { HostJitter } from '../endpoints/hostJitter.ts';
-import { EventLog } from '../log/eventLog.ts';
+import { EventLog, type RowStream } from '../log/eventLog.ts';
 import { DATA_BYTES } from '../net/packet.ts';
 import { Rng } from '../sim/rng.ts';
 import { Scheduler } from '../sim/scheduler.ts';
@@ -37,8 +37,8 @@ export function createController(scheme: string, params: Record<string, string |
 }
 
 /** Builds the network a spec describes and runs it to the end; its flows' schemes are the catalogue's (the built-ins unless told otherwise). */
-export function runScenario(spec: ScenarioSpec, traces: TraceSource, schemes: SchemeCatalogue = SCHEMES): RunResult {
-  const run = startScenario(spec, traces, schemes);
+export function runScenario(spec: ScenarioSpec, traces: TraceSource, schemes: SchemeCatalogue = SCHEMES, rows?: RowStream): RunResult {
+  const run = startScenario(spec, traces, schemes, rows);
   while (!run.advance());
   return run.result();
 }
@@ -57,8 +57,8 @@ export interface ScenarioRun {
 /** Virtual time simulated per step, ms: a second of a contest run is well under a millisecond of work. */
 const STEP_MS = 1000;
 
-/** Builds the network a spec describes, ready to run in steps. */
-export function startScenario(spec: ScenarioSpec, traces: TraceSource, schemes: SchemeCatalogue = SCHEMES): ScenarioRun {
+/** Builds the network a spec describes, ready to run in steps; with `rows`, its log keeps no rows but hands each to it. */
+export function startScenario(spec: ScenarioSpec, traces: TraceSource, schemes: SchemeCatalogue = SCHEMES, rows?: RowStream): ScenarioRun {
   if (spec.flows.length < 1 || spec.flows.length > 255) throw new ScenarioError('a run needs between 1 and 255 flows');
   const scheduler = new Scheduler();
   const rng = new Rng(spec.seed);
@@ -68,7 +68,7 @@ export function startScenario(spec: ScenarioSpec, traces: TraceSource, schemes: 
   const dataTrace = isTrace ? traces(link.trace) : null;
   // An empty ACK trace name means a constant-rate ACK path of ackMbps (a downlink with no uplink of its own).
   const ackTrace = isTrace && link.ackTrace !== '' ? traces(link.ackTrace) : null;
-  const log = EventLog.lend(expectedEvents(spec, dataTrace));
+  const log = rows ? EventLog.streaming(rows) : EventLog.lend(expectedEvents(spec, dataTrace));
   const net = buildNetwork(scheduler, link, log, { data: dataTrace, acks: ackTrace }, rng);
   const hosts: HostJitter[] = [];
   const workload = WORKLOADS[spec.workload]({ spec, scheduler, log, net, rng, packetBytes: isTrace ? OPPORTUNITY_BYTES : DATA_BYTES, hosts });

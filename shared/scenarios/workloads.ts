@@ -47,11 +47,9 @@ export interface Workload {
 
 /** Routers for packets reaching the receivers' and the senders' ends of the path. */
 function routers(ctx: RunContext, repliesAreData: boolean): { toReceivers: FlowRouter; toSenders: FlowRouter } {
-  const toReceivers = new FlowRouter();
-  const toSenders = new FlowRouter();
-  ctx.net.data.exit.next = repliesAreData ? toSenders : toReceivers;
-  ctx.net.acks.exit.next = repliesAreData ? toReceivers : toSenders;
-  return { toReceivers, toSenders };
+  const flows = ctx.spec.flows.length;
+  const { data, acks } = ctx.net;
+  return { toReceivers: new FlowRouter(repliesAreData ? acks.exit : data.exit, flows), toSenders: new FlowRouter(repliesAreData ? data.exit : acks.exit, flows) };
 }
 
 /**
@@ -92,8 +90,8 @@ function contestWorkload(ctx: RunContext): Workload {
       needsWindow(mode, flow, 'the contest');
       const sender = new ContestSender({ scheduler, log, flow: i, out: senderOut(ctx, i) }, controller, ctx.packetBytes);
       sender.ect = ectFor(controller, ctx.spec.link.ecn);
-      toSenders.sinks[i] = senderIn(ctx, i, sender);
-      toReceivers.sinks[i] = new AckingReceiver({ scheduler, log, flow: i, out: net.acks.entry });
+      toSenders.wire(i, senderIn(ctx, i, sender));
+      toReceivers.wire(i, new AckingReceiver({ scheduler, log, flow: i, out: net.acks.entry }));
       sender.start(flow.startMs);
       return () => (outcome.finishedAt = sender.finishedAt);
     },
@@ -113,8 +111,8 @@ function reliableWorkload(ctx: RunContext): Workload {
       const sender = new ReliableSender({ scheduler, log, flow: i, out: senderOut(ctx, i) }, controller, file, ctx.packetBytes - 1448);
       sender.ect = ectFor(controller, spec.link.ecn);
       const receiver = new ReliableReceiver({ scheduler, log, flow: i, out: net.acks.entry }, file);
-      toSenders.sinks[i] = senderIn(ctx, i, sender);
-      toReceivers.sinks[i] = receiver;
+      toSenders.wire(i, senderIn(ctx, i, sender));
+      toReceivers.wire(i, receiver);
       sender.start(flow.startMs);
       return () => {
         outcome.finishedAt = sender.finishedAt;
@@ -137,12 +135,12 @@ function offsetWorkload(ctx: RunContext): Workload {
   return {
     finite: true,
     attach(i, _flow, controller, mode, outcome) {
-      toReceivers.sinks[i] = server;
+      toReceivers.wire(i, server);
       const send = (d: Uint8Array, now: number) => net.acks.entry.receive(datagramPacket(i, d, now), now);
       const client = new OffsetClient(scheduler, log, i, controller, mode, send, undefined, () => {
         if (spec.flows.length === 1) scheduler.stop();
       });
-      toSenders.sinks[i] = { receive: (p, now) => client.receive(p.payload!, now) };
+      toSenders.wire(i, { receive: (p, now) => client.receive(p.payload!, now) });
       scheduler.at(spec.flows[i].startMs, (now) => client.start(now));
       return () => {
         outcome.offset = client.stats;
