@@ -1,18 +1,21 @@
+import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { pageCatalogue } from './app/catalogue.ts';
+import { openedExperiment } from './app/exerciseSetup.ts';
 import { Root } from './app/Root.tsx';
+import { askFirstRuns } from './app/useRuns.ts';
 import './app/styles.css';
 import { restoreUserCode } from './editor/userCode.ts';
 import { playgroundPool } from './worker/pool.ts';
-import { decodeExperiment } from './state/experiment.ts';
 import { specFor } from './state/spec.ts';
 import { viewOf } from './state/view.ts';
 
+const opened = viewOf(window.location.search) === '' ? openedExperiment(window.location.search).value : null;
 // The workers load their code and traces while the page loads and renders the rest.
-if (viewOf(window.location.search) === '') {
-  const e = decodeExperiment(window.location.search, pageCatalogue()).value;
-  playgroundPool([specFor(e, 'a'), specFor(e, 'b')]);
-}
+if (opened) playgroundPool([specFor(opened, 'a'), specFor(opened, 'b')]);
 // A link or the last session may run the user's own controller: it is loaded before the URL is read.
 await restoreUserCode(window.location.search);
-createRoot(document.getElementById('root')!).render(<Root />);
+if (opened) askFirstRuns(opened);
+// Rendered in slices, so that between them the page hands the sandbox frame its workers' code as soon as the
+// frame is ready, and the workers load while the page renders.
+const root = createRoot(document.getElementById('root')!);
+startTransition(() => root.render(<Root />));

@@ -6,7 +6,7 @@ import { Notices } from '../components/Notices.tsx';
 import { Playback } from '../components/Playback.tsx';
 import { Sidebar } from '../components/Sidebar.tsx';
 import { useNotices } from '../components/useNotices.ts';
-import { codeFromQuery, decodeExperiment, encodeExperiment, type Experiment } from '../state/experiment.ts';
+import { codeFromQuery, encodeExperiment, type Experiment } from '../state/experiment.ts';
 import { settingsOf, specFor } from '../state/spec.ts';
 import { captions, linkDifferences } from '../teach/captions.ts';
 import { useFacts } from '../teach/useFacts.ts';
@@ -14,7 +14,7 @@ import { pageCatalogue } from './catalogue.ts';
 import { Columns, Overview } from './Columns.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
 import { sideLabel, staleReasons, viewsFor } from './freshness.ts';
-import { readyFor, withScenario } from './exerciseSetup.ts';
+import { openedExperiment, withScenario } from './exerciseSetup.ts';
 import { PLAYGROUND_RESULTS_ID } from './landmarks.ts';
 import { LivePanel } from './LivePanel.tsx';
 import { Toolbar } from './Toolbar.tsx';
@@ -93,11 +93,7 @@ const otherSide = (slot: Slot): Slot => (slot === 'a' ? 'b' : 'a');
 
 /** The experiment the URL opened, the notices of what was wrong in it, and the URL kept in step with it. */
 function useExperiment() {
-  // A link to an exercise opens it ready to do.
-  const initial = useMemo(() => {
-    const opened = decodeExperiment(window.location.search, pageCatalogue());
-    return opened.value.exercise ? { ...opened, value: readyFor(opened.value, opened.value.exercise) } : opened;
-  }, []);
+  const initial = useMemo(() => openedExperiment(window.location.search), []);
   const [e, setE] = useState<Experiment>(initial.value);
   const notices = useNotices(initial);
   // A link whose controller code came damaged stays in the address as it came, until a setting changes.

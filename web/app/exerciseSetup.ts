@@ -1,4 +1,5 @@
-import { DEFAULT_EXPERIMENT, type Experiment, SCENARIO_SIDES, type Scenario } from '../state/experiment.ts';
+import { decodeExperiment, DEFAULT_EXPERIMENT, type Experiment, SCENARIO_SIDES, type Scenario } from '../state/experiment.ts';
+import { pageCatalogue } from './catalogue.ts';
 import { EXERCISES } from '../teach/exercises.ts';
 
 /** A new scenario starts from its own sides and link; the seed, the exercise open and the overlay stay. */
@@ -26,4 +27,10 @@ export function readyFor(e: Experiment, id: string): Experiment {
   if (needs.trace && next.trace !== needs.trace) next = { ...next, trace: needs.trace };
   if (needs.scheme && next.a.scheme !== needs.scheme && next.b.scheme !== needs.scheme) next = { ...next, a: { scheme: needs.scheme, params: {} } };
   return next;
+}
+
+/** The experiment a URL opens, with what was wrong in it: a link to an exercise opens it ready to do. */
+export function openedExperiment(search: string) {
+  const opened = decodeExperiment(search, pageCatalogue());
+  return opened.value.exercise ? { ...opened, value: readyFor(opened.value, opened.value.exercise) } : opened;
 }

@@ -90,6 +90,26 @@ function checkThenRun(pool: WorkerPool, last: Record<Slot, string>, sides: Retur
   });
 }
 
+/** A side's run of the experiment, the user's code with it where a flow runs it. */
+const specOf = (x: Experiment, slot: Slot, uploadedMs: Record<string, number>) => withPageCode(specFor(x, slot, x.trace.startsWith('upload:') ? uploadedMs[x.trace.slice(7)] : undefined));
+
+/** The sides the workers simulate (a live fetch's side is fetched). */
+const simulatedSides = (e: Experiment): Slot[] => (e.live ? ['b'] : ['a', 'b']);
+
+/**
+ * Whether a side with nothing on screen is shown its run's first seconds: only a contest run, which lasts
+ * its whole time (a fetch's end is not known before it ends).
+ */
+const previewed = (e: Experiment) => e.scenario === 'contest';
+
+/**
+ * Asks for the runs of the experiment the page opens on as it loads, before it renders: the workers run
+ * them while the page renders, and its first ask of the same runs takes them over.
+ */
+export function askFirstRuns(e: Experiment): void {
+  for (const slot of simulatedSides(e)) playgroundPool().runEarly(slot, specOf(e, slot, {}), previewed(e));
+}
+
 /**
  * Keeps both sides' runs in step with the experiment: every change re-runs what it affects in the
  * workers, and the latest answers are what the page shows.
@@ -100,19 +120,16 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
   const sides = useSides();
   const { views, setViews, setPreviews, setErrors, dropPreview, handle, showOf } = sides;
   const last = useRef<Record<Slot, string>>({ a: '', b: '' });
-  const specOf = (x: Experiment, slot: Slot) => withPageCode(specFor(x, slot, x.trace.startsWith('upload:') ? uploadedMs[x.trace.slice(7)] : undefined));
 
   const ask = () => {
-    for (const slot of ['a', 'b'] as const) {
-      if (slot === 'a' && e.live) continue;
-      const spec = specOf(e, slot);
+    for (const slot of simulatedSides(e)) {
+      const spec = specOf(e, slot, uploadedMs);
       const key = JSON.stringify(spec);
       if (key === last.current[slot]) continue;
       last.current[slot] = key;
       setErrors((x) => ({ ...x, [slot]: undefined }));
-      // Only a side with nothing on screen is previewed (a shown run stays whole until its successor is),
-      // and only a contest run, which lasts its whole time (a fetch's end is not known before it ends).
-      const onPreview = views[slot] || e.scenario !== 'contest' ? undefined : (series: RunSeries) => setPreviews((p) => ({ ...p, [slot]: series }));
+      // Only a side with nothing on screen is previewed (a shown run stays whole until its successor is).
+      const onPreview = views[slot] || !previewed(e) ? undefined : (series: RunSeries) => setPreviews((p) => ({ ...p, [slot]: series }));
       // A preview belongs to the run it came with: a run asked without one leaves none behind.
       if (!onPreview) dropPreview(slot);
       handle(slot, pool.current!.run(slot, spec, showOf(slot), { onPreview }));
@@ -152,7 +169,7 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
         }),
       );
     },
-    checkAndRun: (slot, next, code) => checkThenRun(pool.current!, last.current, sides, slot, { ...specOf(next, slot), code }),
+    checkAndRun: (slot, next, code) => checkThenRun(pool.current!, last.current, sides, slot, { ...specOf(next, slot, uploadedMs), code }),
     stopLive() {
       pool.current!.cancelLive('a');
     },

@@ -29,6 +29,18 @@ interface Waiting extends RunHooks {
   shown?: RunView;
 }
 
+/** A run asked before the page can draw it: what it has sent so far, and where what comes next goes. */
+interface EarlyRun {
+  key: string;
+  answer: Promise<AnswerTo<'run'>>;
+  onView: (v: RunView) => void;
+  onPreview: (s: RunSeries) => void;
+  view?: RunView;
+  preview?: RunSeries;
+}
+
+const earlyKey = (spec: ScenarioSpec, preview: boolean) => `${preview}${JSON.stringify(spec)}`;
+
 /** What a side's networked worker does: fetch through the relay (it alone may reach it). */
 const NETWORKED = new Set<RequestKind>(['live', 'measure-live', 'cancel']);
 
@@ -50,6 +62,7 @@ export class WorkerPool {
   /** Uploaded traces, handed again to a worker that replaces a hung one. */
   private readonly uploads: RequestOf<'upload'>[] = [];
   private readonly dogs: Record<Slot, Watchdog>;
+  private readonly early: Partial<Record<Slot, EarlyRun>> = {};
 
   /** `first`: the runs the page will ask for first, whose bundled traces the workers load as they start. */
   constructor(
@@ -184,7 +197,37 @@ export class WorkerPool {
    * series of its first seconds come first (for a side with nothing on screen yet).
    */
   run(slot: Slot, spec: ScenarioSpec, onView: (v: RunView) => void, hooks: RunHooks = {}): Promise<AnswerTo<'run'>> {
+    const early = this.adopt(slot, spec, onView, hooks);
+    if (early) return early;
     return this.request(slot, { kind: 'run', spec, check: hooks.onChecked !== undefined, preview: hooks.onPreview !== undefined }, onView, hooks);
+  }
+
+  /**
+   * Asks for a side's first run as the page loads, before it can draw anything: the request waits in the
+   * worker's port while the worker loads, and the run goes on while the page renders. The page's own first
+   * ask for the same run (`run`, with a preview or not alike) takes it over, with what it sent so far.
+   */
+  runEarly(slot: Slot, spec: ScenarioSpec, preview: boolean): void {
+    const early: EarlyRun = {
+      key: earlyKey(spec, preview),
+      answer: null as never,
+      onView: (v) => (early.view = v),
+      onPreview: (s) => (early.preview = s),
+    };
+    early.answer = this.run(slot, spec, (v) => early.onView(v), preview ? { onPreview: (s) => early.onPreview(s) } : {});
+    this.early[slot] = early;
+  }
+
+  /** The side's early run, if it is still the latest and this asks for the same: it answers to these callbacks from now on. */
+  private adopt(slot: Slot, spec: ScenarioSpec, onView: (v: RunView) => void, hooks: RunHooks): Promise<AnswerTo<'run'>> | null {
+    const early = this.early[slot];
+    delete this.early[slot];
+    if (!early || hooks.onChecked || early.key !== earlyKey(spec, hooks.onPreview !== undefined)) return null;
+    early.onView = onView;
+    early.onPreview = hooks.onPreview ?? (() => {});
+    if (early.view) onView(early.view);
+    else if (early.preview) early.onPreview(early.preview);
+    return early.answer;
   }
 
   /** Hands an uploaded trace to both workers; resolves with the first answer (both parse the same text). */

@@ -17,6 +17,22 @@ export const SANDBOX_FRAME_PATH = '/sandbox.html';
 /** The first message a worker in the frame gets: the port to the page is its only channel. */
 export const PORT_MESSAGE = 'pipefill:port';
 
+/**
+ * The frame's attributes. The built page has the frame in its HTML (vite.config.ts), so that the frame's
+ * process starts and loads while the page's own scripts do; the page adds one like it where it has none.
+ * Shown, though nothing of it can be seen: the browser runs a hidden frame's process, and so its workers
+ * (the live controller among them), at a background priority that a busy machine starves.
+ */
+export const SANDBOX_FRAME_ATTRS = {
+  id: 'pipefill-sandbox',
+  sandbox: 'allow-scripts',
+  src: SANDBOX_FRAME_PATH,
+  style: 'position:fixed;left:0;top:0;width:1px;height:1px;border:0;pointer-events:none',
+  'aria-hidden': 'true',
+  tabindex: '-1',
+  title: 'sandbox for user code',
+};
+
 export const SANDBOX_FRAME_SCRIPT = `
 const workers = new Map();
 const urls = new Map();
@@ -24,6 +40,8 @@ const tell = (m) => parent.postMessage(m, '*');
 addEventListener('message', (e) => {
   if (e.source !== parent) return;
   const m = e.data;
+  // a page whose frame was in its HTML may have missed the first 'ready'
+  if (m.kind === 'hello') return tell({ kind: 'ready' });
   if (m.kind === 'stop') {
     workers.get(m.id)?.terminate();
     workers.delete(m.id);

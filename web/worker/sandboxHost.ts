@@ -1,5 +1,5 @@
 import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
-import { PORT_MESSAGE, SANDBOX_FRAME_PATH } from './sandboxFrame.ts';
+import { PORT_MESSAGE, SANDBOX_FRAME_ATTRS } from './sandboxFrame.ts';
 
 /** What the pools use of a worker: one in the sandbox frame and one of the page's own both fit. */
 export interface WorkerLike {
@@ -121,25 +121,30 @@ let frame: Promise<Window> | null = null;
 const inFrame = new Map<number, SandboxedWorker>();
 let lastId = 0;
 
-/** The sandbox frame, added to the page once, resolved when its script listens. */
+/** The frame the page's HTML holds, or a new one like it. */
+function frameElement(): HTMLIFrameElement {
+  const there = document.getElementById(SANDBOX_FRAME_ATTRS.id);
+  if (there instanceof HTMLIFrameElement) return there;
+  const f = document.createElement('iframe');
+  for (const [name, value] of Object.entries(SANDBOX_FRAME_ATTRS)) f.setAttribute(name, value);
+  document.body.append(f);
+  return f;
+}
+
+/**
+ * The sandbox frame, resolved when its script listens. It says so as it starts and whenever asked: a frame
+ * already in the page may have started before this listened.
+ */
 function sandboxFrame(): Promise<Window> {
   frame ??= new Promise((resolve) => {
-    const f = document.createElement('iframe');
-    f.setAttribute('sandbox', 'allow-scripts');
-    f.src = SANDBOX_FRAME_PATH;
-    // Shown, though nothing of it can be seen: the browser runs a hidden frame's process, and so its workers
-    // (the live controller among them), at a background priority that a busy machine starves.
-    f.style.cssText = 'position:fixed;left:0;top:0;width:1px;height:1px;border:0;pointer-events:none';
-    f.setAttribute('aria-hidden', 'true');
-    f.tabIndex = -1;
-    f.title = 'sandbox for user code';
+    const f = frameElement();
     window.addEventListener('message', (e: MessageEvent<FrameMessage>) => {
       if (e.source === null || e.source !== f.contentWindow) return;
       const m = e.data;
       if (m.kind === 'ready') resolve(f.contentWindow);
       else if (m.kind === 'error') inFrame.get(m.id)?.failedInFrame(String(m.message));
     });
-    document.body.append(f);
+    f.contentWindow?.postMessage({ kind: 'hello' }, '*');
   });
   return frame;
 }

@@ -3,27 +3,7 @@ import type { RunSeries } from '../../../shared/metrics/series.ts';
 import { contest, flow } from '../../../shared/scenarios/presets.ts';
 import { previewWaits } from '../../../web/worker/previewWait.ts';
 import { WorkerPool } from '../../../web/worker/pool.ts';
-import type { WorkerRequest, WorkerResponse } from '../../../web/worker/protocol.ts';
-import type { WorkerLike } from '../../../web/worker/sandboxHost.ts';
-
-/** Workers that record what the page posts them, and let the test answer as them. */
-function fakeWorkers() {
-  const made: { posted: WorkerRequest[]; onmessage: ((e: { data: WorkerResponse }) => void) | null }[] = [];
-  const spawn = () => {
-    const w = {
-      posted: [] as WorkerRequest[],
-      onmessage: null as ((e: { data: WorkerResponse }) => void) | null,
-      onerror: null,
-      postMessage(m: WorkerRequest) {
-        w.posted.push(m);
-      },
-      terminate() {},
-    };
-    made.push(w);
-    return w as unknown as WorkerLike;
-  };
-  return { made, spawn };
-}
+import { fakeWorkers } from '../../helpers/fakeWorkers.ts';
 
 describe('the preview handshake', () => {
   beforeEach(() => vi.useFakeTimers());
