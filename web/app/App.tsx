@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type SetStateAction, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { withinRun } from '../charts/keyZoom.ts';
 import { SIDE_STYLE } from '../charts/palette.ts';
@@ -146,11 +146,25 @@ function useFoldFloatingSettings(fold: () => void): void {
   }, [open]);
 }
 
+/**
+ * Sets the experiment and asks for its runs at once, before the page renders it: a slider's step reaches
+ * the workers without waiting for the page's render of it.
+ */
+function useSetAndRun(e: Experiment, set: (e: Experiment) => void, ask: (e: Experiment) => void) {
+  const latest = useRef(e);
+  return useSteadyCallback((next: SetStateAction<Experiment>) => {
+    latest.current = typeof next === 'function' ? next(latest.current) : next;
+    ask(latest.current);
+    set(latest.current);
+  });
+}
+
 /** The playground: two controllers side by side on the same link, as the URL describes them. */
 export function App() {
-  const { e, setE, notices, note, dismiss, forget } = useExperiment();
+  const { e, setE: show, notices, note, dismiss, forget } = useExperiment();
   const uploads = useUploads(e);
   const { runs, facts, said } = useShownRuns(e, uploads.durations);
+  const setE = useSetAndRun(e, show, runs.ask);
   const [zoom, setZoom] = useState<[number, number] | null>(null);
   const live = useLive(e);
   const chartsRoot = useRef<HTMLDivElement>(null);

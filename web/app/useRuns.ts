@@ -19,6 +19,11 @@ export interface Runs {
   errors: Partial<Record<Slot, string>>;
   busy: Partial<Record<Slot, boolean>>;
   pool: WorkerPool;
+  /**
+   * Asks for the runs of an experiment about to be shown, before the page renders it: the workers compute
+   * while it does (the render's own ask then finds them asked).
+   */
+  ask(next: Experiment): void;
   /** Replaces a side's view (an imported CSV) until the experiment changes again. */
   show(slot: Slot, view: RunView): void;
   fail(slot: Slot, message: string): void;
@@ -121,30 +126,33 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
   const { views, setViews, setPreviews, setErrors, dropPreview, handle, showOf } = sides;
   const last = useRef<Record<Slot, string>>({ a: '', b: '' });
 
-  const ask = () => {
-    for (const slot of simulatedSides(e)) {
-      const spec = specOf(e, slot, uploadedMs);
+  const askFor = (x: Experiment) => {
+    for (const slot of simulatedSides(x)) {
+      const spec = specOf(x, slot, uploadedMs);
       const key = JSON.stringify(spec);
       if (key === last.current[slot]) continue;
       last.current[slot] = key;
       setErrors((x) => ({ ...x, [slot]: undefined }));
       // Only a side with nothing on screen is previewed (a shown run stays whole until its successor is).
-      const onPreview = views[slot] || !previewed(e) ? undefined : (series: RunSeries) => setPreviews((p) => ({ ...p, [slot]: series }));
+      const onPreview = views[slot] || !previewed(x) ? undefined : (series: RunSeries) => setPreviews((p) => ({ ...p, [slot]: series }));
       // A preview belongs to the run it came with: a run asked without one leaves none behind.
       if (!onPreview) dropPreview(slot);
       handle(slot, pool.current!.run(slot, spec, showOf(slot), { onPreview }));
     }
   };
+  const ask = () => askFor(e);
   // The page's first runs start before its first paint: the workers compute while the page draws itself.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only once, on mounting.
   useLayoutEffect(ask, []);
   // Later changes (a slider's drag) ask at once, each step of a drag too: a worker drops a run that a newer
   // request replaced at its next slice (web/worker/simWorker.ts), and an unchanged spec asks for nothing.
+  // A control's change has mostly asked already (`ask`, before the page rendered it).
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs follow the experiment and the uploads; the helpers are remade each render and change nothing.
   useEffect(ask, [e, uploadedMs]);
 
   return {
     views,
+    ask: askFor,
     previews: sides.previews,
     errors: sides.errors,
     busy: sides.busy,

@@ -200,7 +200,13 @@ async function run(id: number, spec: ScenarioSpec, probeFrom?: number, check = f
     return simulate(spec, () => id !== newestRun, early);
   });
   if (result === 'failed') return;
-  if (!result) return post({ id, kind: 'superseded' });
+  // A request that came while the run's last slice computed replaces it (a drag's next step): its figures
+  // and series are not worked out, nor sent for the page to drop.
+  if (result) await nextTask();
+  if (!result || id !== newestRun) {
+    result?.log.giveBack();
+    return post({ id, kind: 'superseded' });
+  }
   const summary = summarize(result);
   const spans = { from: result.flows.map((f) => f.startMs), until: result.flows.map((f) => (f.finishedAt >= 0 ? f.finishedAt : Infinity)) };
   const [view, transfer] = viewOf(spec, result.log, result.endMs, result.trace, summary, 'simulated', null, performance.now() - t0, spans);
