@@ -18,10 +18,10 @@ describe('when the playground asks for runs', () => {
       // Each run asked of a worker, with the delay its spec runs and the delay the page shows as it is asked.
       const runs: { delayMs: number; shown: string | null }[] = [];
       const post = MessagePort.prototype.postMessage;
-      MessagePort.prototype.postMessage = function (this: MessagePort, m: unknown, ...rest: [Transferable[]]) {
+      MessagePort.prototype.postMessage = function (this: MessagePort, m: unknown, transfer?: Transferable[] | StructuredSerializeOptions) {
         const req = m as { kind?: string; spec?: { link: { delayMs: number } } };
         if (req?.kind === 'run') runs.push({ delayMs: req.spec!.link.delayMs, shown: shown() });
-        return post.call(this, m, ...rest);
+        return post.call(this, m, transfer as StructuredSerializeOptions);
       };
       const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
       set.call(slider, String(Number(slider.value) + 0.25));
