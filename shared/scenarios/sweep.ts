@@ -58,6 +58,24 @@ export function sweepValues(scheme: string, param: string, text: string, schemes
   return values;
 }
 
+/** One value a sweep tries: a number, or a choice parameter's choice by its name. */
+export type SweepValue = number | string;
+
+/**
+ * The values a sweep of a scheme's parameter tries: a number parameter's as `sweepValues` reads them
+ * (ranges or a list), a choice parameter's as a list of its choices' names ("multiplicative,sqrt").
+ */
+export function sweepValuesOf(scheme: string, param: string, text: string, schemes: SchemeCatalogue = SCHEMES): SweepValue[] | { error: string } {
+  const spec = findScheme(scheme, schemes)?.params.find((p) => p.name === param);
+  if (spec?.kind !== 'choice') return sweepValues(scheme, param, text, schemes);
+  const names = text.split(',').map((c) => c.trim());
+  for (const name of names) {
+    const c = checkParam(spec, name);
+    if ('error' in c) return c;
+  }
+  return [...new Set(names)];
+}
+
 /** The points no other point beats on both throughput (higher) and delay (lower), by increasing delay. */
 export function frontier<T extends { throughputMbps: number; delay95: number }>(points: T[]): T[] {
   const sorted = points.filter((p) => Number.isFinite(p.delay95) && Number.isFinite(p.throughputMbps)).sort((a, b) => a.delay95 - b.delay95 || b.throughputMbps - a.throughputMbps);

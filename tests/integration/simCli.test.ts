@@ -115,6 +115,7 @@ describe('npm run sim', () => {
       // a whole-number parameter takes no fraction here either, as the page's box and URL refuse it
       [['--scheme', 'fixed', '--set', 'w=2.5'], /--set w must be a whole number from 1 to 1000 packets \(got "2.5"\)/],
       [['--scheme', 'fixed', '--sweep', 'w=1..10+0.5'], /w must be a whole number from 1 to 1000 packets \(got "1.5"\)/],
+      [['--scheme', 'aimd', '--sweep', 'decrease=sqrt,halve'], /--sweep decrease must be one of multiplicative, sqrt, quartic \(got "halve"\)/],
       [['--delay', '20.5'], /--delay: delay must be a whole number from 0 to 5000 ms/],
       // a link setting the run would not use is refused, not run as if it were set
       [['--bandwidth', '0.001'], /--bandwidth would change nothing: this link's rate is its trace's/],
@@ -196,6 +197,28 @@ describe('npm run sim', () => {
     expect(rows.columns).toEqual(SWEEP_COLUMNS);
     expect(rows.map((row) => row.value)).toEqual(['10', '20', '40']);
     expect(rows.map((row) => ({ ...row }))).toEqual(out.points.map((p) => rowOf(trace, p, out.frontier)));
+  });
+
+  it('--sweep of a choice runs each choice named, as the contest lab does, and names it in the text and the CSV', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const trace = shortTrace(dir);
+    const file = join(dir, 'sweep.csv');
+    const base = ['--trace', trace, '--scheme', 'aimd', '--sweep', 'decrease=sqrt,multiplicative,sqrt'];
+    const r = await sim(...base, '--csv', file, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { points: SweepPoint[]; frontier: SweepPoint[] };
+    expect(out.points.map((p) => [p.choice, p.value])).toEqual([
+      ['sqrt', 0],
+      ['multiplicative', 1],
+    ]);
+    const rows = csvParse(readFileSync(file, 'utf8'));
+    expect(rows.map((row) => row.value)).toEqual(['sqrt', 'multiplicative']);
+    // each point is the run of that choice alone
+    const alone = await sim('--trace', trace, '--scheme', 'aimd', '--set', 'decrease=multiplicative', '--json');
+    expect(out.points[1].score).toBe((JSON.parse(alone.stdout) as { all: { score: number } }).all.score);
+    const text = await sim(...base);
+    expect(text.stdout).toMatch(/^decrease=sqrt /m);
+    expect(text.stdout).toMatch(/^decrease=multiplicative /m);
   });
 
   it('--scoreboard with --csv writes one row per built-in window scheme', async () => {

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
 import { flow } from '../../shared/scenarios/presets.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
-import { scoreboardEntries } from '../../shared/scenarios/sweep.ts';
+import { scoreboardEntries, sweepValuesOf } from '../../shared/scenarios/sweep.ts';
 import { Notices } from '../components/Notices.tsx';
 import { Guide } from '../teach/Guide.tsx';
 import { useNotices } from '../components/useNotices.ts';
@@ -15,7 +15,6 @@ import { type Progress, type SweepRun, useSweepRunner } from './contest/useSweep
 import { useInitialState, useUrlState } from '../components/useViewUrl.ts';
 import { pageCatalogue } from '../app/catalogue.ts';
 import { pageSchemes } from '../editor/userCode.ts';
-import { sweepValuesOf } from '../state/sweepValues.ts';
 
 /** Traces uploaded in this lab: checked once by a worker, then handed to the sweep's workers. */
 function useUploads(onError: (m: string) => void, onUploaded: (trace: string) => void) {

@@ -11,7 +11,7 @@ import { type Field, flag, type ListField } from './codec.ts';
 import type { PageCatalogue } from './catalogue.ts';
 import { schemesFor } from './experiment.ts';
 import { GRID_LINKS } from './fairnessLinks.ts';
-import { sweepValuesOf } from './sweepValues.ts';
+import { sweepValuesOf } from '../../shared/scenarios/sweep.ts';
 
 /** The URL fields of each lab, from the same schemas as the playground's (web/state/experiment.ts). */
 

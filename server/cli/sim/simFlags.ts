@@ -26,7 +26,7 @@ export const SIM_FLAGS = [
   seedFlag('seed of every random choice'),
   wholeFlag('seeds', '', 1, 1000, MATRIX_SEEDS, 'matrix: run each row over seeds --seed … --seed+N−1'),
   wholeFlag('row', '', 1, MATRIX.length, null, 'matrix: run only this row and keep its trace'),
-  textFlag('sweep', 'NAME=VALUES', null, 'contest: run the scheme once per value, e.g. w=2..512*2, gain=1..2+0.25, a=0.5,1,2', {
+  textFlag('sweep', 'NAME=VALUES', null, 'contest: run the scheme once per value, e.g. w=2..512*2, gain=1..2+0.25, a=0.5,1,2, or per choice, e.g. decrease=sqrt,quartic', {
     accepts: /^[A-Za-z]\w*=.+$/,
     means: 'NAME=VALUES, e.g. w=2..512*2',
   }),

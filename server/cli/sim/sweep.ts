@@ -4,7 +4,7 @@ import { linkMetrics } from '../../../shared/metrics/linkMetrics.ts';
 import type { SchemeCatalogue } from '../../../shared/controllers/registry.ts';
 import { measureRun } from '../../../shared/scenarios/measureRun.ts';
 import type { FlowSpec, ScenarioSpec } from '../../../shared/scenarios/spec.ts';
-import { bestBy, frontier, scoreboardEntries, sweepPoint, sweepValues, type SweepPoint } from '../../../shared/scenarios/sweep.ts';
+import { bestBy, frontier, scoreboardEntries, sweepPoint, sweepValuesOf, type SweepPoint } from '../../../shared/scenarios/sweep.ts';
 import { loadTrace } from '../../traces.ts';
 import { UsageError } from '../flags.ts';
 import { userCodeDone } from '../asProcess.ts';
@@ -16,7 +16,9 @@ import { fixed, significant } from '../../../shared/text/figures.ts';
 interface SweepRun {
   scheme: string;
   param: string;
+  /** The value tried, or a choice's rank in the sweep (its name is `choice`). */
   value: number;
+  choice?: string;
   params: FlowSpec['params'];
 }
 
@@ -24,9 +26,9 @@ interface SweepRun {
 export function sweepRuns(base: ScenarioSpec, sweep: string, catalogue: SchemeCatalogue): SweepRun[] {
   const [param, text] = [sweep.slice(0, sweep.indexOf('=')), sweep.slice(sweep.indexOf('=') + 1)];
   const scheme = base.flows[0].scheme;
-  const values = sweepValues(scheme, param, text, catalogue);
+  const values = sweepValuesOf(scheme, param, text, catalogue);
   if ('error' in values) throw new UsageError(`--sweep ${values.error}`);
-  return values.map((value) => ({ scheme, param, value, params: { ...base.flows[0].params, [param]: value } }));
+  return values.map((v, i) => ({ scheme, param, value: typeof v === 'number' ? v : i, ...(typeof v === 'string' ? { choice: v } : {}), params: { ...base.flows[0].params, [param]: v } }));
 }
 
 /** One run per built-in window scheme, at its defaults. */
@@ -44,7 +46,7 @@ interface SweepResult {
 /** A line per point (named by its value, or by its scheme on the scoreboard), marked best or on the frontier. */
 function sweepText(r: SweepResult): string {
   const lines = r.points.map((p) => {
-    const name = (p.param === '' ? p.scheme : `${p.param}=${p.value}`).padEnd(16);
+    const name = (p.param === '' ? p.scheme : `${p.param}=${p.choice ?? p.value}`).padEnd(16);
     const marks = [p === r.bestPower ? 'best power' : '', p === r.bestScore ? 'best score' : '', r.frontier.includes(p) ? 'frontier' : ''].filter(Boolean).join(', ');
     return `${name} ${fixed(p.throughputMbps).padStart(6)} Mbit/s ${fixed(p.delay95, 0).padStart(6)} ms  power ${significant(p.power).padStart(7)}  score ${fixed(p.score, 3).padStart(7)}  ${marks}`;
   });
@@ -56,12 +58,13 @@ export function runSweep(base: ScenarioSpec, runs: readonly SweepRun[], catalogu
   const t0 = performance.now();
   const points = runs.map((r) => {
     const spec = { ...base, flows: [{ ...base.flows[0], scheme: r.scheme, params: r.params }] };
-    return sweepPoint(
+    const point = sweepPoint(
       r.scheme,
       r.param,
       r.value,
       measureRun(spec, loadTrace, (run) => linkMetrics(run.log), catalogue),
     );
+    return r.choice === undefined ? point : { ...point, choice: r.choice };
   });
   const wallMs = performance.now() - t0;
   userCodeDone();

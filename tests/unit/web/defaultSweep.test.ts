@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SCHEMES } from '../../../shared/controllers/registry.ts';
-import { sweepValues } from '../../../shared/scenarios/sweep.ts';
+import { sweepValues, sweepValuesOf } from '../../../shared/scenarios/sweep.ts';
 import { defaultSweep } from '../../../web/labs/contest/SweepSettings.tsx';
-import { sweepValuesOf } from '../../../web/state/sweepValues.ts';
 
 describe('a sweep chosen in the contest lab', () => {
   it('doubles across a range of octaves, and steps an eighth through a narrow one', () => {

@@ -5,7 +5,7 @@ import { SWEEP_COLORS } from './pointStyle.ts';
 import { schemesFor } from '../../state/experiment.ts';
 import { pageCatalogue } from '../../app/catalogue.ts';
 import { pageSchemes } from '../../editor/userCode.ts';
-import { sweepValuesOf } from '../../state/sweepValues.ts';
+import { sweepValuesOf } from '../../../shared/scenarios/sweep.ts';
 
 export interface SweepDef {
   scheme: string;
