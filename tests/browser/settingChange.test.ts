@@ -7,7 +7,7 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-describe('when the playground asks for runs', () => {
+describe('what the playground does at a setting’s change', () => {
   it('a slider’s step reaches both workers before the page renders it', async () => {
     const { page, problems } = await open(env.context, env.relay.url);
     await quickPlayback(page);
@@ -35,6 +35,25 @@ describe('when the playground asks for runs', () => {
       { delayMs: delay, shown: '20' },
       { delayMs: delay, shown: '20' },
     ]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('writing the address decodes no image: the page’s icon is not an SVG, which the browser parses anew at each write', async () => {
+    const { page, problems } = await open(env.context, env.relay.url);
+    await page.waitForFunction(() => document.querySelectorAll('section.cards [data-card="Delay95"]').length === 2);
+    const browser = env.context.browser()!;
+    await browser.startTracing(page, { categories: ['blink'] });
+    const written = await page.evaluate(async () => {
+      for (let i = 0; i < 3; i++) {
+        history.replaceState(null, '', `${location.pathname}?seed=${i + 2}`);
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+      return location.search;
+    });
+    const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: { name: string }[] };
+    expect(written).toBe('?seed=4');
+    expect(trace.traceEvents.filter((e) => e.name.startsWith('SVGImage')).map((e) => e.name)).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
   });
