@@ -121,6 +121,8 @@ export class WorkerPool {
     if (m.kind === 'view') {
       if (m.id === this.latest[w.slot]) this.show(w, m.view, m.final);
       if (!m.final) return;
+      // An older run's whole view: its side is not done, a newer run is under way.
+      if (m.id !== this.latest[w.slot]) return this.settle(m.id, { id: m.id, kind: 'superseded' });
     }
     this.settle(m.id, m);
   }
