@@ -6,6 +6,7 @@ import { askFirstRuns } from './app/useRuns.ts';
 import './app/styles.css';
 import { restoreUserCode } from './editor/userCode.ts';
 import { playgroundPool } from './worker/pool.ts';
+import { workersHandedOver } from './worker/sandboxHost.ts';
 import { specFor } from './state/spec.ts';
 import { viewOf } from './state/view.ts';
 
@@ -15,6 +16,9 @@ if (opened) playgroundPool([specFor(opened, 'a'), specFor(opened, 'b')]);
 // A link or the last session may run the user's own controller: it is loaded before the URL is read.
 await restoreUserCode(window.location.search);
 if (opened) askFirstRuns(opened);
+// The workers' code goes to the sandbox frame before the page renders: the page's render then waits on
+// the workers, not they on it.
+await workersHandedOver(100);
 // Rendered in slices, so that between them the page hands the sandbox frame its workers' code as soon as the
 // frame is ready, and the workers load while the page renders.
 const root = createRoot(document.getElementById('root')!);

@@ -166,6 +166,24 @@ function script(url: string): Promise<Blob> {
 }
 
 /** A worker in the sandbox frame: the page talks to it over a MessagePort of its own. */
+/** The starts of the workers in the frame, until each is handed to the frame (or failed). */
+const starting = new Set<Promise<unknown>>();
+
+/**
+ * Resolves once every worker asked of the frame so far has been handed to it, or after `limitMs`: the
+ * page renders after that, so that its render does not hold the hand-over up (the frame is in the page's
+ * HTML and mostly ready by then; one that does not answer costs the render no more than the limit).
+ */
+export function workersHandedOver(limitMs: number, pending: Iterable<Promise<unknown>> = starting): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, limitMs);
+    void Promise.all(pending).then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 class SandboxedWorker extends PageEnd {
   private readonly id = ++lastId;
   private readonly started: Promise<Window | null>;
@@ -184,6 +202,8 @@ class SandboxedWorker extends PageEnd {
         return null;
       },
     );
+    starting.add(this.started);
+    void this.started.then(() => starting.delete(this.started));
   }
 
   failedInFrame(message: string): void {

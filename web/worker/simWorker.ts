@@ -141,7 +141,7 @@ function nextTask(): Promise<void> {
 const SLICE_MS = 15;
 
 /** Steps (seconds of simulated time) of a run's preview: the playback starts at 0 s, at ten times real time. */
-const PREVIEW_STEPS = 2;
+const PREVIEW_STEPS = 1;
 
 /**
  * Runs a spec to the end, or, when `stale` is given, until it says a newer request replaced this one
