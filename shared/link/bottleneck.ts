@@ -24,18 +24,23 @@ export function ackTap(log: EventLog): LinkTap {
 /** A queue draining into a service process; subclasses decide when the head packet leaves. */
 export abstract class Bottleneck implements PacketSink {
   next: PacketSink | null = null;
+  // the tap's, read once: every packet's arrival and departure asks
+  private readonly log: EventLog;
+  private readonly detailed: boolean;
 
   constructor(
     protected readonly scheduler: Scheduler,
     protected readonly queue: PacketQueue,
     protected readonly tap: LinkTap,
   ) {
+    this.log = tap.log;
+    this.detailed = tap.detailed;
     queue.onDrop = (packet, now) => this.dropped(packet, now, DROP.aqm);
-    queue.onMark = (packet, now) => this.tap.log.push(now, K.mark, packet.flow, packet.seq, packet.bytes, this.queue.length, 0);
+    queue.onMark = (packet, now) => this.log.push(now, K.mark, packet.flow, packet.seq, packet.bytes, this.queue.length, 0);
   }
 
   private dropped(packet: Packet, now: number, reason: number): void {
-    this.tap.log.push(now, K.drop, packet.flow, packet.seq, packet.bytes, reason, 0);
+    this.log.push(now, K.drop, packet.flow, packet.seq, packet.bytes, reason, 0);
   }
 
   abstract receive(packet: Packet, now: number): void;
@@ -55,12 +60,12 @@ export abstract class Bottleneck implements PacketSink {
       this.dropped(packet, now, this.tap.dropReason);
       return false;
     }
-    if (this.tap.detailed) this.tap.log.push(now, K.enqueue, packet.flow, packet.seq, packet.bytes, this.queue.length, 0);
+    if (this.detailed) this.log.push(now, K.enqueue, packet.flow, packet.seq, packet.bytes, this.queue.length, 0);
     return true;
   }
 
   protected depart(packet: Packet, arrival: number, at: number): void {
-    if (this.tap.detailed) this.tap.log.push(at, K.depart, packet.flow, packet.seq, packet.bytes, at - arrival, 0);
+    if (this.detailed) this.log.push(at, K.depart, packet.flow, packet.seq, packet.bytes, at - arrival, 0);
     this.next!.receive(packet, at);
   }
 }

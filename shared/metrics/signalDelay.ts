@@ -20,7 +20,7 @@ function inArrivalOrder(arrivals: ArrayLike<number>, departures: ArrayLike<numbe
   const first = Math.floor(arrivals[0]);
   // out of order, the last arrival may come before the first: the loop finds that and gives up
   const out = new Float64Array(Math.max(0, Math.floor(arrivals[n - 1]) - first + 1));
-  let t = first;
+  let j = 0;
   let previous = -Infinity;
   let previousDeparture = -Infinity;
   for (let k = 0; k < n; k++) {
@@ -29,7 +29,8 @@ function inArrivalOrder(arrivals: ArrayLike<number>, departures: ArrayLike<numbe
     if (a < previous || (a === previous && d < previousDeparture)) return null;
     previous = a;
     previousDeparture = d;
-    for (; t <= a; t++) out[t - first] = d - t;
+    // by a whole-number index rather than the millisecond: ms first + j, its delay the same double
+    for (const last = Math.floor(a) - first; j <= last; j++) out[j] = d - (first + j);
   }
   return out;
 }
