@@ -186,7 +186,9 @@ export async function benchFeedback(): Promise<Record<string, string>> {
   const baseDist = base ? mkdtempSync(join(tmpdir(), 'pipefill-base-')) : null;
   if (base) await build({ configFile: resolve(base, 'vite.config.ts'), logLevel: 'warn', build: { outDir: baseDist!, emptyOutDir: true } });
   const relay = await testRelay();
-  const baseRelay = baseDist ? await testRelay({ distDir: baseDist }) : null;
+  // That tree's own relay serves its build: the policy it sends names that tree's sandbox frame script by its hash.
+  const baseHelpers: typeof import('../tests/helpers/relay.ts') | null = base ? await import(resolve(base, 'tests/helpers/relay.ts')) : null;
+  const baseRelay = baseDist && baseHelpers ? await baseHelpers.testRelay({ distDir: baseDist }) : null;
   const browser = await launchChromium();
   try {
     const [first, baseFirst] = await firstChart(browser, baseRelay ? [relay.url, baseRelay.url] : [relay.url], baseRelay ? 9 : 5);
