@@ -62,9 +62,13 @@ function loadTrace(name: string): Promise<Trace> {
 function traceArrived(a: TraceAnswer): void {
   const waiting = asked.get(a.name);
   asked.delete(a.name);
-  if (waiting) return 'text' in a ? waiting.resolve(a.text) : waiting.reject(new Error(a.error));
-  // Sent unasked as the worker starts (the traces of the runs the page opens on): kept for the run that asks.
-  if ('text' in a && !traces.has(a.name)) traces.set(a.name, parseTrace(a.text, a.name));
+  if ('error' in a) return waiting?.reject(new Error(a.error));
+  // Sent unasked as the worker starts (the traces of the runs the page opens on): kept for the run that
+  // asks. A copy that comes after (the answer to an ask made before it) is not read again.
+  if (!waiting && traces.has(a.name)) return;
+  const text = new TextDecoder().decode(a.bytes);
+  if (waiting) return waiting.resolve(text);
+  traces.set(a.name, parseTrace(text, a.name));
 }
 
 /** The latest run this worker drew (a side's run, growing while live): its log stays here for exports. */

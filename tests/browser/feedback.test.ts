@@ -58,3 +58,29 @@ describe('what the playground does at a setting’s change', () => {
     await page.close();
   });
 });
+
+describe('what the playground hands its workers as it opens', () => {
+  it('each worker gets the bundled traces of the first runs as bytes of its own, handed over rather than copied by the page', async () => {
+    const page = await env.context.newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { traces: { name: string; bytes: number; handedOver: boolean }[] };
+      w.traces = [];
+      const post = MessagePort.prototype.postMessage;
+      MessagePort.prototype.postMessage = function (this: MessagePort, m: unknown, transfer?: Transferable[] | StructuredSerializeOptions) {
+        const a = m as { kind?: string; name?: string; bytes?: ArrayBuffer };
+        if (a?.kind === 'trace') w.traces.push({ name: a.name!, bytes: a.bytes?.byteLength ?? -1, handedOver: Array.isArray(transfer) && transfer.includes(a.bytes!) });
+        return post.call(this, m, transfer as StructuredSerializeOptions);
+      };
+    });
+    await page.goto(env.relay.url);
+    await page.waitForFunction(() => document.querySelectorAll('section.cards [data-card="Delay95"]').length === 2);
+    const sent = await page.evaluate(() => (window as unknown as { traces: { name: string; bytes: number; handedOver: boolean }[] }).traces);
+    const sizes = Object.fromEntries(
+      await Promise.all(['Verizon-LTE-short.down', 'Verizon-LTE-short.up'].map(async (n) => [n, (await (await fetch(`${env.relay.url}/traces/${n}`)).arrayBuffer()).byteLength])),
+    );
+    // Both sides' workers, both directions of the contest's trace; a run that asked before they came gets them again.
+    for (const name of Object.keys(sizes)) expect(sent.filter((t) => t.name === name).length, name).toBeGreaterThanOrEqual(2);
+    for (const t of sent) expect(t).toEqual({ name: t.name, bytes: sizes[t.name], handedOver: true });
+    await page.close();
+  });
+});
