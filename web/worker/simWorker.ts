@@ -194,6 +194,18 @@ function postPreview(id: number, spec: ScenarioSpec, sofar: RunResult): Promise<
 
 const previews = previewWaits(PREVIEW_WAIT_MS);
 
+/**
+ * Whether a request that came while the run finished replaces it (a drag's next step), taken at the next
+ * task: what is left of the run (its figures, its series) is not worked out, nor sent for the page to
+ * drop, and its log goes back for the next run.
+ */
+async function replaced(id: number, result: RunResult): Promise<boolean> {
+  await nextTask();
+  if (id === newestRun) return false;
+  result.log.giveBack();
+  return true;
+}
+
 async function run(id: number, spec: ScenarioSpec, probeFrom?: number, check = false, preview = false): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 0));
   if (id !== newestRun) return post({ id, kind: 'superseded' });
@@ -204,14 +216,9 @@ async function run(id: number, spec: ScenarioSpec, probeFrom?: number, check = f
     return simulate(spec, () => id !== newestRun, early);
   });
   if (result === 'failed') return;
-  // A request that came while the run's last slice computed replaces it (a drag's next step): its figures
-  // and series are not worked out, nor sent for the page to drop.
-  if (result) await nextTask();
-  if (!result || id !== newestRun) {
-    result?.log.giveBack();
-    return post({ id, kind: 'superseded' });
-  }
+  if (!result || (await replaced(id, result))) return post({ id, kind: 'superseded' });
   const summary = summarize(result);
+  if (await replaced(id, result)) return post({ id, kind: 'superseded' });
   const spans = { from: result.flows.map((f) => f.startMs), until: result.flows.map((f) => (f.finishedAt >= 0 ? f.finishedAt : Infinity)) };
   const [view, transfer] = viewOf(spec, result.log, result.endMs, result.trace, summary, 'simulated', null, performance.now() - t0, spans);
   post({ id, kind: 'view', view, final: true }, transfer);
