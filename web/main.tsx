@@ -1,4 +1,3 @@
-import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { openedExperiment } from './app/exerciseSetup.ts';
 import { Root } from './app/Root.tsx';
@@ -19,7 +18,4 @@ if (opened) askFirstRuns(opened);
 // The workers' code goes to the sandbox frame before the page renders: the page's render then waits on
 // the workers, not they on it.
 await workersHandedOver(100);
-// Rendered in slices, so that between them the page hands the sandbox frame its workers' code as soon as the
-// frame is ready, and the workers load while the page renders.
-const root = createRoot(document.getElementById('root')!);
-startTransition(() => root.render(<Root />));
+createRoot(document.getElementById('root')!).render(<Root />);
