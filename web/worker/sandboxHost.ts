@@ -172,7 +172,6 @@ function script(url: string): Promise<Blob> {
   return p;
 }
 
-/** A worker in the sandbox frame: the page talks to it over a MessagePort of its own. */
 /** The starts of the workers in the frame, until each is handed to the frame (or failed). */
 const starting = new Set<Promise<unknown>>();
 
@@ -191,6 +190,7 @@ export function workersHandedOver(limitMs: number, pending: Iterable<Promise<unk
   });
 }
 
+/** A worker in the sandbox frame: the page talks to it over a MessagePort of its own. */
 class SandboxedWorker extends PageEnd {
   private readonly id = ++lastId;
   private readonly started: Promise<Window | null>;
