@@ -114,6 +114,28 @@ describe('user code in the page reaches nothing', () => {
     expect(t.spy.connections).toBe(0);
   }, 90_000);
 
+  it('a frame that misses its first hellos and whose own first "ready" goes unheard still starts the workers', async () => {
+    const page = await t.env.context.newPage();
+    // The frame as it is served, except that it says nothing as it starts and ignores the page's first two
+    // hellos: as if both had crossed its document's load. Its meta policy still holds it; its header's
+    // policy names the script by its hash, so is left out for the altered script.
+    await page.route('**/sandbox.html', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text())
+        .replace("tell({ kind: 'ready' });\n</script>", '</script>')
+        .replace("if (m.kind === 'hello') return tell({ kind: 'ready' });", "if (m.kind === 'hello') return ++hellos > 2 && tell({ kind: 'ready' });")
+        .replace('const workers = new Map();', 'const workers = new Map();\nlet hellos = 0;');
+      expect(body).toContain('++hellos > 2');
+      expect(body).not.toContain("tell({ kind: 'ready' });\n</script>");
+      const headers = { ...response.headers() };
+      delete headers['content-security-policy'];
+      await route.fulfill({ response, body, headers });
+    });
+    await page.goto(`${t.env.relay.url}/?trace=rate&link.bandwidth=1`);
+    expect(await card(page, 'A', 'Throughput')).toMatch(/^[\d.]+ Mbit\/s$/);
+    await page.close();
+  });
+
   it('the relay sends each file with its policy: the page, its worker scripts, the sandbox frame', async () => {
     const policy = async (path: string) => (await fetch(`${t.env.relay.url}${path}`)).headers.get('content-security-policy') ?? '';
     const page = await policy('/?a=user');

@@ -138,20 +138,31 @@ function frameElement(): HTMLIFrameElement {
   return f;
 }
 
+/** How often the page asks a frame that has not said it listens. */
+const HELLO_EVERY_MS = 200;
+
 /**
  * The sandbox frame, resolved when its script listens. It says so as it starts and whenever asked: a frame
- * already in the page may have started before this listened.
+ * already in the page may have started before this listened. A hello that reaches the frame while its
+ * document still loads goes to the empty document it replaces and is lost, as may its "ready" said before
+ * this listened: the page asks again as the frame loads and until it answers.
  */
 function sandboxFrame(): Promise<Window> {
   frame ??= new Promise((resolve) => {
     const f = frameElement();
+    const hello = () => f.contentWindow?.postMessage({ kind: 'hello' }, '*');
+    const asking = setInterval(hello, HELLO_EVERY_MS);
+    f.addEventListener('load', hello);
     window.addEventListener('message', (e: MessageEvent<FrameMessage>) => {
       if (e.source === null || e.source !== f.contentWindow) return;
       const m = e.data;
-      if (m.kind === 'ready') resolve(f.contentWindow);
-      else if (m.kind === 'error') inFrame.get(m.id)?.failedInFrame(String(m.message));
+      if (m.kind === 'ready') {
+        clearInterval(asking);
+        f.removeEventListener('load', hello);
+        resolve(f.contentWindow);
+      } else if (m.kind === 'error') inFrame.get(m.id)?.failedInFrame(String(m.message));
     });
-    f.contentWindow?.postMessage({ kind: 'hello' }, '*');
+    hello();
   });
   return frame;
 }
