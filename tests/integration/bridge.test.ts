@@ -11,7 +11,7 @@ import { bridgeTransport, type WebSocketLike } from '../../web/live/bridgeSessio
 import { bridgeFetch, SEND_DELAY_MS } from '../../web/live/bridgeFetch.ts';
 import { MAX_LEAD_MS } from '../../live/relayClock.ts';
 import { asOperator, openBridge, testRelay, until } from '../helpers/relay.ts';
-import { judgeTimingUnlessStolen, stealMeter } from '../helpers/steal.ts';
+import { judgeTimingUnlessStarved, judgeTimingUnlessStolen, stealMeter, timerLagMeter } from '../helpers/steal.ts';
 import { K } from '../../shared/log/kinds.ts';
 import { DEFAULT_POLICY } from '../../shared/offset/policy.ts';
 
@@ -243,8 +243,10 @@ describe("the page's fetch through the bridge", () => {
     expect(timeouts(page)).toBeLessThan(timeouts(plain));
   }, 60_000);
 
-  it('puts each request on the wire at its place, a delay after the controller sent it, though the hop holds every other one', async (ctx) => {
+  // Timing on a shared two-core machine: a run that another process held up is tried again.
+  it('puts each request on the wire at its place, a delay after the controller sent it, though the hop holds every other one', { retry: 2 }, async (ctx) => {
     const steal = stealMeter();
+    const lag = timerLagMeter();
     const relay = await testRelay({ fileSize: 150_000 });
     const scheme = findScheme('token-pacer')!;
     const url = `${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}&timed=1`;
@@ -263,7 +265,7 @@ describe("the page's fetch through the bridge", () => {
     expect(places[places.length - 1] - places[0]).toBeLessThanOrEqual(MAX_LEAD_MS - SEND_DELAY_MS);
     const onTime = sentAt.map((_, i) => i + 2).filter((n) => hop.arrived[n] <= hop.asked[n]);
     const late = onTime.map((n) => hop.left[n] - hop.asked[n]).sort((a, b) => a - b);
-    judgeTimingUnlessStolen(ctx, steal);
+    judgeTimingUnlessStarved(ctx, steal, lag);
     expect(onTime.length).toBeGreaterThan(sentAt.length / 2);
     expect(late[late.length >> 1]).toBeLessThan(1);
   }, 60_000);
