@@ -188,17 +188,23 @@ describe('the labs keep their state current in Chromium', () => {
     const flowsStatus = '.lab-status:not([data-testid="grid-status"])';
     await page.waitForSelector('[data-testid="flow-results"]', { timeout: 30_000 });
     await page.waitForSelector(`${flowsStatus}:not([data-busy])`);
+    // Watched from before the change, at every change of the page: a quick run is busy for less than a
+    // frame, and a look at each frame may come after it is done.
+    await page.evaluate(() => {
+      const w = window as unknown as { firstBusy: Promise<{ text: string; stale: number }> };
+      w.firstBusy = new Promise((resolve) => {
+        const look = () => {
+          const status = document.querySelector<HTMLElement>('.lab-status[data-busy]');
+          if (!status) return;
+          observer.disconnect();
+          resolve({ text: status.innerText, stale: document.querySelectorAll('.lab-body.stale').length });
+        };
+        const observer = new MutationObserver(look);
+        observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+      });
+    });
     await page.locator('[data-param="preset"]').selectOption('moon');
-    // Read in the frame that shows it busy: on a quick run, a second look may come after it is done.
-    const busy = await page.waitForFunction(
-      () => {
-        const status = document.querySelector<HTMLElement>('.lab-status[data-busy]');
-        return status && { text: status.innerText, stale: document.querySelectorAll('.lab-body.stale').length };
-      },
-      null,
-      { timeout: 2000 },
-    );
-    const seen = (await busy.jsonValue())!;
+    const seen = await page.evaluate(() => (window as unknown as { firstBusy: Promise<{ text: string; stale: number }> }).firstBusy);
     expect(seen.text).toMatch(/^running \d flows on the link… \(the results below are the previous run’s\)$/);
     expect(seen.stale).toBe(1);
     await page.waitForSelector(`${flowsStatus}:not([data-busy])`, { timeout: 30_000 });
