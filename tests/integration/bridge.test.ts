@@ -244,36 +244,31 @@ describe("the page's fetch through the bridge", () => {
   }, 60_000);
 
   // Timing on a shared two-core machine: a run that another process held up is tried again.
-  it(
-    'puts each request on the wire at its place, a delay after the controller sent it, though the hop holds every other one',
-    { retry: 2 },
-    async (ctx) => {
-      const steal = stealMeter();
-      const lag = timerLagMeter();
-      const relay = await testRelay({ fileSize: 150_000 });
-      const scheme = findScheme('token-pacer')!;
-      const url = `${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}&timed=1`;
-      const hop = jitteringSocket(url, relay.url);
-      const out = await bridgeFetch(hop.socket, nodeClock(), { scheme, params: withDefaults(scheme.params), id: 'jitter@test', giveUpMs: 30_000 }).done;
-      await relay.close();
-      expect(out.result.result).toBe(true);
-      expect(hop.delayed()).toBeGreaterThan(50);
-      // Message 1 is the Size request; the data requests follow in the order the log has them.
-      const { t, kind } = out.log.columns;
-      const sentAt = [...t.subarray(0, out.log.length)].filter((_, i) => kind[i] === K.send);
-      const places = sentAt.map((at, i) => hop.asked[i + 2] - at);
-      // Each asks to leave a delay after it was sent (plus the relay clock's offset): the delay never shrinks,
-      // so the requests keep their order and spacing, and grows at most to MAX_LEAD_MS.
-      places.forEach((p, i) => expect(p).toBeGreaterThanOrEqual(places[Math.max(0, i - 1)] - 1e-6));
-      expect(places[places.length - 1] - places[0]).toBeLessThanOrEqual(MAX_LEAD_MS - SEND_DELAY_MS);
-      const onTime = sentAt.map((_, i) => i + 2).filter((n) => hop.arrived[n] <= hop.asked[n]);
-      const late = onTime.map((n) => hop.left[n] - hop.asked[n]).sort((a, b) => a - b);
-      judgeTimingUnlessStarved(ctx, steal, lag);
-      expect(onTime.length).toBeGreaterThan(sentAt.length / 2);
-      expect(late[late.length >> 1]).toBeLessThan(1);
-    },
-    60_000,
-  );
+  it('puts each request on the wire at its place, a delay after the controller sent it, though the hop holds every other one', { retry: 2, timeout: 60_000 }, async (ctx) => {
+    const steal = stealMeter();
+    const lag = timerLagMeter();
+    const relay = await testRelay({ fileSize: 150_000 });
+    const scheme = findScheme('token-pacer')!;
+    const url = `${relay.url.replace('http', 'ws')}/bridge?target=${relay.info.offsetConstant}&timed=1`;
+    const hop = jitteringSocket(url, relay.url);
+    const out = await bridgeFetch(hop.socket, nodeClock(), { scheme, params: withDefaults(scheme.params), id: 'jitter@test', giveUpMs: 30_000 }).done;
+    await relay.close();
+    expect(out.result.result).toBe(true);
+    expect(hop.delayed()).toBeGreaterThan(50);
+    // Message 1 is the Size request; the data requests follow in the order the log has them.
+    const { t, kind } = out.log.columns;
+    const sentAt = [...t.subarray(0, out.log.length)].filter((_, i) => kind[i] === K.send);
+    const places = sentAt.map((at, i) => hop.asked[i + 2] - at);
+    // Each asks to leave a delay after it was sent (plus the relay clock's offset): the delay never shrinks,
+    // so the requests keep their order and spacing, and grows at most to MAX_LEAD_MS.
+    places.forEach((p, i) => expect(p).toBeGreaterThanOrEqual(places[Math.max(0, i - 1)] - 1e-6));
+    expect(places[places.length - 1] - places[0]).toBeLessThanOrEqual(MAX_LEAD_MS - SEND_DELAY_MS);
+    const onTime = sentAt.map((_, i) => i + 2).filter((n) => hop.arrived[n] <= hop.asked[n]);
+    const late = onTime.map((n) => hop.left[n] - hop.asked[n]).sort((a, b) => a - b);
+    judgeTimingUnlessStarved(ctx, steal, lag);
+    expect(onTime.length).toBeGreaterThan(sentAt.length / 2);
+    expect(late[late.length >> 1]).toBeLessThan(1);
+  });
 
   it('ends with a plain reason when cancelled before the hop is quiet', async () => {
     const relay = await testRelay();
