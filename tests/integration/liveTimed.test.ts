@@ -14,7 +14,7 @@ import type { WebSocketLike } from '../../web/live/bridgeSession.ts';
 import { timedFetch } from '../../web/live/timedFetch.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
 import { openBridge, testRelay, until } from '../helpers/relay.ts';
-import { judgeTimingUnlessStarved, judgeTimingUnlessStolen, stealMeter, timerLagMeter } from '../helpers/steal.ts';
+import { judgeTimingUnlessStarved, stealMeter, timerLagMeter } from '../helpers/steal.ts';
 
 const FILE = 300_000;
 let relay: Awaited<ReturnType<typeof testRelay>>;
@@ -32,21 +32,23 @@ function fetchTimed(schemeId: string, id: string, set: Record<string, number> = 
 }
 
 describe('timed bridge sessions', () => {
-  it('the relay sends each datagram at the asked time, and a token-pacer fetch gets Result: true', async (ctx) => {
+  // Timing on a shared two-core machine: a run that another process held up is tried again.
+  it('the relay sends each datagram at the asked time, and a token-pacer fetch gets Result: true', { retry: 2, timeout: 30_000 }, async (ctx) => {
     const steal = stealMeter();
+    const lag = timerLagMeter();
     const out = await fetchTimed('token-pacer', 'timed@test').done;
     expect(out.result.result).toBe(true);
     const late = sorted(out.lateness);
     // Every data request, the Size and the Submit (a retry of either too): each either on time or sent at once as overdue.
     expect(out.sent).toBeGreaterThanOrEqual(out.result.requests + 2);
-    judgeTimingUnlessStolen(ctx, steal);
+    judgeTimingUnlessStarved(ctx, steal, lag);
     // Replies are on the relay's clock from the session's start: the log begins near 0, not at the relay's uptime.
     expect(out.log.columns.t[0]).toBeLessThan(50);
     // On a starved machine the last datagram's report can still be on its way when the Result arrives.
     expect(late.length + out.overdue).toBe(out.sent);
     expect(late.length).toBeGreaterThan(out.result.requests / 2);
     expect(late[Math.floor(late.length / 2)]).toBeLessThan(1);
-  }, 30_000);
+  });
 
   it('records squish on/off from the replies and the server’s penalty, in the trace CSV', async () => {
     const out = await fetchTimed('constant-burst', 'squish@test', { size: 20 }).done; // twice the token rate
