@@ -140,12 +140,16 @@ interface Frame {
   innerH: number;
 }
 
-/** Paints the layers on the canvas whenever they or the scales change; off screen, when idle if asked. */
+/**
+ * Paints the layers on the canvas whenever they or the scales change; off screen, when idle if asked. On
+ * screen, as the change is committed: the new run's chart shows in the frame that shows its figures, not
+ * in the one after.
+ */
 function usePaint(box: React.RefObject<HTMLDivElement | null>, canvas: React.RefObject<HTMLCanvasElement | null>, f: Frame, width: number, later: boolean): void {
   const painter = useRef<Painter | null>(null);
   const onScreen = useOnScreen(box, later);
   const { layers, x, y, innerW, innerH } = f;
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!canvas.current || width === 0) return;
     const paint = () => {
       // A chart leaving the page loses its canvas before its effects are cleaned up, and a paint put off
