@@ -1,17 +1,12 @@
+// First: it starts the workers, which load their code and traces while the rest evaluates and renders.
+import { opened } from './boot.ts';
 import { createRoot } from 'react-dom/client';
-import { openedExperiment } from './app/exerciseSetup.ts';
 import { Root } from './app/Root.tsx';
 import { askFirstRuns } from './app/useRuns.ts';
 import './app/styles.css';
 import { restoreUserCode } from './editor/userCode.ts';
-import { playgroundPool } from './worker/pool.ts';
 import { workersHandedOver } from './worker/sandboxHost.ts';
-import { specFor } from './state/spec.ts';
-import { viewOf } from './state/view.ts';
 
-const opened = viewOf(window.location.search) === '' ? openedExperiment(window.location.search).value : null;
-// The workers load their code and traces while the page loads and renders the rest.
-if (opened) playgroundPool([specFor(opened, 'a'), specFor(opened, 'b')]);
 // A link or the last session may run the user's own controller: it is loaded before the URL is read.
 await restoreUserCode(window.location.search);
 if (opened) askFirstRuns(opened);

@@ -1,4 +1,5 @@
 import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
+import { heldUntil } from './heldPoster.ts';
 import { PORT_MESSAGE, SANDBOX_FRAME_ATTRS } from './sandboxFrame.ts';
 
 /** What the pools use of a worker: one in the sandbox frame and one of the page's own both fit. */
@@ -48,13 +49,24 @@ function traceFile(name: string): Promise<ArrayBuffer> {
   return p;
 }
 
+/**
+ * What the workers are being handed, until each is: their starts in the frame, and the traces of the runs
+ * the page opens on.
+ */
+const starting = new Set<Promise<unknown>>();
+
+function handingOver(p: Promise<unknown>): void {
+  starting.add(p);
+  void p.then(() => starting.delete(p));
+}
+
 const isTraceAsk = (m: unknown): m is TraceAsk => typeof m === 'object' && m !== null && (m as TraceAsk).kind === 'need-trace' && typeof (m as TraceAsk).name === 'string';
 
 /**
  * The page's end of a worker: the two talk over a MessagePort the worker gets first (web/worker/host.ts).
  * It answers the worker's asks for traces and hands everything else to `onmessage`. The traces of the runs
- * the page opens on are sent unasked as the worker starts: fetched while the worker loads, they are there
- * when its first run asks.
+ * the page opens on are sent unasked as the worker starts, fetched while the worker loads; what the page
+ * posts meanwhile waits behind them, so that its first run finds them there and asks for none.
  */
 abstract class PageEnd implements WorkerLike {
   onmessage: WorkerLike['onmessage'] = null;
@@ -62,6 +74,8 @@ abstract class PageEnd implements WorkerLike {
   protected readonly port: MessagePort;
   /** The worker's end of the port, to hand over with PORT_MESSAGE. */
   protected readonly theirs: MessagePort;
+  /** Posts into the port, once the traces sent unasked are there. */
+  private readonly post: (m: unknown, transfer?: Transferable[]) => void;
   abstract terminate(): void;
 
   constructor(traces: readonly string[]) {
@@ -69,12 +83,15 @@ abstract class PageEnd implements WorkerLike {
     this.port = port1;
     this.theirs = port2;
     port1.onmessage = (e) => this.receive(e.data);
-    for (const name of traces) this.sendTrace(name);
+    const sent = Promise.all(traces.map((name) => this.sendTrace(name)));
+    // The runs wait for these: the page renders once they are sent, not before (its render would hold them up).
+    if (traces.length > 0) handingOver(sent);
+    this.post = heldUntil(sent, (m, transfer) => port1.postMessage(m, transfer));
   }
 
   /** Messages posted before the worker has its port wait in the port. */
   postMessage(m: unknown, transfer: Transferable[] = []): void {
-    this.port.postMessage(m, transfer);
+    this.post(m, transfer);
   }
 
   /** Every message a worker sends is an object: anything else (forged by the user's code there) is dropped. */
@@ -84,13 +101,14 @@ abstract class PageEnd implements WorkerLike {
     this.sendTrace(data.name);
   }
 
-  private sendTrace(name: string): void {
-    traceFile(name).then(
+  /** Straight into the port: a trace goes ahead of what is held. */
+  private sendTrace(name: string): Promise<void> {
+    return traceFile(name).then(
       (file) => {
         const bytes = file.slice(0);
-        this.postMessage({ id: 0, kind: 'trace', name, bytes } satisfies TraceAnswer, [bytes]);
+        this.port.postMessage({ id: 0, kind: 'trace', name, bytes } satisfies TraceAnswer, [bytes]);
       },
-      (e: Error) => this.postMessage({ id: 0, kind: 'trace', name, error: e.message } satisfies TraceAnswer),
+      (e: Error) => this.port.postMessage({ id: 0, kind: 'trace', name, error: e.message } satisfies TraceAnswer),
     );
   }
 
@@ -183,13 +201,11 @@ function script(url: string): Promise<Blob> {
   return p;
 }
 
-/** The starts of the workers in the frame, until each is handed to the frame (or failed). */
-const starting = new Set<Promise<unknown>>();
-
 /**
- * Resolves once every worker asked of the frame so far has been handed to it, or after `limitMs`: the
- * page renders after that, so that its render does not hold the hand-over up (the frame is in the page's
- * HTML and mostly ready by then; one that does not answer costs the render no more than the limit).
+ * Resolves once every worker asked of the frame so far has been handed to it, with the traces it opens
+ * on, or after `limitMs`: the page renders after that, so that its render does not hold the hand-over up
+ * (a fetch's answer, like the frame's, is taken on the page's thread; the frame is in the page's HTML and
+ * mostly ready by then; what does not come costs the render no more than the limit).
  */
 export function workersHandedOver(limitMs: number, pending: Iterable<Promise<unknown>> = starting): Promise<void> {
   return new Promise((resolve) => {
@@ -220,8 +236,7 @@ class SandboxedWorker extends PageEnd {
         return null;
       },
     );
-    starting.add(this.started);
-    void this.started.then(() => starting.delete(this.started));
+    handingOver(this.started);
   }
 
   failedInFrame(message: string): void {
