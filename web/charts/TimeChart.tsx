@@ -167,11 +167,12 @@ function usePaint(box: React.RefObject<HTMLDivElement | null>, canvas: React.Ref
 
 /**
  * The canvas holds the whole run; a cover hides what comes after the playhead, and while the run plays
- * the compositor slides it, so playing costs the page nothing frame by frame.
+ * the compositor slides it, so playing costs the page nothing frame by frame. Set as the change is
+ * committed, like the canvas: the frame that shows a new run shows its cover where it belongs.
  */
 function useCover(box: React.RefObject<HTMLDivElement | null>, cover: React.RefObject<HTMLDivElement | null>, f: Frame, tNow: number | TimeSource): void {
   const { layers, x, y, innerW, innerH } = f;
-  useEffect(() => {
+  useLayoutEffect(() => {
     const source = typeof tNow === 'number' ? standing(tNow) : tNow;
     // The picture is what the chart shows, painted yet or not: an export draws it from this.
     recordPicture(box.current!, { layers, x, y, innerH });

@@ -50,23 +50,28 @@ export function markFirstChart(layers: Layer[], t: number, rate: number): () => 
   if (firstMarked || !Number.isFinite(first)) return nothingToCancel;
   if (first > t) {
     if (rate <= 0) return nothingToCancel;
-    const wait = setTimeout(() => markFirstChart(layers, first, 0), (first - t) / rate);
-    return () => clearTimeout(wait);
+    return ahead(() => markFirstChart(layers, first, 0), (first - t) / rate);
   }
   firstMarked = true;
   const mark = () => performance.mark(FIRST_CHART_MARK);
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => afterFrame(mark));
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => ahead(mark));
   else mark();
   return nothingToCancel;
 }
 
 /**
- * Calls `f` once the frame under way is drawn. A plain timeout would also wait for the tasks queued before
- * it (the other side's run arriving, and drawn), so a user-blocking task goes first where the browser has them.
+ * Calls `f` after `delayMs` (from a frame's callback: once that frame is drawn); returns how to call it
+ * off. A plain timeout would also wait for the tasks queued before it (the other side's run arriving, and
+ * drawn), so a user-blocking task goes first where the browser has them.
  */
-function afterFrame(f: () => void): void {
-  if (typeof scheduler !== 'undefined') void scheduler.postTask(f, { priority: 'user-blocking' });
-  else setTimeout(f);
+function ahead(f: () => void, delayMs = 0): () => void {
+  if (typeof scheduler === 'undefined') {
+    const id = setTimeout(f, delayMs);
+    return () => clearTimeout(id);
+  }
+  const off = new AbortController();
+  scheduler.postTask(f, { priority: 'user-blocking', delay: delayMs, signal: off.signal }).catch(() => {});
+  return () => off.abort();
 }
 
 /**
