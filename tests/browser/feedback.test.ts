@@ -39,6 +39,40 @@ describe('what the playground does at a setting’s change', () => {
     await page.close();
   });
 
+  it('a new run’s chart is drawn as its figures are shown, not a frame after them', async () => {
+    const { page, problems } = await open(env.context, env.relay.url);
+    await page.waitForFunction(() => document.querySelectorAll('section.cards [data-card="Delay95"]').length === 2);
+    await page.getByRole('button', { name: 'Show all' }).click();
+    const drawn = await page.evaluate(() => {
+      const canvas = document.querySelector<HTMLCanvasElement>('.columns .column[data-side="a"] canvas')!;
+      const pixels = () =>
+        Array.from(
+          canvas
+            .getContext('2d')!
+            .getImageData(0, 0, canvas.width, canvas.height)
+            .data.filter((_, i) => i % 4 === 3),
+        ).join();
+      const card = document.querySelector('section.cards[data-side^="A "] [data-card="Delay95"] dd')!;
+      const before = { card: card.textContent, canvas: pixels() };
+      const slider = document.querySelector<HTMLInputElement>('[data-param="link.delay"]')!;
+      return new Promise<{ cardChanged: boolean; canvasChanged: boolean }>((resolve) => {
+        // Called once the task that changed the card is done, before the browser draws a frame.
+        const seen = new MutationObserver(() => {
+          if (card.textContent === before.card) return;
+          seen.disconnect();
+          resolve({ cardChanged: true, canvasChanged: pixels() !== before.canvas });
+        });
+        seen.observe(card, { subtree: true, childList: true, characterData: true });
+        const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+        set.call(slider, String(Number(slider.value) + 60));
+        slider.dispatchEvent(new Event('input', { bubbles: true }));
+      });
+    });
+    expect(drawn).toEqual({ cardChanged: true, canvasChanged: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('writing the address decodes no image: the page’s icon is not an SVG, which the browser parses anew at each write', async () => {
     const { page, problems } = await open(env.context, env.relay.url);
     await page.waitForFunction(() => document.querySelectorAll('section.cards [data-card="Delay95"]').length === 2);
