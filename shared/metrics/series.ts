@@ -41,6 +41,8 @@ export interface RunSeries {
   squished: Float64Array;
   /** Dots series thinned for drawing the whole run (the full ones draw a zoomed part). */
   coarse?: Partial<Record<DotSeries, CoarseDots>>;
+  /** The dots series with a coarse copy are that copy: the whole ones are kept where the run was made. */
+  coarseOnly?: true;
 }
 
 /** The series drawn as a dot per packet. */
@@ -166,5 +168,6 @@ export function seriesBuffers(s: RunSeries): ArrayBuffer[] {
   const arrays = [s.sends, s.retransmits, s.acks, s.drops, s.window, s.timeouts, s.losses, s.marks, s.throughput, s.queueDelay, s.signalDelay, s.queue, s.squished, ...Object.values(s.estimates)];
   if (s.capacity) arrays.push(s.capacity);
   for (const c of Object.values(s.coarse ?? {})) arrays.push(c.data);
-  return arrays.map((x) => x.buffer as ArrayBuffer);
+  // a series may be its own coarse copy, and a buffer goes in a transfer list once
+  return [...new Set(arrays.map((x) => x.buffer as ArrayBuffer))];
 }

@@ -54,17 +54,28 @@ export interface CoarseDots {
 /**
  * Thins a dots series (t, y) pairs for drawing: of each run of consecutive points in one cell of a grid
  * of `columns` equal spans of time by `rows` equal spans of the series' own y range, it keeps the first,
- * and the series' last point. A run's sends and ACKs climb along a curve, several to a cell. Null when
- * that leaves most of the points (a short or scattered series): the whole one draws about as fast.
+ * and the series' last, lowest and highest points: the copy spans the same values, so a chart of the
+ * whole run takes the same y axis from it. A run's sends and ACKs climb along a curve, several to a
+ * cell. Null when that leaves most of the points (a short or scattered series): the whole one draws
+ * about as fast.
  */
 export function coarseDots(d: Float64Array, start: number, end: number, columns: number, rows: number): CoarseDots | null {
   const n = d.length >> 1;
   if (n <= columns) return null;
   let lo = Infinity;
   let hi = -Infinity;
-  for (let i = 1; i < d.length; i += 2) {
-    if (d[i] < lo) lo = d[i];
-    if (d[i] > hi) hi = d[i];
+  let lowest = 0;
+  let highest = 0;
+  for (let i = 0; i < n; i++) {
+    const v = d[2 * i + 1];
+    if (v < lo) {
+      lo = v;
+      lowest = i;
+    }
+    if (v > hi) {
+      hi = v;
+      highest = i;
+    }
   }
   const cellMs = (end - start) / columns;
   const cellValue = (hi - lo) / rows || 1;
@@ -73,7 +84,7 @@ export function coarseDots(d: Float64Array, start: number, end: number, columns:
   let cell = Number.NaN;
   for (let i = 0; i < n; i++) {
     const c = Math.floor((d[2 * i] - start) / cellMs) * (rows + 1) + Math.floor((d[2 * i + 1] - lo) / cellValue);
-    if (c === cell) continue;
+    if (c === cell && i !== lowest && i !== highest) continue;
     cell = c;
     out[o++] = d[2 * i];
     out[o++] = d[2 * i + 1];

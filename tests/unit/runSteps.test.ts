@@ -82,6 +82,18 @@ describe('a dots series thinned for drawing', () => {
     expect([c.cellMs, c.cellValue]).toEqual([10, 3.5]);
   });
 
+  it("keeps the series' lowest point where another point came first in its cell", () => {
+    // values 0..7.5, rows of 3.75: (0,1) then the lowest (1,0) in one cell; (11,4) to (18,4) one cell, (18,4) the last
+    const d = Float64Array.from([0, 1, 1, 0, 2, 7, 3, 7.5, 11, 4, 12, 4, 13, 4, 14, 4, 15, 4, 16, 4, 17, 4, 18, 4]);
+    expect(Array.from(coarseDots(d, 0, 20, 2, 2)!.data)).toEqual([0, 1, 1, 0, 2, 7, 3, 7.5, 11, 4, 18, 4]);
+  });
+
+  it("keeps the series' highest point where rounding puts it in a lower row after another point", () => {
+    // 7 rows of 0.03 / 7: 0.03 / (0.03 / 7) is 6.999999999999999, so 0.03 falls in 0.0299's row
+    const d = Float64Array.from([0, 0, 1, 0.0299, 2, 0.03, 11, 0.01, 12, 0.01, 13, 0.01, 14, 0.01, 15, 0.01, 16, 0.01, 17, 0.01]);
+    expect(Array.from(coarseDots(d, 0, 20, 2, 7)!.data)).toEqual([0, 0, 1, 0.0299, 2, 0.03, 11, 0.01, 17, 0.01]);
+  });
+
   it('gives none for a series of at most a point a column, or one that keeps most of its points', () => {
     expect(coarseDots(Float64Array.from([0, 1, 1, 2]), 0, 10, 2, 2)).toBeNull();
     // every point in another cell than the one before

@@ -159,6 +159,18 @@ function useSetAndRun(e: Experiment, set: (e: Experiment) => void, ask: (e: Expe
   });
 }
 
+/**
+ * A zoomed chart draws every packet: the shown runs' whole dots come from their workers, again for each
+ * new run while the zoom stands (a run's view brings coarse copies, which draw the whole run alike).
+ */
+function useWholeDotsWhileZoomed(zoomed: boolean, runs: Runs): void {
+  const { views, wholeDots } = runs;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: wholeDots is remade each render; it reads the views this follows.
+  useEffect(() => {
+    if (zoomed) void wholeDots();
+  }, [zoomed, views]);
+}
+
 /** The playground: two controllers side by side on the same link, as the URL describes them. */
 export function App() {
   const { e, setE: show, notices, note, dismiss, forget } = useExperiment();
@@ -173,6 +185,7 @@ export function App() {
   useFoldFloatingSettings(() => setSettingsOpen(false));
   const { endMs, playhead } = usePlayedRuns(runs);
   const zoomTo = useCallback((d: [number, number] | null) => setZoom(d && withinRun(d, endMs)), [endMs]);
+  useWholeDotsWhileZoomed(zoom !== null, runs);
   // Worked out once per experiment, so the memoised sidebar skips the page's renders for new runs.
   const { link: linkNow, policy: policyNow } = useMemo(() => settingsOf(e), [e]);
   const uploaded = useMemo(() => Object.keys(uploads.durations), [uploads.durations]);

@@ -62,6 +62,8 @@ export function ExportMenu({ e, runs, link, uploadedText, chartsRoot, label, not
     const charts = chartsRoot();
     const root = charts?.closest<HTMLElement>(`#${PLAYGROUND_RESULTS_ID}`) ?? charts;
     if (!root) return;
+    // a figure is vector: every packet's dot, not the coarse copies the page draws the whole run from
+    await runs.wholeDots();
     const { svg, width, height } = chartsSvg(root, settingsLine(e, link));
     try {
       const name = `pipefill-${e.a.scheme}-vs-${e.b.scheme}`;

@@ -1,5 +1,6 @@
 import { rememberOwnSession } from '../live/ownSessions.ts';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { RunSeries } from '../../shared/metrics/series.ts';
 import type { RunView, WorkerResponse } from '../worker/protocol.ts';
 import { playgroundPool, type WorkerPool } from '../worker/pool.ts';
@@ -35,6 +36,11 @@ export interface Runs {
    */
   checkAndRun(slot: Slot, next: Experiment, code: string): Promise<CheckResult | null>;
   stopLive(): void;
+  /**
+   * Puts each side's whole dots in place of the coarse copies its view came with (a zoom to a few seconds
+   * draws every packet; a figure holds them all); resolves once the page holds them.
+   */
+  wholeDots(): Promise<void>;
 }
 
 type PerSide<T> = Partial<Record<Slot, T>>;
@@ -180,6 +186,15 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
     checkAndRun: (slot, next, code) => checkThenRun(pool.current!, last.current, sides, slot, { ...specOf(next, slot, uploadedMs), code }),
     stopLive() {
       pool.current!.cancelLive('a');
+    },
+    async wholeDots() {
+      const asked = (['a', 'b'] as const).map(async (slot) => {
+        const view = views[slot];
+        const whole = view?.series.coarseOnly && (await pool.current!.wholeDots(slot, view));
+        // rendered at once: a figure made next reads the charts drawn with them
+        if (whole) flushSync(() => setViews((v) => (v[slot] === view ? { ...v, [slot]: whole } : v)));
+      });
+      await Promise.all(asked);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { RunSeries } from '../../shared/metrics/series.ts';
 import { type ScenarioSpec, tracesOf } from '../../shared/scenarios/spec.ts';
+import { withWholeDots } from './runView.ts';
 import { applyDelta } from './seriesDelta.ts';
 import type { AnswerTo, RequestKind, RequestOf, RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
 import type { CheckResult } from './userModule.ts';
@@ -41,6 +42,9 @@ interface EarlyRun {
 
 const earlyKey = (spec: ScenarioSpec, preview: boolean) => `${preview}${JSON.stringify(spec)}`;
 
+/** Requests about what a side already has: the run in progress stays the latest. */
+const ASIDES = new Set<RequestKind>(['upload', 'export', 'dots']);
+
 /** What a side's networked worker does: fetch through the relay (it alone may reach it). */
 const NETWORKED = new Set<RequestKind>(['live', 'measure-live', 'cancel']);
 
@@ -63,6 +67,10 @@ export class WorkerPool {
   private readonly uploads: RequestOf<'upload'>[] = [];
   private readonly dogs: Record<Slot, Watchdog>;
   private readonly early: Partial<Record<Slot, EarlyRun>> = {};
+  /** The request each view answered, which names its run to the worker that keeps it. */
+  private readonly runOf = new WeakMap<RunView, number>();
+  /** Whole dots asked for a view (a zoom's steps and an export ask once). */
+  private readonly wholeAsked = new WeakMap<RunView, Promise<RunView | null>>();
 
   /** `first`: the runs the page will ask for first, whose bundled traces the workers load as they start. */
   constructor(
@@ -91,7 +99,7 @@ export class WorkerPool {
 
   /** The worker a request goes to: live fetches (and the exports of their runs) to the networked one. */
   private workerFor(slot: Slot, kind: RequestKind): WorkerLike {
-    const networked = NETWORKED.has(kind) || (kind === 'export' && this.drawnBy[slot] === 'networked');
+    const networked = NETWORKED.has(kind) || ((kind === 'export' || kind === 'dots') && this.drawnBy[slot] === 'networked');
     if (!networked) return this.workers[slot];
     this.networked[slot] ??= this.listen(slot, networkWorker(simWorkerUrl, `live ${slot}`), true);
     return this.networked[slot];
@@ -119,6 +127,7 @@ export class WorkerPool {
       return;
     }
     if (m.kind === 'view') {
+      this.runOf.set(m.view, m.id);
       if (m.id === this.latest[w.slot]) this.show(w, m.view, m.final);
       if (!m.final) return;
       // An older run's whole view: its side is not done, a newer run is under way.
@@ -169,7 +178,7 @@ export class WorkerPool {
    */
   request<K extends RequestKind>(slot: Slot, req: RequestOf<K> & { kind: K }, onView: (v: RunView, final: boolean) => void = () => {}, hooks: RunHooks = {}): Promise<AnswerTo<K>> {
     const id = this.nextId++;
-    if (req.kind !== 'upload' && req.kind !== 'export') this.latest[slot] = id;
+    if (!ASIDES.has(req.kind)) this.latest[slot] = id;
     if (req.kind === 'run' || req.kind === 'replay' || req.kind === 'live') this.drawnBy[slot] = req.kind === 'live' ? 'networked' : 'sandboxed';
     const worker = this.workerFor(slot, req.kind);
     const live = req.kind === 'live' ? this.liveController(slot, id) : null;
@@ -244,6 +253,22 @@ export class WorkerPool {
     const r = await this.request(slot, { kind: 'export', what });
     if (r.kind === 'error') throw new Error(r.message);
     return r.text;
+  }
+
+  /**
+   * A side's view with its whole dots in place of the coarse copies it came with, asked of the worker that
+   * keeps its run; null when that worker has a newer run (its view is on its way).
+   */
+  wholeDots(slot: Slot, view: RunView): Promise<RunView | null> {
+    const run = this.runOf.get(view);
+    if (!view.series.coarseOnly) return Promise.resolve(view);
+    if (run === undefined) return Promise.resolve(null);
+    let asked = this.wholeAsked.get(view);
+    if (!asked) {
+      asked = this.request(slot, { kind: 'dots', run }).then((r) => (r.kind === 'dots' ? withWholeDots(view, r.dots) : null));
+      this.wholeAsked.set(view, asked);
+    }
+    return asked;
   }
 
   cancelLive(slot: Slot): void {

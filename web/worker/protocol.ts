@@ -5,6 +5,7 @@ import type { RunSeries } from '../../shared/metrics/series.ts';
 import type { MeasurementResult, MeasurementSpec } from '../../shared/scenarios/measurement.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
 import type { LiveRun, ScenarioSpec } from '../../shared/scenarios/spec.ts';
+import type { WholeDots } from './runView.ts';
 import type { SeriesDelta } from './seriesDelta.ts';
 import type { TraceAnswer, TraceAsk } from './sandboxHost.ts';
 import type { CheckResult } from './userModule.ts';
@@ -42,6 +43,8 @@ export type WorkerRequest =
   | { id: number; kind: 'measure'; spec: MeasurementSpec }
   | { id: number; kind: 'measure-live'; relay: string; target: string; sizes: number[]; repeats: number }
   | { id: number; kind: 'export'; what: 'trace' | 'intervals' }
+  /** The whole dots of run `run` (its view came with coarse copies), while it is the run the worker keeps. */
+  | { id: number; kind: 'dots'; run: number }
   | { id: number; kind: 'cancel' }
   /** The page has drawn run `id`'s preview: its worker goes on with the rest (see PREVIEW_WAIT_MS). */
   | { id: number; kind: 'preview-shown' }
@@ -57,6 +60,7 @@ export type WorkerResponse =
   | { id: number; kind: 'summary'; summary: Summary; wallMs: number }
   | { id: number; kind: 'measured'; result: MeasurementResult }
   | { id: number; kind: 'exported'; text: string }
+  | { id: number; kind: 'dots'; dots: WholeDots }
   /** A run a newer one replaced before it started. */
   | { id: number; kind: 'superseded' }
   /** The run's user code still moves (callbacks entered so far, the one now), or is done (callback null). */
@@ -76,6 +80,7 @@ interface Answers {
   'measure-live': 'measured';
   upload: 'uploaded';
   export: 'exported';
+  dots: 'dots';
   cancel: never;
   'preview-shown': never;
   trace: never;

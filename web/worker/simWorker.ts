@@ -3,13 +3,10 @@ import { formatIntervalCsv } from '../../shared/csv/intervals.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { EventLog } from '../../shared/log/eventLog.ts';
 import { summarizeLog } from '../../shared/metrics/logSummary.ts';
-import { DOT_SERIES, niceBin, runSeries, seriesBuffers } from '../../shared/metrics/series.ts';
-import { coarseDots, thinSteps } from '../../shared/metrics/thin.ts';
+import { runSeries, seriesBuffers } from '../../shared/metrics/series.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
-import { flowSeries } from '../../shared/metrics/fairness.ts';
 import { runMeasurement } from '../../shared/scenarios/measurement.ts';
 import { measureLive } from './measureLive.ts';
-import { K } from '../../shared/log/kinds.ts';
 import { type RunResult, startScenario } from '../../shared/scenarios/run.ts';
 import { type ScenarioSpec, tracesOf } from '../../shared/scenarios/spec.ts';
 import { parseTrace, tracePeriod, type Trace } from '../../shared/trace/mahimahi.ts';
@@ -17,6 +14,7 @@ import { type LiveStart, relayPolicy, startLive } from './liveRun.ts';
 import { previewWaits } from './previewWait.ts';
 import { PREVIEW_WAIT_MS, type RunView, type WorkerRequest, type WorkerResponse } from './protocol.ts';
 import { importRun } from './replay.ts';
+import { type ViewSource, viewOf, type WholeDots } from './runView.ts';
 import { deltaBuffers, seriesDelta } from './seriesDelta.ts';
 import { catalogueFor, checkCode, watchRun } from './userModule.ts';
 import { namedSegmentsTrace, SEGMENTS_PREFIX } from '../../shared/stress/segments.ts';
@@ -71,62 +69,28 @@ function traceArrived(a: TraceAnswer): void {
   traces.set(a.name, parseTrace(text, a.name));
 }
 
-/** The latest run this worker drew (a side's run, growing while live): its log stays here for exports. */
-let kept: { log: EventLog; spec: RunView['spec']; endMs: number; binMs: number } | null = null;
+/**
+ * The latest run this worker drew (a side's run, growing while live): its log stays here for exports, and
+ * the whole dots its view carries coarse copies of, for a zoom. `id`: the request it answered.
+ */
+let kept: { id: number; log: EventLog; spec: RunView['spec']; endMs: number; binMs: number; whole: WholeDots } | null = null;
+
+/** Makes a run's view, keeping what the page may ask of the run later. */
+function viewKept(id: number, r: ViewSource, spans?: { from: number[]; until: number[] }): [RunView, Transferable[]] {
+  const { view, transfer, whole } = viewOf(r, spans);
+  kept = { id, log: r.log, spec: r.spec, endMs: r.endMs, binMs: view.series.binMs, whole };
+  return [view, transfer];
+}
+
+/** The whole dots of run `run`, if it is still the one kept (copies: a later zoom may ask again). */
+function wholeDots(run: number): WholeDots {
+  if (kept?.id !== run) throw new Error('that run is no longer kept: a newer one replaced it');
+  return kept.whole;
+}
 
 function exportCsv(what: 'trace' | 'intervals'): string {
   if (!kept) throw new Error('there is no run to export yet');
   return what === 'trace' ? formatTraceCsv(kept.log, kept.spec) : formatIntervalCsv(kept.log, kept.binMs, kept.endMs);
-}
-
-/** Each flow's window over time, (t, packets) pairs from its ACK and timeout rows. */
-function windowsByFlow(log: EventLog, flows: number): Float64Array[] {
-  const lists: number[][] = Array.from({ length: flows }, () => []);
-  const c = log.columns;
-  for (let i = 0; i < log.length; i++) if (c.kind[i] === K.ack || c.kind[i] === K.timeout) lists[c.flow[i]]?.push(c.t[i], c.window[i]);
-  return lists.map((l) => Float64Array.from(l));
-}
-
-/** Time buckets the window line keeps four points of: several per pixel of the widest chart, zoomed a few times. */
-const WINDOW_BUCKETS = 4000;
-/** The grid a dots series' coarse copy keeps a point per cell of (time by value): finer than a whole run's chart. */
-const DOT_COLUMNS = 16_000;
-const DOT_ROWS = 4096;
-
-function viewOf(
-  spec: RunView['spec'],
-  log: EventLog,
-  endMs: number,
-  trace: Trace | null,
-  summary: RunView['summary'],
-  source: RunView['source'],
-  live: RunView['live'],
-  wallMs: number,
-  spans?: { from: number[]; until: number[] },
-): [RunView, Transferable[]] {
-  const once = spec && 'workload' in spec ? spec.link.once : false;
-  const series = runSeries(log, endMs, trace, once);
-  // The window has a point per send and per ACK; a few per pixel draw the same line. The dots, a point per
-  // packet, also come coarse, for the whole run's charts, and whole, for a zoomed part (a live run's
-  // series grow by deltas, so they are left whole).
-  if (source !== 'live') {
-    series.window = thinSteps(series.window, 0, endMs, WINDOW_BUCKETS);
-    series.coarse = {};
-    for (const k of DOT_SERIES) {
-      const c = coarseDots(series[k], 0, endMs, DOT_COLUMNS, DOT_ROWS);
-      if (c) series.coarse[k] = c;
-    }
-  }
-  kept = { log, spec, endMs, binMs: series.binMs };
-  let flows: RunView['flows'] = null;
-  const buffers: ArrayBuffer[] = seriesBuffers(series);
-  if (spans && spans.from.length > 1) {
-    const fs = flowSeries(log, spans.from.length, niceBin(endMs, 60), endMs, spans.from, spans.until);
-    flows = { ...fs, windows: windowsByFlow(log, spans.from.length) };
-    for (const a of [fs.t, fs.jain, ...fs.perFlow, ...flows.windows]) buffers.push(a.buffer as ArrayBuffer);
-  }
-  const view: RunView = { spec, summary, series, live, wallMs, source, flows };
-  return [view, buffers];
 }
 
 /** Resolves at the next task, after messages that arrived meanwhile have been handled. */
@@ -220,7 +184,8 @@ async function run(id: number, spec: ScenarioSpec, probeFrom?: number, check = f
   const summary = summarize(result);
   if (await replaced(id, result)) return post({ id, kind: 'superseded' });
   const spans = { from: result.flows.map((f) => f.startMs), until: result.flows.map((f) => (f.finishedAt >= 0 ? f.finishedAt : Infinity)) };
-  const [view, transfer] = viewOf(spec, result.log, result.endMs, result.trace, summary, 'simulated', null, performance.now() - t0, spans);
+  const source = { spec, log: result.log, endMs: result.endMs, trace: result.trace, summary, source: 'simulated', live: null, wallMs: performance.now() - t0 } as const;
+  const [view, transfer] = viewKept(id, source, spans);
   post({ id, kind: 'view', view, final: true }, transfer);
   // the run drawn before this one is kept no more: its log's columns go to the next run (a drag asks one per step)
   lastDrawn?.giveBack();
@@ -252,7 +217,7 @@ async function summaryOnly(id: number, spec: ScenarioSpec, probeFrom?: number): 
 async function replay(id: number, csv: string): Promise<void> {
   const t0 = performance.now();
   const r = await importRun(csv, (name) => loadTrace(name).catch(() => null));
-  const [view, transfer] = viewOf(r.spec, r.log, r.endMs, r.trace, r.summary, 'imported', null, performance.now() - t0);
+  const [view, transfer] = viewKept(id, { ...r, source: 'imported', live: null, wallMs: performance.now() - t0 });
   post({ id, kind: 'view', view, final: true }, transfer);
 }
 
@@ -266,7 +231,8 @@ async function live(id: number, m: LiveStart, controller: MessagePort): Promise<
   const t0 = performance.now();
   const snapshot = (final: boolean, result: RunView['live']) => {
     const endMs = Math.max(1, run.now());
-    const [view, transfer] = viewOf(run.spec, log, endMs, null, summarizeLog(log, run.spec, endMs, null), 'live', result, performance.now() - t0);
+    const summary = summarizeLog(log, run.spec, endMs, null);
+    const [view, transfer] = viewKept(id, { spec: run.spec, log, endMs, trace: null, summary, source: 'live', live: result, wallMs: performance.now() - t0 });
     post({ id, kind: 'view', view, final }, transfer);
     shown = log.length;
   };
@@ -277,7 +243,7 @@ async function live(id: number, m: LiveStart, controller: MessagePort): Promise<
     const endMs = Math.max(1, run.now());
     const delta = seriesDelta(log, shown, endMs);
     shown = log.length;
-    kept = { log, spec: run.spec, endMs, binMs: delta.whole.binMs };
+    kept = { id, log, spec: run.spec, endMs, binMs: delta.whole.binMs, whole: {} };
     post({ id, kind: 'delta', delta, summary: summarizeLog(log, run.spec, endMs, null), wallMs: performance.now() - t0 }, deltaBuffers(delta));
   };
   // Both kinds of tick run once now, while the clocks are being matched: their first, unoptimised runs
@@ -321,6 +287,8 @@ fromPage(async (m: WorkerRequest) => {
       }
       case 'export':
         return post({ id: m.id, kind: 'exported', text: exportCsv(m.what) });
+      case 'dots':
+        return post({ id: m.id, kind: 'dots', dots: wholeDots(m.run) });
       case 'preview-shown':
         return previews.shown(m.id);
       case 'cancel':

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { type DotSeries, runSeries, seriesBuffers } from '../../../shared/metrics/series.ts';
+import { summarize } from '../../../shared/metrics/summary.ts';
+import { coarseDots } from '../../../shared/metrics/thin.ts';
+import { contest, flow } from '../../../shared/scenarios/presets.ts';
+import { runScenario } from '../../../shared/scenarios/run.ts';
+import { loadTrace } from '../../../server/traces.ts';
+import { WorkerPool } from '../../../web/worker/pool.ts';
+import type { RunView } from '../../../web/worker/protocol.ts';
+import { DOT_COLUMNS, DOT_ROWS, viewOf, withWholeDots } from '../../../web/worker/runView.ts';
+import { fakeWorkers } from '../../helpers/fakeWorkers.ts';
+
+const spec = contest('Verizon-LTE-short', [flow('aimd')]);
+const run = runScenario(spec, loadTrace);
+const source = { spec, log: run.log, endMs: run.endMs, trace: run.trace, summary: summarize(run), live: null, wallMs: 1 };
+const whole = runSeries(run.log, run.endMs, run.trace, false);
+
+describe('a run’s view, made in its worker', () => {
+  it('carries the coarse copies of the dots series in their place, and leaves the whole ones behind', () => {
+    const { view, transfer, whole: left } = viewOf({ ...source, source: 'simulated' });
+    expect(view.series.coarseOnly).toBe(true);
+    // a 140 s contest run: sends and ACKs climb, several to a cell; the queueing delays scatter, and go whole
+    expect(Object.keys(left).sort()).toEqual(['acks', 'sends']);
+    for (const k of ['sends', 'acks'] as DotSeries[]) {
+      expect(left[k]).toEqual(whole[k]);
+      expect(view.series[k]).toEqual(coarseDots(whole[k], 0, run.endMs, DOT_COLUMNS, DOT_ROWS)!.data);
+      expect(view.series[k]).toBe(view.series.coarse![k]!.data);
+      expect(view.series[k].length).toBeLessThan(whole[k].length / 3);
+    }
+    expect(view.series.queueDelay).toEqual(whole.queueDelay);
+    // each buffer once, or the transfer fails
+    expect(new Set(transfer).size).toBe(transfer.length);
+    expect(transfer.length).toBe(seriesBuffers(view.series).length);
+  });
+
+  it('with its whole dots back, holds the series the run has', () => {
+    const { view, whole: left } = viewOf({ ...source, source: 'imported' });
+    const back = withWholeDots(view, left);
+    expect(back.series.coarseOnly).toBeUndefined();
+    for (const k of ['sends', 'acks'] as DotSeries[]) expect(back.series[k]).toEqual(whole[k]);
+    expect(back.series.coarse).toBe(view.series.coarse);
+  });
+
+  it('of a live run, carries its dots whole: they grow by deltas', () => {
+    const { view, whole: left } = viewOf({ ...source, source: 'live' });
+    expect(view.series.coarseOnly).toBeUndefined();
+    expect(left).toEqual({});
+    expect(view.series.sends).toEqual(whole.sends);
+  });
+});
+
+describe('the whole dots of a shown run, asked of its worker', () => {
+  const coarseView = (wallMs: number) => ({ wallMs, series: { coarseOnly: true, sends: Float64Array.of(0, 1) } }) as unknown as RunView;
+
+  it("name the shown view's run, are asked once for it, and come back in the view's place", async () => {
+    const { made, spawn } = fakeWorkers();
+    const pool = new WorkerPool([], spawn);
+    const a = made[0];
+    let shown: RunView | null = null;
+    void pool.run('a', spec, (v) => (shown = v));
+    const runId = a.posted[0].id;
+    a.onmessage!({ data: { id: runId, kind: 'view', view: coarseView(3), final: true } });
+    const asked = [pool.wholeDots('a', shown!), pool.wholeDots('a', shown!)];
+    const dotsAsks = a.posted.filter((m) => m.kind === 'dots');
+    expect(dotsAsks).toEqual([{ id: dotsAsks[0].id, kind: 'dots', run: runId }]);
+    const sends = Float64Array.of(0, 1, 1, 2);
+    a.onmessage!({ data: { id: dotsAsks[0].id, kind: 'dots', dots: { sends } } });
+    const [first, second] = await Promise.all(asked);
+    expect(first!.series.sends).toBe(sends);
+    expect(first!.series.coarseOnly).toBeUndefined();
+    expect(first!.wallMs).toBe(3);
+    expect(second).toBe(first);
+  });
+
+  it('leave the run under way the latest, and are none when the worker keeps a newer run', async () => {
+    const { made, spawn } = fakeWorkers();
+    const pool = new WorkerPool([], spawn);
+    const a = made[0];
+    const shown: RunView[] = [];
+    void pool.run('a', spec, (v) => shown.push(v));
+    a.onmessage!({ data: { id: a.posted[0].id, kind: 'view', view: coarseView(1), final: true } });
+    const next = pool.run('a', spec, (v) => shown.push(v));
+    const asked = pool.wholeDots('a', shown[0]);
+    const ask = a.posted.find((m) => m.kind === 'dots')!;
+    a.onmessage!({ data: { id: ask.id, kind: 'error', message: 'that run is no longer kept: a newer one replaced it' } });
+    expect(await asked).toBeNull();
+    a.onmessage!({ data: { id: a.posted[1].id, kind: 'view', view: coarseView(2), final: true } });
+    expect(await next).toMatchObject({ kind: 'view' });
+    expect(shown.map((v) => v.wallMs)).toEqual([1, 2]);
+  });
+
+  it('of a view that came whole, are that view, asked of no one', async () => {
+    const { made, spawn } = fakeWorkers();
+    const pool = new WorkerPool([], spawn);
+    const view = { wallMs: 1, series: {} } as RunView;
+    expect(await pool.wholeDots('a', view)).toBe(view);
+    expect(made[0].posted).toEqual([]);
+  });
+});
