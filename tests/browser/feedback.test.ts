@@ -73,6 +73,44 @@ describe('what the playground does at a setting’s change', () => {
     await page.close();
   });
 
+  it('a slider’s drag writes the address a spell after it is let go, not while it goes on nor as it settles, and ends on its last value', async () => {
+    const { page, problems } = await open(env.context, env.relay.url);
+    await page.waitForFunction(() => document.querySelectorAll('section.cards [data-card="Delay95"]').length === 2);
+    await page.evaluate(() => {
+      const w = window as unknown as { writes: number; inSettle: number[]; beforeSettle: number[] };
+      w.writes = 0;
+      w.inSettle = [];
+      w.beforeSettle = [];
+      for (const name of ['pushState', 'replaceState'] as const) {
+        const write = history[name].bind(history);
+        history[name] = (...args: Parameters<History['pushState']>) => {
+          w.writes++;
+          write(...args);
+        };
+      }
+      // the writes made while the drag goes on (from its press), and while its change event is dispatched
+      let before = 0;
+      window.addEventListener('pointerdown', () => (before = w.writes), true);
+      window.addEventListener('change', () => w.beforeSettle.push(w.writes - before), true);
+      window.addEventListener('change', () => (before = w.writes), true);
+      window.addEventListener('change', () => w.inSettle.push(w.writes - before));
+    });
+    const slider = page.locator('[data-param="link.delay"]');
+    await slider.scrollIntoViewIfNeeded();
+    const box = (await slider.boundingBox())!;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width / 4, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2, y, { steps: 4 });
+    await page.mouse.up();
+    const value = await page.locator('[data-number="link.delay"]').inputValue();
+    await expect.poll(() => new URL(page.url()).searchParams.get('link.delay')).toBe(value);
+    expect(await page.evaluate(() => (window as unknown as { beforeSettle: number[] }).beforeSettle)).toEqual([0]);
+    expect(await page.evaluate(() => (window as unknown as { inSettle: number[] }).inSettle)).toEqual([0]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('writing the address decodes no image: the page’s icon is not an SVG, which the browser parses anew at each write', async () => {
     const { page, problems } = await open(env.context, env.relay.url);
     await page.waitForFunction(() => document.querySelectorAll('section.cards [data-card="Delay95"]').length === 2);

@@ -71,6 +71,35 @@ describe('the address as history', () => {
     await page.close();
   });
 
+  it('a choice made right after a drag, before the drag is written, is an entry of its own after the drag’s', async () => {
+    const { page, problems } = await open(env.context, `${env.relay.url}/?${LIGHT_RUN}`);
+    await card(page, 'A', 'Throughput');
+    const opened = await page.evaluate(() => history.length);
+    await drag(page, '[data-param="link.delay"]');
+    const delay = await page.locator('[data-number="link.delay"]').inputValue();
+    await page.locator('[data-param="b.scheme"]').selectOption('cubic');
+    await expect.poll(() => query(page).get('b')).toBe('cubic');
+    expect(query(page).get('link.delay')).toBe(delay);
+    expect(await page.evaluate(() => history.length)).toBe(opened + 2);
+    await page.goBack();
+    await expect.poll(() => page.locator('[data-param="b.scheme"]').inputValue()).toBe('bdp');
+    expect(query(page).get('link.delay')).toBe(delay);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('Copy link right after a change copies the changed link, before the address would have been written', async () => {
+    const { page, problems } = await open(env.browser, `${env.relay.url}/?${LIGHT_RUN}`, { permissions: ['clipboard-read', 'clipboard-write'] });
+    await card(page, 'A', 'Throughput');
+    await page.locator('[data-param="b.scheme"]').selectOption('cubic');
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    await page.getByText('The link to this experiment is on the clipboard.').waitFor();
+    const copied = new URL(await page.evaluate(() => navigator.clipboard.readText()));
+    expect(copied.searchParams.get('b')).toBe('cubic');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('a share link whose code was cut short says so, keeps the address as it came, and keeps the rest of its settings', async () => {
     const code = `export default defineScheme({ id: 'mine', title: 'Mine', init: () => ({ cwnd: 10 }), onAck: (s) => ({ ...s, cwnd: s.cwnd + 1 }) });\n${'// padding\n'.repeat(40)}`;
     const whole = codeToQuery(code, new URLSearchParams(`${LIGHT_RUN}&a=user&b=cubic&link.delay=35`)).toString();

@@ -7,11 +7,21 @@ import { throttledWriter } from './throttle.ts';
  * (the `change` event), a choice, a click. The first write after a settle starts an entry, the rest of a
  * drag or of typing rewrite it; the first write of a view (the address put in order as the page opens)
  * rewrites the entry the page opened on.
+ *
+ * A slider's drag writes nothing while it goes on, and its last step a whole spell after it is let go:
+ * the browser takes a new address on the same two cores as the runs each step asks for, and a drag's
+ * last step was drawn 10–15 ms later with the writes. Its settle is due until that write is made, or
+ * until the next action begins (its first pointer press, key or input puts the held write into the
+ * entry it belongs to).
  */
 let settled = true;
 let opening = true;
-/** Writes held back (a drag's last step) that a settle must put down first, into the entry they belong to. */
-const held = new Set<() => void>();
+let settleDue = false;
+/** A slider is being dragged: its steps are held back. */
+let dragging = false;
+/** The writers of the views' addresses, each holding back at most a value. */
+const writers = new Set<ReturnType<typeof throttledWriter>>();
+const holding = () => [...writers].some((w) => w.holding());
 
 function writeAddress(query: string): void {
   const url = `?${query}`;
@@ -22,19 +32,48 @@ function writeAddress(query: string): void {
     if (!opening) settled = false;
   }
   opening = false;
+  if (settleDue && !holding()) {
+    settleDue = false;
+    settled = true;
+  }
 }
 
-const flushAll = () => {
-  for (const flush of held) flush();
-};
-
-function settle(e: Event): void {
-  if (e instanceof KeyboardEvent && e.key !== 'Enter') return;
-  flushAll();
+/** Writes what is held back now, into the entry it belongs to; a settle that waited for it is made. */
+export function flushAddress(): void {
+  for (const w of writers) w.flush();
+  settleDue = false;
   settled = true;
 }
 
+const isSlider = (t: EventTarget | null) => t instanceof HTMLInputElement && t.type === 'range';
+
+function settle(e: Event): void {
+  if (e instanceof KeyboardEvent && e.key !== 'Enter') return;
+  if (e.type === 'change' && isSlider(e.target) && holding()) {
+    settleDue = true;
+    for (const w of writers) w.postpone();
+    return;
+  }
+  // the click that ends a slider's drag leaves its write where the drag's end put it
+  if (settleDue && e.type === 'click' && isSlider(e.target)) return;
+  flushAddress();
+}
+
+/** What begins an action: a settle still due is made before it, so the action's writes come after. */
+function begin(e: Event): void {
+  if (settleDue) flushAddress();
+  if (e.type === 'pointerdown') dragging = isSlider(e.target);
+}
+
+/** A drag let go without a change (it came back to where it began) still has its held step written. */
+const letGo = () => {
+  if (dragging) for (const w of writers) w.postpone();
+  dragging = false;
+};
+
 const SETTLES = ['change', 'click', 'keydown'];
+const BEGINNINGS = ['pointerdown', 'keydown', 'input'];
+const ENDS = ['pointerup', 'pointercancel'];
 
 /**
  * Starts listening for settled changes; Back or Forward calls `onMove`, for the view to read its state
@@ -43,15 +82,20 @@ const SETTLES = ['change', 'click', 'keydown'];
 export function listenToHistory(onMove: () => void): () => void {
   const moved = () => {
     opening = settled = true;
+    settleDue = false;
     onMove();
   };
+  for (const type of BEGINNINGS) document.addEventListener(type, begin, true);
+  for (const type of ENDS) document.addEventListener(type, letGo, true);
   for (const type of SETTLES) document.addEventListener(type, settle, true);
   window.addEventListener('popstate', moved);
-  window.addEventListener('pagehide', flushAll);
+  window.addEventListener('pagehide', flushAddress);
   return () => {
+    for (const type of BEGINNINGS) document.removeEventListener(type, begin, true);
+    for (const type of ENDS) document.removeEventListener(type, letGo, true);
     for (const type of SETTLES) document.removeEventListener(type, settle, true);
     window.removeEventListener('popstate', moved);
-    window.removeEventListener('pagehide', flushAll);
+    window.removeEventListener('pagehide', flushAddress);
   };
 }
 
@@ -61,12 +105,12 @@ export function listenToHistory(onMove: () => void): () => void {
  */
 export function addressWriter(everyMs: number): { write(query: string): void; close(): void } {
   const writer = throttledWriter(writeAddress, everyMs);
-  held.add(writer.flush);
+  writers.add(writer);
   return {
-    write: writer.write,
+    write: (query) => (dragging ? writer.hold(query) : writer.write(query)),
     close: () => {
       writer.flush();
-      held.delete(writer.flush);
+      writers.delete(writer);
     },
   };
 }

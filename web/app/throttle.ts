@@ -1,8 +1,10 @@
 /**
  * Writes values at most once per `everyMs`: the first of a quiet spell at once, the last of a burst (a
- * slider's drag) when the spell ends, and none twice in a row. `flush` writes a waiting one now.
+ * slider's drag) when the spell ends, and none twice in a row. `flush` writes a waiting one now; `hold`
+ * keeps a value waiting until a flush or a `postpone`, which gives it a whole spell from then; `holding`
+ * says whether one waits.
  */
-export function throttledWriter(write: (value: string) => void, everyMs: number): { write(value: string): void; flush(): void } {
+export function throttledWriter(write: (value: string) => void, everyMs: number) {
   let last: string | null = null;
   let waiting: string | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -14,13 +16,15 @@ export function throttledWriter(write: (value: string) => void, everyMs: number)
     timer = setTimeout(() => {
       timer = null;
       if (waiting === null) return;
-      put(waiting);
+      // what waits is written, so nothing is held while it is
+      const value = waiting;
       waiting = null;
+      put(value);
       spell();
     }, everyMs);
   };
   return {
-    write(value) {
+    write(value: string) {
       if (timer !== null) {
         waiting = value;
         return;
@@ -32,5 +36,14 @@ export function throttledWriter(write: (value: string) => void, everyMs: number)
       if (waiting !== null) put(waiting);
       waiting = null;
     },
+    hold(value: string) {
+      waiting = value;
+    },
+    postpone() {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      if (waiting !== null) spell();
+    },
+    holding: () => waiting !== null,
   };
 }

@@ -150,6 +150,42 @@ describe('the URL writer', () => {
     expect(written).toEqual(['a=1', 'a=4', 'a=5', 'a=6']);
   });
 
+  it('postpone gives the waiting value a whole spell from then, and holding says whether one waits', () => {
+    const written: string[] = [];
+    const w = throttledWriter((v) => written.push(v), 300);
+    w.write('a');
+    w.write('b');
+    expect(w.holding()).toBe(true);
+    vi.advanceTimersByTime(250);
+    w.postpone();
+    vi.advanceTimersByTime(299);
+    expect(written).toEqual(['a']);
+    vi.advanceTimersByTime(1);
+    expect(written).toEqual(['a', 'b']);
+    expect(w.holding()).toBe(false);
+    // nothing waits: nothing to postpone, and the next value is written at once
+    w.postpone();
+    w.write('c');
+    expect(written).toEqual(['a', 'b', 'c']);
+  });
+
+  it('hold keeps a value waiting with no spell running, until a postpone gives it one or a flush writes it', () => {
+    const written: string[] = [];
+    const w = throttledWriter((v) => written.push(v), 300);
+    w.hold('a');
+    w.hold('b');
+    vi.advanceTimersByTime(1000);
+    expect(written).toEqual([]);
+    w.postpone();
+    vi.advanceTimersByTime(299);
+    expect(written).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(written).toEqual(['b']);
+    w.hold('c');
+    w.flush();
+    expect(written).toEqual(['b', 'c']);
+  });
+
   it('a flush writes the waiting value now, and nothing twice', () => {
     const written: string[] = [];
     const w = throttledWriter((v) => written.push(v), 300);
