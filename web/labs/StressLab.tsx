@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ParamSpec } from '../../shared/controllers/types.ts';
 import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
 import { formatSegments, parseSegments, type Segment, segmentsTrace } from '../../shared/stress/segments.ts';
@@ -15,31 +15,17 @@ import { download } from '../export/download.ts';
 import { schemesFor } from '../state/experiment.ts';
 import { stressLab } from '../state/labs.ts';
 import { Guide } from '../teach/Guide.tsx';
-import type { RunView } from '../worker/protocol.ts';
-import { WorkerPool } from '../worker/pool.ts';
 import { type StressSettings, stressSpec, useStressSearch } from './stress/useStressSearch.ts';
 import { SegmentStrip, WorstFigures } from './stress/WorstTrace.tsx';
-import { withPageCode } from '../editor/userCode.ts';
 import { pageCatalogue } from '../app/catalogue.ts';
+import { useLabRun } from './useLabRun.ts';
 
 const NUMBERS = stressLab(pageCatalogue()).filter((f): f is ParamSpec => f.kind === 'number');
 
 /** The controller's run on a trace, drawn as the playground draws a side's. */
-function useTraceRun(segments: Segment[] | null, settings: Pick<StressSettings, 'scheme' | 'seed'>, version: unknown) {
-  const [view, setView] = useState<RunView | null>(null);
-  const [domain, setDomain] = useState<[number, number] | null>(null);
-  const runner = useRef<WorkerPool | null>(null);
-  const key = segments ? formatSegments(segments) : '';
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the run is the trace's (named by its text), the scheme's and the seed's.
-  useEffect(() => {
-    setView(null);
-    setDomain(null);
-    if (!segments) return;
-    runner.current ??= new WorkerPool();
-    void runner.current.run('a', withPageCode(stressSpec(segments, settings)), setView);
-  }, [key, settings.scheme, settings.seed, version]);
-  return { view, domain, setDomain };
-}
+const useTraceRun = (segments: Segment[] | null, settings: Pick<StressSettings, 'scheme' | 'seed'>, version: unknown) =>
+  // the run is the trace's (named by its text), the scheme's and the seed's
+  useLabRun(() => segments && stressSpec(segments, settings), JSON.stringify([segments ? formatSegments(segments) : '', settings.scheme, settings.seed, version]));
 
 /** Break my controller: a seeded search for the link trace on which the controller falls furthest below the ideal. */
 export function StressLab() {

@@ -10,8 +10,6 @@ import { FILE_SIZES, MATRIX, matrixRun } from '../../shared/scenarios/presets.ts
 import { fixed } from '../charts/format.ts';
 import { RunCharts } from '../charts/RunCharts.tsx';
 import { chartsOf } from '../app/layers.ts';
-import type { RunView } from '../worker/protocol.ts';
-import { WorkerPool } from '../worker/pool.ts';
 import { SweepPool } from '../worker/sweepPool.ts';
 import { SchemeSelect } from '../components/SchemeSelect.tsx';
 import { useInitialState, useUrlState } from '../components/useViewUrl.ts';
@@ -23,6 +21,7 @@ import { Explained } from '../teach/Explained.tsx';
 import { gradeExplanation, verdictExplanation } from '../teach/explanations.ts';
 import { withPageCode } from '../editor/userCode.ts';
 import { pageCatalogue } from '../app/catalogue.ts';
+import { useLabRun } from './useLabRun.ts';
 import { pageSchemes } from '../editor/userCode.ts';
 
 function Verdict({ passed, seeds, timedOut }: { passed: number; seeds: number; timedOut: number }) {
@@ -61,21 +60,9 @@ function useMatrixRuns(scheme: string, model: LinkModel, version: unknown) {
 }
 
 /** The run of the row the user opened (seed 1), and the span its charts are zoomed to. */
-function useRowRun(selected: number | null, scheme: string, model: LinkModel, version: unknown) {
-  const [view, setView] = useState<RunView | null>(null);
-  const [domain, setDomain] = useState<[number, number] | null>(null);
-  const runner = useRef<WorkerPool | null>(null);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the row runs again when the user's code changes.
-  useEffect(() => {
-    if (selected === null) return;
-    runner.current ??= new WorkerPool();
-    setView(null);
-    setDomain(null);
-    void runner.current.run('a', withPageCode(matrixRun(MATRIX[selected], scheme, {}, 1, model)), setView);
-  }, [selected, scheme, model, version]);
-  return { view, domain, setDomain };
-}
+const useRowRun = (selected: number | null, scheme: string, model: LinkModel, version: unknown) =>
+  // the row runs again when the user's code changes
+  useLabRun(() => (selected === null ? null : matrixRun(MATRIX[selected], scheme, {}, 1, model)), JSON.stringify([selected, scheme, model, version]));
 
 /** What each link model is, as the lab says which one the rows run on. */
 const LINK_MODEL_NOTE: Record<LinkModel, string> = {

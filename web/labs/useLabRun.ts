@@ -1,0 +1,40 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
+import { withPageCode } from '../editor/userCode.ts';
+import type { RunView } from '../worker/protocol.ts';
+import { WorkerPool } from '../worker/pool.ts';
+
+/**
+ * A lab's one run, drawn as the playground draws a side's, and the span its charts are zoomed to. When
+ * `key` (what names the run) changes, what was drawn goes, and `spec` runs (null: nothing to run). While
+ * zoomed, the run's whole dots come from its worker in place of the coarse copies its view brought, as in
+ * the playground.
+ */
+export function useLabRun(spec: () => ScenarioSpec | null, key: string) {
+  const [view, setView] = useState<RunView | null>(null);
+  const [domain, setDomain] = useState<[number, number] | null>(null);
+  const runner = useRef<WorkerPool | null>(null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the run is the spec that `key` names.
+  useEffect(() => {
+    setView(null);
+    setDomain(null);
+    const s = spec();
+    if (!s) return;
+    runner.current ??= new WorkerPool();
+    void runner.current.run('a', withPageCode(s), setView);
+  }, [key]);
+
+  useEffect(() => {
+    if (domain && view) void putWholeDots(runner.current, view, setView);
+  }, [domain, view]);
+
+  return { view, domain, setDomain };
+}
+
+/** `view`'s whole dots, asked of the lab's worker, in its place once they come, unless a newer view took it. */
+export async function putWholeDots(pool: WorkerPool | null, view: RunView, setView: (update: (now: RunView | null) => RunView | null) => void): Promise<void> {
+  if (!pool || !view.series.coarseOnly) return;
+  const whole = await pool.wholeDots('a', view);
+  if (whole) setView((now) => (now === view ? whole : now));
+}
