@@ -73,7 +73,7 @@ describe('what the playground does at a setting’s change', () => {
     await page.close();
   });
 
-  it('a slider’s drag writes the address a spell after it is let go, not while it goes on nor as it settles, and ends on its last value', async () => {
+  it('a slider’s drag writes its first step at once and its last a spell after it is let go, not as it settles', async () => {
     const { page, problems } = await open(env.context, env.relay.url);
     await page.waitForFunction(() => document.querySelectorAll('section.cards [data-card="Delay95"]').length === 2);
     await page.evaluate(() => {
@@ -105,7 +105,9 @@ describe('what the playground does at a setting’s change', () => {
     await page.mouse.up();
     const value = await page.locator('[data-number="link.delay"]').inputValue();
     await expect.poll(() => new URL(page.url()).searchParams.get('link.delay')).toBe(value);
-    expect(await page.evaluate(() => (window as unknown as { beforeSettle: number[] }).beforeSettle)).toEqual([0]);
+    // the first step starts the drag's entry, so Back undoes the drag even before its last step is written
+    const [beforeSettle] = await page.evaluate(() => (window as unknown as { beforeSettle: number[] }).beforeSettle);
+    expect(beforeSettle).toBeGreaterThanOrEqual(1);
     expect(await page.evaluate(() => (window as unknown as { inSettle: number[] }).inSettle)).toEqual([0]);
     expect(problems).toEqual([]);
     await page.close();

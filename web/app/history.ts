@@ -8,17 +8,15 @@ import { throttledWriter } from './throttle.ts';
  * drag or of typing rewrite it; the first write of a view (the address put in order as the page opens)
  * rewrites the entry the page opened on.
  *
- * A slider's drag writes nothing while it goes on, and its last step a whole spell after it is let go:
- * the browser takes a new address on the same two cores as the runs each step asks for, and a drag's
- * last step was drawn 10–15 ms later with the writes. Its settle is due until that write is made, or
- * until the next action begins (its first pointer press, key or input puts the held write into the
- * entry it belongs to).
+ * A slider let go does not write its last step at once but a whole spell later: the browser takes a new
+ * address on the same two cores as the runs that step asked for, and the step was drawn 10–15 ms later
+ * when its write came with it. Its settle is due until that write is made, or until the next action
+ * begins (its first pointer press, key or input puts the held write into the entry it belongs to). Back
+ * or Forward drops what is held: the entry moved to is what the view shows.
  */
 let settled = true;
 let opening = true;
 let settleDue = false;
-/** A slider is being dragged: its steps are held back. */
-let dragging = false;
 /** The writers of the views' addresses, each holding back at most a value. */
 const writers = new Set<ReturnType<typeof throttledWriter>>();
 const holding = () => [...writers].some((w) => w.holding());
@@ -60,20 +58,12 @@ function settle(e: Event): void {
 }
 
 /** What begins an action: a settle still due is made before it, so the action's writes come after. */
-function begin(e: Event): void {
+function begin(): void {
   if (settleDue) flushAddress();
-  if (e.type === 'pointerdown') dragging = isSlider(e.target);
 }
-
-/** A drag let go without a change (it came back to where it began) still has its held step written. */
-const letGo = () => {
-  if (dragging) for (const w of writers) w.postpone();
-  dragging = false;
-};
 
 const SETTLES = ['change', 'click', 'keydown'];
 const BEGINNINGS = ['pointerdown', 'keydown', 'input'];
-const ENDS = ['pointerup', 'pointercancel'];
 
 /**
  * Starts listening for settled changes; Back or Forward calls `onMove`, for the view to read its state
@@ -81,18 +71,17 @@ const ENDS = ['pointerup', 'pointercancel'];
  */
 export function listenToHistory(onMove: () => void): () => void {
   const moved = () => {
+    for (const w of writers) w.drop();
     opening = settled = true;
     settleDue = false;
     onMove();
   };
   for (const type of BEGINNINGS) document.addEventListener(type, begin, true);
-  for (const type of ENDS) document.addEventListener(type, letGo, true);
   for (const type of SETTLES) document.addEventListener(type, settle, true);
   window.addEventListener('popstate', moved);
   window.addEventListener('pagehide', flushAddress);
   return () => {
     for (const type of BEGINNINGS) document.removeEventListener(type, begin, true);
-    for (const type of ENDS) document.removeEventListener(type, letGo, true);
     for (const type of SETTLES) document.removeEventListener(type, settle, true);
     window.removeEventListener('popstate', moved);
     window.removeEventListener('pagehide', flushAddress);
@@ -107,7 +96,7 @@ export function addressWriter(everyMs: number): { write(query: string): void; cl
   const writer = throttledWriter(writeAddress, everyMs);
   writers.add(writer);
   return {
-    write: (query) => (dragging ? writer.hold(query) : writer.write(query)),
+    write: writer.write,
     close: () => {
       writer.flush();
       writers.delete(writer);

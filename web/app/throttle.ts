@@ -1,8 +1,7 @@
 /**
  * Writes values at most once per `everyMs`: the first of a quiet spell at once, the last of a burst (a
- * slider's drag) when the spell ends, and none twice in a row. `flush` writes a waiting one now; `hold`
- * keeps a value waiting until a flush or a `postpone`, which gives it a whole spell from then; `holding`
- * says whether one waits.
+ * slider's drag) when the spell ends, and none twice in a row. `flush` writes a waiting one now;
+ * `postpone` gives it a whole spell from then; `drop` forgets it; `holding` says whether one waits.
  */
 export function throttledWriter(write: (value: string) => void, everyMs: number) {
   let last: string | null = null;
@@ -36,8 +35,8 @@ export function throttledWriter(write: (value: string) => void, everyMs: number)
       if (waiting !== null) put(waiting);
       waiting = null;
     },
-    hold(value: string) {
-      waiting = value;
+    drop() {
+      waiting = null;
     },
     postpone() {
       if (timer !== null) clearTimeout(timer);

@@ -169,21 +169,15 @@ describe('the URL writer', () => {
     expect(written).toEqual(['a', 'b', 'c']);
   });
 
-  it('hold keeps a value waiting with no spell running, until a postpone gives it one or a flush writes it', () => {
+  it('drop forgets the waiting value: its spell writes nothing', () => {
     const written: string[] = [];
     const w = throttledWriter((v) => written.push(v), 300);
-    w.hold('a');
-    w.hold('b');
+    w.write('a');
+    w.write('b');
+    w.drop();
+    expect(w.holding()).toBe(false);
     vi.advanceTimersByTime(1000);
-    expect(written).toEqual([]);
-    w.postpone();
-    vi.advanceTimersByTime(299);
-    expect(written).toEqual([]);
-    vi.advanceTimersByTime(1);
-    expect(written).toEqual(['b']);
-    w.hold('c');
-    w.flush();
-    expect(written).toEqual(['b', 'c']);
+    expect(written).toEqual(['a']);
   });
 
   it('a flush writes the waiting value now, and nothing twice', () => {
