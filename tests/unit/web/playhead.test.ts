@@ -125,10 +125,15 @@ describe('the playhead', () => {
   });
 });
 
+/** A URL writer with a spell of 300 ms, and what it wrote. */
+function writer() {
+  const written: string[] = [];
+  return { written, w: throttledWriter((v) => written.push(v), 300) };
+}
+
 describe('the URL writer', () => {
   it('writes the first value of a quiet spell at once and the last of a burst when it ends, each once', () => {
-    const written: string[] = [];
-    const w = throttledWriter((v) => written.push(v), 300);
+    const { written, w } = writer();
     w.write('a=1');
     expect(written).toEqual(['a=1']);
     for (const v of ['a=2', 'a=3', 'a=4']) {
@@ -151,8 +156,7 @@ describe('the URL writer', () => {
   });
 
   it('postpone gives the waiting value a whole spell from then, and holding says whether one waits', () => {
-    const written: string[] = [];
-    const w = throttledWriter((v) => written.push(v), 300);
+    const { written, w } = writer();
     w.write('a');
     w.write('b');
     expect(w.holding()).toBe(true);
@@ -170,8 +174,7 @@ describe('the URL writer', () => {
   });
 
   it('drop forgets the waiting value: its spell writes nothing', () => {
-    const written: string[] = [];
-    const w = throttledWriter((v) => written.push(v), 300);
+    const { written, w } = writer();
     w.write('a');
     w.write('b');
     w.drop();
@@ -181,8 +184,7 @@ describe('the URL writer', () => {
   });
 
   it('a flush writes the waiting value now, and nothing twice', () => {
-    const written: string[] = [];
-    const w = throttledWriter((v) => written.push(v), 300);
+    const { written, w } = writer();
     w.write('x');
     w.write('y');
     w.flush();
