@@ -73,7 +73,7 @@ describe('what the playground does at a setting’s change', () => {
     await page.close();
   });
 
-  it('a slider’s drag writes its first step at once and its last a spell after it is let go, not as it settles', async () => {
+  it('a slider’s drag writes its first step at once and its last a spell after it is let go, not as it settles nor at its click', async () => {
     const { page, problems } = await open(env.context, env.relay.url);
     await page.waitForFunction(() => document.querySelectorAll('section.cards [data-card="Delay95"]').length === 2);
     await page.evaluate(() => {
@@ -94,6 +94,8 @@ describe('what the playground does at a setting’s change', () => {
       window.addEventListener('change', () => w.beforeSettle.push(w.writes - before), true);
       window.addEventListener('change', () => (before = w.writes), true);
       window.addEventListener('change', () => w.inSettle.push(w.writes - before));
+      // and while the click that ends it is
+      window.addEventListener('click', () => w.inSettle.push(w.writes - before));
     });
     const slider = page.locator('[data-param="link.delay"]');
     await slider.scrollIntoViewIfNeeded();
@@ -108,7 +110,7 @@ describe('what the playground does at a setting’s change', () => {
     // the first step starts the drag's entry, so Back undoes the drag even before its last step is written
     const [beforeSettle] = await page.evaluate(() => (window as unknown as { beforeSettle: number[] }).beforeSettle);
     expect(beforeSettle).toBeGreaterThanOrEqual(1);
-    expect(await page.evaluate(() => (window as unknown as { inSettle: number[] }).inSettle)).toEqual([0]);
+    expect(await page.evaluate(() => (window as unknown as { inSettle: number[] }).inSettle)).toEqual([0, 0]);
     expect(problems).toEqual([]);
     await page.close();
   });

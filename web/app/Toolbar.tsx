@@ -5,7 +5,6 @@ import { checkField } from '../state/codec.ts';
 import { type Experiment, experimentSchema, type Scenario } from '../state/experiment.ts';
 import { Guide } from '../teach/Guide.tsx';
 import { pageCatalogue } from './catalogue.ts';
-import { flushAddress } from './history.ts';
 import type { Slot } from './useRuns.ts';
 import { useLightDismiss } from '../components/useLightDismiss.ts';
 
@@ -53,9 +52,8 @@ interface Props {
 /** Scenario, live or simulated, seed, reset, the experiment's link, exports and imports. */
 export function Toolbar({ settingsOpen, toggleSettings, e, set, setScenario, liveTarget, onImport, note, children }: Props) {
   const importMenu = useLightDismiss();
+  // a drag's last step, written a spell later (history.ts), is in the address by now: the press began the click
   const copyLink = () => {
-    // a change of the last moments is written a spell later (history.ts): the link carries it now
-    flushAddress();
     void navigator.clipboard?.writeText(window.location.href).then(
       () => note('The link to this experiment is on the clipboard.'),
       () => note(window.location.href),

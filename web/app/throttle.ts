@@ -1,7 +1,9 @@
 /**
  * Writes values at most once per `everyMs`: the first of a quiet spell at once, the last of a burst (a
- * slider's drag) when the spell ends, and none twice in a row. `flush` writes a waiting one now;
- * `postpone` gives it a whole spell from then; `drop` forgets it; `holding` says whether one waits.
+ * slider's drag) when the spell ends, and none twice in a row. `flush` writes a waiting one now and ends
+ * the spell (what comes after a flush is the next action's, whose first value is written at once);
+ * `postpone` gives a waiting one a whole spell from then; `drop` forgets it (and gives it back);
+ * `holding` says whether one waits.
  */
 export function throttledWriter(write: (value: string) => void, everyMs: number) {
   let last: string | null = null;
@@ -32,11 +34,15 @@ export function throttledWriter(write: (value: string) => void, everyMs: number)
       spell();
     },
     flush() {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
       if (waiting !== null) put(waiting);
       waiting = null;
     },
-    drop() {
+    drop(): string | null {
+      const dropped = waiting;
       waiting = null;
+      return dropped;
     },
     postpone() {
       if (timer !== null) clearTimeout(timer);

@@ -67,12 +67,16 @@ export const ParamControl = memo(function ParamControl({
 /**
  * The exact value, typed. It is checked as a link's value is (checkField), so what the box applies a
  * shared link reproduces: a value outside the range, or a fraction of a whole-number parameter, is refused
- * with the reason and not applied; leaving the box then shows the value in force again, beside the reason.
+ * with the reason and not applied; leaving the box then shows the value in force again, beside the reason,
+ * until that value changes (the slider moved, another entry of the history): the reason is then of no value shown.
  */
 export function NumberBox({ spec, value, onChange, name, label }: { spec: NumberParam; value: number; onChange(v: number): void; name: string; label?: string }) {
   const [text, setText] = useState(String(value));
   const [problem, setProblem] = useState<string | null>(null);
-  useEffect(() => setText(String(value)), [value]);
+  useEffect(() => {
+    setText(String(value));
+    setProblem(null);
+  }, [value]);
   const type = (raw: string) => {
     setText(raw);
     const r = checkField(spec, raw.trim());
@@ -89,7 +93,8 @@ export function NumberBox({ spec, value, onChange, name, label }: { spec: Number
         onChange={(e) => type(e.target.value)}
         onBlur={() => setText(String(value))}
         aria-label={label ?? `${spec.name}, exact value${spec.unit ? ` in ${spec.unit}` : ''}`}
-        aria-invalid={problem !== null}
+        // what the box shows is invalid only while it is not the value in force
+        aria-invalid={problem !== null && text !== String(value)}
         data-number={name}
       />
       {problem && (

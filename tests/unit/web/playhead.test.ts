@@ -177,8 +177,9 @@ describe('the URL writer', () => {
     const { written, w } = writer();
     w.write('a');
     w.write('b');
-    w.drop();
+    expect(w.drop()).toBe('b');
     expect(w.holding()).toBe(false);
+    expect(w.drop()).toBeNull();
     vi.advanceTimersByTime(1000);
     expect(written).toEqual(['a']);
   });
@@ -191,5 +192,20 @@ describe('the URL writer', () => {
     expect(written).toEqual(['x', 'y']);
     vi.advanceTimersByTime(1000);
     expect(written).toEqual(['x', 'y']);
+  });
+
+  it("a flush ends the spell: the next value, the next action's first, is written at once", () => {
+    const { written, w } = writer();
+    w.write('A1');
+    w.write('A3');
+    w.postpone();
+    vi.advanceTimersByTime(100);
+    w.flush();
+    w.write('B1');
+    expect(written).toEqual(['A1', 'A3', 'B1']);
+    w.write('B2');
+    expect(written).toEqual(['A1', 'A3', 'B1']);
+    vi.advanceTimersByTime(300);
+    expect(written).toEqual(['A1', 'A3', 'B1', 'B2']);
   });
 });
