@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSeries } from '../../shared/metrics/series.ts';
+import { summarize } from '../../shared/metrics/summary.ts';
 import { coarseDots } from '../../shared/metrics/thin.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { loadTrace } from '../../server/traces.ts';
@@ -62,6 +63,20 @@ describe('a chart zoomed to a tenth of a second', () => {
     const svg = readFileSync(file, 'utf8');
     const sendsPath = /<path data-layer="send" d="([^"]*)"/.exec(svg)![1];
     expect(sendsPath.split('Z').length - 1).toBeGreaterThan(coarse);
+
+    // a new run while the zoom stands: its whole dots are asked for once it is shown
+    const next = { ...STEADY, link: { bandwidth: 24, delay: 30 } };
+    const run2 = runScenario(specFor(next, 'a'), loadTrace);
+    const sends2 = runSeries(run2.log, run2.endMs, run2.trace, false).sends;
+    const coarse2 = within(coarseDots(sends2, 0, run2.endMs, DOT_COLUMNS, DOT_ROWS)!.data, t0, t1);
+    expect(within(sends2, t0, t1)).toBeGreaterThan(2 * coarse2);
+    const throughput2 = `${summarize(run2).all.throughputMbps.toFixed(2)} Mbit/s`;
+    expect(throughput2).not.toBe(await card(page, 'A', 'Throughput'));
+    const delay = page.locator('[data-number="link.delay"]');
+    await delay.fill('30');
+    await delay.press('Enter');
+    await expect.poll(() => card(page, 'A', 'Throughput'), { timeout: 20_000 }).toBe(throughput2);
+    await expect.poll(blue, { timeout: 20_000 }).toBeGreaterThan(4 * coarse2);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -161,14 +161,16 @@ function useSetAndRun(e: Experiment, set: (e: Experiment) => void, ask: (e: Expe
 
 /**
  * A zoomed chart draws every packet: the shown runs' whole dots come from their workers, again for each
- * new run while the zoom stands (a run's view brings coarse copies, which draw the whole run alike).
+ * new run while the zoom stands (a run's view brings coarse copies, which draw the whole run alike). A
+ * side whose next run is under way is asked once that run is shown: its worker is busy with it.
  */
 function useWholeDotsWhileZoomed(zoomed: boolean, runs: Runs): void {
-  const { views, wholeDots } = runs;
+  const { views, busy, wholeDots } = runs;
+  const ready = (['a', 'b'] as const).filter((s) => !busy[s]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: wholeDots is remade each render; it reads the views this follows.
   useEffect(() => {
-    if (zoomed) void wholeDots();
-  }, [zoomed, views]);
+    if (zoomed) void wholeDots(ready);
+  }, [zoomed, views.a, views.b, ready.join()]);
 }
 
 /** The playground: two controllers side by side on the same link, as the URL describes them. */

@@ -10,6 +10,7 @@ import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { userCodeOf } from '../../shared/controllers/userInstalled.ts';
 import type { CheckResult } from '../worker/userModule.ts';
 import { pageSchemes, withPageCode } from '../editor/userCode.ts';
+import { putWholeDots } from './wholeDots.ts';
 
 export type Slot = 'a' | 'b';
 
@@ -37,10 +38,10 @@ export interface Runs {
   checkAndRun(slot: Slot, next: Experiment, code: string): Promise<CheckResult | null>;
   stopLive(): void;
   /**
-   * Puts each side's whole dots in place of the coarse copies its view came with (a zoom to a few seconds
+   * Puts the sides' whole dots in place of the coarse copies their views came with (a zoom to a few seconds
    * draws every packet; a figure holds them all); resolves once the page holds them.
    */
-  wholeDots(): Promise<void>;
+  wholeDots(slots?: readonly Slot[]): Promise<void>;
 }
 
 type PerSide<T> = Partial<Record<Slot, T>>;
@@ -187,14 +188,16 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
     stopLive() {
       pool.current!.cancelLive('a');
     },
-    async wholeDots() {
-      const asked = (['a', 'b'] as const).map(async (slot) => {
-        const view = views[slot];
-        const whole = view?.series.coarseOnly && (await pool.current!.wholeDots(slot, view));
-        // rendered at once: a figure made next reads the charts drawn with them
-        if (whole) flushSync(() => setViews((v) => (v[slot] === view ? { ...v, [slot]: whole } : v)));
-      });
-      await Promise.all(asked);
+    async wholeDots(slots = ['a', 'b'] as const) {
+      // rendered at once: a figure made next reads the charts drawn with them
+      const put = (slot: Slot) => (update: (now: RunView | null) => RunView | null) =>
+        flushSync(() =>
+          setViews((v) => {
+            const next = update(v[slot] ?? null);
+            return next === (v[slot] ?? null) ? v : { ...v, [slot]: next ?? undefined };
+          }),
+        );
+      await Promise.all(slots.map((slot) => views[slot] && putWholeDots(pool.current, slot, views[slot], put(slot))));
     },
   };
 }

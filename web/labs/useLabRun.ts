@@ -3,6 +3,7 @@ import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { withPageCode } from '../editor/userCode.ts';
 import type { RunView } from '../worker/protocol.ts';
 import { WorkerPool } from '../worker/pool.ts';
+import { putWholeDots } from '../app/wholeDots.ts';
 
 /**
  * A lab's one run, drawn as the playground draws a side's, and the span its charts are zoomed to. When
@@ -26,15 +27,8 @@ export function useLabRun(spec: () => ScenarioSpec | null, key: string) {
   }, [key]);
 
   useEffect(() => {
-    if (domain && view) void putWholeDots(runner.current, view, setView);
+    if (domain && view) void putWholeDots(runner.current, 'a', view, setView);
   }, [domain, view]);
 
   return { view, domain, setDomain };
-}
-
-/** `view`'s whole dots, asked of the lab's worker, in its place once they come, unless a newer view took it. */
-export async function putWholeDots(pool: WorkerPool | null, view: RunView, setView: (update: (now: RunView | null) => RunView | null) => void): Promise<void> {
-  if (!pool || !view.series.coarseOnly) return;
-  const whole = await pool.wholeDots('a', view);
-  if (whole) setView((now) => (now === view ? whole : now));
 }

@@ -10,7 +10,7 @@ import simWorkerUrl from './simWorker.ts?worker&url';
 import liveControllerUrl from './liveController.ts?worker&url';
 import type { ControllerRun } from './liveController.ts';
 
-type Slot = 'a' | 'b';
+export type Slot = 'a' | 'b';
 
 /** What a run's caller hears besides its views: the check of new code, and the preview of a first run. */
 interface RunHooks {
@@ -99,7 +99,8 @@ export class WorkerPool {
 
   /** The worker a request goes to: live fetches (and the exports of their runs) to the networked one. */
   private workerFor(slot: Slot, kind: RequestKind): WorkerLike {
-    const networked = NETWORKED.has(kind) || ((kind === 'export' || kind === 'dots') && this.drawnBy[slot] === 'networked');
+    // a live run's view comes whole: only the sandboxed worker is asked for dots
+    const networked = NETWORKED.has(kind) || (kind === 'export' && this.drawnBy[slot] === 'networked');
     if (!networked) return this.workers[slot];
     this.networked[slot] ??= this.listen(slot, networkWorker(simWorkerUrl, `live ${slot}`), true);
     return this.networked[slot];
@@ -265,10 +266,23 @@ export class WorkerPool {
     if (run === undefined) return Promise.resolve(null);
     let asked = this.wholeAsked.get(view);
     if (!asked) {
-      asked = this.request(slot, { kind: 'dots', run }).then((r) => (r.kind === 'dots' ? withWholeDots(view, r.dots) : null));
+      asked = this.askDots(slot, view, run);
       this.wholeAsked.set(view, asked);
     }
     return asked;
+  }
+
+  /**
+   * A worker that keeps another run has a newer one on its way, unless no run of the side is under way
+   * (the worker was replaced after a hang, or the run after this one failed): then it makes this one again.
+   */
+  private async askDots(slot: Slot, view: RunView, run: number): Promise<RunView | null> {
+    const r = await this.request(slot, { kind: 'dots', run });
+    if (r.kind === 'dots') return withWholeDots(view, r.dots);
+    const spec = view.source === 'simulated' && view.spec && 'workload' in view.spec ? view.spec : null;
+    if (r.kind !== 'error' || !spec || [...this.waiting.values()].some((w) => w.slot === slot && !ASIDES.has(w.req.kind))) return null;
+    const again = await this.request(slot, { kind: 'dots', run, spec });
+    return again.kind === 'dots' ? withWholeDots(view, again.dots) : null;
   }
 
   cancelLive(slot: Slot): void {

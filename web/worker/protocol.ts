@@ -43,8 +43,11 @@ export type WorkerRequest =
   | { id: number; kind: 'measure'; spec: MeasurementSpec }
   | { id: number; kind: 'measure-live'; relay: string; target: string; sizes: number[]; repeats: number }
   | { id: number; kind: 'export'; what: 'trace' | 'intervals' }
-  /** The whole dots of run `run` (its view came with coarse copies), while it is the run the worker keeps. */
-  | { id: number; kind: 'dots'; run: number }
+  /**
+   * The whole dots of run `run` (its view came with coarse copies), while it is the run the worker keeps;
+   * given its `spec`, made again when it is kept no more (runs are deterministic).
+   */
+  | { id: number; kind: 'dots'; run: number; spec?: ScenarioSpec }
   | { id: number; kind: 'cancel' }
   /** The page has drawn run `id`'s preview: its worker goes on with the rest (see PREVIEW_WAIT_MS). */
   | { id: number; kind: 'preview-shown' }

@@ -3,6 +3,7 @@ import { K } from '../../shared/log/kinds.ts';
 import { flowSeries } from '../../shared/metrics/fairness.ts';
 import { DOT_SERIES, type DotSeries, niceBin, runSeries, seriesBuffers } from '../../shared/metrics/series.ts';
 import { coarseDots, thinSteps } from '../../shared/metrics/thin.ts';
+import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import type { Trace } from '../../shared/trace/mahimahi.ts';
 import type { RunView } from './protocol.ts';
 
@@ -65,6 +66,23 @@ export function viewOf(r: ViewSource, spans?: { from: number[]; until: number[] 
   const view: RunView = { spec, summary: r.summary, series, live: r.live, wallMs: r.wallMs, source: r.source, flows };
   return { view, transfer, whole };
 }
+
+/** A run's dots series whole: those its view's coarse copies stand for, and the rest. */
+export function wholeDotsOf(log: EventLog, endMs: number, trace: Trace | null, spec: ScenarioSpec): WholeDots {
+  const series = runSeries(log, endMs, trace, spec.link.once);
+  return Object.fromEntries(DOT_SERIES.map((k) => [k, series[k]]));
+}
+
+/** The whole dots `kept` holds, handed over once: null when it is not run `run`'s, or they went already. */
+export function handOverDots(kept: { id: number; whole: WholeDots | null } | null, run: number): WholeDots | null {
+  if (kept?.id !== run || !kept.whole) return null;
+  const { whole } = kept;
+  kept.whole = null;
+  return whole;
+}
+
+/** The buffers of whole dots, each once, to hand them over. */
+export const dotBuffers = (dots: WholeDots) => [...new Set(Object.values(dots).map((d) => d.buffer as ArrayBuffer))];
 
 /** A view with the whole dots in place of the coarse copies it came with. */
 export const withWholeDots = (view: RunView, whole: WholeDots): RunView => ({ ...view, series: { ...view.series, ...whole, coarseOnly: undefined } });

@@ -9,17 +9,16 @@ import { runMeasurement } from '../../shared/scenarios/measurement.ts';
 import { measureLive } from './measureLive.ts';
 import { type RunResult, startScenario } from '../../shared/scenarios/run.ts';
 import { type ScenarioSpec, tracesOf } from '../../shared/scenarios/spec.ts';
-import { parseTrace, tracePeriod, type Trace } from '../../shared/trace/mahimahi.ts';
+import { parseTrace, tracePeriod } from '../../shared/trace/mahimahi.ts';
 import { type LiveStart, relayPolicy, startLive } from './liveRun.ts';
 import { previewWaits } from './previewWait.ts';
 import { PREVIEW_WAIT_MS, type RunView, type WorkerRequest, type WorkerResponse } from './protocol.ts';
 import { importRun } from './replay.ts';
-import { type ViewSource, viewOf, type WholeDots } from './runView.ts';
+import { keepUpload, loadTrace, traceArrived } from './traceStore.ts';
+import { dotBuffers, handOverDots, type ViewSource, viewOf, type WholeDots, wholeDotsOf } from './runView.ts';
 import { deltaBuffers, seriesDelta } from './seriesDelta.ts';
 import { catalogueFor, checkCode, watchRun } from './userModule.ts';
-import { namedSegmentsTrace, SEGMENTS_PREFIX } from '../../shared/stress/segments.ts';
 import { fromPage, toPage } from './host.ts';
-import type { TraceAnswer } from './sandboxHost.ts';
 import './sandbox.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -27,53 +26,10 @@ declare const self: DedicatedWorkerGlobalScope;
 const post = (m: WorkerResponse, transfer: Transferable[] = []) => toPage(m, transfer);
 
 /**
- * Bundled traces, asked of the page once (this worker may have no network: the page fetches them from its
- * own server, web/worker/sandboxHost.ts); uploaded ones as the page handed them over.
- */
-const traces = new Map<string, Trace>();
-const pending = new Map<string, Promise<Trace>>();
-/** Asks for traces the page has not answered yet. */
-const asked = new Map<string, { resolve(text: string): void; reject(e: Error): void }>();
-
-function loadTrace(name: string): Promise<Trace> {
-  const have = traces.get(name);
-  if (have) return Promise.resolve(have);
-  // Made from its name, and not kept: a search tries hundreds.
-  if (name.startsWith(SEGMENTS_PREFIX)) return new Promise((resolve) => resolve(namedSegmentsTrace(name)!));
-  let p = pending.get(name);
-  if (!p) {
-    p = new Promise<string>((resolve, reject) => {
-      asked.set(name, { resolve, reject });
-      post({ id: 0, kind: 'need-trace', name });
-    }).then((text) => {
-      const t = parseTrace(text, name);
-      traces.set(name, t);
-      return t;
-    });
-    // A trace that failed is asked for again next time (the server may be back).
-    p.catch(() => pending.delete(name));
-    pending.set(name, p);
-  }
-  return p;
-}
-
-function traceArrived(a: TraceAnswer): void {
-  const waiting = asked.get(a.name);
-  asked.delete(a.name);
-  if ('error' in a) return waiting?.reject(new Error(a.error));
-  // Sent unasked as the worker starts (the traces of the runs the page opens on): kept for the run that
-  // asks. A copy that comes after (the answer to an ask made before it) is not read again.
-  if (!waiting && traces.has(a.name)) return;
-  const text = new TextDecoder().decode(a.bytes);
-  if (waiting) return waiting.resolve(text);
-  traces.set(a.name, parseTrace(text, a.name));
-}
-
-/**
  * The latest run this worker drew (a side's run, growing while live): its log stays here for exports, and
  * the whole dots its view carries coarse copies of, for a zoom. `id`: the request it answered.
  */
-let kept: { id: number; log: EventLog; spec: RunView['spec']; endMs: number; binMs: number; whole: WholeDots } | null = null;
+let kept: { id: number; log: EventLog; spec: RunView['spec']; endMs: number; binMs: number; whole: WholeDots | null } | null = null;
 
 /** Makes a run's view, keeping what the page may ask of the run later. */
 function viewKept(id: number, r: ViewSource, spans?: { from: number[]; until: number[] }): [RunView, Transferable[]] {
@@ -82,10 +38,18 @@ function viewKept(id: number, r: ViewSource, spans?: { from: number[]; until: nu
   return [view, transfer];
 }
 
-/** The whole dots of run `run`, if it is still the one kept (copies: a later zoom may ask again). */
-function wholeDots(run: number): WholeDots {
-  if (kept?.id !== run) throw new Error('that run is no longer kept: a newer one replaced it');
-  return kept.whole;
+/**
+ * The whole dots of run `run`, handed over (the page asks once for a view): the kept run's, or, given its
+ * spec, those of the run made again.
+ */
+async function wholeDots(id: number, run: number, spec?: ScenarioSpec): Promise<WholeDots> {
+  const whole = handOverDots(kept, run);
+  if (whole) return whole;
+  if (!spec) throw new Error('that run is no longer kept: a newer one replaced it');
+  const result = (await watchRun(id, spec, undefined, () => simulate(spec)))!;
+  const dots = wholeDotsOf(result.log, result.endMs, result.trace, spec);
+  result.log.giveBack();
+  return dots;
 }
 
 function exportCsv(what: 'trace' | 'intervals'): string {
@@ -278,7 +242,7 @@ fromPage(async (m: WorkerRequest) => {
         return post({ id: m.id, kind: 'measured', result: await measureLive(m.relay, m.target, m.sizes, m.repeats) });
       case 'upload': {
         const t = parseTrace(m.text, m.name);
-        traces.set(`upload:${m.name}`, t);
+        keepUpload(m.name, t);
         return post({ id: m.id, kind: 'uploaded', name: m.name, durationMs: tracePeriod(t), opportunities: t.times.length });
       }
       case 'live': {
@@ -287,8 +251,10 @@ fromPage(async (m: WorkerRequest) => {
       }
       case 'export':
         return post({ id: m.id, kind: 'exported', text: exportCsv(m.what) });
-      case 'dots':
-        return post({ id: m.id, kind: 'dots', dots: wholeDots(m.run) });
+      case 'dots': {
+        const dots = await wholeDots(m.id, m.run, m.spec);
+        return post({ id: m.id, kind: 'dots', dots }, dotBuffers(dots));
+      }
       case 'preview-shown':
         return previews.shown(m.id);
       case 'cancel':

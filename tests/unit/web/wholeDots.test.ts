@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type DotSeries, runSeries, seriesBuffers } from '../../../shared/metrics/series.ts';
+import { DOT_SERIES, type DotSeries, runSeries, seriesBuffers } from '../../../shared/metrics/series.ts';
 import { summarize } from '../../../shared/metrics/summary.ts';
 import { coarseDots } from '../../../shared/metrics/thin.ts';
 import { contest, flow } from '../../../shared/scenarios/presets.ts';
@@ -7,7 +7,7 @@ import { runScenario } from '../../../shared/scenarios/run.ts';
 import { loadTrace } from '../../../server/traces.ts';
 import { WorkerPool } from '../../../web/worker/pool.ts';
 import type { RunView } from '../../../web/worker/protocol.ts';
-import { DOT_COLUMNS, DOT_ROWS, viewOf, withWholeDots } from '../../../web/worker/runView.ts';
+import { DOT_COLUMNS, DOT_ROWS, dotBuffers, handOverDots, viewOf, wholeDotsOf, withWholeDots } from '../../../web/worker/runView.ts';
 import { fakeWorkers } from '../../helpers/fakeWorkers.ts';
 
 const spec = contest('Verizon-LTE-short', [flow('aimd')]);
@@ -49,8 +49,26 @@ describe('a run’s view, made in its worker', () => {
   });
 });
 
+describe('the whole dots a worker keeps', () => {
+  it('go once, to an ask that names their run', () => {
+    const sends = Float64Array.of(0, 1);
+    const kept = { id: 3, whole: { sends } };
+    expect(handOverDots(kept, 2)).toBeNull();
+    expect(handOverDots(null, 3)).toBeNull();
+    expect(handOverDots(kept, 3)).toEqual({ sends });
+    expect(handOverDots(kept, 3)).toBeNull();
+  });
+
+  it('are made again whole from a run: every dots series, each buffer once', () => {
+    const dots = wholeDotsOf(run.log, run.endMs, run.trace, spec);
+    expect(Object.keys(dots).sort()).toEqual([...DOT_SERIES].sort());
+    expect(dots.sends).toEqual(whole.sends);
+    expect(dotBuffers(dots).length).toBe(DOT_SERIES.length);
+  });
+});
+
 describe('the whole dots of a shown run, asked of its worker', () => {
-  const coarseView = (wallMs: number) => ({ wallMs, series: { coarseOnly: true, sends: Float64Array.of(0, 1) } }) as unknown as RunView;
+  const coarseView = (wallMs: number) => ({ wallMs, source: 'simulated', spec, series: { coarseOnly: true, sends: Float64Array.of(0, 1) } }) as unknown as RunView;
 
   it("name the shown view's run, are asked once for it, and come back in the view's place", async () => {
     const { made, spawn } = fakeWorkers();
@@ -84,9 +102,31 @@ describe('the whole dots of a shown run, asked of its worker', () => {
     const ask = a.posted.find((m) => m.kind === 'dots')!;
     a.onmessage!({ data: { id: ask.id, kind: 'error', message: 'that run is no longer kept: a newer one replaced it' } });
     expect(await asked).toBeNull();
+    // the newer run is on its way: this one is not made again
+    expect(a.posted.filter((m) => m.kind === 'dots').length).toBe(1);
     a.onmessage!({ data: { id: a.posted[1].id, kind: 'view', view: coarseView(2), final: true } });
     expect(await next).toMatchObject({ kind: 'view' });
     expect(shown.map((v) => v.wallMs)).toEqual([1, 2]);
+  });
+
+  it('are made again from its spec when its worker keeps it no more and no run of the side is under way', async () => {
+    const { made, spawn } = fakeWorkers();
+    const pool = new WorkerPool([], spawn);
+    const a = made[0];
+    let shown: RunView | null = null;
+    void pool.run('a', spec, (v) => (shown = v));
+    a.onmessage!({ data: { id: a.posted[0].id, kind: 'view', view: coarseView(4), final: true } });
+    const asked = pool.wholeDots('a', shown!);
+    const first = a.posted.find((m) => m.kind === 'dots')!;
+    expect(first).toEqual({ id: first.id, kind: 'dots', run: a.posted[0].id });
+    // the worker was replaced after a hang, say, and keeps nothing
+    a.onmessage!({ data: { id: first.id, kind: 'error', message: 'that run is no longer kept: a newer one replaced it' } });
+    await expect.poll(() => a.posted.filter((m) => m.kind === 'dots').length).toBe(2);
+    const again = a.posted.filter((m) => m.kind === 'dots')[1];
+    expect(again).toEqual({ id: again.id, kind: 'dots', run: a.posted[0].id, spec });
+    const sends = Float64Array.of(0, 1, 1, 2);
+    a.onmessage!({ data: { id: again.id, kind: 'dots', dots: { sends } } });
+    expect((await asked)!.series.sends).toBe(sends);
   });
 
   it('of a view that came whole, are that view, asked of no one', async () => {
