@@ -5,6 +5,7 @@ import { coarseDots } from '../../../shared/metrics/thin.ts';
 import { contest, flow } from '../../../shared/scenarios/presets.ts';
 import { runScenario } from '../../../shared/scenarios/run.ts';
 import { loadTrace } from '../../../server/traces.ts';
+import { putWholeDots } from '../../../web/app/wholeDots.ts';
 import { WorkerPool } from '../../../web/worker/pool.ts';
 import type { RunView } from '../../../web/worker/protocol.ts';
 import { DOT_COLUMNS, DOT_ROWS, dotBuffers, handOverDots, viewOf, wholeDotsOf, withWholeDots } from '../../../web/worker/runView.ts';
@@ -14,6 +15,8 @@ const spec = contest('Verizon-LTE-short', [flow('aimd')]);
 const run = runScenario(spec, loadTrace);
 const source = { spec, log: run.log, endMs: run.endMs, trace: run.trace, summary: summarize(run), live: null, wallMs: 1 };
 const whole = runSeries(run.log, run.endMs, run.trace, false);
+/** A view as a worker sends it, with a coarse copy of its sends. */
+const coarseView = (wallMs: number) => ({ wallMs, source: 'simulated', spec, series: { coarseOnly: true, sends: Float64Array.of(0, 1) } }) as unknown as RunView;
 
 describe('a run’s view, made in its worker', () => {
   it('carries the coarse copies of the dots series in their place, and leaves the whole ones behind', () => {
@@ -68,8 +71,6 @@ describe('the whole dots a worker keeps', () => {
 });
 
 describe('the whole dots of a shown run, asked of its worker', () => {
-  const coarseView = (wallMs: number) => ({ wallMs, source: 'simulated', spec, series: { coarseOnly: true, sends: Float64Array.of(0, 1) } }) as unknown as RunView;
-
   it("name the shown view's run, are asked once for it, and come back in the view's place", async () => {
     const { made, spawn } = fakeWorkers();
     const pool = new WorkerPool([], spawn);
@@ -135,5 +136,38 @@ describe('the whole dots of a shown run, asked of its worker', () => {
     const view = { wallMs: 1, series: {} } as RunView;
     expect(await pool.wholeDots('a', view)).toBe(view);
     expect(made[0].posted).toEqual([]);
+  });
+});
+
+describe('a zoomed run’s whole dots, put in place of its view', () => {
+  it('come from its side’s worker, in place of the view they belong to and of no newer one', async () => {
+    const { made, spawn } = fakeWorkers();
+    const pool = new WorkerPool([], spawn);
+    const b = made[1];
+    let shown: RunView | null = null;
+    void pool.run('b', spec, (v) => (shown = v));
+    b.onmessage!({ data: { id: b.posted[0].id, kind: 'view', view: coarseView(1), final: true } });
+    const view = shown!;
+    const updates: ((now: RunView | null) => RunView | null)[] = [];
+    const put = putWholeDots(pool, 'b', view, (u) => updates.push(u));
+    const ask = b.posted.find((m) => m.kind === 'dots')!;
+    expect(made[0].posted).toEqual([]);
+    const sends = Float64Array.of(0, 1, 1, 2);
+    b.onmessage!({ data: { id: ask.id, kind: 'dots', dots: { sends } } });
+    await put;
+    expect(updates.length).toBe(1);
+    expect(updates[0](view)!.series.sends).toBe(sends);
+    const newer = coarseView(1);
+    expect(updates[0](newer)).toBe(newer);
+  });
+
+  it('asks nothing for a view that came whole, or before its worker is there', async () => {
+    const { made, spawn } = fakeWorkers();
+    const pool = new WorkerPool([], spawn);
+    const updates: unknown[] = [];
+    await putWholeDots(pool, 'a', { wallMs: 1, series: {} } as RunView, (u) => updates.push(u));
+    await putWholeDots(null, 'a', coarseView(1), (u) => updates.push(u));
+    expect(made[0].posted).toEqual([]);
+    expect(updates).toEqual([]);
   });
 });
