@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, playground } from '../helpers/page.ts';
+import { card, LIGHT_RUN, open, playground } from '../helpers/page.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -127,6 +127,29 @@ describe('one glance at projector sizes, in Chromium', () => {
     await page.waitForFunction(() => new URLSearchParams(location.search).get('link.delay') === '70');
     expect(await box.inputValue()).toBe('70');
     expect(await slider.getAttribute('aria-valuenow')).toBe('70'); // the delay, not its place on the log scale
+    await page.close();
+  });
+
+  it('a number box refuses a value out of range with its reason, keeps the reason beside the value in force, and drops it once that value changes', async () => {
+    const { page, problems } = await open(env.context, `${env.relay.url}/?${LIGHT_RUN}`);
+    await card(page, 'A', 'Throughput');
+    const box = page.locator('[data-number="a.a"]');
+    const reason = page.getByText('a must be a number from 0.1 to 10 packets (got "99")');
+    await box.fill('99');
+    await box.press('Enter');
+    await reason.waitFor();
+    expect(await box.getAttribute('aria-invalid')).toBe('true');
+    // leaving the box shows the value in force, which is valid, with the reason it was kept
+    await page.locator('[data-param="seed"]').click();
+    await expect.poll(() => box.inputValue()).toBe('1');
+    expect(await box.getAttribute('aria-invalid')).toBe('false');
+    expect(await reason.count()).toBe(1);
+    // a new value in force: the reason was about another
+    await page.locator('[data-param="a.a"]').press('ArrowRight');
+    await expect.poll(() => box.inputValue()).toBe('1.1');
+    await expect.poll(() => reason.count()).toBe(0);
+    expect(await box.getAttribute('aria-invalid')).toBe('false');
+    expect(problems).toEqual([]);
     await page.close();
   });
 

@@ -18,6 +18,18 @@ const whole = runSeries(run.log, run.endMs, run.trace, false);
 /** A view as a worker sends it, with a coarse copy of its sends. */
 const coarseView = (wallMs: number) => ({ wallMs, source: 'simulated', spec, series: { coarseOnly: true, sends: Float64Array.of(0, 1) } }) as unknown as RunView;
 
+/** A pool whose side `slot` shows a run's coarse view (`wallMs` tells it apart), and that side's fake worker. */
+function shownRun(slot: 'a' | 'b', wallMs: number) {
+  const { made, spawn } = fakeWorkers();
+  const pool = new WorkerPool([], spawn);
+  const worker = made[slot === 'a' ? 0 : 1];
+  const shown: RunView[] = [];
+  void pool.run(slot, spec, (v) => shown.push(v));
+  const runId = worker.posted[0].id;
+  worker.onmessage!({ data: { id: runId, kind: 'view', view: coarseView(wallMs), final: true } });
+  return { made, pool, worker, shown, runId };
+}
+
 describe('a run’s view, made in its worker', () => {
   it('carries the coarse copies of the dots series in their place, and leaves the whole ones behind', () => {
     const { view, transfer, whole: left } = viewOf({ ...source, source: 'simulated' });
@@ -72,14 +84,8 @@ describe('the whole dots a worker keeps', () => {
 
 describe('the whole dots of a shown run, asked of its worker', () => {
   it("name the shown view's run, are asked once for it, and come back in the view's place", async () => {
-    const { made, spawn } = fakeWorkers();
-    const pool = new WorkerPool([], spawn);
-    const a = made[0];
-    let shown: RunView | null = null;
-    void pool.run('a', spec, (v) => (shown = v));
-    const runId = a.posted[0].id;
-    a.onmessage!({ data: { id: runId, kind: 'view', view: coarseView(3), final: true } });
-    const asked = [pool.wholeDots('a', shown!), pool.wholeDots('a', shown!)];
+    const { pool, worker: a, shown, runId } = shownRun('a', 3);
+    const asked = [pool.wholeDots('a', shown[0]), pool.wholeDots('a', shown[0])];
     const dotsAsks = a.posted.filter((m) => m.kind === 'dots');
     expect(dotsAsks).toEqual([{ id: dotsAsks[0].id, kind: 'dots', run: runId }]);
     const sends = Float64Array.of(0, 1, 1, 2);
@@ -92,12 +98,7 @@ describe('the whole dots of a shown run, asked of its worker', () => {
   });
 
   it('leave the run under way the latest, and are none when the worker keeps a newer run', async () => {
-    const { made, spawn } = fakeWorkers();
-    const pool = new WorkerPool([], spawn);
-    const a = made[0];
-    const shown: RunView[] = [];
-    void pool.run('a', spec, (v) => shown.push(v));
-    a.onmessage!({ data: { id: a.posted[0].id, kind: 'view', view: coarseView(1), final: true } });
+    const { pool, worker: a, shown } = shownRun('a', 1);
     const next = pool.run('a', spec, (v) => shown.push(v));
     const asked = pool.wholeDots('a', shown[0]);
     const ask = a.posted.find((m) => m.kind === 'dots')!;
@@ -111,20 +112,15 @@ describe('the whole dots of a shown run, asked of its worker', () => {
   });
 
   it('are made again from its spec when its worker keeps it no more and no run of the side is under way', async () => {
-    const { made, spawn } = fakeWorkers();
-    const pool = new WorkerPool([], spawn);
-    const a = made[0];
-    let shown: RunView | null = null;
-    void pool.run('a', spec, (v) => (shown = v));
-    a.onmessage!({ data: { id: a.posted[0].id, kind: 'view', view: coarseView(4), final: true } });
-    const asked = pool.wholeDots('a', shown!);
+    const { pool, worker: a, shown, runId } = shownRun('a', 4);
+    const asked = pool.wholeDots('a', shown[0]);
     const first = a.posted.find((m) => m.kind === 'dots')!;
-    expect(first).toEqual({ id: first.id, kind: 'dots', run: a.posted[0].id });
+    expect(first).toEqual({ id: first.id, kind: 'dots', run: runId });
     // the worker was replaced after a hang, say, and keeps nothing
     a.onmessage!({ data: { id: first.id, kind: 'error', message: 'that run is no longer kept: a newer one replaced it' } });
     await expect.poll(() => a.posted.filter((m) => m.kind === 'dots').length).toBe(2);
     const again = a.posted.filter((m) => m.kind === 'dots')[1];
-    expect(again).toEqual({ id: again.id, kind: 'dots', run: a.posted[0].id, spec });
+    expect(again).toEqual({ id: again.id, kind: 'dots', run: runId, spec });
     const sends = Float64Array.of(0, 1, 1, 2);
     a.onmessage!({ data: { id: again.id, kind: 'dots', dots: { sends } } });
     expect((await asked)!.series.sends).toBe(sends);
@@ -141,13 +137,8 @@ describe('the whole dots of a shown run, asked of its worker', () => {
 
 describe('a zoomed run’s whole dots, put in place of its view', () => {
   it('come from its side’s worker, in place of the view they belong to and of no newer one', async () => {
-    const { made, spawn } = fakeWorkers();
-    const pool = new WorkerPool([], spawn);
-    const b = made[1];
-    let shown: RunView | null = null;
-    void pool.run('b', spec, (v) => (shown = v));
-    b.onmessage!({ data: { id: b.posted[0].id, kind: 'view', view: coarseView(1), final: true } });
-    const view = shown!;
+    const { made, pool, worker: b, shown } = shownRun('b', 1);
+    const view = shown[0];
     const updates: ((now: RunView | null) => RunView | null)[] = [];
     const put = putWholeDots(pool, 'b', view, (u) => updates.push(u));
     const ask = b.posted.find((m) => m.kind === 'dots')!;
