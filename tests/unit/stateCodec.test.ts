@@ -94,6 +94,14 @@ describe('the playground URL', () => {
     expect(decodeExperiment(encodeExperiment(decodeExperiment('sed=5&s=offset', pageCatalogue()).value, pageCatalogue()), pageCatalogue()).ignored).toEqual([]);
   });
 
+  it('reads a setting given more than once at its first value, says so once, and writes the link back with it alone', () => {
+    const { value, errors, ignored } = decodeExperiment('seed=5&a.a=x&link.delay=30&seed=6&a.a=3&zz=1&zz=2&link.delay=40&link.delay=50', pageCatalogue());
+    expect(ignored).toEqual(['unknown setting "zz" ignored', '"seed", "a.a", "link.delay" given more than once: the first value of each is read, the others ignored']);
+    expect(errors).toEqual([expect.stringMatching(/^controller A: a must be a number .*\(got "x"\)$/)]);
+    expect(value).toMatchObject({ seed: 5, a: { params: {} }, link: { delay: 30 } });
+    expect(encodeExperiment(value, pageCatalogue())).toBe('seed=5&a=aimd&b=bdp&link.delay=30');
+  });
+
   it('names a view the page does not have: it opens the playground', () => {
     expect(viewOf('view=nowhere')).toBe('');
     expect(decodeExperiment('view=nowhere', pageCatalogue()).errors).toEqual([`view must be one of (none), ${VIEW_IDS.slice(1).join(', ')} (got "nowhere")`]);
@@ -178,6 +186,20 @@ describe.each([
     const { errors, ignored } = decodeView(schema, `view=${view}&code=x&sed=5&${schema[0].name}.x=1`);
     expect(errors).toEqual([]);
     expect(ignored).toEqual([`unknown settings "sed", "${schema[0].name}.x" ignored`]);
+  });
+
+  it('names a field given twice, but not a list’s items, which repeat', () => {
+    const query = encodeView(view, schema, nonDefault(schema, item));
+    for (const [k, v] of [...query]) query.append(k, v);
+    const lists = schema.filter((f) => f.kind === 'list').map((f) => f.name);
+    const once = ['view', ...schema.filter((f) => f.kind !== 'list').map((f) => f.name)];
+    expect(decodeView(schema, query.toString()).ignored).toEqual([
+      `${once
+        .slice(0, 5)
+        .map((k) => `"${k}"`)
+        .join(', ')}${once.length > 5 ? ` and ${once.length - 5} more` : ''} given more than once: the first value of each is read, the others ignored`,
+    ]);
+    for (const l of lists) expect(decodeView(schema, query.toString()).value[l]).toHaveLength(2);
   });
 });
 

@@ -129,8 +129,11 @@ export function encode(schema: readonly Field[], value: StateValues, query = new
 export function decodeGroup(schema: readonly ParamSpec[], query: URLSearchParams, prefix: string, owner: string): Decoded<ParamValues> {
   const value: ParamValues = {};
   const errors: string[] = [];
+  const read = new Set<string>();
   for (const [key, raw] of query) {
-    if (!key.startsWith(prefix)) continue;
+    // a key given again is read once, at its first value, as a field is (`repeatedKeys` names it)
+    if (!key.startsWith(prefix) || read.has(key)) continue;
+    read.add(key);
     const name = key.slice(prefix.length);
     const spec = schema.find((p) => p.name === name);
     const r = spec ? checkField(spec, raw) : { error: `${owner} has no parameter ${quote(name)} (its parameters: ${schema.map((p) => p.name).join(', ') || 'none'})` };
@@ -152,11 +155,35 @@ export function unknownKeys(query: URLSearchParams, names: readonly string[], pr
   return [...unknown];
 }
 
-/** The most unknown keys one message names; a link can carry thousands. */
+/**
+ * The keys of `query` given more than once that are read once (all but `lists`, whose items repeat), each
+ * once, in order: a hand-edited link, or two pasted together. Each is read at its first value.
+ */
+export function repeatedKeys(query: URLSearchParams, lists: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const key of query.keys()) {
+    if (seen.has(key) && !lists.includes(key)) repeated.add(key);
+    seen.add(key);
+  }
+  return [...repeated];
+}
+
+/** The most keys one message names; a link can carry thousands. */
 const NAMED_KEYS = 5;
 
-/** How a view says which keys of its URL it did not understand: the first few by name, the rest counted. */
-export function ignoredMessage(keys: readonly string[]): string {
+/** The first few keys by name, the rest counted. */
+function someKeys(keys: readonly string[]): string {
   const more = keys.length > NAMED_KEYS ? ` and ${keys.length - NAMED_KEYS} more` : '';
-  return `unknown setting${keys.length > 1 ? 's' : ''} ${keys.slice(0, NAMED_KEYS).map(quote).join(', ')}${more} ignored`;
+  return `${keys.slice(0, NAMED_KEYS).map(quote).join(', ')}${more}`;
+}
+
+/** How a view says which keys of its URL it did not understand. */
+export function ignoredMessage(keys: readonly string[]): string {
+  return `unknown setting${keys.length > 1 ? 's' : ''} ${someKeys(keys)} ignored`;
+}
+
+/** How a view says which keys its URL gives more than once. */
+export function repeatedMessage(keys: readonly string[]): string {
+  return `${someKeys(keys)} given more than once: the first value of each is read, the others ignored`;
 }

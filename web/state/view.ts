@@ -1,5 +1,5 @@
 import { choice } from '../../shared/controllers/types.ts';
-import { decode, encode, type Field, ignoredMessage, type StateValues, unknownKeys, type UrlProblems, type ViewState } from './codec.ts';
+import { decode, encode, type Field, ignoredMessage, repeatedKeys, repeatedMessage, type StateValues, unknownKeys, type UrlProblems, type ViewState } from './codec.ts';
 
 /** The page's views as `?view=` names them; the playground's name is none. */
 export const VIEW_IDS = ['', 'contest-lab', 'transport-lab', 'shared-lab', 'measurement', 'leaderboard', 'sessions', 'stress', 'contest'] as const;
@@ -20,11 +20,17 @@ export function viewOf(search: string): ViewId {
 
 /**
  * What is wrong with a view's URL besides its own fields' values: a view the page does not have, and the
- * keys that are none of the view's fields, groups (`prefixes`, such as "a." of "a.gain") or the page's.
+ * keys that are none of the view's fields, groups (`prefixes`, such as "a." of "a.gain") or the page's,
+ * and those given more than once.
  */
 export function pageProblems(query: URLSearchParams, fields: readonly Field[], prefixes: readonly string[] = []): UrlProblems {
   const unknown = unknownKeys(query, [VIEW_FIELD.name, CODE_KEY, ...fields.map((f) => f.name)], prefixes);
-  return { errors: decode([VIEW_FIELD], query).errors, ignored: unknown.length ? [ignoredMessage(unknown)] : [] };
+  const repeated = repeatedKeys(
+    query,
+    fields.filter((f) => f.kind === 'list').map((f) => f.name),
+  ).filter((k) => !unknown.includes(k));
+  const ignored = [...(unknown.length ? [ignoredMessage(unknown)] : []), ...(repeated.length ? [repeatedMessage(repeated)] : [])];
+  return { errors: decode([VIEW_FIELD], query).errors, ignored };
 }
 
 /** A view's fields from its URL, with everything wrong in the URL named. */
