@@ -134,7 +134,7 @@ describe('one glance at projector sizes, in Chromium', () => {
     const { page, problems } = await open(env.context, `${env.relay.url}/?${LIGHT_RUN}`);
     await card(page, 'A', 'Throughput');
     const box = page.locator('[data-number="a.a"]');
-    const reason = page.getByText('a must be a number from 0.1 to 10 packets (got "99")');
+    const reason = page.getByText('a must be a number from 0.1 to 10 packets (got "99"); a stays 1');
     await box.fill('99');
     await box.press('Enter');
     await reason.waitFor();

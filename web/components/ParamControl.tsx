@@ -80,7 +80,8 @@ export function NumberBox({ spec, value, onChange, name, label }: { spec: Number
   const type = (raw: string) => {
     setText(raw);
     const r = checkField(spec, raw.trim());
-    setProblem('error' in r ? r.error : null);
+    // the reason stays beside the box after it shows the kept value again: it says which value that is
+    setProblem('error' in r ? `${r.error}; ${spec.name} stays ${value}` : null);
     if ('value' in r) onChange(Number(r.value));
   };
   return (
