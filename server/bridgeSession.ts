@@ -222,10 +222,8 @@ function parseControl(text: string): { t: number } | string {
   } catch {
     return 'text messages must be JSON control messages';
   }
-  if (typeof m !== 'object' || m === null || Array.isArray(m)) return 'a control message must be a JSON object with a "type"';
-  const { type, t } = m as Record<string, unknown>;
-  if (type !== 'ping') {
-    return `unknown control message ${typeof type === 'string' ? quote(type) : typeof type}`;
-  }
+  const { type, t } = (typeof m === 'object' && m !== null && !Array.isArray(m) ? m : {}) as Record<string, unknown>;
+  if (typeof type !== 'string') return 'a control message must be a JSON object with a "type" (the bridge takes "ping")';
+  if (type !== 'ping') return `unknown control message ${quote(type)} (the bridge takes "ping")`;
   return { t: typeof t === 'number' && Number.isFinite(t) ? t : 0 };
 }

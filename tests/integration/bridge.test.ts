@@ -80,7 +80,7 @@ describe('the UDP↔WebSocket bridge', () => {
     await until(() => got.texts.length >= 4);
     expect(got.texts[1]).toMatchObject({ type: 'pong', t: 42 });
     expect(got.texts[2]).toMatchObject({ type: 'error', fatal: false, message: 'text messages must be JSON control messages' });
-    expect(got.texts[3]).toMatchObject({ type: 'error', fatal: false, message: 'unknown control message "launch"' });
+    expect(got.texts[3]).toMatchObject({ type: 'error', fatal: false, message: 'unknown control message "launch" (the bridge takes "ping")' });
     ws.send(Buffer.from('SendSize\n\n'));
     expect(await until(() => got.frames.length === 1)).toBe(true);
     ws.close();
