@@ -24,7 +24,8 @@ const COMPRESSED_TYPES: Record<string, string> = {
   '.down': 'text/plain; charset=utf-8',
   '.up': 'text/plain; charset=utf-8',
 };
-const ENCODINGS = [
+/** The compressed copies the build writes beside a file, and the suffix each is served under (routes name them too). */
+export const ENCODINGS = [
   { name: 'br', suffix: '.br', accepts: /\bbr\b/ },
   { name: 'gzip', suffix: '.gz', accepts: /\bgzip\b/ },
 ] as const;

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, posix } from 'node:path';
 import { CONTEST_ID, MAX_CODE_BYTES } from '../../shared/contest/api.ts';
 import { requestUrl } from '../http.ts';
+import { ENCODINGS } from '../static.ts';
 import { readBody } from './body.ts';
 import { boardCsv } from './csv.ts';
 import type { Contest } from './contest.ts';
@@ -19,7 +20,13 @@ const send = (res: ServerResponse, status: number, body: unknown, headers: Recor
 };
 const refuse = (res: ServerResponse, status: number, error: string, headers: Record<string, string> = {}) => send(res, status, { error }, headers);
 
-/** Whether a request path names a held-out trace's file, however it is written. */
+/** A file's name without the compression suffixes the static server serves its compressed copies under. */
+function uncompressed(name: string): string {
+  const suffix = ENCODINGS.find((e) => name.endsWith(e.suffix))?.suffix;
+  return suffix ? uncompressed(name.slice(0, -suffix.length)) : name;
+}
+
+/** Whether a request path names a held-out trace's file, or a compressed copy of it, however it is written. */
 function namesHeldOut(pathname: string, heldOutFiles: ReadonlySet<string>): boolean {
   let path = pathname;
   try {
@@ -27,7 +34,7 @@ function namesHeldOut(pathname: string, heldOutFiles: ReadonlySet<string>): bool
   } catch {
     // left as written: a file name has no bad escapes
   }
-  return heldOutFiles.has(basename(posix.normalize(path)));
+  return heldOutFiles.has(uncompressed(basename(posix.normalize(path))));
 }
 
 /** Answers the request if it is the contest's; false for any other. */

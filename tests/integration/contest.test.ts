@@ -59,7 +59,17 @@ describe('the class contest: scoring', () => {
   }, 180_000);
 
   it('never serves a held-out trace, however its path is written, and serves the public ones', async () => {
-    for (const path of [`/traces/${HELD_OUT}.down`, `/traces/${HELD_OUT}.up`, '/traces/ATT-LTE-driving-2016%2Edown', `//traces/./${HELD_OUT}.down`, `/traces/x/../${HELD_OUT}.up`]) {
+    for (const path of [
+      `/traces/${HELD_OUT}.down`,
+      `/traces/${HELD_OUT}.up`,
+      '/traces/ATT-LTE-driving-2016%2Edown',
+      `//traces/./${HELD_OUT}.down`,
+      `/traces/x/../${HELD_OUT}.up`,
+      `/traces/${HELD_OUT}.down.gz`,
+      `/traces/${HELD_OUT}.up.br`,
+      `/traces/${HELD_OUT}%2Eup%2Egz`,
+      `/traces/${HELD_OUT}.down.br.gz`,
+    ]) {
       const res = await fetch(`${relay.url}${path}`);
       expect(res.status, path).toBe(404);
       expect(await res.text(), path).toContain('held out');
