@@ -20,7 +20,7 @@ const COLUMNS = ['at', 'server', 'id', 'result', 'time', 'penalty'] as const;
  * more, so that reading gives it back whole.
  */
 const FORMULA = /^[=+\-@\t\r]/;
-const defuse = (id: string) => (FORMULA.test(id) || id.startsWith("'") ? `'${id}` : id);
+export const defuse = (id: string) => (FORMULA.test(id) || id.startsWith("'") ? `'${id}` : id);
 const restore = (cell: string) => (cell.startsWith("'") ? cell.slice(1) : cell);
 
 export function leaderboardCsv(entries: readonly LeaderboardEntry[]): string {
