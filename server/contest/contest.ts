@@ -36,7 +36,8 @@ const MAX_WATCHERS_PER_ADDRESS = 80;
 /** Submissions waiting at most, over all ids. */
 export const MAX_WAITING = 1000;
 
-export type Refusal = { status: number; error: string; headers?: Record<string, string> };
+/** A refusal's status, its sentence, and (for a submission the disk refused) the submission and its id's token. */
+export type Refusal = { status: number; error: string; headers?: Record<string, string>; held?: Accepted };
 
 export class Contest {
   readonly events: ContestEvents;
@@ -82,8 +83,13 @@ export class Contest {
     ];
   }
 
-  /** Takes a submission, or says why not: the id's token, one waiting per id, the least gap, the queue's bound. */
+  /**
+   * Takes a submission, or says why not: the records refusing writes, the id's token, one waiting per id,
+   * the least gap, the queue's bound. It is acknowledged only once it (and a new id's token) is on disk.
+   */
   async submit(id: string, code: string, token: unknown): Promise<Accepted | Refusal> {
+    const trouble = this.store.diskTrouble();
+    if (trouble) return { status: 503, error: `the relay cannot write its records now (${trouble}): no submission is taken until it can; try again later` };
     const check = this.store.checkToken(id, token);
     if (check === 'missing') return { status: 403, error: `${id} has submitted before: send the token its first submission was given` };
     if (check === 'wrong') return { status: 403, error: `the token is not ${id}'s` };
@@ -93,9 +99,15 @@ export class Contest {
     const wait = last ? Math.ceil(this.o.gapSeconds - (Date.now() - Date.parse(last.at)) / 1000) : 0;
     if (wait > 0) return { status: 429, error: `${id} may submit once every ${this.o.gapSeconds} s: try again in ${wait} s`, headers: { 'retry-after': String(wait) } };
     if (this.scorer.waiting >= MAX_WAITING) return { status: 503, error: `${MAX_WAITING} submissions are waiting to be scored: try again later` };
-    const { entry, token: kept } = await this.store.accept(id, code, check === 'ok' ? (token as string) : null);
+    const { entry, token: kept, written } = await this.store.accept(id, code, check === 'ok' ? (token as string) : null);
     this.queue(entry);
-    return { submission: entry.submission, token: kept };
+    if (written) return { submission: entry.submission, token: kept };
+    const what = check === 'new' ? `submission ${entry.submission} and ${id}'s token` : `submission ${entry.submission}`;
+    return {
+      status: 503,
+      error: `the relay could not write ${what} to its records (${this.store.diskTrouble() ?? 'its records are closed'}): it is not acknowledged. It is kept in memory and scored as usual, and written to the records if the disk takes it before the relay stops; if the relay stops first, it and its score are lost.`,
+      held: { submission: entry.submission, token: kept },
+    };
   }
 
   private queue(e: Entry): void {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Attempt, Board, BoardRow, ContestTrace, SubmissionStatus, SubmissionView, TraceScore } from '../../shared/contest/api.ts';
 import type { Journal, JournalRecord } from '../records/journal.ts';
+import { recordsStatus } from '../records/relayRecords.ts';
 
 /**
  * The contest's submissions and the ids' tokens, in memory and in the records journal: a submission is
@@ -55,11 +56,19 @@ export class ContestStore {
   }
 
   /**
-   * Appends to the journal: resolved once on disk, or held in memory while the disk refuses it (the journal
-   * retries); a journal closed as the relay stops takes nothing more.
+   * Appends to the journal: true once on disk; false while held in memory because the disk refuses it (the
+   * journal retries), or when a journal closed as the relay stops takes nothing more.
    */
-  private record(r: JournalRecord): Promise<unknown> {
-    return this.journal?.append(r).catch(() => null) ?? Promise.resolve(null);
+  private async record(r: JournalRecord): Promise<boolean> {
+    if (!this.journal) return true;
+    return (await this.journal.append(r).catch(() => 'closed')) === 'written';
+  }
+
+  /** Why the records cannot take a submission now (records held in memory, or the last write failed), or null. */
+  diskTrouble(): string | null {
+    const status = recordsStatus(this.journal);
+    if (!status || (status.backlog === 0 && status.error === null)) return null;
+    return `${status.backlog} records held in memory${status.error ? `, the last write failed: ${status.error}` : ''}`;
   }
 
   checkToken(id: string, token: unknown): TokenCheck {
@@ -73,16 +82,19 @@ export class ContestStore {
     return this.byId.get(id) ?? [];
   }
 
-  /** Journals a submission (and a new id's token) and keeps it queued; resolves once the journal has it. */
-  async accept(id: string, code: string, token: string | null): Promise<{ entry: Entry; token: string }> {
+  /**
+   * Journals a submission (and a new id's token) and keeps it queued; resolves once the journal has it on
+   * disk (`written`) or holds it in memory because the disk refused it (not `written`: not acknowledged).
+   */
+  async accept(id: string, code: string, token: string | null): Promise<{ entry: Entry; token: string; written: boolean }> {
     const fresh = token === null ? randomBytes(16).toString('hex') : null;
     const entry: Entry = { submission: randomBytes(8).toString('hex'), id, at: new Date().toISOString(), code, status: 'queued', scores: [] };
     if (fresh) this.tokens.set(id, hashOf(fresh));
     this.keep(entry);
     const writes = [this.record({ kind: 'contest-submission', submission: entry.submission, id, at: entry.at, code })];
     if (fresh) writes.push(this.record({ kind: 'contest-token', id, hash: hashOf(fresh).toString('hex') }));
-    await Promise.all(writes);
-    return { entry, token: fresh ?? (token as string) };
+    const written = (await Promise.all(writes)).every(Boolean);
+    return { entry, token: fresh ?? (token as string), written };
   }
 
   /** A submission's state changes; a final one is journaled. */
