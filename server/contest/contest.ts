@@ -25,6 +25,10 @@ export interface ContestOptions {
   scorers: number;
   /** Least time between two submissions under one id, s. */
   gapSeconds: number;
+  /** Submissions one client address may have waiting to be scored at once (--contest-waiting-per-client). */
+  waitingPerClient?: number;
+  /** Ids one client address may create while the relay runs (--contest-ids-per-client). */
+  idsPerClient?: number;
   limits: SandboxLimits;
   /** Pages one client address may watch the contest's live feed from (the relay's --max-feeds-per-client). */
   maxFeedsPerClient?: number;
@@ -35,6 +39,17 @@ const MAX_WATCHERS_PER_ADDRESS = 80;
 
 /** Submissions waiting at most, over all ids. */
 export const MAX_WAITING = 1000;
+/**
+ * Submissions one address may have waiting, unless the relay says: a lab room behind one NAT shares an
+ * address, and fifty students each with one waiting fit; twenty addresses are needed to fill MAX_WAITING.
+ */
+export const WAITING_PER_ADDRESS = 50;
+/**
+ * Ids one address may create while the relay runs, unless the relay says: each id is a name on the board
+ * and a token kept for good, so ids are not free; a lab room behind one NAT, every student trying a few ids,
+ * stays well under it.
+ */
+export const IDS_PER_ADDRESS = 200;
 
 /** A refusal's status, its sentence, and (for a submission the disk refused) the submission and its id's token. */
 export type Refusal = { status: number; error: string; headers?: Record<string, string>; held?: Accepted };
@@ -44,6 +59,8 @@ export class Contest {
   readonly heldOutFiles: ReadonlySet<string>;
   private readonly scorer: Scorer;
   private readonly references = new Map<string, { omniscient: Omniscient | null; schemes: ReferencePoint[] }>();
+  /** Ids each client address created while the relay runs. */
+  private readonly created = new Map<string, number>();
 
   private constructor(
     private readonly o: ContestOptions,
@@ -87,19 +104,26 @@ export class Contest {
    * Takes a submission, or says why not: the records refusing writes, the id's token, one waiting per id,
    * the least gap, the queue's bound. It is acknowledged only once it (and a new id's token) is on disk.
    */
-  async submit(id: string, code: string, token: unknown): Promise<Accepted | Refusal> {
+  async submit(id: string, address: string, code: string, token: unknown): Promise<Accepted | Refusal> {
     const trouble = this.store.diskTrouble();
     if (trouble) return { status: 503, error: `the relay cannot write its records now (${trouble}): no submission is taken until it can; try again later` };
     const check = this.store.checkToken(id, token);
     if (check === 'missing') return { status: 403, error: `${id} has submitted before: send the token its first submission was given` };
     if (check === 'wrong') return { status: 403, error: `the token is not ${id}'s` };
+    const created = this.created.get(address) ?? 0;
+    const ids = this.o.idsPerClient ?? IDS_PER_ADDRESS;
+    if (check === 'new' && created >= ids) return { status: 429, error: `${ids} ids were created from your address already: submit under one of them, with its token` };
     const attempts = this.store.attemptsOf(id);
     if (attempts.some((e) => e.status === 'queued')) return { status: 429, error: `${id} has a submission waiting to be scored: send the next once it is scored` };
     const last = attempts.at(-1);
     const wait = last ? Math.ceil(this.o.gapSeconds - (Date.now() - Date.parse(last.at)) / 1000) : 0;
     if (wait > 0) return { status: 429, error: `${id} may submit once every ${this.o.gapSeconds} s: try again in ${wait} s`, headers: { 'retry-after': String(wait) } };
+    const waiting = this.o.waitingPerClient ?? WAITING_PER_ADDRESS;
+    if (this.scorer.waitingFrom(address) >= waiting)
+      return { status: 429, error: `${waiting} submissions from your address are waiting to be scored already: send the next once one of them is scored` };
     if (this.scorer.waiting >= MAX_WAITING) return { status: 503, error: `${MAX_WAITING} submissions are waiting to be scored: try again later` };
-    const { entry, token: kept, written } = await this.store.accept(id, code, check === 'ok' ? (token as string) : null);
+    if (check === 'new') this.created.set(address, created + 1);
+    const { entry, token: kept, written } = await this.store.accept(id, address, code, check === 'ok' ? (token as string) : null);
     this.queue(entry);
     if (written) return { submission: entry.submission, token: kept };
     const what = check === 'new' ? `submission ${entry.submission} and ${id}'s token` : `submission ${entry.submission}`;
@@ -112,24 +136,27 @@ export class Contest {
 
   private queue(e: Entry): void {
     this.changed(e);
-    this.scorer.add({
-      code: e.code,
-      scheme: 'user',
-      started: () => {
-        this.store.settle(e, 'running');
-        this.changed(e);
+    this.scorer.add(
+      {
+        code: e.code,
+        scheme: 'user',
+        started: () => {
+          this.store.settle(e, 'running');
+          this.changed(e);
+        },
+        finished: (out) => {
+          if ('error' in out) this.store.settle(e, 'failed', [], out.error);
+          else
+            this.store.settle(
+              e,
+              'scored',
+              out.scores.map(({ omniscient: _, ...s }) => s),
+            );
+          this.changed(e);
+        },
       },
-      finished: (out) => {
-        if ('error' in out) this.store.settle(e, 'failed', [], out.error);
-        else
-          this.store.settle(
-            e,
-            'scored',
-            out.scores.map(({ omniscient: _, ...s }) => s),
-          );
-        this.changed(e);
-      },
-    });
+      e.address,
+    );
   }
 
   private changed(e: Entry): void {
@@ -137,23 +164,20 @@ export class Contest {
   }
 
   private addReference(scheme: string): void {
-    this.scorer.add(
-      {
-        code: null,
-        scheme,
-        started: () => {},
-        finished: (out) => {
-          if ('error' in out) return;
-          for (const { trace, omniscient, throughputMbps, delay95, score } of out.scores) {
-            const r = this.references.get(trace) ?? { omniscient, schemes: [] };
-            r.schemes.push({ scheme, throughputMbps, delay95, score });
-            this.references.set(trace, r);
-          }
-          this.events.send({ kind: 'reference' });
-        },
+    this.scorer.addReference({
+      code: null,
+      scheme,
+      started: () => {},
+      finished: (out) => {
+        if ('error' in out) return;
+        for (const { trace, omniscient, throughputMbps, delay95, score } of out.scores) {
+          const r = this.references.get(trace) ?? { omniscient, schemes: [] };
+          r.schemes.push({ scheme, throughputMbps, delay95, score });
+          this.references.set(trace, r);
+        }
+        this.events.send({ kind: 'reference' });
       },
-      true,
-    );
+    });
   }
 
   /** The reference points of the traces shown. */

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
 import { flagName, listFlag, readFlag, switchFlag, textFlag, UsageError, wholeFlag } from '../cli/flags.ts';
-import type { ContestOptions } from './contest.ts';
+import { type ContestOptions, IDS_PER_ADDRESS, MAX_WAITING, WAITING_PER_ADDRESS } from './contest.ts';
 
 /** The relay's contest flags (the relay's flag table takes them in; `--contest` turns the rest on). */
 
@@ -21,6 +21,8 @@ export const CONTEST_FLAGS = [
   switchFlag('contestReveal', 'contest: show the held-out scores from the start (else the operator reveals them in the page)'),
   wholeFlag('contestScorers', '', 1, 1024, MAX_SCORERS, `contest: submissions scored at once (at most ${MAX_SCORERS} here: one fewer than the cores)`),
   wholeFlag('contestGap', 's', 0, 86_400, 10, 'contest: least time between two submissions under one id'),
+  wholeFlag('contestWaitingPerClient', '', 1, MAX_WAITING, WAITING_PER_ADDRESS, 'contest: submissions one client address may have waiting to be scored (a lab behind one NAT shares one)'),
+  wholeFlag('contestIdsPerClient', '', 1, 100_000, IDS_PER_ADDRESS, 'contest: ids one client address may create while the relay runs'),
   wholeFlag('contestMemory', 'MB', 64, 16_384, 256, "contest: each run's JavaScript heap"),
   wholeFlag('contestCpu', 's', 1, 3600, 30, "contest: each run's CPU time"),
   wholeFlag('contestWall', 's', 1, 3600, 60, "contest: each run's wall-clock time, less the time it waited for a CPU (at most 5× this in all)"),
@@ -64,6 +66,8 @@ export function readContestFlags(given: Record<string, unknown>): ContestOptions
     reveal: Boolean(value('contestReveal', given)),
     scorers,
     gapSeconds: value('contestGap', given) as number,
+    waitingPerClient: value('contestWaitingPerClient', given) as number,
+    idsPerClient: value('contestIdsPerClient', given) as number,
     limits: { memoryMb: value('contestMemory', given) as number, cpuSeconds: value('contestCpu', given) as number, wallSeconds: value('contestWall', given) as number },
   };
 }

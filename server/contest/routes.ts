@@ -81,7 +81,7 @@ async function submit(req: IncomingMessage, res: ServerResponse, contest: Contes
   if (typeof code !== 'string' || code.trim() === '') return refuse(res, 400, 'code must be the controller module, as text');
   const bytes = Buffer.byteLength(code, 'utf8');
   if (bytes > MAX_CODE_BYTES) return refuse(res, 413, `the code is ${bytes} bytes; a submission may be at most ${MAX_CODE_BYTES} bytes (256 KB)`);
-  const answer = await contest.submit(id, code, token);
+  const answer = await contest.submit(id, contest.clientAddress(req), code, token);
   if ('error' in answer) send(res, answer.status, { error: answer.error, ...answer.held }, answer.headers);
   else send(res, 202, answer);
 }

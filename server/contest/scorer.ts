@@ -5,8 +5,9 @@ import { traceFiles } from './traces.ts';
 
 /**
  * Scores submissions on every contest trace, each run in its own sandbox process, at most `slots` at
- * once (the relay keeps a core of its own); submissions first, in the order they came, then the
- * built-in schemes the plane shows for reference.
+ * once (the relay keeps a core of its own); submissions first, then the built-in schemes the plane shows
+ * for reference. Submissions take turns by client address (round robin), so that one address's backlog
+ * delays another address's submission by at most the run each slot has under way.
  */
 
 export interface Job {
@@ -26,9 +27,21 @@ export interface ScorerSettings {
   slots: number;
 }
 
+/** A submission waiting, its address, and its turn: an address's next submission waits one turn more than its last. */
+interface Waiting {
+  job: Job;
+  address: string;
+  turn: number;
+}
+
 export class Scorer {
-  private readonly submissions: Job[] = [];
+  /** Waiting submissions by turn, then by arrival. */
+  private readonly submissions: Waiting[] = [];
   private readonly references: Job[] = [];
+  /** The turn of the submission started last. */
+  private turn = 0;
+  /** Each address's last turn taken, for the addresses whose last turn is not yet past. */
+  private readonly lastTurn = new Map<string, number>();
   private busy = 0;
   private stopped = false;
 
@@ -42,14 +55,38 @@ export class Scorer {
     return this.submissions.length;
   }
 
-  add(job: Job, reference = false): void {
-    (reference ? this.references : this.submissions).push(job);
+  /** Submissions from `address` waiting for a scorer. */
+  waitingFrom(address: string): number {
+    return this.submissions.filter((w) => w.address === address).length;
+  }
+
+  /** Queues a submission from `address`, after those of earlier turns. */
+  add(job: Job, address: string): void {
+    const turn = Math.max(this.turn, (this.lastTurn.get(address) ?? Number.NEGATIVE_INFINITY) + 1);
+    this.lastTurn.set(address, turn);
+    const after = this.submissions.findLastIndex((w) => w.turn <= turn);
+    this.submissions.splice(after + 1, 0, { job, address, turn });
     this.next();
+  }
+
+  /** Queues a built-in scheme's reference runs, after every submission. */
+  addReference(job: Job): void {
+    this.references.push(job);
+    this.next();
+  }
+
+  /** The next job: the submission of the earliest turn, else a reference. */
+  private take(): Job | undefined {
+    const first = this.submissions.shift();
+    if (!first) return this.references.shift();
+    this.turn = first.turn;
+    for (const [address, turn] of this.lastTurn) if (turn < this.turn) this.lastTurn.delete(address);
+    return first.job;
   }
 
   private next(): void {
     while (!this.stopped && this.busy < this.s.slots) {
-      const job = this.submissions.shift() ?? this.references.shift();
+      const job = this.take();
       if (!job) return;
       this.busy++;
       void this.score(job).finally(() => {

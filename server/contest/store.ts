@@ -12,6 +12,8 @@ import { recordsStatus } from '../records/relayRecords.ts';
 export interface Entry {
   submission: string;
   id: string;
+  /** The client address it came from (kept in memory only: a replayed one is named by its id). */
+  address: string;
   at: string;
   code: string;
   status: SubmissionStatus;
@@ -44,7 +46,8 @@ export class ContestStore {
 
   private apply(r: JournalRecord): void {
     if (r.kind === 'contest-token' && typeof r.id === 'string' && typeof r.hash === 'string') this.tokens.set(r.id, Buffer.from(r.hash, 'hex'));
-    if (r.kind === 'contest-submission') this.keep({ submission: String(r.submission), id: String(r.id), at: String(r.at), code: String(r.code), status: 'queued', scores: [] });
+    if (r.kind === 'contest-submission')
+      this.keep({ submission: String(r.submission), id: String(r.id), address: `(replayed) ${String(r.id)}`, at: String(r.at), code: String(r.code), status: 'queued', scores: [] });
     const e = r.kind === 'contest-result' ? this.entries.get(String(r.submission)) : undefined;
     if (e) Object.assign(e, { status: r.status, scores: r.scores ?? [], error: r.error });
     if (r.kind === 'contest-reveal') this.revealed = true;
@@ -86,9 +89,9 @@ export class ContestStore {
    * Journals a submission (and a new id's token) and keeps it queued; resolves once the journal has it on
    * disk (`written`) or holds it in memory because the disk refused it (not `written`: not acknowledged).
    */
-  async accept(id: string, code: string, token: string | null): Promise<{ entry: Entry; token: string; written: boolean }> {
+  async accept(id: string, address: string, code: string, token: string | null): Promise<{ entry: Entry; token: string; written: boolean }> {
     const fresh = token === null ? randomBytes(16).toString('hex') : null;
-    const entry: Entry = { submission: randomBytes(8).toString('hex'), id, at: new Date().toISOString(), code, status: 'queued', scores: [] };
+    const entry: Entry = { submission: randomBytes(8).toString('hex'), id, address, at: new Date().toISOString(), code, status: 'queued', scores: [] };
     if (fresh) this.tokens.set(id, hashOf(fresh));
     this.keep(entry);
     const writes = [this.record({ kind: 'contest-submission', submission: entry.submission, id, at: entry.at, code })];
