@@ -145,7 +145,7 @@ export class Contest {
           this.changed(e);
         },
         finished: (out) => {
-          if ('error' in out) this.store.settle(e, 'failed', [], out.error);
+          if ('error' in out) this.store.settle(e, 'failed', [], out);
           else
             this.store.settle(
               e,

@@ -18,4 +18,7 @@ export interface Omniscient {
   delay95: number;
 }
 
-export type RunOutput = { ok: true; throughputMbps: number; delay95: number; power: number; score: number; omniscient: Omniscient | null } | { ok: false; error: string };
+/** What stopped a run: what a failure on a held-out trace may say before the reveal (its text may not). */
+export type FailureKind = 'exception' | 'time' | 'cpu' | 'memory' | 'sandbox';
+
+export type RunOutput = { ok: true; throughputMbps: number; delay95: number; power: number; score: number; omniscient: Omniscient | null } | { ok: false; kind: FailureKind; error: string };

@@ -4,7 +4,7 @@ import { setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectRoot } from '../root.ts';
-import type { RunInput, RunOutput } from './runProtocol.ts';
+import type { FailureKind, RunInput, RunOutput } from './runProtocol.ts';
 import { cpuWaitMs, wallSpent } from './runClock.ts';
 
 /**
@@ -112,7 +112,7 @@ export class Sandbox {
       child.kill('SIGKILL');
     }, WALL_CHECK_MS);
     return new Promise((resolve) => {
-      child.on('error', (e) => resolve({ ok: false, error: `the sandbox could not start (${e.message})` }));
+      child.on('error', (e) => resolve({ ok: false, kind: 'sandbox', error: `the sandbox could not start (${e.message})` }));
       child.on('close', (code, signal) => {
         clearInterval(timer);
         this.running.delete(child);
@@ -138,8 +138,8 @@ interface Ended {
 
 /** A run's answer, or why it has none: the limit it passed, or how its process ended. */
 function outcome(e: Ended, l: SandboxLimits): RunOutput {
-  const fail = (error: string): RunOutput => ({ ok: false, error });
-  if (e.timedOut) return fail(`your controller did not finish within its ${l.wallSeconds} s wall-clock limit (blocked or waiting?) and was stopped`);
+  const fail = (error: string, kind: FailureKind = 'sandbox'): RunOutput => ({ ok: false, kind, error });
+  if (e.timedOut) return fail(`your controller did not finish within its ${l.wallSeconds} s wall-clock limit (blocked or waiting?) and was stopped`, 'time');
   if (e.code === 0) {
     try {
       return JSON.parse(e.out.trim().split('\n').at(-1) ?? '') as RunOutput;
@@ -148,8 +148,8 @@ function outcome(e: Ended, l: SandboxLimits): RunOutput {
     }
   }
   if (/heap limit|out of memory|allocation failed|Failed to reserve/i.test(e.err) || e.signal === 'SIGABRT' || e.signal === 'SIGTRAP')
-    return fail(`your controller ran out of its ${l.memoryMb} MB of memory and was stopped`);
+    return fail(`your controller ran out of its ${l.memoryMb} MB of memory and was stopped`, 'memory');
   if (e.signal === 'SIGXCPU' || e.signal === 'SIGKILL')
-    return fail(`your controller used its ${l.cpuSeconds} s of CPU time and was stopped (a loop the guard cannot see, such as a regular expression that backtracks?)`);
+    return fail(`your controller used its ${l.cpuSeconds} s of CPU time and was stopped (a loop the guard cannot see, such as a regular expression that backtracks?)`, 'cpu');
   return fail(`the sandbox ended without a result (${e.signal ? `signal ${e.signal}` : `exit code ${e.code}`})`);
 }

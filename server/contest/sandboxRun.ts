@@ -60,7 +60,9 @@ export function contestRun(input: RunInput): RunOutput {
     const { throughputMbps, delay95, power, score } = summary.all;
     return { ok: true, throughputMbps, delay95, power, score, omniscient: summary.omniscient ?? null };
   } catch (e) {
-    return { ok: false, error: e instanceof UserCodeError ? e.message : `your controller: ${describe(e)}` };
+    // the loop guard's stop is a UserCodeError too, told by its sentence (userScheme.ts)
+    const kind = e instanceof UserCodeError && e.detail.startsWith('ran longer than') ? 'time' : 'exception';
+    return { ok: false, kind, error: e instanceof UserCodeError ? e.message : `your controller: ${describe(e)}` };
   }
 }
 

@@ -1,5 +1,5 @@
 import type { ContestTrace, TraceScore } from '../../shared/contest/api.ts';
-import type { Omniscient } from './runProtocol.ts';
+import type { FailureKind, Omniscient } from './runProtocol.ts';
 import type { Sandbox, SandboxLimits } from './sandbox.ts';
 import { traceFiles } from './traces.ts';
 
@@ -15,9 +15,21 @@ export interface Job {
   code: string | null;
   scheme: string;
   started(): void;
-  /** The scores on every trace, each with the trace's omniscient point; or the first run's error. */
-  finished(outcome: { scores: (TraceScore & { omniscient: Omniscient | null })[] } | { error: string }): void;
+  /**
+   * The scores on every trace, each with the trace's omniscient point; or the first run's error, and for a
+   * held-out trace the sentence shown instead until the reveal (the error's text may tell the trace).
+   */
+  finished(outcome: { scores: (TraceScore & { omniscient: Omniscient | null })[] } | { error: string; hidden?: string }): void;
 }
+
+/** A failure on a held-out trace before the reveal: its kind, never the controller's text or what it saw. */
+const UNTOLD: Record<FailureKind, string> = {
+  exception: 'your controller threw an exception (what it said is shown once the held-out traces are revealed)',
+  time: 'your controller ran past its time limit and was stopped',
+  cpu: 'your controller used up its CPU time and was stopped',
+  memory: 'your controller ran out of memory and was stopped',
+  sandbox: 'the sandbox ended without a result',
+};
 
 export interface ScorerSettings {
   /** Each trace as shown, and where the sandbox reads it from (a bundled name or a path). */
@@ -103,7 +115,7 @@ export class Scorer {
       const out = await this.sandbox.run({ code: job.code, scheme: job.scheme, trace: t.source, link: this.s.link, files: traceFiles(t.source) }, this.s.limits);
       if (this.stopped) return;
       if (!out.ok) {
-        job.finished({ error: `on ${t.heldOut ? 'a held-out trace' : t.trace}: ${out.error}` });
+        job.finished(t.heldOut ? { error: `on a held-out trace: ${out.error}`, hidden: `on a held-out trace: ${UNTOLD[out.kind]}` } : { error: `on ${t.trace}: ${out.error}` });
         return;
       }
       const { throughputMbps, delay95, power, score, omniscient } = out;

@@ -20,6 +20,8 @@ export interface Entry {
   /** Scores on every contest trace, public and held out, in the contest's trace order. */
   scores: TraceScore[];
   error?: string;
+  /** For a failure on a held-out trace, what is shown instead of `error` until the reveal. */
+  hidden?: string;
 }
 
 const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest();
@@ -49,7 +51,7 @@ export class ContestStore {
     if (r.kind === 'contest-submission')
       this.keep({ submission: String(r.submission), id: String(r.id), address: `(replayed) ${String(r.id)}`, at: String(r.at), code: String(r.code), status: 'queued', scores: [] });
     const e = r.kind === 'contest-result' ? this.entries.get(String(r.submission)) : undefined;
-    if (e) Object.assign(e, { status: r.status, scores: r.scores ?? [], error: r.error });
+    if (e) Object.assign(e, { status: r.status, scores: r.scores ?? [], error: r.error, hidden: r.hidden });
     if (r.kind === 'contest-reveal') this.revealed = true;
   }
 
@@ -101,9 +103,9 @@ export class ContestStore {
   }
 
   /** A submission's state changes; a final one is journaled. */
-  settle(e: Entry, status: SubmissionStatus, scores: TraceScore[] = [], error?: string): void {
-    Object.assign(e, { status, scores, error });
-    if (status === 'scored' || status === 'failed') void this.record({ kind: 'contest-result', submission: e.submission, status, scores, error });
+  settle(e: Entry, status: SubmissionStatus, scores: TraceScore[] = [], failure?: { error: string; hidden?: string }): void {
+    Object.assign(e, { status, scores, error: failure?.error, hidden: failure?.hidden });
+    if (status === 'scored' || status === 'failed') void this.record({ kind: 'contest-result', submission: e.submission, status, scores, ...failure });
   }
 
   reveal(): void {
@@ -119,7 +121,8 @@ export class ContestStore {
 
   view(submission: string): SubmissionView | undefined {
     const e = this.entries.get(submission);
-    return e && { status: e.status, traces: this.shownScores(e), ...(e.error ? { error: e.error } : {}) };
+    const error = e?.hidden && !this.revealed ? e.hidden : e?.error;
+    return e && { status: e.status, traces: this.shownScores(e), ...(error ? { error } : {}) };
   }
 
   private shownScores(e: Entry): TraceScore[] {
@@ -130,10 +133,13 @@ export class ContestStore {
   private attempt(e: Entry): Attempt {
     const traces = this.shownScores(e);
     const overall = e.status === 'scored' && traces.length > 0 ? mean(traces.map((t) => t.score)) : null;
-    return { submission: e.submission, at: e.at, status: e.status, traces, overall, ...(e.error ? { error: e.error } : {}) };
+    return { submission: e.submission, at: e.at, status: e.status, traces, overall };
   }
 
-  /** Each id's best scored submission by its mean score over the shown traces, best first. */
+  /**
+   * Each id's best scored submission by its mean score over the shown traces, best first. The board is
+   * everyone's: it carries no error text (a submitter reads its own at its submission's address).
+   */
   board(): Board {
     const rows: BoardRow[] = [];
     const pending: Board['pending'] = [];

@@ -28,7 +28,7 @@ export interface Accepted {
   token: string;
 }
 
-/** One submission as the board shows it: its shown traces' numbers and their mean score. */
+/** One submission as the board shows it: its shown traces' numbers and their mean score (never its error: that is its submitter's). */
 export interface Attempt {
   submission: string;
   at: string;
@@ -36,7 +36,6 @@ export interface Attempt {
   traces: TraceScore[];
   /** The mean score over the shown traces; null until scored. */
   overall: number | null;
-  error?: string;
 }
 
 /** An id's row: its best scored submission, and every attempt. */

@@ -7,7 +7,7 @@ import { Scorer } from '../../server/contest/scorer.ts';
 function heldSandbox() {
   const runs: ((out: RunOutput) => void)[] = [];
   const sandbox = { run: () => new Promise<RunOutput>((r) => runs.push(r)) } as unknown as Sandbox;
-  return { sandbox, finishOne: () => runs.shift()?.({ ok: false, error: 'done' }) };
+  return { sandbox, finishOne: () => runs.shift()?.({ ok: false, kind: 'exception', error: 'done' }) };
 }
 
 /** A scorer of one slot on one trace, and the jobs' names in the order they started. */

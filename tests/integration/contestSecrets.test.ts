@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contestRelay, OPERATOR_TOKEN, postSubmission, settled } from '../helpers/contest.ts';
+
+/**
+ * What a held-out trace is stays untold until the reveal, even through a controller's own error text; and
+ * the board, which anyone reads, carries no one's error text.
+ */
+
+/**
+ * Passes the public trace (Verizon-LTE-short: about 58,700 packets in all) and, on the held-out one
+ * (TMobile-LTE-short: about 194,800), throws a message made of what it saw there: its packets per second.
+ */
+const PROBE = `export default {
+  title: 'probe', params: [],
+  create() {
+    let acks = 0;
+    const perSecond = [];
+    return {
+      windowSize() { return 200; },
+      onAck(a) {
+        acks++;
+        const s = Math.floor(a.now / 1000);
+        perSecond[s] = (perSecond[s] ?? 0) + 1;
+        if (acks === 100000) throw new Error('packets per second: ' + perSecond.join(','));
+      },
+      onTimeout() {},
+    };
+  },
+};
+`;
+
+let relay: Awaited<ReturnType<typeof contestRelay>>;
+beforeAll(async () => {
+  relay = await contestRelay(['--contest-trace', 'Verizon-LTE-short', '--contest-held-out', 'TMobile-LTE-short']);
+}, 120_000);
+afterAll(() => relay?.stop());
+
+describe('the class contest: failures that would tell', () => {
+  it("a failure on a held-out trace says only its kind until the reveal; the board carries no one's error", async () => {
+    const probe = await postSubmission(relay.url, { id: 'probe@red', code: PROBE });
+    const broken = await postSubmission(relay.url, { id: 'broken@red', code: "throw new Error('a secret of broken@red');\n" });
+    expect([probe.status, broken.status]).toEqual([202, 202]);
+    const before = await settled(relay.url, probe.json.submission, 300_000);
+    expect(before).toEqual({
+      status: 'failed',
+      traces: [],
+      error: 'on a held-out trace: your controller threw an exception (what it said is shown once the held-out traces are revealed)',
+    });
+    expect((await settled(relay.url, broken.json.submission)).error).toContain('a secret of broken@red');
+    const board = await (await fetch(`${relay.url}/api/contest/leaderboard`)).text();
+    expect(board).not.toContain('secret');
+    expect(board).not.toContain('"error"');
+    const reveal = await fetch(`${relay.url}/api/contest/reveal`, { method: 'POST', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+    expect(reveal.status).toBe(200);
+    const after = await settled(relay.url, probe.json.submission);
+    expect(after.error).toMatch(/^on a held-out trace: your controller in onAck at line \d+, column \d+: Error: packets per second: \d+(,\d+)+$/);
+  }, 300_000);
+});
