@@ -15,7 +15,8 @@ export interface Entry {
   /** The client address it came from (kept in memory only: a replayed one is named by its id). */
   address: string;
   at: string;
-  code: string;
+  /** The controller's module while it waits to be scored; null once scored or failed (the journal keeps it on disk). */
+  code: string | null;
   status: SubmissionStatus;
   /** Scores on every contest trace, public and held out, in the contest's trace order. */
   scores: TraceScore[];
@@ -23,6 +24,9 @@ export interface Entry {
   /** For a failure on a held-out trace, what is shown instead of `error` until the reveal. */
   hidden?: string;
 }
+
+/** The kind of a submission's journal record (its code with it). */
+const SUBMISSION = 'contest-submission';
 
 const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest();
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -43,6 +47,7 @@ export class ContestStore {
   /** Takes back what the journal holds; returns the submissions still to be scored, oldest first. */
   replay(): Entry[] {
     for (const r of this.journal?.records() ?? []) this.apply(r);
+    this.journal?.forget('code', (r) => r.kind === SUBMISSION && this.entries.get(String(r.submission))?.code === null);
     return [...this.entries.values()].filter((e) => e.status === 'queued' || e.status === 'running').map((e) => Object.assign(e, { status: 'queued' as const }));
   }
 
@@ -51,7 +56,7 @@ export class ContestStore {
     if (r.kind === 'contest-submission')
       this.keep({ submission: String(r.submission), id: String(r.id), address: `(replayed) ${String(r.id)}`, at: String(r.at), code: String(r.code), status: 'queued', scores: [] });
     const e = r.kind === 'contest-result' ? this.entries.get(String(r.submission)) : undefined;
-    if (e) Object.assign(e, { status: r.status, scores: r.scores ?? [], error: r.error, hidden: r.hidden });
+    if (e) Object.assign(e, { status: r.status, scores: r.scores ?? [], error: r.error, hidden: r.hidden, code: null });
     if (r.kind === 'contest-reveal') this.revealed = true;
   }
 
@@ -96,7 +101,7 @@ export class ContestStore {
     const entry: Entry = { submission: randomBytes(8).toString('hex'), id, address, at: new Date().toISOString(), code, status: 'queued', scores: [] };
     if (fresh) this.tokens.set(id, hashOf(fresh));
     this.keep(entry);
-    const writes = [this.record({ kind: 'contest-submission', submission: entry.submission, id, at: entry.at, code })];
+    const writes = [this.record({ kind: SUBMISSION, submission: entry.submission, id, at: entry.at, code })];
     if (fresh) writes.push(this.record({ kind: 'contest-token', id, hash: hashOf(fresh).toString('hex') }));
     const written = (await Promise.all(writes)).every(Boolean);
     return { entry, token: fresh ?? (token as string), written };
@@ -105,7 +110,11 @@ export class ContestStore {
   /** A submission's state changes; a final one is journaled. */
   settle(e: Entry, status: SubmissionStatus, scores: TraceScore[] = [], failure?: { error: string; hidden?: string }): void {
     Object.assign(e, { status, scores, error: failure?.error, hidden: failure?.hidden });
-    if (status === 'scored' || status === 'failed') void this.record({ kind: 'contest-result', submission: e.submission, status, scores, ...failure });
+    if (status !== 'scored' && status !== 'failed') return;
+    void this.record({ kind: 'contest-result', submission: e.submission, status, scores, ...failure });
+    // a settled submission's code is not needed again: only the journal's file keeps it
+    e.code = null;
+    this.journal?.forget('code', (r) => r.kind === SUBMISSION && r.submission === e.submission);
   }
 
   reveal(): void {

@@ -53,6 +53,11 @@ export interface Journal {
   readonly opened: { records: number; skipped: number; tornTail: boolean };
   append(record: JournalRecord): Promise<Stored>;
   records(): readonly JournalRecord[];
+  /**
+   * Leaves `field` out of the records kept in memory (records()) that `which` picks: for a large field its
+   * owner no longer needs. The file keeps it; a journal opened again reads it again.
+   */
+  forget(field: string, which: (r: JournalRecord) => boolean): void;
   backlog(): number;
   lastError(): string | null;
   /** Resolves once every record appended so far is on disk (never, while the disk refuses them). */
@@ -152,6 +157,9 @@ class FileJournal implements Journal {
   }
 
   records = (): readonly JournalRecord[] => this.all;
+  forget(field: string, which: (r: JournalRecord) => boolean): void {
+    for (const r of this.all) if (field in r && which(r)) delete r[field];
+  }
   backlog = (): number => this.queue.length;
   lastError = (): string | null => this.error;
 

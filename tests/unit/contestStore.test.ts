@@ -1,0 +1,36 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ContestStore } from '../../server/contest/store.ts';
+import { openJournal } from '../../server/records/journal.ts';
+
+const TRACES = [{ trace: 'Verizon-LTE-short', heldOut: false }];
+const SCORE = { trace: 'Verizon-LTE-short', throughputMbps: 2, delay95: 100, power: 20, score: 1 };
+/** The code each submission record keeps in memory, by submission. */
+const codes = (store: { journal: ReturnType<typeof openJournal> }) =>
+  Object.fromEntries(store.journal.records().flatMap((r) => (r.kind === 'contest-submission' ? [[r.submission, r.code ?? null]] : [])));
+
+describe("the contest store's memory", () => {
+  it("keeps a submission's code only until it is scored or failed, in its entry and in the journal's records, and after a restart", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'pipefill-contest-store-')), 'records.jsonl');
+    const journal = openJournal(path);
+    const store = new ContestStore(TRACES, false, journal);
+    const a = await store.accept('ann@red', '10.0.0.1', 'export default {} // a', null);
+    const b = await store.accept('bob@red', '10.0.0.1', 'export default {} // b', null);
+    const c = await store.accept('cat@red', '10.0.0.1', 'export default {} // c', null);
+    store.settle(a.entry, 'running');
+    store.settle(a.entry, 'scored', [SCORE]);
+    store.settle(b.entry, 'failed', [], { error: 'on Verizon-LTE-short: your controller: Error: x' });
+    expect([a.entry.code, b.entry.code, c.entry.code]).toEqual([null, null, 'export default {} // c']);
+    expect(codes({ journal })).toEqual({ [a.entry.submission]: null, [b.entry.submission]: null, [c.entry.submission]: 'export default {} // c' });
+    await journal.drained();
+
+    const reopened = openJournal(path);
+    const again = new ContestStore(TRACES, false, reopened);
+    const waiting = again.replay();
+    expect(waiting.map((e) => [e.submission, e.code])).toEqual([[c.entry.submission, 'export default {} // c']]);
+    expect(codes({ journal: reopened })).toEqual({ [a.entry.submission]: null, [b.entry.submission]: null, [c.entry.submission]: 'export default {} // c' });
+    expect(again.view(a.entry.submission)).toEqual({ status: 'scored', traces: [SCORE] });
+  });
+});
