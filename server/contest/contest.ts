@@ -3,6 +3,7 @@ import type { Accepted, ContestTrace, Reference, ReferencePoint } from '../../sh
 import { scoreboardEntries } from '../../shared/scenarios/sweep.ts';
 import type { Journal } from '../records/journal.ts';
 import type { Operator } from '../operator.ts';
+import { BodyBudget } from './body.ts';
 import { ContestEvents } from './events.ts';
 import type { Omniscient } from './runProtocol.ts';
 import { Sandbox, type SandboxLimits } from './sandbox.ts';
@@ -57,6 +58,8 @@ export type Refusal = { status: number; error: string; headers?: Record<string, 
 export class Contest {
   readonly events: ContestEvents;
   readonly heldOutFiles: ReadonlySet<string>;
+  /** The submission bodies being read now (routes.ts): bounded per address and in bytes. */
+  readonly bodies = new BodyBudget();
   private readonly scorer: Scorer;
   private readonly references = new Map<string, { omniscient: Omniscient | null; schemes: ReferencePoint[] }>();
   /** Ids each client address created while the relay runs. */

@@ -3,7 +3,7 @@ import { basename, posix } from 'node:path';
 import { CONTEST_ID, MAX_CODE_BYTES } from '../../shared/contest/api.ts';
 import { requestUrl } from '../http.ts';
 import { ENCODINGS } from '../static.ts';
-import { readBody } from './body.ts';
+import { leaveUnread, readBody } from './body.ts';
 import { boardCsv } from './csv.ts';
 import type { Contest } from './contest.ts';
 
@@ -64,6 +64,11 @@ export function handleContest(req: IncomingMessage, res: ServerResponse, contest
 }
 
 async function submit(req: IncomingMessage, res: ServerResponse, contest: Contest): Promise<void> {
+  const busy = contest.bodies.take(req, contest.clientAddress(req), MAX_BODY);
+  if (busy) {
+    leaveUnread(req);
+    return refuse(res, busy.status, busy.error, { connection: 'close' });
+  }
   const body = await readBody(req, MAX_BODY);
   if (!body.ok) {
     refuse(res, body.status, body.error);

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { request } from 'node:http';
 import type { SubmissionView } from '../../shared/contest/api.ts';
 import { ROOT, tsxArgs } from './cli.ts';
 import { until } from './relay.ts';
@@ -33,6 +34,19 @@ export async function postSubmission(url: string, body: unknown): Promise<{ stat
   const raw = body instanceof Uint8Array ? new Uint8Array(body) : JSON.stringify(body);
   const res = await fetch(`${url}/api/contest/submissions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw });
   return { status: res.status, json: await res.json() };
+}
+
+/** POSTs a submission (an object, sent as JSON, or its text) from `from`, a loopback address of its own, and reads the JSON answer. */
+export function postSubmissionFrom(url: string, from: string, body: Record<string, string> | string): Promise<{ status: number; json: Record<string, string> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/api/contest/submissions`, { method: 'POST', localAddress: from, headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end(typeof body === 'string' ? body : JSON.stringify(body));
+  });
 }
 
 /** A submission's state once it is scored or failed (polled: the answer it means, not a time). */

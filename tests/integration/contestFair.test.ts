@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContestEvent } from '../../shared/contest/api.ts';
-import { contestRelay, settled } from '../helpers/contest.ts';
+import { contestRelay, postSubmissionFrom, settled } from '../helpers/contest.ts';
 
 /**
  * One client address cannot take what the others need: it has at most --contest-waiting-per-client
@@ -35,18 +35,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => relay?.stop());
 
-/** POSTs a submission from `from` (a loopback address of its own). */
-async function post(from: string, body: Record<string, string>): Promise<{ status: number; json: Record<string, string> }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${relay.url}/api/contest/submissions`, { method: 'POST', localAddress: from, headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
+/** POSTs a submission from `from`. */
+const post = (from: string, body: Record<string, string>) => postSubmissionFrom(relay.url, from, body);
 
 /** The submissions in the order the scorer started them, as the contest's live feed tells it. */
 function startOrder(): { started: string[]; close(): void } {
