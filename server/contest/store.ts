@@ -152,17 +152,19 @@ export class ContestStore {
   board(): Board {
     const rows: BoardRow[] = [];
     const pending: Board['pending'] = [];
+    const failed: Board['failed'] = [];
     for (const [id, list] of this.byId) {
       const attempts = list.map((e) => this.attempt(e));
       const scored = attempts.filter((a) => a.overall !== null);
       if (scored.length === 0) {
-        pending.push({ id, attempts });
+        const waiting = attempts.some((a) => a.status === 'queued' || a.status === 'running');
+        (waiting ? pending : failed).push({ id, attempts });
         continue;
       }
       const best = scored.reduce((b, a) => ((a.overall as number) > (b.overall as number) ? a : b));
       rows.push({ id, submission: best.submission, at: best.at, traces: best.traces, overall: best.overall as number, attempts });
     }
     rows.sort((a, b) => b.overall - a.overall || a.at.localeCompare(b.at));
-    return { revealed: this.revealed, traces: this.shown(), rows, pending };
+    return { revealed: this.revealed, traces: this.shown(), rows, pending, failed };
   }
 }

@@ -53,12 +53,16 @@ export interface ContestTrace {
   heldOut: boolean;
 }
 
-/** GET /api/contest/leaderboard: the traces shown, the rows best first, and ids with no scored submission yet. */
+/**
+ * GET /api/contest/leaderboard: the traces shown, the rows best first, and the ids with no scored
+ * submission: those with one queued or running (`pending`), and those whose every submission failed.
+ */
 export interface Board {
   revealed: boolean;
   traces: ContestTrace[];
   rows: BoardRow[];
   pending: { id: string; attempts: Attempt[] }[];
+  failed: { id: string; attempts: Attempt[] }[];
 }
 
 /** A reference point on one trace: a built-in scheme at its defaults, or the omniscient sender. */

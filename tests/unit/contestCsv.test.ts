@@ -18,6 +18,7 @@ describe('the contest board as CSV', () => {
       traces: [{ trace: 'Verizon-LTE-short', heldOut: false }],
       rows: [row('-1-1', 3), row('@A1', 2), row('+1', 1.5), row("'quoted", 1), row('ann@red', 0.5)],
       pending: [],
+      failed: [],
     };
     expect(boardCsv(board).split('\n')).toEqual([
       'rank,id,submission,at,overall score,Verizon-LTE-short Mbit/s,Verizon-LTE-short delay95 ms,Verizon-LTE-short score',

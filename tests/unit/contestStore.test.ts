@@ -33,4 +33,25 @@ describe("the contest store's memory", () => {
     expect(codes({ journal: reopened })).toEqual({ [a.entry.submission]: null, [b.entry.submission]: null, [c.entry.submission]: 'export default {} // c' });
     expect(again.view(a.entry.submission)).toEqual({ status: 'scored', traces: [SCORE] });
   });
+
+  it('tells the ids waiting for a score from those whose every submission failed', async () => {
+    const store = new ContestStore(TRACES, false, null);
+    const accept = async (id: string) => (await store.accept(id, '10.0.0.1', 'export default {}', null)).entry;
+    const ann = await accept('ann@red');
+    const bob = await accept('bob@red');
+    const cat = await accept('cat@red');
+    const dan = await accept('dan@red');
+    store.settle(ann, 'scored', [SCORE]);
+    store.settle(bob, 'failed', [], { error: 'x' });
+    store.settle(cat, 'running');
+    store.settle(dan, 'failed', [], { error: 'x' });
+    await store.accept('dan@red', '10.0.0.1', 'export default {}', 'dan-token-unused');
+    const board = store.board();
+    expect(board.rows.map((r) => r.id)).toEqual(['ann@red']);
+    expect(board.pending.map((p) => [p.id, p.attempts.map((a) => a.status)])).toEqual([
+      ['cat@red', ['running']],
+      ['dan@red', ['failed', 'queued']],
+    ]);
+    expect(board.failed.map((p) => [p.id, p.attempts.map((a) => a.status)])).toEqual([['bob@red', ['failed']]]);
+  });
 });

@@ -111,7 +111,7 @@ function ContestBoard({ retry }: { retry(): void }) {
     <section className="contest-view" aria-label="Class contest">
       <p className="contest-head">
         Every scored submission is a dot, each student's best ringed and named; ★ the omniscient sender; grey squares the built-in schemes at their defaults. {board.rows.length} students ranked
-        {board.pending.length > 0 ? `, ${board.pending.length} waiting for a score` : ''}.{' '}
+        {`${board.pending.length > 0 ? `, ${board.pending.length} waiting for a score` : ''}${board.failed.length > 0 ? `, ${board.failed.length} whose every submission failed` : ''}`}.{' '}
         {hidden ? 'Held-out traces are scored but not shown until the instructor reveals them.' : 'Held-out scores are revealed.'}{' '}
         {hidden && operator && (
           <button type="button" onClick={reveal}>
