@@ -74,11 +74,13 @@ export class ContestStore {
     return (await this.journal.append(r).catch(() => 'closed')) === 'written';
   }
 
-  /** Why the records cannot take a submission now (records held in memory, or the last write failed), or null. */
+  /**
+   * Why the records cannot take a submission now, or null: the last write failed, and what it held is in
+   * memory till a write succeeds. (A backlog without an error is only the writes under way.)
+   */
   diskTrouble(): string | null {
     const status = recordsStatus(this.journal);
-    if (!status || (status.backlog === 0 && status.error === null)) return null;
-    return `${status.backlog} records held in memory${status.error ? `, the last write failed: ${status.error}` : ''}`;
+    return status?.error ? `${status.backlog} records held in memory, the last write failed: ${status.error}` : null;
   }
 
   checkToken(id: string, token: unknown): TokenCheck {

@@ -22,6 +22,8 @@ describe("the contest store's memory", () => {
     store.settle(a.entry, 'running');
     store.settle(a.entry, 'scored', [SCORE]);
     store.settle(b.entry, 'failed', [], { error: 'on Verizon-LTE-short: your controller: Error: x' });
+    // records being written are no trouble: the next submission is taken
+    expect([journal.backlog() > 0, store.diskTrouble()]).toEqual([true, null]);
     expect([a.entry.code, b.entry.code, c.entry.code]).toEqual([null, null, 'export default {} // c']);
     expect(codes({ journal })).toEqual({ [a.entry.submission]: null, [b.entry.submission]: null, [c.entry.submission]: 'export default {} // c' });
     await journal.drained();
