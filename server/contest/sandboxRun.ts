@@ -62,8 +62,19 @@ export function contestRun(input: RunInput): RunOutput {
   } catch (e) {
     // the loop guard's stop is a UserCodeError too, told by its sentence (userScheme.ts)
     const kind = e instanceof UserCodeError && e.detail.startsWith('ran longer than') ? 'time' : 'exception';
-    return { ok: false, kind, error: e instanceof UserCodeError ? e.message : `your controller: ${describe(e)}` };
+    return { ok: false, kind, error: cut(e instanceof UserCodeError ? e.message : `your controller: ${describe(e)}`) };
   }
+}
+
+/**
+ * The most of an error sentence sent: the relay reads at most 64 KB of a run's answer (sandbox.ts), and
+ * JSON may write a character as six, so a longer message would cut the answer itself.
+ */
+const MAX_ERROR_CHARS = 4000;
+
+/** An error sentence at most MAX_ERROR_CHARS long, saying how long it was if it was longer. */
+function cut(error: string): string {
+  return error.length <= MAX_ERROR_CHARS ? error : `${error.slice(0, MAX_ERROR_CHARS)}… (cut: the message was ${error.length} characters)`;
 }
 
 /** A thrown value in words; a frozen-intrinsic refusal is the usual one here. */

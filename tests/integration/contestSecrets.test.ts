@@ -55,4 +55,13 @@ describe('the class contest: failures that would tell', () => {
     const after = await settled(relay.url, probe.json.submission);
     expect(after.error).toMatch(/^on a held-out trace: your controller in onAck at line \d+, column \d+: Error: packets per second: \d+(,\d+)+$/);
   }, 300_000);
+
+  it('cuts a long error message, saying how long it was, so that the answer is still read', async () => {
+    const long = await postSubmission(relay.url, { id: 'long@red', code: "throw new Error('x'.repeat(70000));\n" });
+    expect(long.status).toBe(202);
+    const view = await settled(relay.url, long.json.submission);
+    expect(view.status).toBe('failed');
+    expect(view.error).toMatch(/^on Verizon-LTE-short: your controller in the module body at line 1, column \d+: Error: x+… \(cut: the message was 700\d\d characters\)$/);
+    expect(view.error?.length).toBeLessThan(4100);
+  });
 });
