@@ -130,6 +130,33 @@ describe('one glance at projector sizes, in Chromium', () => {
     await page.close();
   });
 
+  it('a value typed key by key and refused leaves the one in force before it, not what the typing passed through', async () => {
+    const { page, problems } = await open(env.context, `${env.relay.url}/?${LIGHT_RUN}`);
+    await card(page, 'A', 'Throughput');
+    const setting = (key: string) => new URL(page.url()).searchParams.get(key);
+    const box = page.locator('[data-number="link.delay"]');
+    const before = setting('link.delay');
+    await box.click();
+    await box.press('Control+a');
+    await box.pressSequentially('6000');
+    await box.press('Enter');
+    // "600" checked on the way: it was applied, then put back
+    await page.getByText(`delay must be a whole number from 0 to 5000 ms (got "6000"); delay stays ${before ?? 20}`).waitFor();
+    // the value in force again (written out now, as the box put it back)
+    await expect.poll(() => setting('link.delay') ?? '20').toBe(before ?? '20');
+    expect(await page.locator('[data-param="link.delay"]').getAttribute('aria-valuenow')).toBe(before ?? '20');
+    const seed = page.locator('[data-param="seed"]');
+    await seed.click();
+    await seed.press('Control+a');
+    await seed.pressSequentially('99999999999');
+    await page.getByText('seed must be a whole number from 0 to 2147483647 (got "99999999999"); seed stays 1').waitFor();
+    await expect.poll(() => setting('seed') ?? '1').toBe('1');
+    await seed.blur();
+    expect(await seed.inputValue()).toBe('1');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('a number box refuses a value out of range with its reason, keeps the reason beside the value in force, and drops it once that value changes', async () => {
     const { page, problems } = await open(env.context, `${env.relay.url}/?${LIGHT_RUN}`);
     await card(page, 'A', 'Throughput');

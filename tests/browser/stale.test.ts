@@ -120,7 +120,7 @@ describe('no stale state in Chromium', () => {
     const before = await card(page, 'A', 'Delay95');
     const seed = page.locator('[data-param="seed"]');
     await seed.fill('-3');
-    await page.getByText('seed must be a whole number from 0 to 2147483647 (got "-3"); the run keeps seed 1').waitFor();
+    await page.getByText('seed must be a whole number from 0 to 2147483647 (got "-3"); seed stays 1').waitFor();
     await seed.fill('3000000000');
     await page.locator('[data-problem="seed"]').getByText('(got "3000000000")').waitFor();
     await seed.fill('1.5');

@@ -1,30 +1,23 @@
 import { IMPORT_ACCEPT } from '../export/importFile.ts';
-import { type ReactNode, useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import { SIDE_STYLE } from '../charts/palette.ts';
-import { checkField } from '../state/codec.ts';
+import type { ParamSpec } from '../../shared/controllers/types.ts';
+import { useTypedValue } from '../components/useTypedValue.ts';
 import { type Experiment, experimentSchema, type Scenario } from '../state/experiment.ts';
 import { Guide } from '../teach/Guide.tsx';
 import { pageCatalogue } from './catalogue.ts';
 import type { Slot } from './useRuns.ts';
 import { useLightDismiss } from '../components/useLightDismiss.ts';
 
-const SEED = experimentSchema('contest', pageCatalogue()).find((f) => f.name === 'seed')!;
+const SEED = experimentSchema('contest', pageCatalogue()).find((f) => f.name === 'seed') as ParamSpec;
 
-/** The seed as typed: a value outside its range is refused with the reason, and the run and URL keep the last good one. */
+/** The seed as typed (useTypedValue): a value outside its range is refused with the reason, and the run and URL keep the seed they had. */
 function SeedInput({ seed, set }: { seed: number; set(seed: number): void }) {
-  const [text, setText] = useState(String(seed));
-  const [problem, setProblem] = useState<string | null>(null);
-  useEffect(() => setText(String(seed)), [seed]);
-  const type = (raw: string) => {
-    setText(raw);
-    const r = SEED.kind === 'list' ? { error: '' } : checkField(SEED, raw.trim());
-    setProblem('error' in r ? `${r.error}; the run keeps seed ${seed}` : null);
-    if ('value' in r) set(Number(r.value));
-  };
+  const { problem, input } = useTypedValue(SEED, seed, set);
   return (
     <label>
       seed
-      <input type="text" inputMode="numeric" value={text} onChange={(ev) => type(ev.target.value)} aria-invalid={problem !== null} data-param="seed" style={{ width: '6em' }} />
+      <input type="text" inputMode="numeric" {...input} data-param="seed" style={{ width: '6em' }} />
       {problem && (
         <span className="error" role="alert" data-problem="seed">
           {problem}

@@ -1,7 +1,7 @@
-import { memo, useEffect, useId, useState } from 'react';
+import { memo, useId } from 'react';
 import type { NumberParam, ParamSpec } from '../../shared/controllers/types.ts';
-import { checkField } from '../state/codec.ts';
 import { sliderScale } from './sliderScale.ts';
+import { useTypedValue } from './useTypedValue.ts';
 
 /**
  * One labelled control generated from a parameter's schema: a slider for numbers, a menu for choices.
@@ -64,40 +64,12 @@ export const ParamControl = memo(function ParamControl({
   );
 });
 
-/**
- * The exact value, typed. It is checked as a link's value is (checkField), so what the box applies a
- * shared link reproduces: a value outside the range, or a fraction of a whole-number parameter, is refused
- * with the reason and not applied; leaving the box then shows the value in force again, beside the reason,
- * until that value changes (the slider moved, another entry of the history): the reason is then of no value shown.
- */
+/** The exact value, typed (useTypedValue says how a typed value is taken or refused). */
 export function NumberBox({ spec, value, onChange, name, label }: { spec: NumberParam; value: number; onChange(v: number): void; name: string; label?: string }) {
-  const [text, setText] = useState(String(value));
-  const [problem, setProblem] = useState<string | null>(null);
-  useEffect(() => {
-    setText(String(value));
-    setProblem(null);
-  }, [value]);
-  const type = (raw: string) => {
-    setText(raw);
-    const r = checkField(spec, raw.trim());
-    // the reason stays beside the box after it shows the kept value again: it says which value that is
-    setProblem('error' in r ? `${r.error}; ${spec.name} stays ${value}` : null);
-    if ('value' in r) onChange(Number(r.value));
-  };
+  const { problem, input } = useTypedValue(spec, value, onChange);
   return (
     <>
-      <input
-        className="number"
-        type="text"
-        inputMode="decimal"
-        value={text}
-        onChange={(e) => type(e.target.value)}
-        onBlur={() => setText(String(value))}
-        aria-label={label ?? `${spec.name}, exact value${spec.unit ? ` in ${spec.unit}` : ''}`}
-        // what the box shows is invalid only while it is not the value in force
-        aria-invalid={problem !== null && text !== String(value)}
-        data-number={name}
-      />
+      <input className="number" type="text" inputMode="decimal" {...input} aria-label={label ?? `${spec.name}, exact value${spec.unit ? ` in ${spec.unit}` : ''}`} data-number={name} />
       {problem && (
         <span className="error" role="alert">
           {problem}
