@@ -10,6 +10,7 @@ import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { loadSchemeFile } from '../../server/cli/schemeFlags.ts';
 import { loadTrace } from '../../server/traces.ts';
 import { builtInSources, schemeCopy } from '../../scripts/schemeCopies.ts';
+import { MAX_CODE_CHARS } from '../../web/state/experiment.ts';
 
 /** A run's event rows (the spec line names the scheme, so it is left out). */
 function rows(spec: ScenarioSpec, schemes: SchemeCatalogue = SCHEMES): string {
@@ -43,6 +44,8 @@ describe('"Edit a copy": each built-in as a module made from its own source', ()
       expect(text).not.toMatch(/^\s*import\b/m);
       expect(text).toMatch(/\/\*\*[\s\S]*?\*\//);
       expect(text).toMatch(/\nexport default \{[\s\S]*\};\n$/);
+      // the editor runs it and a link carries it, with room left for the student's changes
+      expect(text.length).toBeLessThanOrEqual(0.75 * MAX_CODE_CHARS);
       const file = join(dir, `${scheme.id}.js`);
       writeFileSync(file, text);
       const user = await loadSchemeFile(file);

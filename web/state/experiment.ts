@@ -62,8 +62,11 @@ export function schemesFor(scenario: Scenario, catalogue: PageCatalogue) {
   return scenario === 'contest' ? catalogue.schemes.filter((s) => !madeForOffsetServer(s)) : catalogue.schemes;
 }
 
-/** The longest controller text a link carries (compressed, it stays well under what browsers accept). */
-export const MAX_CODE_CHARS = 20_000;
+/**
+ * The longest controller text a link carries (compressed, it stays well under what browsers accept): room
+ * for the longest built-in's copy (BBR's, about 25,000) with a quarter of it left for the student's changes.
+ */
+export const MAX_CODE_CHARS = 40_000;
 
 /** What a link whose code cannot be read says (a chat or mail client that cuts long links cuts the code, the link's last part). */
 export const DAMAGED_CODE = 'the controller code in this link is damaged (cut short on its way?): ask for the whole link';
