@@ -119,20 +119,38 @@ function comparison(a: RunFacts, b: RunFacts): string {
   if (score(a) === score(b)) return `${a.name} and ${b.name} score the same (throughput ÷ delay95).`;
   const [better, other] = score(a) > score(b) ? [a, b] : [b, a];
   const head = `${better.name} scores higher:`;
+  // Figures that read alike are not said to be more or less than each other: what differs is said instead.
+  if (ms(better.delay95) === ms(other.delay95)) return `${head} ${atOneDelay(better, other)}.`;
+  const lessDelay = better.delay95 < other.delay95;
+  if (lessDelay && mbps(better.throughputMbps) === mbps(other.throughputMbps)) {
+    return `${head} less delay (${ms(better.delay95)} against ${ms(other.delay95)}) at the same throughput (${mbps(better.throughputMbps)}).`;
+  }
   // The usual trade: less delay for some of the throughput. A run can also win on both, or on throughput alone.
   if (!(other.throughputMbps > 0) || better.throughputMbps < other.throughputMbps) {
     const rate = other.throughputMbps > 0 ? ` at ${share(better.throughputMbps, other.throughputMbps)} of ${possessive(other.name)} throughput` : '';
     return `${head} ${ms(better.delay95)}${rate}.`;
   }
-  const more = `${times(better.throughputMbps / other.throughputMbps)} ${possessive(other.name)}`;
-  if (better.delay95 <= other.delay95) return `${head} less delay (${ms(better.delay95)} against ${ms(other.delay95)}) and more throughput (${more}).`;
-  return `${head} ${ms(better.delay95)}, with more throughput (${more}).`;
+  if (lessDelay) return `${head} less delay (${ms(better.delay95)} against ${ms(other.delay95)}) and more throughput (${moreThan(better, other)}).`;
+  return `${head} ${ms(better.delay95)}, with more throughput (${moreThan(better, other)}).`;
 }
 
-/** How many times one throughput is another's: "363×", "2.5×" from twice on, "12% above" below. */
+/** Why the better of two runs whose delays read alike scores higher: its throughput, or digits the figures round away. */
+function atOneDelay(better: RunFacts, other: RunFacts): string {
+  const delay = `the same delay (${ms(better.delay95)})`;
+  if (mbps(better.throughputMbps) === mbps(other.throughputMbps)) {
+    return `${delay} and throughput (${mbps(better.throughputMbps)}) as shown, so the two are apart only in digits the figures round away`;
+  }
+  if (better.throughputMbps > other.throughputMbps) return `more throughput (${moreThan(better, other)}) at ${delay}`;
+  return `a delay under a millisecond shorter (${ms(better.delay95)} each, as shown) at ${share(better.throughputMbps, other.throughputMbps)} of ${possessive(other.name)} throughput`;
+}
+
+const moreThan = (better: RunFacts, other: RunFacts) => `${times(better.throughputMbps / other.throughputMbps)} ${possessive(other.name)}`;
+
+/** How many times one throughput is another's: "363×", "2.5×" from twice on, "12% above" below, never "0% above". */
 function times(ratio: number): string {
   if (ratio >= 2) return `${ratio >= 10 ? Math.round(ratio) : ratio.toFixed(1)}×`;
-  return `${Math.round(100 * (ratio - 1))}% above`;
+  const percent = Math.round(100 * (ratio - 1));
+  return percent === 0 ? 'less than 1% above' : `${percent}% above`;
 }
 
 function windowCaption(runs: RunFacts[]): string {

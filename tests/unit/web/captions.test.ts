@@ -55,6 +55,25 @@ describe('captions from the runs', () => {
     expect(captions(bdp, { ...bdp }).sequence).toBe('Sends climb at the sending rate and ACKs follow one RTT later; a flat stretch is a stall. Drops: A · BDP estimator 0; B · BDP estimator 0.');
   });
 
+  it('figures that read alike are not said to be more or less: the caption says what differs', () => {
+    const a = { ...aimd, throughputMbps: 4.92, delay95: 1721.2 };
+    // 5.31 ÷ 4.92 = 1.079: 8% more throughput at delays that both read 1721 ms
+    expect(captions(a, { ...a, throughputMbps: 5.31, delay95: 1720.9 }).plane).toContain("B · AIMD scores higher: more throughput (8% above A · AIMD's) at the same delay (1721 ms).");
+    // 4.93 ÷ 4.92 = 1.002: more, by less than 1% (scores −5.857 and −5.855)
+    expect(captions(a, { ...a, throughputMbps: 4.93 }).plane).toContain("B · AIMD scores higher: more throughput (less than 1% above A · AIMD's) at the same delay (1721 ms).");
+    // 4.92 and 4.9249 both read 4.92 Mbit/s, 1721.2 and 1720.6 both 1721 ms; the scores −5.857 and −5.856 differ
+    expect(captions(a, { ...a, throughputMbps: 4.9249, delay95: 1720.6 }).plane).toContain(
+      'B · AIMD scores higher: the same delay (1721 ms) and throughput (4.92 Mbit/s) as shown, so the two are apart only in digits the figures round away.',
+    );
+    // 100.4 ms against 99.6: 0.8% less delay outweighs 0.2% less throughput (scores −3.016 and −3.010)
+    const quick = { ...aimd, throughputMbps: 4.92, delay95: 100.4 };
+    expect(captions(quick, { ...quick, throughputMbps: 4.91, delay95: 99.6 }).plane).toContain(
+      "B · AIMD scores higher: a delay under a millisecond shorter (100 ms each, as shown) at 100% of A · AIMD's throughput.",
+    );
+    // throughputs that read alike, delays that do not
+    expect(captions(quick, { ...quick, throughputMbps: 4.919, delay95: 90 }).plane).toContain('B · AIMD scores higher: less delay (90 ms against 100 ms) at the same throughput (4.92 Mbit/s).');
+  });
+
   it('two runs whose cards show the same score are a tie, however their last digits differ', () => {
     expect(captions(bdp, { ...bdp, name: 'Other', throughputMbps: 3.936001 }).plane).toContain('BDP estimator and Other score the same (throughput ÷ delay95).');
   });
