@@ -3,6 +3,7 @@ import type { Experiment } from '../state/experiment.ts';
 import type { RunView } from '../worker/protocol.ts';
 import type { Runs, Slot } from './useRuns.ts';
 import { pageSchemes } from '../editor/userCode.ts';
+import { specFor } from '../state/spec.ts';
 
 /** Which scheme a run was made with, read from the run itself (an imported CSV names its own). */
 export function schemeOfView(view: RunView): string | null {
@@ -42,7 +43,17 @@ export function staleReason(view: RunView, e: Experiment, slot: 'a' | 'b', busy:
     return scheme === e.a.scheme ? null : `a live run of ${schemeTitle(scheme ?? '?')}, not of ${schemeTitle(e.a.scheme)}`;
   }
   if (slot === 'a' && e.live) return 'a simulated run; live mode has not fetched yet';
-  return scheme === e[slot].scheme ? null : `a run of ${schemeTitle(scheme ?? '?')}, not of ${schemeTitle(e[slot].scheme)}`;
+  if (scheme !== e[slot].scheme) return `a run of ${schemeTitle(scheme ?? '?')}, not of ${schemeTitle(e[slot].scheme)}`;
+  // a trace that could not be loaded (one held out for a contest, a relay gone) leaves the run before it
+  const [shown, asked] = [linkName(view.spec), linkName(specFor(e, slot))];
+  return shown === asked ? null : `a run on ${shown}, not on ${asked}`;
+}
+
+/** The link a run's spec plays, as a person reads it: its trace, or its constant rate. */
+function linkName(spec: RunView['spec']): string {
+  if (!spec || !('workload' in spec)) return '?';
+  const { kind, trace, mbps } = spec.link;
+  return kind === 'trace' ? trace.replace(/^upload:/, '').replace(/\.down$/, '') : `a constant ${mbps} Mbit/s link`;
 }
 
 /** Why each side's shown run is stale, or null for a current one. */

@@ -25,6 +25,13 @@ describe('which runs the page shows, and whether they are current', () => {
     expect(staleReason(aimd, copa, 'a', true, null)).toBeNull();
   });
 
+  it('a run on another trace than the settings’ (the new one could not be loaded) is not current', () => {
+    const verizon = run('simulated', specFor(DEFAULT_EXPERIMENT, 'a'));
+    expect(staleReason(verizon, { ...DEFAULT_EXPERIMENT, trace: 'TMobile-LTE-short' }, 'a', false, null)).toBe('a run on Verizon-LTE-short, not on TMobile-LTE-short');
+    expect(staleReason(verizon, { ...DEFAULT_EXPERIMENT, trace: 'rate' }, 'a', false, null)).toBe('a run on Verizon-LTE-short, not on a constant 12 Mbit/s link');
+    expect(staleReason(verizon, { ...DEFAULT_EXPERIMENT, link: { delay: 50 } }, 'a', false, null)).toBeNull();
+  });
+
   it('a failed upload makes every run on the screen the previous one', () => {
     const aimd = run('simulated', specFor(DEFAULT_EXPERIMENT, 'a'));
     expect(staleReason(aimd, DEFAULT_EXPERIMENT, 'a', false, 'big.down')).toBe('the upload of big.down failed; this is the run on the trace before it');
