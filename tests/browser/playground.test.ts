@@ -110,7 +110,11 @@ describe('the playground in Chromium', () => {
     writeFileSync(join(dir, 'bad.csv'), 'time,what\n1,2\n');
     await page.getByText('Import', { exact: true }).click();
     await page.locator('[data-import="a"]').setInputFiles(join(dir, 'bad.csv'));
-    await page.getByText('bad.csv could not be replayed: not a Pipefill trace').waitFor();
+    await page
+      .getByText(
+        'bad.csv could not be replayed: it is none of the files Import reads: a run\'s trace CSV as Export saves it (its first line "# pipefill-trace v1"), iperf3\'s JSON (--json), a qlog, or a Mahimahi link log',
+      )
+      .waitFor();
     writeFileSync(join(dir, 'good.down'), Array.from({ length: 3000 }, (_, i) => String(i + 1)).join('\n'));
     await page.locator('[data-param="upload"]').setInputFiles(join(dir, 'good.down'));
     await page.waitForFunction(() => new URLSearchParams(location.search).get('trace') === 'upload:good.down');

@@ -1,6 +1,7 @@
 import { findScheme } from '../../shared/controllers/registry.ts';
-import { formatTraceCsv } from '../../shared/csv/trace.ts';
+import { CSV_VERSION, formatTraceCsv } from '../../shared/csv/trace.ts';
 import { detectFormat, readRun } from '../../shared/formats/detect.ts';
+import { FormatError } from '../../shared/formats/errors.ts';
 import { parseIperf3 } from '../../shared/formats/iperf3.ts';
 import type { LiveRun, ScenarioSpec } from '../../shared/scenarios/spec.ts';
 
@@ -11,6 +12,9 @@ export interface ImportedFile {
   /** The Pipefill scheme of the kernel's congestion control (iperf3), when there is one. */
   scheme: string | null;
 }
+
+/** What Import reads, as a person is told. */
+const IMPORT_FORMATS = `a run's trace CSV as Export saves it (its first line "# ${CSV_VERSION}"), iperf3's JSON (--json), a qlog, or a Mahimahi link log`;
 
 /** Files the page takes: the project's CSV, iperf3's JSON, qlog, Mahimahi link logs. */
 export const IMPORT_ACCEPT = '.csv,.json,.sqlog,.qlog,.log,text/csv,application/json';
@@ -23,8 +27,10 @@ export const IMPORT_ACCEPT = '.csv,.json,.sqlog,.qlog,.log,text/csv,application/
  */
 export async function importedCsv(file: File, beside: ScenarioSpec): Promise<ImportedFile> {
   const bytes = new Uint8Array(await file.arrayBuffer());
-  // A file of no known format is read as the page's own CSV, whose error says what its first lines must be.
-  const run = readRun(bytes, detectFormat(bytes) ?? 'csv');
+  const format = detectFormat(bytes);
+  // the page's own CSV with its first line lost, another tool's CSV, a lab's table of results alike
+  if (format === null) throw new FormatError(`it is none of the files Import reads: ${IMPORT_FORMATS}`);
+  const run = readRun(bytes, format);
   if (run.format === 'csv') return { csv: new TextDecoder().decode(bytes), format: 'csv', scheme: null };
   const linux = run.format === 'iperf3' ? parseIperf3(new TextDecoder().decode(bytes)).scheme : null;
   const scheme = linux && findScheme(linux) ? linux : null;
