@@ -39,7 +39,9 @@ describe('students have names', () => {
     const ids = await page.locator('[data-testid="leaderboard"] tbody tr td:nth-child(2)').allInnerTexts();
     expect(ids.sort()).toEqual(['ann@red', 'bob@blue']);
     // Every attempt of an id is a click away.
-    await page.locator('[data-testid="leaderboard"] tbody tr').filter({ hasText: 'ann@red' }).locator('[data-action="attempts"]').click();
+    const attempts = page.locator('[data-testid="leaderboard"] tbody tr').filter({ hasText: 'ann@red' }).locator('[data-action="attempts"]');
+    expect(await attempts.innerText()).toBe('show 1');
+    await attempts.click();
     await page.locator('[data-attempts="ann@red"] tbody tr').first().waitFor();
     expect(await page.locator('[data-attempts="ann@red"] tbody tr').count()).toBe(1);
     for (const p of [...pages, page]) await p.close();

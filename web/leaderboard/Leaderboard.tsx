@@ -66,7 +66,7 @@ function Row({ row, rank, open, toggle }: { row: BestOfId; rank: number; open: b
       <Cells e={e} />
       <td>
         <button type="button" className="link" aria-expanded={open} onClick={toggle} data-action="attempts">
-          {open ? 'hide' : `all ${row.count > 1 ? 'attempts' : 'of it'}`}
+          {open ? 'hide' : `show ${row.count}`}
         </button>
       </td>
     </tr>
