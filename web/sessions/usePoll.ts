@@ -5,31 +5,43 @@ export const POLL_MS = 500;
 
 export type Polled<T> = { state: 'waiting' } | { state: 'ok'; value: T } | { state: 'failed'; message: string };
 
+/** Answers that asking again does not change: the records are not this visitor's until the page is opened as the operator. */
+const REFUSED = new Set([401, 403]);
+
 /**
- * Fetches `url` now and every POLL_MS until unmounted or `url` changes, reading each answer with `read`
- * (which may throw to say the answer is wrong). One request at a time: a slow relay is not piled on.
+ * Fetches `url` now and every POLL_MS until stopped, reading each answer with `read` (which may throw to
+ * say the answer is wrong) and telling `set`. One request at a time: a slow relay is not piled on. A
+ * refusal stops it: asking twice a second would only fill the console with refusals.
  */
+export function startPolling<T>(url: string, read: (r: Response) => Promise<T>, set: (p: Polled<T>) => void, get: typeof fetch = fetch): () => void {
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const tick = async () => {
+    let again = true;
+    try {
+      const r = await get(url, { cache: 'no-store' });
+      again = !REFUSED.has(r.status);
+      const value = await read(r);
+      if (!stopped) set({ state: 'ok', value });
+    } catch (e) {
+      if (!stopped) set({ state: 'failed', message: (e as Error).message });
+    }
+    if (!stopped && again) timer = setTimeout(() => void tick(), POLL_MS);
+  };
+  void tick();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
+/** `startPolling` for as long as the component shows and `url` stays (null: nothing to ask). */
 export function usePoll<T>(url: string | null, read: (r: Response) => Promise<T>): Polled<T> {
   const [polled, setPolled] = useState<Polled<T>>({ state: 'waiting' });
   useEffect(() => {
     setPolled({ state: 'waiting' });
     if (url === null) return;
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const tick = async () => {
-      try {
-        const value = await read(await fetch(url, { cache: 'no-store' }));
-        if (!stopped) setPolled({ state: 'ok', value });
-      } catch (e) {
-        if (!stopped) setPolled({ state: 'failed', message: (e as Error).message });
-      }
-      if (!stopped) timer = setTimeout(() => void tick(), POLL_MS);
-    };
-    void tick();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
+    return startPolling(url, read, setPolled);
   }, [url, read]);
   return polled;
 }
