@@ -7,7 +7,7 @@ import { traceFiles } from './traces.ts';
  * Scores submissions on every contest trace, each run in its own sandbox process, at most `slots` at
  * once (the relay keeps a core of its own); submissions first, then the built-in schemes the plane shows
  * for reference. Submissions take turns by client address (round robin), so that one address's backlog
- * delays another address's submission by at most the run each slot has under way.
+ * delays another address's submission by at most one of its submissions per slot (under way, or next in its turn).
  */
 
 export interface Job {

@@ -6,7 +6,7 @@ import { contestRelay, postSubmissionFrom, settled } from '../helpers/contest.ts
 /**
  * One client address cannot take what the others need: it has at most --contest-waiting-per-client
  * submissions waiting and creates at most --contest-ids-per-client ids, and the scorer takes submissions
- * by address in turn, so another address's submission waits for at most the run under way.
+ * by address in turn, so another address's submission waits for at most one of the first address's runs.
  */
 
 /** A controller whose module body backtracks until its CPU time is spent: one slow run. */
@@ -77,7 +77,7 @@ describe('the class contest: one address among others', () => {
     expect((await post('127.0.0.4', { id: 'r0', code: QUICK })).status).toBe(202);
   }, 120_000);
 
-  it('refuses a third waiting submission from one address; another address is scored after at most the run under way', async () => {
+  it('refuses a third waiting submission from one address; another address is scored after at most one of its runs', async () => {
     const feed = await startOrder();
     try {
       const flood: string[] = [];
