@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -6,6 +7,7 @@ import type { Relay } from '../../server/relay.ts';
 import { chromiumFor } from '../helpers/browser.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
 import { ROOT } from '../helpers/cli.ts';
+import { runCliAsync } from '../helpers/cliAsync.ts';
 import { open } from '../helpers/page.ts';
 import { testRelay } from '../helpers/relay.ts';
 
@@ -80,4 +82,117 @@ describe('the class contest in Chromium', () => {
     expect(problems).toEqual([]);
     await Promise.all([ann.close(), bob.close(), page.close()]);
   }, 300_000);
+});
+
+// Fails as it starts: the tests here are about who may submit, not about scores.
+const FAILING = 'export default { title: "x", params: [], create() { throw new Error("not yet"); } };';
+
+const kept = (page: Page) => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('pipefill.contestToken.')));
+
+async function editor(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Write your own controller…' }).click();
+  await page.locator('.user-editor .cm-content').click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText(FAILING);
+}
+
+async function useId(page: Page, id: string): Promise<void> {
+  const change = page.locator('.contest-submit').getByRole('button', { name: 'change' });
+  if (await change.count()) await change.click();
+  await page.locator('.contest-submit [data-param="student-id"]').fill(id);
+  await page.locator('.contest-submit').getByRole('button', { name: 'Use this id' }).click();
+  await page.locator(`.contest-submit [data-student-id="${id}"]`).waitFor();
+}
+
+/** Submits and waits for the relay's answer: the token it shows, or the refusal. */
+async function submit(page: Page): Promise<{ token: string } | { refused: string }> {
+  await page.getByRole('button', { name: 'Submit to the class contest' }).click();
+  const answer = page.locator('.contest-submit [data-testid="contest-token"] input, .contest-submit [role="alert"]');
+  await answer.first().waitFor();
+  if ((await answer.first().evaluate((e) => e.tagName)) === 'INPUT') {
+    // one submission waits per id: the next one of the test comes once this one has failed
+    await page.locator('.contest-submit [data-status="failed"]').waitFor({ timeout: 120_000 });
+    return { token: await answer.first().inputValue() };
+  }
+  return { refused: await answer.first().innerText() };
+}
+
+/**
+ * The contest's tokens on the page: a shared lab PC keeps only the token of the id in use and can forget
+ * it; the page shows each token it gets and takes one given elsewhere (the command line's); and a held-out
+ * trace chosen in the playground says why it is not there.
+ */
+describe('contest tokens in Chromium', () => {
+  it('on a shared PC, a new id forgets the previous id’s token, and "Forget this id" forgets the id in use', async () => {
+    const { page, problems } = await open(browser, `${relay.url}/`);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: relay.url });
+    // a browser that kept every id's token before: the page keeps only the id in use's as it opens
+    await page.evaluate(() => {
+      localStorage.setItem('pipefill.studentId', 'old@red');
+      for (const id of ['old@red', 'gone@red']) localStorage.setItem(`pipefill.contestToken.${id}`, 'a-token');
+    });
+    await page.reload();
+    await page.getByRole('button', { name: 'Write your own controller…' }).waitFor();
+    expect(await kept(page)).toEqual(['pipefill.contestToken.old@red']);
+    await editor(page);
+    await useId(page, 'sam@red');
+    const sam = await submit(page);
+    if (!('token' in sam)) throw new Error(`refused: ${sam.refused}`);
+    const shown = page.locator('.contest-submit [data-testid="contest-token"]');
+    expect(await shown.innerText()).toBe('sam@red’s token:  Copy Keep it to submit as sam@red from another browser or the command line.');
+    await shown.getByRole('button', { name: 'Copy' }).click();
+    await shown.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(sam.token);
+    await page.locator('.contest-submit').screenshot({ path: join(ROOT, 'build/contest-token-shown.png') });
+    expect(await kept(page)).toEqual(['pipefill.contestToken.sam@red']);
+
+    // the next student: sam's token goes as tim's id comes
+    await useId(page, 'tim@red');
+    expect(await kept(page)).toEqual([]);
+    expect('token' in (await submit(page))).toBe(true);
+    // and back to sam: refused, pointing at the token field, which has the focus
+    await useId(page, 'sam@red');
+    expect(await kept(page)).toEqual([]);
+    const refused = await submit(page);
+    expect(refused).toEqual({
+      refused: 'sam@red has submitted before: send the token its first submission was given. Enter sam@red’s token in the field above (the command line keeps it in ~/.pipefill/contest-tokens.json).',
+    });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-param'))).toBe('contest-token');
+    await page.locator('.contest-submit').screenshot({ path: join(ROOT, 'build/contest-token-asked.png') });
+
+    // sam, who kept the token, signs in with it and then out
+    await page.locator('.contest-submit [data-param="contest-token"]').fill(sam.token);
+    expect(await submit(page)).toEqual({ token: sam.token });
+    expect(await kept(page)).toEqual(['pipefill.contestToken.sam@red']);
+    await page.locator('.contest-submit').getByRole('button', { name: 'Forget this id on this browser' }).click();
+    await page.getByText('The contest ranks you by your id: give it first.').waitFor();
+    expect(await kept(page)).toEqual([]);
+    expect(await page.evaluate(() => localStorage.getItem('pipefill.studentId'))).toBeNull();
+    expect(problems.filter((p) => !/403/.test(p))).toEqual([]);
+    await page.close();
+  }, 300_000);
+
+  it('an id first used from the command line submits from the page with the token its file keeps', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pipefill-contest-page-'));
+    const [file, tokens] = [join(dir, 'failing.mjs'), join(dir, 'tokens.json')];
+    writeFileSync(file, FAILING);
+    const cli = await runCliAsync('server/cli/contest.ts', ['submit', file, '--id', 'cat@red', '--server', relay.url, '--tokens', tokens]);
+    expect(cli.code).toBe(1);
+    const token = (JSON.parse(readFileSync(tokens, 'utf8')) as Record<string, string>)[`${relay.url} cat@red`];
+    const { page } = await open(browser, `${relay.url}/`);
+    await editor(page);
+    await useId(page, 'cat@red');
+    expect(await submit(page)).toEqual({ refused: expect.stringMatching(/^cat@red has submitted before: send the token its first submission was given\. Enter cat@red’s token in the field above/) });
+    await page.locator('.contest-submit [data-param="contest-token"]').fill(token);
+    expect(await submit(page)).toEqual({ token });
+    await page.close();
+  }, 300_000);
+
+  it('a held-out trace chosen in the playground says the relay’s sentence, not a bare 404', async () => {
+    const { page } = await open(browser, `${relay.url}/?trace=ATT-LTE-driving-2016`);
+    const error = page.locator('p.error').first();
+    await error.waitFor();
+    expect(await error.innerText()).toMatch(/: the trace ATT-LTE-driving-2016\.(down|up) could not be loaded: this trace is held out for the class contest: it is not served$/);
+    await page.close();
+  }, 120_000);
 });

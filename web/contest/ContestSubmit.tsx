@@ -1,38 +1,59 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { fixed } from '../../shared/text/figures.ts';
 import { StudentId } from '../live/StudentId.tsx';
-import { useStudentId } from '../live/studentId.ts';
-import { relayRunsContest, submitToContest, useSubmission } from './contestApi.ts';
+import { setStudentId, useStudentId } from '../live/studentId.ts';
+import { ForgetId, TokenField, TokenShown } from './ContestToken.tsx';
+import { type Refused, relayRunsContest, submitToContest, useSubmission } from './contestApi.ts';
+import { savedToken } from './contestTokens.ts';
+import './contest.css';
 
 /**
  * *Submit to the class contest*, beside the editor when the relay runs a contest: the editor's code under
- * the student's id, then its state and scores as the relay gives them.
+ * the student's id, then its state and scores as the relay gives them. The id's token is shown as it comes
+ * and asked for when this browser keeps none; forgetting the id signs the student out of a shared PC.
  */
 export function ContestSubmit({ code }: { code: () => string }) {
   const id = useStudentId();
   const [on, setOn] = useState(false);
-  const [submission, setSubmission] = useState<string | null>(null);
-  const [refused, setRefused] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const view = useSubmission(submission);
   useEffect(() => void relayRunsContest().then(setOn), []);
-  if (!on) return null;
+  // another id starts afresh: nothing of the previous id's submission or token stays on show
+  return on ? <Submitting key={id ?? ''} id={id} code={code} /> : null;
+}
+
+function Submitting({ id, code }: { id: string | null; code: () => string }) {
+  const [submission, setSubmission] = useState<string | null>(null);
+  const [refused, setRefused] = useState<Refused | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [token, setToken] = useState<string | null>(null);
+  const [typed, setTyped] = useState('');
+  const tokenField = useRef<HTMLInputElement>(null);
+  const view = useSubmission(submission);
+  useEffect(() => {
+    if (refused?.token) tokenField.current?.focus();
+  }, [refused]);
   const submit = async () => {
     if (!id) return;
     setBusy(true);
-    const r = await submitToContest(id, code());
+    const r = await submitToContest(id, code(), typed.trim() || undefined);
     setBusy(false);
-    setRefused('error' in r ? r.error : null);
-    setSubmission('submission' in r ? r.submission : null);
+    if ('error' in r) return setRefused(r), setSubmission(null);
+    setRefused(null);
+    setSubmission(r.submission);
+    setToken(r.token);
+    setTyped('');
   };
+  const askToken = id !== null && (refused?.token || savedToken(id) === undefined);
   return (
     <div className="contest-submit" data-testid="contest-submit">
       <button type="button" onClick={() => void submit()} disabled={!id || busy}>
         Submit to the class contest
       </button>{' '}
       <StudentId />
+      {id && <ForgetId id={id} onForget={() => setStudentId(null)} />}
       {!id && <small> The contest ranks you by your id: give it first.</small>}
-      {refused && <p role="alert">{refused}</p>}
+      {id && askToken && <TokenField id={id} value={typed} onChange={setTyped} field={tokenField} />}
+      {refused && <p role="alert">{refused.token ? `${refused.error}. Enter ${id}’s token in the field above (the command line keeps it in ~/.pipefill/contest-tokens.json).` : refused.error}</p>}
+      {id && token && <TokenShown id={id} token={token} />}
       {view && (
         <p role="status" data-status={view.status}>
           {view.status === 'failed' ? view.error : view.status === 'scored' ? 'Scored: ' : `Your submission is ${view.status}…`}

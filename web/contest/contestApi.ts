@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Accepted, Board, Reference, SubmissionView } from '../../shared/contest/api.ts';
+import { savedToken, saveToken } from './contestTokens.ts';
 
 /**
  * The page's side of the relay's contest API (shared/contest/api.ts): the board and reference points kept
@@ -46,32 +47,23 @@ export function useContest(): ContestState {
 let contestOn: Promise<boolean> | null = null;
 export const relayRunsContest = () => (contestOn ??= relayInfo().then((info) => info?.contest === true));
 
-const tokenKey = (id: string) => `pipefill.contestToken.${id}`;
-const savedToken = (id: string) => {
-  try {
-    return localStorage.getItem(tokenKey(id)) ?? undefined;
-  } catch {
-    return undefined;
-  }
-};
-const saveToken = (id: string, token: string) => {
-  try {
-    localStorage.setItem(tokenKey(id), token);
-  } catch {
-    // no storage: the next submission from this page needs the token again
-  }
-};
+/** A refusal, and whether it is of the token (missing or not the id's: the page asks for it then). */
+export type Refused = { error: string; token: boolean };
 
-/** Submits `code` under `id`: the submission's id, or the relay's refusal as a sentence. */
-export async function submitToContest(id: string, code: string): Promise<{ submission: string } | { error: string }> {
+/**
+ * Submits `code` under `id` with `token` (or the one kept for it): the submission and the id's token, kept
+ * in this browser, or the relay's refusal as a sentence.
+ */
+export async function submitToContest(id: string, code: string, token = savedToken(id)): Promise<{ submission: string; token: string } | Refused> {
   try {
-    const res = await fetch('/api/contest/submissions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, code, token: savedToken(id) }) });
+    const res = await fetch('/api/contest/submissions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, code, token }) });
     const body = (await res.json()) as Accepted & { error?: string };
-    if (!res.ok) return { error: body.error ?? `the relay answered ${res.status}` };
+    // 403 is the relay's answer to a missing or wrong token, and to nothing else a submission can meet
+    if (!res.ok) return { error: body.error ?? `the relay answered ${res.status}`, token: res.status === 403 };
     saveToken(id, body.token);
-    return { submission: body.submission };
+    return { submission: body.submission, token: body.token };
   } catch {
-    return { error: 'the relay did not answer' };
+    return { error: 'the relay did not answer', token: false };
   }
 }
 

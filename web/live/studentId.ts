@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { isStudentId } from '../../shared/relay/studentId.ts';
+import { keepOnlyTokenOf } from '../contest/contestTokens.ts';
 
 /**
  * The student's id, kept in this browser's localStorage and nowhere else: never in the page's URL or a
@@ -10,6 +11,8 @@ const STORAGE_KEY = 'pipefill.studentId';
 
 const listeners = new Set<() => void>();
 let current: string | null = read();
+// tokens a browser kept before it kept only the id in use's
+keepOnlyTokenOf(current);
 
 function read(): string | null {
   try {
@@ -29,6 +32,8 @@ export function setStudentId(id: string | null): void {
   } catch {
     // storage full or disabled: kept for this page only
   }
+  // a shared PC: the previous student's contest token must not stay usable by whoever comes next
+  keepOnlyTokenOf(id);
   current = id;
   for (const l of listeners) l();
 }

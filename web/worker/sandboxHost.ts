@@ -24,6 +24,15 @@ const traceFiles = new Map<string, Promise<ArrayBuffer>>();
 const BUNDLED_FILES = new Set(BUNDLED_TRACES.flatMap((t) => [`${t.name}.down`, t.ack]).filter((n) => n !== ''));
 
 /**
+ * Why the server refused, as it says it (the relay's refusals carry `{"error": "<sentence>"}`: a held-out
+ * trace of a class contest is one), or its bare status when it says nothing readable.
+ */
+async function serverSays(r: Response): Promise<string> {
+  const body = (await r.json().catch(() => null)) as { error?: unknown } | null;
+  return typeof body?.error === 'string' && body.error !== '' ? `: ${body.error}` : ` (${r.status})`;
+}
+
+/**
  * A bundled trace's file, fetched once from the page's own server (a failure is asked again next time).
  * The ask comes from a worker running the user's code: a name that is not a bundled trace's is refused
  * here, so that code cannot have the page request anything else.
@@ -35,7 +44,7 @@ function traceFile(name: string): Promise<ArrayBuffer> {
     const url = new URL(`/traces/${encodeURIComponent(name)}`, window.location.origin);
     p = fetch(url).then(
       async (r) => {
-        if (!r.ok) throw new Error(`the trace ${name} could not be loaded (${r.status})`);
+        if (!r.ok) throw new Error(`the trace ${name} could not be loaded${await serverSays(r)}`);
         return r.arrayBuffer();
       },
       () => {
