@@ -108,6 +108,22 @@ describe('the controller editor in Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('takes the keyboard as it opens, names its code for a screen reader, and gives the keyboard back as Escape closes it', async () => {
+    const { page, problems } = await open(env.browser, env.relay.url);
+    const opener = page.getByRole('button', { name: 'Write your own controller…' });
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    const code = page.getByRole('textbox', { name: 'controller code' });
+    await expect.poll(() => code.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('// 2 + 2');
+    await page.locator('.user-editor .cm-content', { hasText: '// 2 + 2' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator('.user-editor').waitFor({ state: 'hidden' });
+    expect(await opener.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('shows a syntax error with its line, underlined, and keeps the previous run', async () => {
     const { page } = await open(env.browser, env.relay.url);
     await page.getByRole('button', { name: 'Write your own controller…' }).click();

@@ -35,7 +35,7 @@ function diagnosticsFor(doc: EditorView['state']['doc'], err: UserCodeError): Di
  * CodeMirror over the stored text: made once, its edits flow to the store, and a text changed outside it
  * ("Edit a copy", a link) or a new error is shown in it.
  */
-function useCodeMirror(parent: React.RefObject<HTMLDivElement | null>, text: string, error: UserCodeError, run: () => void): void {
+function useCodeMirror(parent: React.RefObject<HTMLDivElement | null>, text: string, error: UserCodeError, open: boolean, run: () => void): void {
   const view = useRef<EditorView | null>(null);
   const runRef = useRef(run);
   runRef.current = run;
@@ -50,11 +50,23 @@ function useCodeMirror(parent: React.RefObject<HTMLDivElement | null>, text: str
         javascript(),
         lintGutter(),
         EditorView.updateListener.of((u) => u.docChanged && setText(u.state.doc.toString())),
+        EditorView.contentAttributes.of({ 'aria-label': 'controller code' }),
       ],
     });
     view.current = v;
     return () => v.destroy();
   }, []);
+  // Opened, the code takes the keyboard (the panel comes last in the page's order); closed, the control that opened it gets it back.
+  useEffect(() => {
+    if (!open) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    view.current?.focus();
+    return () => {
+      // hidden, the panel dropped the focus it held (to the page's body)
+      const dropped = document.activeElement === document.body || Boolean(view.current?.dom.closest('section')?.contains(document.activeElement));
+      if (opener?.isConnected && dropped) opener.focus();
+    };
+  }, [open]);
   useEffect(() => {
     const v = view.current;
     if (v && v.state.doc.toString() !== text) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } });
@@ -79,11 +91,17 @@ export function UserEditor({ e, set, checkAndRun }: EditorProps) {
     setBusy(false);
     if (ok) set(withUserOnSide(e, target));
   };
-  useCodeMirror(host, st.text, st.error, () => void run());
+  useCodeMirror(host, st.text, st.error, st.open, () => void run());
 
   // On the body, so no panel's stacking context puts the charts over it.
   return createPortal(
-    <section className="user-editor" aria-label="Your controller" hidden={!st.open}>
+    <section
+      className="user-editor"
+      aria-label="Your controller"
+      hidden={!st.open}
+      // Escape closes the panel, unless the code shows something Escape closes first (a completion list, the search bar)
+      onKeyDownCapture={(ev) => ev.key === 'Escape' && !ev.currentTarget.querySelector('.cm-tooltip, .cm-panel') && showEditor(false)}
+    >
       <header>
         <strong>Your controller</strong>
         <label>
