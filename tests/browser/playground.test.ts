@@ -118,6 +118,12 @@ describe('the playground in Chromium', () => {
     writeFileSync(join(dir, 'good.down'), Array.from({ length: 3000 }, (_, i) => String(i + 1)).join('\n'));
     await page.locator('[data-param="upload"]').setInputFiles(join(dir, 'good.down'));
     await page.waitForFunction(() => new URLSearchParams(location.search).get('trace') === 'upload:good.down');
+    // an upload that fails, then one that works: the failure is past, and its notice goes with it
+    await page.locator('[data-param="upload"]').setInputFiles(join(dir, 'bad.down'));
+    const failed = page.getByText('bad.down is not a Mahimahi trace');
+    await failed.waitFor();
+    await page.locator('[data-param="upload"]').setInputFiles(join(dir, 'good.down'));
+    await expect.poll(() => failed.count()).toBe(0);
     await page.waitForFunction(() => document.querySelector('.playback .time')?.textContent?.endsWith('/ 3 s'));
     expect(await card(page, 'A', 'Throughput')).toMatch(/^\d+\.\d\d Mbit\/s$/);
     await page.close();

@@ -29,6 +29,9 @@ import { type Runs, type Slot, useRuns } from './useRuns.ts';
 
 /** How a failed import is told: a later import that works takes it back. */
 const NOT_REPLAYED = ' could not be replayed: ';
+const NOT_A_TRACE = ' is not a Mahimahi trace: ';
+
+type Notes = { note(m: string): void; forget(which: (m: string) => boolean): void };
 
 /**
  * Uploaded traces of this session: their lengths (for the runs) and their text (for the export), and the
@@ -42,21 +45,28 @@ function useUploads(e: Experiment) {
   useEffect(() => setFailed(null), [e]);
   /** Checks a file in the workers (which keep it for the runs); resolves with its trace name, or rejects with why not. */
   const check = async (file: File, pool: Runs['pool']): Promise<string> => {
-    if (file.size > 50_000_000) throw new Error(`${file.name}: larger than 50 MB, not a trace this page can take`);
+    if (file.size > 50_000_000) throw new Error(`${file.name}${NOT_A_TRACE}it is larger than 50 MB`);
     const name = file.name.replace(/[^\w.-]/g, '_');
     const text = await file.text();
     const r = await pool.upload(name, text);
-    if (r.kind === 'error') throw new Error(`${file.name} is not a Mahimahi trace: ${r.message}`);
+    if (r.kind === 'error') throw new Error(`${file.name}${NOT_A_TRACE}${r.message}`);
     texts.current.set(name, text);
     setDurations((u) => ({ ...u, [name]: r.durationMs }));
     return `upload:${name}`;
   };
   /** Runs the experiment on the uploaded trace, or names what is wrong with the file and marks the runs shown as the previous ones. */
-  const upload = (file: File, pool: Runs['pool'], onTrace: (trace: string) => void, note: (m: string) => void): Promise<void> =>
-    check(file, pool).then(onTrace, (err: Error) => {
-      note(err.message);
-      setFailed(file.name);
-    });
+  const upload = (file: File, pool: Runs['pool'], onTrace: (trace: string) => void, notices: Pick<Notes, 'note' | 'forget'>): Promise<void> =>
+    check(file, pool).then(
+      (trace) => {
+        // an upload that failed before this one is past: its notice would speak of the trace now replaced
+        notices.forget((m) => m.includes(NOT_A_TRACE));
+        onTrace(trace);
+      },
+      (err: Error) => {
+        notices.note(err.message);
+        setFailed(file.name);
+      },
+    );
   return { durations, texts: texts.current, upload, failed };
 }
 
@@ -66,15 +76,7 @@ function useUploads(e: Experiment) {
  * run from iperf3 is drawn beside a simulated run of its own congestion control: `simulate` sets the other
  * side's scheme to it, before the import is shown (a change of the experiment runs anew a side it replaced).
  */
-async function importRun(
-  file: File,
-  slot: Slot,
-  e: Experiment,
-  runs: Runs,
-  playhead: Playhead,
-  notices: { note(m: string): void; forget(which: (m: string) => boolean): void },
-  simulate: (scheme: string) => void,
-): Promise<void> {
+async function importRun(file: File, slot: Slot, e: Experiment, runs: Runs, playhead: Playhead, notices: Pick<Notes, 'note' | 'forget'>, simulate: (scheme: string) => void): Promise<void> {
   let imported: ImportedFile;
   try {
     imported = await importedCsv(file, specFor(e, otherSide(slot)));
@@ -192,7 +194,7 @@ export function App() {
   const { link: linkNow, policy: policyNow } = useMemo(() => settingsOf(e), [e]);
   const uploaded = useMemo(() => Object.keys(uploads.durations), [uploads.durations]);
   const checkAndRun = useSteadyCallback(runs.checkAndRun);
-  const uploadFile = useSteadyCallback((f: File) => void uploads.upload(f, runs.pool, (trace) => setE({ ...e, trace }), note));
+  const uploadFile = useSteadyCallback((f: File) => void uploads.upload(f, runs.pool, (trace) => setE({ ...e, trace }), { note, forget }));
   const label = (slot: Slot) => sideLabel(SIDE_STYLE[slot].name, runs.views[slot], e[slot].scheme);
   const stale = staleReasons(runs, e, uploads.failed);
 
