@@ -193,6 +193,7 @@ describe('contest tokens in Chromium', () => {
     const error = page.locator('p.error').first();
     await error.waitFor();
     expect(await error.innerText()).toMatch(/: the trace ATT-LTE-driving-2016\.(down|up) could not be loaded: this trace is held out for the class contest: it is not served$/);
+    await error.screenshot({ path: join(ROOT, 'build/contest-heldout-trace.png') });
     await page.close();
   }, 120_000);
 });
