@@ -30,6 +30,8 @@ import { type Runs, type Slot, useRuns } from './useRuns.ts';
 /** How a failed import is told: a later import that works takes it back. */
 const NOT_REPLAYED = ' could not be replayed: ';
 const NOT_A_TRACE = ' is not a Mahimahi trace: ';
+/** An uploaded trace shorter than this, played once, is said to make runs that short. */
+const SHORT_TRACE_MS = 1000;
 
 type Notes = { note(m: string): void; forget(which: (m: string) => boolean): void };
 
@@ -43,8 +45,8 @@ function useUploads(e: Experiment) {
   const [failed, setFailed] = useState<string | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: any change of the settings makes the runs current again.
   useEffect(() => setFailed(null), [e]);
-  /** Checks a file in the workers (which keep it for the runs); resolves with its trace name, or rejects with why not. */
-  const check = async (file: File, pool: Runs['pool']): Promise<string> => {
+  /** Checks a file in the workers (which keep it for the runs); resolves with its trace name and length, or rejects with why not. */
+  const check = async (file: File, pool: Runs['pool']): Promise<{ trace: string; durationMs: number }> => {
     if (file.size > 50_000_000) throw new Error(`${file.name}${NOT_A_TRACE}it is larger than 50 MB`);
     const name = file.name.replace(/[^\w.-]/g, '_');
     const text = await file.text();
@@ -52,14 +54,17 @@ function useUploads(e: Experiment) {
     if (r.kind === 'error') throw new Error(`${file.name}${NOT_A_TRACE}${r.message}`);
     texts.current.set(name, text);
     setDurations((u) => ({ ...u, [name]: r.durationMs }));
-    return `upload:${name}`;
+    return { trace: `upload:${name}`, durationMs: r.durationMs };
   };
   /** Runs the experiment on the uploaded trace, or names what is wrong with the file and marks the runs shown as the previous ones. */
   const upload = (file: File, pool: Runs['pool'], onTrace: (trace: string) => void, notices: Pick<Notes, 'note' | 'forget'>): Promise<void> =>
     check(file, pool).then(
-      (trace) => {
+      ({ trace, durationMs }) => {
         // an upload that failed before this one is past: its notice would speak of the trace now replaced
         notices.forget((m) => m.includes(NOT_A_TRACE));
+        // a run on a trace played once lasts as long as the trace: a few lines make runs too short to show anything
+        if (durationMs < SHORT_TRACE_MS && settingsOf({ ...e, trace }).link.loop === 'once')
+          notices.note(`${file.name} lasts ${durationMs} ms, and the link plays it once, so the runs last ${durationMs} ms too: set loop to "loop" (Delay and queue) to play it over and over`);
         onTrace(trace);
       },
       (err: Error) => {
