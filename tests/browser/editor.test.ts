@@ -101,6 +101,12 @@ describe('the controller editor in Chromium', () => {
     await page.locator('.edit-copy').first().click();
     await page.locator('.user-editor .cm-content', { hasText: 'AIMD (my copy)' }).waitFor();
     expect(asked).toEqual([]);
+    // nor is an untouched copy: B's copy replaces it at once, and A's comes back the same way
+    await page.locator('.edit-copy').nth(1).click();
+    await page.locator('.user-editor .cm-content', { hasText: 'BDP estimator (my copy)' }).waitFor();
+    await page.locator('.edit-copy').first().click();
+    await page.locator('.user-editor .cm-content', { hasText: 'AIMD (my copy)' }).waitFor();
+    expect(asked).toEqual([]);
     await page.getByRole('button', { name: 'Run ▶' }).click();
     await page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[data-param="a.scheme"]')?.value === 'user');
     await waitForA(page, builtIn);

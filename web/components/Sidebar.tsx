@@ -11,7 +11,7 @@ import { ParamControl } from './ParamControl.tsx';
 import { RelayPolicy, type RelayPolicyView } from '../app/RelayPolicy.tsx';
 import { SchemeSelect } from './SchemeSelect.tsx';
 import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
-import { copyOf, hasCopy } from '../editor/copies.ts';
+import { copyOf, hasCopy, isUntouchedCopy } from '../editor/copies.ts';
 import { EXAMPLE } from '../editor/example.ts';
 import { type CheckAndRun, LazyEditor } from '../editor/LazyEditor.tsx';
 import { currentText, showEditor, useEditorState } from '../editor/userCode.ts';
@@ -118,8 +118,9 @@ function EditEntry({ scheme, which }: { scheme: string; which: 'a' | 'b' }) {
   const copy = hasCopy(scheme);
   const open = async () => {
     const text = await copyOf(scheme);
-    // Only the user's own text is asked about: the untouched starter goes without a word.
-    const own = currentText() !== text && currentText() !== EXAMPLE;
+    // Only the user's own text is asked about: the untouched starter, or an untouched copy, goes without a word.
+    const now = currentText();
+    const own = now !== text && now !== EXAMPLE && !(await isUntouchedCopy(now));
     if (own && !window.confirm('Replace the text in the editor with a copy of this controller?')) return;
     showEditor(true, which, text);
   };

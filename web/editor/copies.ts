@@ -11,3 +11,9 @@ export const hasCopy = (scheme: string): boolean => Object.hasOwn(COPIES, scheme
 
 /** The text of the scheme's copy. */
 export const copyOf = (scheme: string): Promise<string> => COPIES[scheme]();
+
+/** Whether `text` is a built-in's copy as "Edit a copy" opened it, unchanged (its first line names the built-in). */
+export async function isUntouchedCopy(text: string): Promise<boolean> {
+  const id = /^\/\/ .* \(my copy\): the built-in ([\w-]+),/.exec(text)?.[1];
+  return id !== undefined && hasCopy(id) && (await copyOf(id)) === text;
+}
