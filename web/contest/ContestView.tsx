@@ -14,6 +14,14 @@ import './contest.css';
 
 const STUDENT_COLORS = [COLORS.blue, COLORS.vermillion, COLORS.green, COLORS.purple, COLORS.sky, COLORS.orange, COLORS.olive];
 
+/** How many students are ranked, waiting, and only failed, in words. */
+export function standing(board: Board): string {
+  const students = (n: number) => `${n} student${n === 1 ? '' : 's'}`;
+  const waiting = board.pending.length > 0 ? `, ${board.pending.length} waiting for a score` : '';
+  const failed = board.failed.length > 0 ? `, ${students(board.failed.length)} whose every submission failed` : '';
+  return `${students(board.rows.length)} ranked${waiting}${failed}`;
+}
+
 /** The points of one trace: the reference first (drawn under), then every student's attempts, the best ringed. */
 function pointsOf(trace: string, board: Board, reference: Reference | null): PlanePoint[] {
   const ref = reference?.traces.find((t) => t.trace === trace);
@@ -110,8 +118,7 @@ function ContestBoard({ retry }: { retry(): void }) {
   return (
     <section className="contest-view" aria-label="Class contest">
       <p className="contest-head">
-        Every scored submission is a dot, each student's best ringed and named; ★ the omniscient sender; grey squares the built-in schemes at their defaults. {board.rows.length} students ranked
-        {`${board.pending.length > 0 ? `, ${board.pending.length} waiting for a score` : ''}${board.failed.length > 0 ? `, ${board.failed.length} whose every submission failed` : ''}`}.{' '}
+        Every scored submission is a dot, each student's best ringed and named; ★ the omniscient sender; grey squares the built-in schemes at their defaults. {standing(board)}.{' '}
         {hidden ? 'Held-out traces are scored but not shown until the instructor reveals them.' : 'Held-out scores are revealed.'}{' '}
         {hidden && operator && (
           <button type="button" onClick={reveal}>
