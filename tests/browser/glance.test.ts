@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, LIGHT_RUN, open, playground } from '../helpers/page.ts';
+import { card, description, LIGHT_RUN, open, playground } from '../helpers/page.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -166,6 +166,7 @@ describe('one glance at projector sizes, in Chromium', () => {
     await box.press('Enter');
     await reason.waitFor();
     expect(await box.getAttribute('aria-invalid')).toBe('true');
+    expect(await description(box)).toBe('a must be a number from 0.1 to 10 packets (got "99"); a stays 1');
     // leaving the box shows the value in force, which is valid, with the reason it was kept
     await page.locator('[data-param="seed"]').click();
     await expect.poll(() => box.inputValue()).toBe('1');

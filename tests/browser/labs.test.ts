@@ -8,7 +8,7 @@ import { contest, flow, MATRIX, matrixRun, SHARED_PRESETS, sharedBottleneck } fr
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { starvation } from '../../shared/scenarios/starvation.ts';
 import { loadTrace } from '../../server/traces.ts';
-import { open, playground } from '../helpers/page.ts';
+import { description, open, playground } from '../helpers/page.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -67,6 +67,7 @@ describe('the labs in Chromium', () => {
     await page.locator('[data-param="sweep0"]').fill('2..5000*2');
     // Said as typed, beside the field; the link keeps the last sweep typed right.
     await page.locator('fieldset').getByText('w must be a whole number from 1 to 1000 packets (got "1024")').waitFor();
+    expect(await description(page.locator('[data-param="sweep0"]'))).toBe('w must be a whole number from 1 to 1000 packets (got "1024")');
     await page.locator('[data-action="sweep"]').click();
     await page.getByText('sweep 1: w must be a whole number from 1 to 1000 packets (got "1024")').waitFor();
     await page.locator('[data-param="sweep0"]').fill('4..64*2');

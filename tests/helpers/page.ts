@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import type { Relay } from '../../server/relay.ts';
 import { chromiumFor } from './browser.ts';
@@ -85,3 +85,13 @@ export function paintedPixels(page: Page, side: 'a' | 'b'): Promise<number[]> {
     });
   }, side);
 }
+
+/** What a screen reader reads with a control as its description: the text of the elements its aria-describedby names. */
+export const description = (control: Locator): Promise<string> =>
+  control.evaluate((el) =>
+    (el.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' ')
+      .trim(),
+  );

@@ -13,13 +13,13 @@ const SEED = experimentSchema('contest', pageCatalogue()).find((f) => f.name ===
 
 /** The seed as typed (useTypedValue): a value outside its range is refused with the reason, and the run and URL keep the seed they had. */
 function SeedInput({ seed, set }: { seed: number; set(seed: number): void }) {
-  const { problem, input } = useTypedValue(SEED, seed, set);
+  const { problem, problemId, input } = useTypedValue(SEED, seed, set);
   return (
     <label>
       seed
       <input type="text" inputMode="numeric" {...input} data-param="seed" style={{ width: '6em' }} />
       {problem && (
-        <span className="error" role="alert" data-problem="seed">
+        <span className="error" role="alert" id={problemId} data-problem="seed">
           {problem}
         </span>
       )}

@@ -66,12 +66,12 @@ export const ParamControl = memo(function ParamControl({
 
 /** The exact value, typed (useTypedValue says how a typed value is taken or refused). */
 export function NumberBox({ spec, value, onChange, name, label }: { spec: NumberParam; value: number; onChange(v: number): void; name: string; label?: string }) {
-  const { problem, input } = useTypedValue(spec, value, onChange);
+  const { problem, problemId, input } = useTypedValue(spec, value, onChange);
   return (
     <>
       <input className="number" type="text" inputMode="decimal" {...input} aria-label={label ?? `${spec.name}, exact value${spec.unit ? ` in ${spec.unit}` : ''}`} data-number={name} />
       {problem && (
-        <span className="error" role="alert">
+        <span className="error" role="alert" id={problemId}>
           {problem}
         </span>
       )}

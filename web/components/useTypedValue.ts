@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ParamSpec } from '../../shared/controllers/types.ts';
 import { checkField } from '../state/codec.ts';
 
@@ -14,6 +14,7 @@ import { checkField } from '../state/codec.ts';
 export function useTypedValue(spec: ParamSpec, value: number, apply: (v: number) => void) {
   const [text, setText] = useState(String(value));
   const [problem, setProblem] = useState<string | null>(null);
+  const problemId = useId();
   /** The value in force before the text being typed, which extends the text typed before it. */
   const settled = useRef(value);
   const typed = useRef(String(value));
@@ -38,6 +39,8 @@ export function useTypedValue(spec: ParamSpec, value: number, apply: (v: number)
   };
   return {
     problem,
+    /** The id the refusal's element takes, so a screen reader reads it with the box. */
+    problemId,
     input: {
       value: text,
       onChange: (e: { target: { value: string } }) => type(e.target.value),
@@ -51,6 +54,7 @@ export function useTypedValue(spec: ParamSpec, value: number, apply: (v: number)
       },
       // what the box shows is invalid only while it is not the value in force
       'aria-invalid': problem !== null && text !== String(value),
+      'aria-describedby': problem === null ? undefined : problemId,
     },
   };
 }

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { findScheme } from '../../../shared/controllers/registry.ts';
 import { BUNDLED_TRACES } from '../../../shared/scenarios/presets.ts';
 import { SchemeSelect } from '../../components/SchemeSelect.tsx';
@@ -43,6 +44,7 @@ export function sweepProblem(s: SweepDef): string | null {
 function SweepFieldset({ index, sweep: s, set, remove }: { index: number; sweep: SweepDef; set(d: Partial<SweepDef>): void; remove: (() => void) | null }) {
   const scheme = findScheme(s.scheme, pageSchemes())!;
   const problem = sweepProblem(s);
+  const problemId = useId();
   return (
     <fieldset style={{ borderColor: SWEEP_COLORS[index] }}>
       <legend>sweep {index + 1}</legend>
@@ -60,9 +62,10 @@ function SweepFieldset({ index, sweep: s, set, remove }: { index: number; sweep:
         data-param={`sweep${index}`}
         size={Math.min(40, Math.max(14, s.values.length))}
         aria-invalid={problem !== null}
+        aria-describedby={problem === null ? undefined : problemId}
       />
       {problem && (
-        <span className="error" role="alert">
+        <span className="error" role="alert" id={problemId}>
           {problem}
         </span>
       )}
