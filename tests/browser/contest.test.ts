@@ -106,8 +106,11 @@ async function useId(page: Page, id: string): Promise<void> {
 
 /** Submits and waits for the relay's answer: the token it shows, or the refusal. */
 async function submit(page: Page): Promise<{ token: string } | { refused: string }> {
-  await page.getByRole('button', { name: 'Submit to the class contest' }).click();
   const answer = page.locator('.contest-submit [data-testid="contest-token"] input, .contest-submit [role="alert"]');
+  // the last answer's element goes as the submission is sent: the one waited for is this submission's
+  const last = (await answer.count()) > 0 ? await answer.first().elementHandle() : null;
+  await page.getByRole('button', { name: 'Submit to the class contest' }).click();
+  await last?.waitForElementState('hidden');
   await answer.first().waitFor();
   if ((await answer.first().evaluate((e) => e.tagName)) === 'INPUT') {
     // one submission waits per id: the next one of the test comes once this one has failed

@@ -34,6 +34,9 @@ function Submitting({ id, code }: { id: string | null; code: () => string }) {
   const submit = async () => {
     if (!id) return;
     setBusy(true);
+    // the last answer goes as the next is asked for, so that what shows is always this one's
+    setRefused(null);
+    setToken(null);
     const r = await submitToContest(id, code(), typed.trim() || undefined);
     setBusy(false);
     if ('error' in r) return setRefused(r), setSubmission(null);
@@ -52,7 +55,11 @@ function Submitting({ id, code }: { id: string | null; code: () => string }) {
       {id && <ForgetId id={id} onForget={() => setStudentId(null)} />}
       {!id && <small> The contest ranks you by your id: give it first.</small>}
       {id && askToken && <TokenField id={id} value={typed} onChange={setTyped} field={tokenField} />}
-      {refused && <p role="alert">{refused.token ? `${refused.error}. Enter ${id}’s token in the field above (the command line keeps it in ~/.pipefill/contest-tokens.json).` : refused.error}</p>}
+      {refused && (
+        <p role="alert">
+          {refused.token ? `${refused.error.replace(/\.$/, '')}. Enter ${id}’s token in the field above (the command line keeps it in ~/.pipefill/contest-tokens.json).` : refused.error}
+        </p>
+      )}
       {id && token && <TokenShown id={id} token={token} />}
       {view && (
         <p role="status" data-status={view.status}>

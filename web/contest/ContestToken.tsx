@@ -13,11 +13,10 @@ export function TokenShown({ id, token }: { id: string; token: string }) {
       () => true,
       () => false,
     );
-    if (!done && field.current) {
-      field.current.select();
-      document.execCommand('copy');
-    }
-    setCopied(true);
+    if (done) return setCopied(true);
+    // left selected if the browser copies nothing either: Ctrl+C then does
+    field.current?.select();
+    setCopied(document.execCommand('copy'));
   };
   return (
     <p className="contest-token" data-testid="contest-token">
