@@ -106,6 +106,25 @@ describe('the controller editor beside the runs', () => {
   );
 });
 
+describe('the controller editor on a phone', () => {
+  it('takes the whole width, the page giving up none of its own, and × gives the page back', async () => {
+    const { page, problems } = await open(env.browser, `${env.relay.url}/?a=aimd&${LIGHT_RUN}`, { viewport: { width: 400, height: 800 } });
+    await card(page, 'A', 'Throughput');
+    await page.getByRole('button', { name: /Settings/ }).click();
+    await page.getByRole('button', { name: 'Write your own controller…' }).click();
+    const editor = page.locator('.user-editor');
+    await editor.locator('.cm-content').waitFor();
+    expect(await editor.evaluate((e) => Math.round(e.getBoundingClientRect().width))).toBe(400);
+    expect(await page.evaluate(() => getComputedStyle(document.body).paddingRight)).toBe('0px');
+    // its header's buttons all within the screen
+    for (const b of await editor.locator('header button').all()) expect(await b.evaluate((e) => e.getBoundingClientRect().right)).toBeLessThanOrEqual(400);
+    await page.getByRole('button', { name: 'close the editor' }).click();
+    await editor.waitFor({ state: 'hidden' });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('the settings where they float over the runs', () => {
   it.each(SIZES.filter((s) => s.width <= 1100))(
     'open below the toolbar, however many rows the navigation and the toolbar take, at $width×$height',
