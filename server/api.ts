@@ -40,6 +40,8 @@ function viewerOf(req: IncomingMessage, { shareRecords, shareAllRecords = false,
     viewer,
     operator,
     mine: (address: string) => operator || shareAllRecords || address === viewer,
+    /** Whether records may be shown at all. */
+    clientRecords: operator || shareRecords || shareAllRecords,
     /** Whether records may be shown at all; if not, answers why. */
     mayView(res: ServerResponse): boolean {
       if (operator || shareRecords || shareAllRecords) return true;
@@ -73,12 +75,12 @@ export function handleApi(req: IncomingMessage, res: ServerResponse, context: Ap
     res.writeHead(405, { allow: 'GET, HEAD' }).end('method not allowed\n');
     return true;
   }
-  const { viewer, operator, mine, mayView } = viewerOf(req, context);
+  const { viewer, operator, mine, mayView, clientRecords } = viewerOf(req, context);
   switch (path) {
     case '/api/relay':
       void loopbackRtt().then(
-        (loopbackRttMs) => json(res, { ...info, operator, loopbackRttMs, records: context.records?.() ?? null }),
-        () => json(res, { ...info, operator, records: context.records?.() ?? null }),
+        (loopbackRttMs) => json(res, { ...info, operator, clientRecords, loopbackRttMs, records: context.records?.() ?? null }),
+        () => json(res, { ...info, operator, clientRecords, records: context.records?.() ?? null }),
       );
       break;
     case '/api/leaderboard':

@@ -20,6 +20,8 @@ export interface RelayInfo {
   contest?: boolean;
   /** The client asking holds the operator's token (each client is told about itself). */
   operator?: boolean;
+  /** The client asking may see clients' records (sessions, echo connections): the operator, or a relay that shares them. */
+  clientRecords?: boolean;
   /** The class's records on disk: how many, how many not yet written (held while the disk refuses them), and why. */
   records?: { kept: number; backlog: number; error: string | null } | null;
   /** A UDP round trip on the relay's loopback path, ms, measured when asked (the median of a few pings). */

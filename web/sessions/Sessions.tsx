@@ -7,7 +7,7 @@ import { usePolledTrace } from './usePolledTrace.ts';
 import type { SessionSummary } from '../../shared/relay/sessions.ts';
 import { SessionTable } from './SessionTable.tsx';
 import { Guide } from '../teach/Guide.tsx';
-import { okText, usePoll } from './usePoll.ts';
+import { okText, useClientRecords } from './usePoll.ts';
 import { Notices } from '../components/Notices.tsx';
 import { useSessionsUrl } from './useSessionsUrl.ts';
 import { relayInfo, useRelay } from '../app/useRelay.ts';
@@ -46,9 +46,10 @@ function SessionCharts({ id }: { id: string }) {
 
 /** Every offset-server session the relay records, from any client, listed and drawn live. */
 export function Sessions() {
-  const info = relayInfo(useRelay());
+  const relay = useRelay();
+  const info = relayInfo(relay);
   const servers = info ? `UDP, ${info.offsetConstant} at a constant rate and ${info.offsetVariable} at a variable one` : 'UDP';
-  const polled = usePoll('/api/sessions', readSessions);
+  const polled = useClientRecords(relay, '/api/sessions', readSessions);
   const { selected, select, watched, watch, notices } = useSessionsUrl();
   const sessions = polled.state === 'ok' ? polled.value : [];
   return (

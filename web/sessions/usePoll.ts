@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { type RelayState, relayInfo } from '../app/useRelay.ts';
 
 /** How often the Sessions view asks the relay again: fast enough to watch a run as it happens. */
 export const POLL_MS = 500;
@@ -44,6 +45,16 @@ export function usePoll<T>(url: string | null, read: (r: Response) => Promise<T>
     return startPolling(url, read, setPolled);
   }, [url, read]);
   return polled;
+}
+
+/** What a visitor the relay shows no clients' records to is told, instead of asking for them. */
+export const RECORDS_HIDDEN = "This relay keeps its clients' records for the operator: open the page with the operator's link, or start the relay with --share-records to show each client its own.";
+
+/** `usePoll` of one of the relay's records of clients, once `relay` says this visitor may see them; else why not, asking nothing. */
+export function useClientRecords<T>(relay: RelayState, url: string, read: (r: Response) => Promise<T>): Polled<T> {
+  const hidden = relayInfo(relay)?.clientRecords === false;
+  const polled = usePoll(relay === 'unknown' || hidden ? null : url, read);
+  return hidden ? { state: 'failed', message: RECORDS_HIDDEN } : polled;
 }
 
 /** The body of a successful answer; otherwise the relay's own explanation, or that there is no relay. */

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { type EchoConnection, fitConnection } from '../../../shared/relay/echo.ts';
-import { okText, usePoll } from '../../sessions/usePoll.ts';
+import { okText, useClientRecords } from '../../sessions/usePoll.ts';
 import { LiveFit } from './Fit.tsx';
 import { relayInfo, useRelay } from '../../app/useRelay.ts';
 
@@ -19,8 +19,9 @@ function ConnectionFit({ connection }: { connection: EchoConnection }) {
 
 /** Any ping-pong client's series, as the relay's echo server recorded it, fitted like the lab's own. */
 export function RecordedConnections() {
-  const echo = relayInfo(useRelay())?.echo;
-  const polled = usePoll('/api/echo', readConnections);
+  const relay = useRelay();
+  const echo = relayInfo(relay)?.echo;
+  const polled = useClientRecords(relay, '/api/echo', readConnections);
   const [chosen, choose] = useState<number | null>(null);
   const connections = polled.state === 'ok' ? [...polled.value].reverse() : [];
   const current = connections.find((c) => c.id === chosen);
