@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Reference, SubmissionView } from '../shared/contest/api.ts';
@@ -6,7 +7,7 @@ import { bridgedLatency, MANY } from './relayLoad.ts';
 import { pct, ROOT, type RelayProcess, relayProcess, sleep } from './relayProcess.ts';
 
 /**
- * The class contest under load: 200 submissions (one per student, each a variant of one controller) on
+ * The class contest under load: 200 submissions (one per student, each from an address of its own, each a variant of one controller) on
  * the default contest (three traces, one scorer per core but one), the time to score them all, and the
  * latency the bridge adds to offset-server requests while nothing is scored and while they are.
  */
@@ -25,11 +26,23 @@ async function referencesDone(relay: RelayProcess): Promise<void> {
   }
 }
 
+/** Each student's own machine: 127.0.0.2 and on, as a class's clients each have an address of their own. */
+const addressOf = (i: number) => `127.0.0.${2 + (i % 250)}`;
+
 async function submit(relay: RelayProcess, i: number): Promise<string> {
   const code = CODE.replace('default: 150', `default: ${50 + (i % 45) * 10}`);
-  const res = await fetch(`${relay.url}/api/contest/submissions`, { method: 'POST', body: JSON.stringify({ id: `s${i}@bench`, code }) });
-  if (res.status !== 202) throw new Error(`submission ${i}: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { submission: string }).submission;
+  const body = JSON.stringify({ id: `s${i}@bench`, code });
+  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request(`${relay.url}/api/contest/submissions`, { method: 'POST', localAddress: addressOf(i), headers: { 'content-length': Buffer.byteLength(body) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+  if (status !== 202) throw new Error(`submission ${i}: ${status} ${text}`);
+  return (JSON.parse(text) as { submission: string }).submission;
 }
 
 async function allSettled(relay: RelayProcess, ids: string[]): Promise<SubmissionView[]> {
