@@ -84,6 +84,9 @@ export function parseTraceCsv(text: string): ImportedTrace {
   // An export ends with a line break: without one, the last row may have been cut anywhere, even where it still reads as a number.
   if (!text.endsWith('\n')) throw new CsvError(`line ${rows.length + 3} is cut off: the file ends in the middle of a row (was it truncated?)`);
   const log = new EventLog(Math.max(16, rows.length));
+  // Every exporter writes its rows in the order of events, which is time order (rows at one time included):
+  // rows out of order (files joined end to end) would replay a run longer than its experiment says.
+  let lastT = -Infinity;
   rows.forEach((r, i) => {
     const line = i + 4;
     const kind = K[r.kind as keyof typeof K];
@@ -96,7 +99,10 @@ export function parseTraceCsv(text: string): ImportedTrace {
     };
     const flow = n('flow');
     if (!Number.isInteger(flow) || flow < 0 || flow > 255) throw new CsvError(`line ${line}: flow must be a whole number from 0 to 255`);
-    log.push(n('t_ms'), kind, flow, n('seq'), n('bytes'), n('value'), n('window'));
+    const t = n('t_ms');
+    if (t < lastT) throw new CsvError(`line ${line}: time goes backwards (t_ms ${t} after ${lastT}): the rows of a trace are in time order`);
+    lastT = t;
+    log.push(t, kind, flow, n('seq'), n('bytes'), n('value'), n('window'));
   });
   return { log, spec };
 }

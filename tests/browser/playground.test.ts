@@ -115,6 +115,11 @@ describe('the playground in Chromium', () => {
         'bad.csv could not be replayed: it is none of the files Import reads: a run\'s trace CSV as Export saves it (its first line "# pipefill-trace v1"), iperf3\'s JSON (--json), a qlog, or a Mahimahi link log',
       )
       .waitFor();
+    // A run's rows pasted after themselves: time restarts at 0 on line 6, and B keeps no impossible figures.
+    const rows = '0,0,send,0,1500,1,1,\n20,0,ack,0,80,1,40,\n';
+    writeFileSync(join(dir, 'twice.csv'), `# pipefill-trace v1\n# spec null\nt_ms,flow,kind,seq,bytes,window,value,detail\n${rows}${rows}`);
+    await page.locator('[data-import="b"]').setInputFiles(join(dir, 'twice.csv'));
+    await page.getByText('twice.csv could not be replayed: line 6: time goes backwards (t_ms 0 after 20): the rows of a trace are in time order').waitFor();
     writeFileSync(join(dir, 'good.down'), Array.from({ length: 3000 }, (_, i) => String(i + 1)).join('\n'));
     await page.locator('[data-param="upload"]').setInputFiles(join(dir, 'good.down'));
     await page.waitForFunction(() => new URLSearchParams(location.search).get('trace') === 'upload:good.down');

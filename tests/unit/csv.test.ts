@@ -70,6 +70,11 @@ describe('trace CSV', () => {
     expect(() => parseTraceCsv(`${head}x,0,send,0,1500,1,0,\n`)).toThrow(/line 4: t_ms is not a number/);
     expect(() => parseTraceCsv(`${head}1,300,send,0,1500,1,0,\n`)).toThrow(/flow must be/);
     expect(() => parseTraceCsv('# pipefill-trace v1\n# spec null\nt_ms,flow\n')).toThrow(/missing column "kind"/);
+    // Rows at one time are in order; a time before the row above's is not (a run's rows pasted after themselves).
+    expect(parseTraceCsv(`${head}0,0,send,0,1500,1,1,\n2.5,0,send,1,1500,1,2,\n2.5,0,ack,0,80,1,40,\n`).log.columns.t.slice(0, 3)).toEqual(new Float64Array([0, 2.5, 2.5]));
+    expect(() => parseTraceCsv(`${head}0,0,send,0,1500,1,1,\n2.5,0,ack,0,80,1,40,\n0,0,send,0,1500,1,1,\n2.5,0,ack,0,80,1,40,\n`)).toThrow(
+      'line 6: time goes backwards (t_ms 0 after 2.5): the rows of a trace are in time order',
+    );
     // Cut in the middle of a value that still reads as a number ("0.2" of "0.25"): the missing line break gives it away.
     expect(() => parseTraceCsv(`${head}1,0,send,0,1500,1,0,\n2,0,ack,0,80,1,0.2`)).toThrow('line 5 is cut off: the file ends in the middle of a row (was it truncated?)');
   });
