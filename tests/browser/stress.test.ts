@@ -37,15 +37,20 @@ describe('Break my controller', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'pipefill-stress-page-')), 'worst.trace');
     await (await download).saveAs(file);
     expect(readFileSync(file, 'utf8')).toBe(formatTrace(segmentsTrace(cli.worst.segments)));
-    // the link carries the trace: opened, it shows the same trace and its run without searching
+    const figures = await page.getByTestId('stress-figures').innerText();
+    expect(figures).toContain('score on the contest trace');
+    // the link carries the trace: opened in a browser of its own, it shows the same trace, its run and its figures without searching
     const link = page.url();
     expect(new URL(link).searchParams.get('worst')).toBe(formatSegments(cli.worst.segments));
-    const again = await open(env.context, link);
+    const again = await open(env.browser, link);
     expect(await again.page.getByTestId('stress-segments').innerText()).toBe(formatSegments(cli.worst.segments));
     await again.page.locator('.stress-result canvas').first().waitFor();
     expect(await again.page.getByTestId('stress-status').innerText()).toBe('the trace from the link');
+    await again.page.getByText('score on the contest trace').waitFor({ timeout: 30_000 });
+    expect(await again.page.getByTestId('stress-figures').innerText()).toBe(figures);
+    expect(await again.page.getByTestId('stress-gap').innerText()).toBe((cli.worst.omniscientScore - cli.worst.score).toFixed(3));
     expect([...problems, ...again.problems]).toEqual([]);
-    await again.page.close();
+    await again.page.context().close();
     await page.close();
   });
 

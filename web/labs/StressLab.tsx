@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { ParamSpec } from '../../shared/controllers/types.ts';
 import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
 import { formatSegments, parseSegments, type Segment, segmentsTrace } from '../../shared/stress/segments.ts';
@@ -40,6 +40,13 @@ export function StressLab() {
   const version = settings.scheme === USER_SCHEME_ID ? code : null;
   useUrlState('stress', stressLab(pageCatalogue()), { ...settings, worst: worst && !search.state.running ? formatSegments(worst) : '' }, settings.scheme === USER_SCHEME_ID);
   const run = useTraceRun(search.state.running ? null : worst, settings, version);
+  // Before any search the trace is the link's: it is scored as a search scores its worst, for what a link is shared for.
+  const unsearched = !search.state.running && search.state.runs === 0 && search.state.error === null;
+  const scoreKey = unsearched && worst ? JSON.stringify([formatSegments(worst), settings.scheme, settings.seed, version]) : null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the figures are those of the trace, scheme, seed and code `scoreKey` names.
+  useEffect(() => {
+    if (scoreKey && worst) void search.score(worst, settings);
+  }, [scoreKey]);
   const charts = useMemo(() => (run.view ? chartsOf(run.view.series, false).filter((c) => ['throughput', 'delay', 'window'].includes(c.id)) : []), [run.view]);
   const set = (name: string, value: number | string) => {
     search.clear();

@@ -30,6 +30,9 @@ export interface StressState {
 export const stressSpec = (segments: readonly Segment[], s: Pick<StressSettings, 'scheme' | 'seed'>): ScenarioSpec =>
   contestOnTrace(segmentsTrace(segments, segmentsName(segments)), flow(s.scheme), s.seed);
 
+/** The controller's run on the contest trace, whose score the page gives beside the worst trace's. */
+const onContestSpec = (s: Pick<StressSettings, 'scheme' | 'seed'>): ScenarioSpec => contest('Verizon-LTE-short', [flow(s.scheme)], s.seed);
+
 /** Runs specs over the pool, each with the user's code when it runs it; every one must come back, or the first failure is thrown. */
 async function summaries(pool: SweepPool, specs: ScenarioSpec[]): Promise<Summary[]> {
   const out: Summary[] = [];
@@ -55,15 +58,18 @@ const IDLE: StressState = { running: false, runs: 0, rate: 0, worst: null, conte
 export function useStressSearch() {
   const [state, setState] = useState<StressState>(IDLE);
   const pool = useRef<SweepPool | null>(null);
+  // A trace scored alone (a link's) sets the state only while nothing has come since: no search, no clear.
+  const latest = useRef(0);
   useEffect(() => () => pool.current?.close(), []);
 
   const start = async (s: StressSettings) => {
     pool.current ??= new SweepPool();
     const p = pool.current;
     const t0 = performance.now();
+    latest.current++;
     setState({ ...IDLE, running: true });
     try {
-      const [onContest] = await summaries(p, [contest('Verizon-LTE-short', [flow(s.scheme)], s.seed)]);
+      const [onContest] = await summaries(p, [onContestSpec(s)]);
       const { worst, runs } = await searchWorstTrace({
         seed: s.seed,
         budget: s.budget,
@@ -84,5 +90,23 @@ export function useStressSearch() {
     }
   };
 
-  return { state, start, cancel: () => pool.current?.cancel(), clear: () => setState(IDLE) };
+  /** The figures a search gives its worst trace, for one trace without a search: the one a link carries. */
+  const score = async (segments: Segment[], s: Pick<StressSettings, 'scheme' | 'seed'>) => {
+    pool.current ??= new SweepPool();
+    const mine = ++latest.current;
+    setState(IDLE);
+    try {
+      const [onTrace, onContest] = await summaries(pool.current, [stressSpec(segments, s), onContestSpec(s)]);
+      if (mine === latest.current) setState({ ...IDLE, worst: { ...scoresOf(onTrace), segments }, contestScore: onContest.all.score });
+    } catch (e) {
+      if (mine === latest.current && !(e instanceof Cancelled)) setState({ ...IDLE, error: `The trace could not be scored: ${(e as Error).message}` });
+    }
+  };
+
+  const clear = () => {
+    latest.current++;
+    setState(IDLE);
+  };
+
+  return { state, start, score, cancel: () => pool.current?.cancel(), clear };
 }
