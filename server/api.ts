@@ -36,15 +36,16 @@ const json = (res: ServerResponse, body: unknown) => res.writeHead(200, { 'conte
 function viewerOf(req: IncomingMessage, { shareRecords, shareAllRecords = false, operator: who }: ApiContext) {
   const viewer = who.clientAddress(req);
   const operator = who.isOperator(req);
+  const clientRecords = operator || shareRecords || shareAllRecords;
   return {
     viewer,
     operator,
     mine: (address: string) => operator || shareAllRecords || address === viewer,
     /** Whether records may be shown at all. */
-    clientRecords: operator || shareRecords || shareAllRecords,
+    clientRecords,
     /** Whether records may be shown at all; if not, answers why. */
     mayView(res: ServerResponse): boolean {
-      if (operator || shareRecords || shareAllRecords) return true;
+      if (clientRecords) return true;
       res
         .writeHead(403, { 'content-type': 'text/plain' })
         .end('records of clients are for the operator: start the relay with --share-records to show each client its own, or --share-all-records to show everyone all\n');
