@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RelayInfo } from '../shared/relay/info.ts';
+import type { BridgedClients } from './bridgedClients.ts';
 import type { EchoRecords } from './echoRecords.ts';
 import type { Leaderboard } from './leaderboard.ts';
 import { loopbackRtt } from './loopbackRtt.ts';
@@ -20,12 +21,23 @@ export interface ApiContext {
   shareAllRecords?: boolean;
   sessions(): Promise<SessionSummary[]>;
   sessionCsv(id: string): Promise<string | null>;
+  /** The pages behind the bridge's sockets: a bridged record is the page's address's, not the relay's. */
+  bridgedClients?: BridgedClients;
 }
 
 /** The address a client's connections come from, without the port. */
 const hostOf = (remote: string) => remote.slice(0, remote.lastIndexOf(':'));
 /** A session key is an IPv4 address (the offset servers listen on IPv4), or address:port. */
 const addressOfKey = (key: string) => key.split(':')[0];
+
+/**
+ * A record of one of the relay's sockets (`remote`, address:port, opened at `atMs`) with `browser`, the
+ * address of the page it spoke for when it is one of the bridge's: that page's owns it.
+ */
+function withBrowser<T extends object>(context: ApiContext, r: T, remote: string, atMs: number): T & { browser?: string } {
+  const browser = context.bridgedClients?.clientOf(remote, atMs);
+  return browser === undefined ? r : { ...r, browser };
+}
 
 const json = (res: ServerResponse, body: unknown) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
 
@@ -62,7 +74,9 @@ async function sendSessionCsv(res: ServerResponse, context: ApiContext, escaped:
   } catch {
     // not an escape of any recorded id: answered as unknown below
   }
-  const body = mine(addressOfKey(id.split('@')[0])) ? await context.sessionCsv(id).catch(() => null) : null;
+  const [key, start] = id.split('@');
+  const owner = context.bridgedClients?.clientOf(key, Number(start)) ?? addressOfKey(key);
+  const body = mine(owner) ? await context.sessionCsv(id).catch(() => null) : null;
   if (body === null) res.writeHead(404, { 'content-type': 'text/plain' }).end(`no recorded session ${id.slice(0, 100)}\n`);
   else res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'cache-control': 'no-store' }).end(body);
 }
@@ -100,7 +114,7 @@ export function handleApi(req: IncomingMessage, res: ServerResponse, context: Ap
       if (mayView(res))
         json(
           res,
-          echo.all.filter((c) => mine(hostOf(c.remote))),
+          echo.all.map((c) => withBrowser(context, c, c.remote, Date.parse(c.openedAt))).filter((c) => mine(c.browser ?? hostOf(c.remote))),
         );
       break;
     case '/api/sessions':
@@ -109,7 +123,7 @@ export function handleApi(req: IncomingMessage, res: ServerResponse, context: Ap
           (all) =>
             json(
               res,
-              all.filter((s) => mine(addressOfKey(s.key))),
+              all.map((s) => withBrowser(context, s, s.key, Date.parse(s.started))).filter((s) => mine(s.browser ?? addressOfKey(s.key))),
             ),
           () => res.writeHead(500, { 'content-type': 'text/plain' }).end('the offset servers did not answer\n'),
         );

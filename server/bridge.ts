@@ -4,6 +4,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { BridgeLimits } from '../shared/bridge/protocol.ts';
 import { admit } from './bridgeAdmission.ts';
 import { type Hub, type Live, refuse, runSession, send } from './bridgeSession.ts';
+import type { BridgedClients } from './bridgedClients.ts';
 import type { PortSet } from './portSet.ts';
 
 export interface BridgeOptions extends BridgeLimits {
@@ -25,6 +26,8 @@ export interface BridgeOptions extends BridgeLimits {
   bridgedPorts: PortSet | null;
   /** Where it marks the local ports of its TCP connections, so the echo server does not cap them as one address. */
   bridgedTcpPorts?: PortSet | null;
+  /** Where it notes which page's address each of its sockets speaks for, for the records' owners. */
+  bridgedClients?: BridgedClients;
   policyTargets: string[];
   /** Sets the policy an offset server (by target) gives a session key, or null when the operator allows none. */
   sessionPolicy: ((target: string, key: string, values: Record<string, number | string> | null) => Promise<void>) | null;

@@ -129,6 +129,7 @@ export function runSession(hub: Hub, ws: WebSocket, a: Admitted): void {
       // The page sends faster than the target takes: stop reading the page until the target drains.
       backedUp: () => ws.pause(),
       drained: () => ws.resume(),
+      localPort: (port) => o.bridgedClients?.opened(bridgedKey(a, port), performance.timeOrigin + performance.now(), a.client),
     },
     o.maxBufferedBytes,
     o.bridgedPorts,

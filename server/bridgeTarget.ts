@@ -11,6 +11,8 @@ export interface TargetEvents {
   /** TCP only: writes to the target back up past `maxBuffered`, or have drained. */
   backedUp(): void;
   drained(): void;
+  /** The socket has its local port: the address (with the target's host) its datagrams or bytes come from. */
+  localPort?(port: number): void;
 }
 
 /** A bridge session's socket to its target: a UDP socket, or a TCP connection that can be paused. */
@@ -36,6 +38,7 @@ export function openTarget(a: Admitted, on: TargetEvents, maxBuffered: number, b
       socket.on('connect', () => {
         port = socket.address().port;
         bridgedPorts?.add(port);
+        on.localPort?.(port);
         resolve(port);
       }),
     );
@@ -58,7 +61,9 @@ export function openTarget(a: Admitted, on: TargetEvents, maxBuffered: number, b
   let port = 0;
   process.nextTick(() => {
     port = socket.localPort ?? 0;
-    if (port) bridgedTcpPorts?.add(port);
+    if (!port) return;
+    bridgedTcpPorts?.add(port);
+    on.localPort?.(port);
   });
   socket.on('close', () => port && bridgedTcpPorts?.delete(port));
   socket.on('data', on.data);

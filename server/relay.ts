@@ -13,6 +13,7 @@ import { Leaderboard } from './leaderboard.ts';
 import type { Journal } from './records/journal.ts';
 import { openRelayRecords, recordsLine, recordsStatus } from './records/relayRecords.ts';
 import { startOffsetServerFor, type RunningOffsetServer } from './relayServers.ts';
+import { BridgedClients } from './bridgedClients.ts';
 import { fromBridge, PortSet } from './portSet.ts';
 import { listenHttp, route } from './relayHttp.ts';
 import { createOperator, type Operator } from './operator.ts';
@@ -162,39 +163,38 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   const records = openRelayRecords(o);
   const journal = records?.journal ?? null;
   const leaderboard = new Leaderboard(journal, o.maxFeedsPerClient);
-  const bridgedPorts = new PortSet();
-  const bridgedTcpPorts = new PortSet();
+  const bridged = { udp: new PortSet(), tcp: new PortSet(), clients: new BridgedClients() };
   // Only what the policy ranks goes on the board (a session served the file's size); every Submit is still
   // answered as the course server answers it, a ranked one once its record is on disk.
   const submitted =
     (server: 'constant' | 'variable') =>
     ({ ranked, ...s }: Submission) =>
       ranked ? leaderboard.add({ ...s, server, at: new Date().toISOString() }) : undefined;
-  const constant = await startOffsetServerFor(o, file, bridgedPorts, false, submitted('constant'));
-  const variable = await startOffsetServerFor(o, file, bridgedPorts, true, submitted('variable'));
-  const echo = await echoFor(o, bridgedTcpPorts);
+  const constant = await startOffsetServerFor(o, file, bridged.udp, false, submitted('constant'));
+  const variable = await startOffsetServerFor(o, file, bridged.udp, true, submitted('variable'));
+  const echo = await echoFor(o, bridged.tcp);
 
   const { http, httpPort } = await listenHttp(o, operator);
   const url = `http://${o.host}:${httpPort}`;
-  const local = (port: number) => `${o.host}:${port}`;
-  const info: RelayInfo = {
-    offsetConstant: local(constant.port),
-    offsetVariable: local(variable.port),
-    echo: local(echo.port),
-    bridge: '/bridge',
-    fileSize: file.length,
-    tournament: o.tournament,
-    policy: o.policy,
-    sessionPolicy: o.allowSessionPolicy,
-    contest: o.contest !== null,
-  };
+  const info = relayInfoOf(o, file.length, { constant: constant.port, variable: variable.port, echo: echo.port });
   const servers = { [info.offsetConstant]: constant, [info.offsetVariable]: variable };
   const sessionPolicy = o.allowSessionPolicy ? (target: string, key: string, values: Record<string, number | string> | null) => servers[target].setSessionPolicy(key, values) : null;
-  const bridge = bridgeFor(o, info, httpPort, { udp: bridgedPorts, tcp: bridgedTcpPorts }, sessionPolicy, operator);
+  const bridge = bridgeFor(o, info, httpPort, bridged, sessionPolicy, operator);
 
   const sessions = async () => [...(await constant.sessions()), ...(await variable.sessions())];
   const sessionCsv = async (id: string) => (await constant.sessionCsv(id)) ?? (await variable.sessionCsv(id));
-  const api = { info, operator, board: leaderboard, records: () => recordsStatus(journal), echo: echo.records, shareRecords: o.shareRecords, shareAllRecords: o.shareAllRecords, sessions, sessionCsv };
+  const api = {
+    info,
+    operator,
+    board: leaderboard,
+    records: () => recordsStatus(journal),
+    echo: echo.records,
+    shareRecords: o.shareRecords,
+    shareAllRecords: o.shareAllRecords,
+    sessions,
+    sessionCsv,
+    bridgedClients: bridged.clients,
+  };
   const contest = o.contest ? await Contest.start({ ...o.contest, maxFeedsPerClient: o.maxFeedsPerClient }, operator, journal) : null;
   await route(http, o, api, bridge, operator, contest);
 
@@ -226,6 +226,22 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   };
 }
 
+/** What /api/relay tells a page of the relay's services, its file and its rules. */
+function relayInfoOf(o: RelayOptions, fileSize: number, ports: { constant: number; variable: number; echo: number }): RelayInfo {
+  const local = (port: number) => `${o.host}:${port}`;
+  return {
+    offsetConstant: local(ports.constant),
+    offsetVariable: local(ports.variable),
+    echo: local(ports.echo),
+    bridge: '/bridge',
+    fileSize,
+    tournament: o.tournament,
+    policy: o.policy,
+    sessionPolicy: o.allowSessionPolicy,
+    contest: o.contest !== null,
+  };
+}
+
 /** The echo server: every address holds its share, but for the bridge's connections (capped per page). */
 function echoFor(o: RelayOptions, bridgedTcpPorts: PortSet): Promise<EchoServer> {
   return startEchoServer({
@@ -239,7 +255,14 @@ function echoFor(o: RelayOptions, bridgedTcpPorts: PortSet): Promise<EchoServer>
   });
 }
 
-function bridgeFor(o: RelayOptions, info: RelayInfo, httpPort: number, bridgedPorts: { udp: PortSet; tcp: PortSet }, sessionPolicy: BridgeOptions['sessionPolicy'], operator: Operator): Bridge {
+function bridgeFor(
+  o: RelayOptions,
+  info: RelayInfo,
+  httpPort: number,
+  bridgedPorts: { udp: PortSet; tcp: PortSet; clients: BridgedClients },
+  sessionPolicy: BridgeOptions['sessionPolicy'],
+  operator: Operator,
+): Bridge {
   const ownOrigins = [`http://${o.host}:${httpPort}`, `http://localhost:${httpPort}`, `http://127.0.0.1:${httpPort}`];
   return createBridge({
     udpTargets: [info.offsetConstant, info.offsetVariable, ...o.allow],
@@ -256,6 +279,7 @@ function bridgeFor(o: RelayOptions, info: RelayInfo, httpPort: number, bridgedPo
     idleMs: o.idleMs,
     bridgedPorts: bridgedPorts.udp,
     bridgedTcpPorts: bridgedPorts.tcp,
+    bridgedClients: bridgedPorts.clients,
     policyTargets: [info.offsetConstant, info.offsetVariable],
     sessionPolicy,
     clientAddress: operator.clientAddress,

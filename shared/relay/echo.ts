@@ -15,6 +15,8 @@ export interface EchoSample {
 export interface EchoConnection {
   id: number;
   remote: string;
+  /** For a connection a page made through the relay's bridge (`remote` is the relay's own socket): the page's address. */
+  browser?: string;
   openedAt: string;
   open: boolean;
   messages: number;

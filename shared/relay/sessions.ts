@@ -3,6 +3,8 @@ export interface SessionSummary {
   /** The session's client key and the millisecond it started (`sessionId`): unique across Resets. */
   id: string;
   key: string;
+  /** For a session a page ran through the relay's bridge (its key is the relay's own socket): the page's address. */
+  browser?: string;
   server: 'constant' | 'variable';
   started: string;
   requests: number;

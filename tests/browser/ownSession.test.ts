@@ -52,12 +52,16 @@ describe('the Sessions view and the page’s own sessions', () => {
     const fetched = records.filter((r) => r !== other);
     expect(other).toBeDefined();
     expect(fetched).toHaveLength(1);
+    // The fetch's records name the relay's socket; the page behind it is this browser's address.
+    expect(fetched[0]).toMatchObject({ key: expect.stringMatching(/^127\.0\.0\.1:\d+$/), browser: '127.0.0.1' });
+    expect(other.browser).toBeUndefined();
 
     // In the same tab, as a student would go there.
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Sessions' }).click();
     await page.locator(`tr[data-session="${other.id}"]`).waitFor();
     const own = page.locator(`tr[data-session="${fetched[0].id}"]`);
-    expect(await own.locator('td').first().innerText()).toBe(`${fetched[0].key} this page`);
+    expect(await own.locator('td').first().innerText()).toBe('127.0.0.1 (page) this page');
+    expect(await own.locator('td button').getAttribute('title')).toBe(`a page at 127.0.0.1, through the relay's socket ${fetched[0].key}`);
     expect(await page.locator('tr[data-own]').count()).toBe(1);
     expect(await page.locator(`tr[data-session="${other.id}"] td`).first().innerText()).toBe(other.key);
     for (const size of [

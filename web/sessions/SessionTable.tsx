@@ -1,6 +1,7 @@
 import type { RelaySession } from '../../shared/bridge/protocol.ts';
 import type { SessionSummary } from '../../shared/relay/sessions.ts';
 import { isOwnSession } from '../live/ownSessions.ts';
+import { clientName } from './clientName.ts';
 
 interface Props {
   sessions: SessionSummary[];
@@ -31,12 +32,13 @@ export function SessionTable({ sessions, own, selected, select }: Props) {
       <tbody>
         {newest.map((s) => {
           const mine = isOwnSession(s, own);
+          const client = clientName(s, s.key);
           return (
             // The whole row opens the session to a pointer; its first cell's button, to a keyboard.
             <tr key={s.id} data-session={s.id} data-own={mine || undefined} className={s.id === selected ? 'best session-row' : 'session-row'} onClick={() => select(s.id)}>
               <td>
-                <button type="button" onClick={() => select(s.id)} aria-pressed={s.id === selected}>
-                  {s.key}
+                <button type="button" onClick={() => select(s.id)} aria-pressed={s.id === selected} title={client.title}>
+                  {client.text}
                 </button>
                 {mine && (
                   <>

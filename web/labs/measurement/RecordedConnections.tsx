@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { type EchoConnection, fitConnection } from '../../../shared/relay/echo.ts';
 import { okText, useClientRecords } from '../../sessions/usePoll.ts';
 import { LiveFit } from './Fit.tsx';
+import { clientName } from '../../sessions/clientName.ts';
 import { relayInfo, useRelay } from '../../app/useRelay.ts';
 
 async function readConnections(r: Response): Promise<EchoConnection[]> {
@@ -48,8 +49,8 @@ export function RecordedConnections() {
             {connections.map((c) => (
               <tr key={c.id} data-connection={c.remote} className={c.id === chosen ? 'best' : undefined}>
                 <td>
-                  <button type="button" onClick={() => choose(c.id)} aria-pressed={c.id === chosen}>
-                    {c.remote}
+                  <button type="button" onClick={() => choose(c.id)} aria-pressed={c.id === chosen} title={clientName(c, c.remote).title}>
+                    {clientName(c, c.remote).text}
                   </button>
                 </td>
                 <td>{new Date(c.openedAt).toLocaleTimeString()}</td>
