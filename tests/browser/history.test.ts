@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeToQuery, DAMAGED_CODE } from '../../web/state/experiment.ts';
+import { codeToQuery, DAMAGED_CODE } from '../../web/state/view.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
 import { card, LIGHT_RUN, open, playground } from '../helpers/page.ts';
 import { testRelay } from '../helpers/relay.ts';
@@ -158,7 +158,9 @@ describe('the address as history', () => {
     const notice = page.locator('.notices');
     await notice.getByText('controller A: the controller code in this link is damaged').waitFor();
     expect(await notice.innerText()).not.toContain('must be one of');
-    await page.locator('.user-editor').getByText(DAMAGED_CODE).first().waitFor();
+    // said once, in the notices; the editor says what it shows instead of the link's code
+    await page.locator('.user-editor').getByText("This link's controller code is damaged, so the editor shows the example, not the link's.").waitFor();
+    expect(await page.getByText(DAMAGED_CODE).count()).toBe(1);
     // what could be read stays: B, the link
     expect(await page.locator('[data-param="b.scheme"]').inputValue()).toBe('cubic');
     expect(await page.locator('[data-number="link.delay"]').inputValue()).toBe('35');

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { codeToQuery } from '../../web/state/experiment.ts';
+import { codeToQuery } from '../../web/state/view.ts';
 import { card, open } from '../helpers/page.ts';
 import { escapingController, playgroundAndSpy, storageOf } from '../helpers/escapes.ts';
 

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeFromQuery } from '../../web/state/experiment.ts';
+import { codeFromQuery } from '../../web/state/view.ts';
 import { HANG_MS } from '../../web/worker/watchdog.ts';
 import { playground } from '../helpers/page.ts';
 

@@ -7,9 +7,9 @@ import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
 import { quote } from '../../shared/text/quote.ts';
 import { decode, decodeGroup, type Field, ignoredMessage, type StateValues } from '../../web/state/codec.ts';
 import { decodeExperiment, encodeExperiment, experimentSchema, type Experiment } from '../../web/state/experiment.ts';
-import { contestLab, MEASUREMENT_LAB, sharedLab, transportLab } from '../../web/state/labs.ts';
+import { contestLab, MEASUREMENT_LAB, sharedLab, stressLab, transportLab } from '../../web/state/labs.ts';
 import { SESSIONS_VIEW } from '../../web/state/sessions.ts';
-import { decodeView, encodeView, VIEW_IDS, viewOf } from '../../web/state/view.ts';
+import { codeToQuery, DAMAGED_CODE, decodeView, encodeView, VIEW_IDS, viewOf } from '../../web/state/view.ts';
 
 /** A valid value of a parameter other than its default: the far end of a range, another choice. */
 function other(spec: ParamSpec): string | number {
@@ -200,6 +200,20 @@ describe.each([
         .join(', ')}${once.length > 5 ? ` and ${once.length - 5} more` : ''} given more than once: the first value of each is read, the others ignored`,
     ]);
     for (const l of lists) expect(decodeView(schema, query.toString()).value[l]).toHaveLength(2);
+  });
+});
+
+describe('a view’s link to the user’s controller', () => {
+  const schema = stressLab(pageCatalogue());
+  it('whose code was cut short says so once, not "must be one of", and runs the default', () => {
+    const whole = codeToQuery('export default { title: "Mine" };', new URLSearchParams('view=stress&scheme=user&seed=4')).toString();
+    const cut = decodeView(schema, whole.slice(0, -6));
+    expect(cut.errors).toEqual([`scheme: ${DAMAGED_CODE}. Meanwhile it runs AIMD`]);
+    expect(cut.value).toMatchObject({ scheme: 'aimd', seed: 4 });
+  });
+
+  it('without code, or before the page loaded it, is a choice the view does not have', () => {
+    expect(decodeView(schema, 'view=stress&scheme=user').errors).toEqual([expect.stringMatching(/^scheme must be one of fixed, aimd, .* \(got "user"\)$/)]);
   });
 });
 

@@ -10,7 +10,7 @@ import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
 import { loadSchemeFile } from '../../server/cli/schemeFlags.ts';
 import { loadTrace } from '../../server/traces.ts';
 import { builtInSources, schemeCopy } from '../../scripts/schemeCopies.ts';
-import { MAX_CODE_CHARS } from '../../web/state/experiment.ts';
+import { MAX_CODE_CHARS } from '../../web/state/view.ts';
 
 /** A run's event rows (the spec line names the scheme, so it is left out). */
 function rows(spec: ScenarioSpec, schemes: SchemeCatalogue = SCHEMES): string {

@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { useAddress } from '../app/history.ts';
 import { useEditorState } from '../editor/userCode.ts';
 import type { Field, StateValues, ViewState } from '../state/codec.ts';
-import { codeToQuery } from '../state/experiment.ts';
-import { decodeView, encodeView, type ViewId } from '../state/view.ts';
+import { codeToQuery, decodeView, encodeView, type ViewId } from '../state/view.ts';
 
 /** A view's state as the URL had it when the page opened, with what was wrong in it. */
 export function useInitialState(fields: readonly Field[]): ViewState<StateValues> {

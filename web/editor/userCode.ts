@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { type SchemeCatalogue, withUserScheme } from '../../shared/controllers/registry.ts';
 import { USER_SCHEME_ID, type UserScheme, withUserCode } from '../../shared/controllers/userInstalled.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
-import { codeFromQuery, MAX_CODE_CHARS } from '../state/experiment.ts';
+import { codeFromQuery, MAX_CODE_CHARS } from '../state/view.ts';
 import type { CheckMessage } from '../worker/userCheck.ts';
 import type { CheckResult } from '../worker/userModule.ts';
 import { userCodeWorker, type WorkerLike } from '../worker/sandboxHost.ts';
@@ -176,7 +176,9 @@ export async function restoreUserCode(search: string): Promise<void> {
   }
   const text = 'code' in fromLink && fromLink.code !== null ? fromLink.code : saved;
   if (text !== null) setText(text);
-  if ('error' in fromLink) update({ error: { ok: false, message: fromLink.error, line: null, column: null }, open: true });
+  // The page's notices say what the damage does to the runs; the editor says what it shows instead.
+  const shows = saved !== null ? 'your own controller, as this browser saved it' : 'the example';
+  if ('error' in fromLink) update({ error: { ok: false, message: `This link's controller code is damaged, so the editor shows ${shows}, not the link's.`, line: null, column: null }, open: true });
   else if (text !== null && !(await install(text))) update({ open: true });
 }
 

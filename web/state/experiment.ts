@@ -1,14 +1,13 @@
 import { findScheme, madeForOffsetServer } from '../../shared/controllers/registry.ts';
 import { choice, num, type ParamValues } from '../../shared/controllers/types.ts';
 import { USER_SCHEME_ID, userSchemeIn } from '../../shared/controllers/userInstalled.ts';
-import LZString from 'lz-string';
 import { LINK_PARAMS } from '../../shared/link/params.ts';
 import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
 import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
 import { quote } from '../../shared/text/quote.ts';
 import type { PageCatalogue } from './catalogue.ts';
 import { decode, decodeGroup, encode, encodeGroup, flag, type Field, type ViewState } from './codec.ts';
-import { CODE_KEY, pageProblems } from './view.ts';
+import { codeToQuery, dropDamagedCode, pageProblems } from './view.ts';
 
 /** The whole experiment a page shows: everything the URL carries. */
 export type Scenario = 'contest' | 'offset';
@@ -60,30 +59,6 @@ export const SCENARIO_SIDES: Record<Scenario, { a: Side; b: Side }> = {
 /** The pickers' schemes: the catalogue's (the built-ins, and the user's own once the editor loaded it) that the scenario drives. */
 export function schemesFor(scenario: Scenario, catalogue: PageCatalogue) {
   return scenario === 'contest' ? catalogue.schemes.filter((s) => !madeForOffsetServer(s)) : catalogue.schemes;
-}
-
-/**
- * The longest controller text a link carries (compressed, it stays well under what browsers accept): room
- * for the longest built-in's copy (BBR's, about 25,000) with a quarter of it left for the student's changes.
- */
-export const MAX_CODE_CHARS = 40_000;
-
-/** What a link whose code cannot be read says (a chat or mail client that cuts long links cuts the code, the link's last part). */
-export const DAMAGED_CODE = 'the controller code in this link is damaged (cut short on its way?): ask for the whole link';
-
-/** The user's controller text a link carries (lz-string, URI-safe), or null; a damaged one is an error. */
-export function codeFromQuery(search: string): { code: string | null } | { error: string } {
-  const packed = new URLSearchParams(search).get(CODE_KEY);
-  if (packed === null) return { code: null };
-  const code = packed.length <= 4 * MAX_CODE_CHARS ? LZString.decompressFromEncodedURIComponent(packed) : null;
-  if (!code || code.length > MAX_CODE_CHARS) return { error: DAMAGED_CODE };
-  return { code };
-}
-
-/** Puts the user's controller text in a link (lz-string, URI-safe), for a view whose runs use it. */
-export function codeToQuery(code: string, q: URLSearchParams): URLSearchParams {
-  q.set(CODE_KEY, LZString.compressToEncodedURIComponent(code));
-  return q;
 }
 
 const SCENARIO_FIELD = choice('s', ['contest', 'offset'], 'contest', 'The scenario');
@@ -154,16 +129,10 @@ export function decodeExperiment(search: string, catalogue: PageCatalogue): View
     errors.push(`the trace ${quote(trace.slice(7))} was uploaded in another session: upload it again`);
     q.delete('trace');
   }
-  // A side the link gives the user's controller, whose code is damaged: said once, and it runs the
-  // scenario's own scheme meanwhile (its parameters were the user's controller's).
-  if ('error' in codeFromQuery(search) && !findScheme(USER_SCHEME_ID, catalogue.schemes)) {
-    for (const side of SIDES.filter((x) => q.get(x) === USER_SCHEME_ID)) {
-      errors.push(
-        `controller ${side.toUpperCase()}: ${DAMAGED_CODE}. Meanwhile it runs ${findScheme(SCENARIO_SIDES[s][side].scheme)?.title}, and the address keeps the link as it came until a setting changes`,
-      );
-      for (const key of [...q.keys()].filter((k) => k === side || k.startsWith(`${side}.`))) q.delete(key);
-    }
-  }
+  // A side the link gives the user's controller, whose code is damaged: it runs the scenario's own scheme
+  // meanwhile, and the address keeps the link as it came until a setting changes.
+  const runsMeanwhile = (side: string) => `${findScheme(SCENARIO_SIDES[s][side as 'a' | 'b'].scheme)?.title}, and the address keeps the link as it came until a setting changes`;
+  if (!findScheme(USER_SCHEME_ID, catalogue.schemes)) errors.push(...dropDamagedCode(q, SIDES, (side) => `controller ${side.toUpperCase()}`, runsMeanwhile));
   const top = decode(experimentSchema(s, catalogue), q);
   for (const m of top.errors) errors.push(/^[ab] /.test(m) ? `controller ${m[0].toUpperCase()}: ${m}` : m);
   const v = top.value;
