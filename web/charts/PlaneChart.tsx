@@ -59,14 +59,15 @@ const FAR_SHIFTS = [4, -4, 5, -5, 6, -6].map((k) => k * LINE_PX);
  * first, until it overlaps no label placed before it and runs over no marker further along its line
  * (`markers`: every point drawn, labelled or not), and stays inside the plot's height. Where that side is
  * crowded, the other side is tried (if the label fits there); where both are, the place with the fewest
- * overlaps, unless that is over another label: then a line up to six away that is clear of labels.
+ * overlaps, unless that is over another label: then a line up to six away that is clear of labels, or
+ * none (null): text on text cannot be read, and the point keeps its name in its tooltip.
  */
 export function placeLabels(
   labels: { cx: number; cy: number; text: string }[],
   innerW: number,
   markers: readonly { cx: number; cy: number }[] = labels,
   innerH = Number.POSITIVE_INFINITY,
-): LabelPlace[] {
+): (LabelPlace | null)[] {
   const placed: { x0: number; x1: number; y: number }[] = [];
   return labels.map(({ cx, cy, text }) => {
     const w = 9 + CHAR_PX * text.length;
@@ -87,16 +88,26 @@ export function placeLabels(
     const candidates = lines(near.length ? near : SHIFTS);
     let best = candidates.find((c) => c.total === 0) ?? candidates.reduce((a, b) => (b.total < a.total ? b : a));
     if (best.overLabels > 0) best = lines(within(FAR_SHIFTS)).find((c) => c.overLabels === 0) ?? best;
+    if (best.overLabels > 0) return null;
     placed.push(best.left ? { x0: cx - w, x1: cx, y: cy + best.shift } : { x0: cx, x1: cx + w, y: cy + best.shift });
     return { left: best.left, shift: best.shift };
   });
 }
 
+/** A label more than this far off its point's line is tied to it by a line: read alone, it would name a nearer point. */
+const LEADER_PX = 3 * LINE_PX;
+
 function PointLabel({ text, place, star }: { text: string; place: LabelPlace; star: boolean }) {
+  const side = place.left ? -1 : 1;
   return (
-    <text x={place.left ? -9 : 9} y={place.shift} textAnchor={place.left ? 'end' : 'start'} dy={star ? '-0.8em' : '0.32em'}>
-      {text}
-    </text>
+    <>
+      {Math.abs(place.shift) > LEADER_PX && (
+        <line className="leader" x1={side * MARKER_PX} y1={Math.sign(place.shift) * MARKER_PX} x2={side * 8} y2={place.shift} stroke={COLORS.grey} strokeWidth={1} />
+      )}
+      <text x={side * 9} y={place.shift} textAnchor={place.left ? 'end' : 'start'} dy={star ? '-0.8em' : '0.32em'}>
+        {text}
+      </text>
+    </>
   );
 }
 
@@ -160,7 +171,9 @@ export function PlaneChart({
       innerW,
       ok.map((p) => ({ cx: x(p.delay95), cy: y(tput(p)) })),
       innerH,
-    ).map((place, i) => [labelled[i], place]),
+    )
+      .map((place, i) => [labelled[i], place] as const)
+      .filter((pair): pair is readonly [PlanePoint, LabelPlace] => pair[1] !== null),
   );
 
   return (
@@ -183,8 +196,9 @@ export function PlaneChart({
           {lines.map((l, i) => (
             <polyline key={i} points={l.points.map((p) => `${x(p.delay95)},${y(tput(p))}`).join(' ')} fill="none" stroke={l.color} strokeWidth={1.5} strokeDasharray="4 3" />
           ))}
-          {ok.map((p) => (
-            <g key={p.label} transform={`translate(${x(p.delay95)},${y(tput(p))})`} className="point">
+          {ok.map((p, i) => (
+            // a student's attempts share a name: the key is the point's place in the list
+            <g key={i} transform={`translate(${x(p.delay95)},${y(tput(p))})`} className="point">
               <title>{`${p.label}: ${fixed(tput(p), 2)} ${rate.label}, ${fixed(p.delay95, 0)} ms`}</title>
               <Marker p={p} />
               {places.has(p) && <PointLabel text={labelText(p)} place={places.get(p)!} star={p.marker === 'star'} />}

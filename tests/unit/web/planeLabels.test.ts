@@ -13,7 +13,7 @@ describe('labels on the throughput–delay plane', () => {
       ],
       318,
     );
-    expect(places.map((p) => p.shift)).toEqual([0, 12, -12, 0]);
+    expect(places.map((p) => p?.shift)).toEqual([0, 12, -12, 0]);
   });
 
   it('a label keeps off the other points’ markers, the omniscient star among them', () => {
@@ -60,7 +60,15 @@ describe('labels on the throughput–delay plane', () => {
       { left: false, shift: -36 },
       { left: false, shift: -48 },
     ]);
-    const ys = places.map((p, i) => labels[i].cy + p.shift);
+    const ys = places.map((p, i) => labels[i].cy + p!.shift);
     for (let i = 0; i < ys.length; i++) for (let k = i + 1; k < ys.length; k++) expect(Math.abs(ys[i] - ys[k]), `${i} and ${k}`).toBeGreaterThanOrEqual(12);
+  });
+
+  it('a label with no line clear of other labels is not drawn: text on text cannot be read', () => {
+    // 11 students on one spot of a 60 px tall plot: five lines (shifts −24…24) on each of two sides hold ten
+    const spot = Array.from({ length: 11 }, (_, i) => ({ cx: 100, cy: 30, text: `s${i}` }));
+    const places = placeLabels(spot, 318, spot, 60);
+    expect(places.slice(0, 10)).toEqual([0, 12, -12, 24, -24].flatMap((shift) => [{ left: false, shift }]).concat([0, 12, -12, 24, -24].map((shift) => ({ left: true, shift }))));
+    expect(places[10]).toBeNull();
   });
 });
