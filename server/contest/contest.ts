@@ -28,7 +28,7 @@ export interface ContestOptions {
   gapSeconds: number;
   /** Submissions one client address may have waiting to be scored at once (--contest-waiting-per-client). */
   waitingPerClient?: number;
-  /** Ids one client address may create while the relay runs (--contest-ids-per-client). */
+  /** Ids one client address may create, restarts included (--contest-ids-per-client). */
   idsPerClient?: number;
   limits: SandboxLimits;
   /** Pages one client address may watch the contest's live feed from (the relay's --max-feeds-per-client). */
@@ -46,7 +46,7 @@ export const MAX_WAITING = 1000;
  */
 export const WAITING_PER_ADDRESS = 50;
 /**
- * Ids one address may create while the relay runs, unless the relay says: each id is a name on the board
+ * Ids one address may create (restarts included: the records keep who created each), unless the relay says: each id is a name on the board
  * and a token kept for good, so ids are not free; a lab room behind one NAT, every student trying a few ids,
  * stays well under it.
  */
@@ -62,8 +62,6 @@ export class Contest {
   readonly bodies = new BodyBudget();
   private readonly scorer: Scorer;
   private readonly references = new Map<string, { omniscient: Omniscient | null; schemes: ReferencePoint[] }>();
-  /** Ids each client address created while the relay runs. */
-  private readonly created = new Map<string, number>();
 
   private constructor(
     private readonly o: ContestOptions,
@@ -113,7 +111,7 @@ export class Contest {
     const check = this.store.checkToken(id, token);
     if (check === 'missing') return { status: 403, error: `${id} has submitted before: send the token its first submission was given` };
     if (check === 'wrong') return { status: 403, error: `the token is not ${id}'s` };
-    const created = this.created.get(address) ?? 0;
+    const created = this.store.idsCreatedFrom(address);
     const ids = this.o.idsPerClient ?? IDS_PER_ADDRESS;
     if (check === 'new' && created >= ids) return { status: 429, error: `${ids} ids were created from your address already: submit under one of them, with its token` };
     const attempts = this.store.attemptsOf(id);
@@ -125,7 +123,6 @@ export class Contest {
     if (this.scorer.waitingFrom(address) >= waiting)
       return { status: 429, error: `${waiting} submissions from your address are waiting to be scored already: send the next once one of them is scored` };
     if (this.scorer.waiting >= MAX_WAITING) return { status: 503, error: `${MAX_WAITING} submissions are waiting to be scored: try again later` };
-    if (check === 'new') this.created.set(address, created + 1);
     const { entry, token: kept, written } = await this.store.accept(id, address, code, check === 'ok' ? (token as string) : null);
     this.queue(entry);
     if (written) return { submission: entry.submission, token: kept };

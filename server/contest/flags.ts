@@ -22,7 +22,7 @@ export const CONTEST_FLAGS = [
   wholeFlag('contestScorers', '', 1, 1024, MAX_SCORERS, `contest: submissions scored at once (at most ${MAX_SCORERS} here: one fewer than the cores)`),
   wholeFlag('contestGap', 's', 0, 86_400, 10, 'contest: least time between two submissions under one id'),
   wholeFlag('contestWaitingPerClient', '', 1, MAX_WAITING, WAITING_PER_ADDRESS, 'contest: submissions one client address may have waiting to be scored (a lab behind one NAT shares one)'),
-  wholeFlag('contestIdsPerClient', '', 1, 100_000, IDS_PER_ADDRESS, 'contest: ids one client address may create while the relay runs'),
+  wholeFlag('contestIdsPerClient', '', 1, 100_000, IDS_PER_ADDRESS, 'contest: ids one client address may create, restarts included'),
   wholeFlag('contestMemory', 'MB', 64, 16_384, 256, "contest: each run's JavaScript heap"),
   wholeFlag('contestCpu', 's', 1, 3600, 30, "contest: each run's CPU time"),
   wholeFlag('contestWall', 's', 1, 3600, 60, "contest: each run's wall-clock time, less the time it waited for a CPU (at most 5× this in all)"),

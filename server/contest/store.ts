@@ -12,7 +12,10 @@ import { recordsStatus } from '../records/relayRecords.ts';
 export interface Entry {
   submission: string;
   id: string;
-  /** The client address it came from (kept in memory only: a replayed one is named by its id). */
+  /**
+   * The client address it came from, journaled with it: a restart keeps each address's turn at the
+   * scorers (records of older relays had none: those are named by their id).
+   */
   address: string;
   at: string;
   /** The controller's module while it waits to be scored; null once scored or failed (the journal keeps it on disk). */
@@ -37,6 +40,8 @@ export class ContestStore {
   private readonly entries = new Map<string, Entry>();
   private readonly byId = new Map<string, Entry[]>();
   private readonly tokens = new Map<string, Buffer>();
+  /** Ids created from each client address, restarts included: the bound on them holds across restarts. */
+  private readonly created = new Map<string, number>();
 
   constructor(
     readonly traces: readonly ContestTrace[],
@@ -52,12 +57,26 @@ export class ContestStore {
   }
 
   private apply(r: JournalRecord): void {
-    if (r.kind === 'contest-token' && typeof r.id === 'string' && typeof r.hash === 'string') this.tokens.set(r.id, Buffer.from(r.hash, 'hex'));
-    if (r.kind === 'contest-submission')
-      this.keep({ submission: String(r.submission), id: String(r.id), address: `(replayed) ${String(r.id)}`, at: String(r.at), code: String(r.code), status: 'queued', scores: [] });
+    if (r.kind === 'contest-token' && typeof r.id === 'string' && typeof r.hash === 'string') {
+      this.tokens.set(r.id, Buffer.from(r.hash, 'hex'));
+      if (typeof r.address === 'string') this.countCreated(r.address);
+    }
+    if (r.kind === 'contest-submission') {
+      const address = typeof r.address === 'string' ? r.address : `(replayed) ${String(r.id)}`;
+      this.keep({ submission: String(r.submission), id: String(r.id), address, at: String(r.at), code: String(r.code), status: 'queued', scores: [] });
+    }
     const e = r.kind === 'contest-result' ? this.entries.get(String(r.submission)) : undefined;
     if (e) Object.assign(e, { status: r.status, scores: r.scores ?? [], error: r.error, hidden: r.hidden, code: null });
     if (r.kind === 'contest-reveal') this.revealed = true;
+  }
+
+  private countCreated(address: string): void {
+    this.created.set(address, (this.created.get(address) ?? 0) + 1);
+  }
+
+  /** How many ids were created from a client address. */
+  idsCreatedFrom(address: string): number {
+    return this.created.get(address) ?? 0;
   }
 
   private keep(e: Entry): void {
@@ -101,10 +120,13 @@ export class ContestStore {
   async accept(id: string, address: string, code: string, token: string | null): Promise<{ entry: Entry; token: string; written: boolean }> {
     const fresh = token === null ? randomBytes(16).toString('hex') : null;
     const entry: Entry = { submission: randomBytes(8).toString('hex'), id, address, at: new Date().toISOString(), code, status: 'queued', scores: [] };
-    if (fresh) this.tokens.set(id, hashOf(fresh));
+    if (fresh) {
+      this.tokens.set(id, hashOf(fresh));
+      this.countCreated(address);
+    }
     this.keep(entry);
-    const writes = [this.record({ kind: SUBMISSION, submission: entry.submission, id, at: entry.at, code })];
-    if (fresh) writes.push(this.record({ kind: 'contest-token', id, hash: hashOf(fresh).toString('hex') }));
+    const writes = [this.record({ kind: SUBMISSION, submission: entry.submission, id, address, at: entry.at, code })];
+    if (fresh) writes.push(this.record({ kind: 'contest-token', id, address, hash: hashOf(fresh).toString('hex') }));
     const written = (await Promise.all(writes)).every(Boolean);
     return { entry, token: fresh ?? (token as string), written };
   }

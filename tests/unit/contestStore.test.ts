@@ -56,4 +56,25 @@ describe("the contest store's memory", () => {
     ]);
     expect(board.failed.map((p) => [p.id, p.attempts.map((a) => a.status)])).toEqual([['bob@red', ['failed']]]);
   });
+
+  it('keeps who created each id and sent each submission across a restart: the bound on ids and the turns by address hold', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'pipefill-contest-store-')), 'records.jsonl');
+    const journal = openJournal(path);
+    const store = new ContestStore(TRACES, false, journal);
+    const ann = await store.accept('ann@red', '10.0.0.1', 'export default {}', null);
+    await store.accept('bob@red', '10.0.0.1', 'export default {}', null);
+    await store.accept('cat@red', '10.0.0.2', 'export default {}', null);
+    await store.accept('ann@red', '10.0.0.3', 'export default {}', ann.token); // a known id's submission creates none
+    expect(['10.0.0.1', '10.0.0.2', '10.0.0.3'].map((a) => store.idsCreatedFrom(a))).toEqual([2, 1, 0]);
+    await journal.drained();
+
+    const again = new ContestStore(TRACES, false, openJournal(path));
+    expect(again.replay().map((e) => [e.id, e.address])).toEqual([
+      ['ann@red', '10.0.0.1'],
+      ['bob@red', '10.0.0.1'],
+      ['cat@red', '10.0.0.2'],
+      ['ann@red', '10.0.0.3'],
+    ]);
+    expect(['10.0.0.1', '10.0.0.2', '10.0.0.3'].map((a) => again.idsCreatedFrom(a))).toEqual([2, 1, 0]);
+  });
 });
