@@ -49,6 +49,11 @@ export const DEFAULT_POLICY: OffsetPolicyConfig = {
  */
 export function boundMs(c: OffsetPolicyConfig, chunks: number): number {
   if (!c.variable) return (chunks / c.rate) * 1000;
+  // A file of unknown size (a live fetch cut off before the server told it) has no bound; the walk below
+  // would never end on it, nor on a schedule that is not numbers.
+  if (Number.isNaN(chunks) || ![c.initialRate, c.firstMs, c.periodMs, ...c.rates].every(Number.isFinite)) return Number.NaN;
+  if (chunks <= 0) return 0;
+  if (chunks === Number.POSITIVE_INFINITY) return chunks;
   const first = (c.initialRate * c.firstMs) / 1000;
   // A schedule whose later phases grant nothing never finishes a file the first phase does not.
   if (first < chunks && (c.periodMs <= 0 || c.rates.every((r) => r <= 0))) return Number.POSITIVE_INFINITY;

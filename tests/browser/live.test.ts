@@ -79,8 +79,22 @@ describe('live mode in Chromium', () => {
     await page.getByRole('alert').filter({ hasText: 'live fetch ended: the relay' }).waitFor({ timeout: 10_000 });
     expect(await sideNote(page)).toContain('live, stopped');
     expect(await page.locator('[data-action="start-live"]').count()).toBe(1); // Stop gave way to Start again
+    // no figure the server never told: no "NaN" in the caption or the cards
+    expect(await page.locator('[data-caption="offset"]').innerText()).toMatch(/^A · Token pacer: no whole file yet, no penalty told/);
+    expect(await page.locator('main').innerText()).not.toContain('NaN');
     await page.close();
   }, 30_000);
+
+  it('fetches from the variable-rate server too, its bound on the card', async () => {
+    const { page, problems } = await open(env.browser, `${env.relay.url}/?s=offset&live=1&var=1&a=token-pacer`);
+    await page.locator('[data-action="start-live"]').click();
+    await page.waitForFunction(resultShown, 'A', { timeout: 40_000 });
+    expect(await card(page, 'A', 'Result')).toBe('true');
+    expect(await sideNote(page)).toContain('live, done');
+    expect(await card(page, 'A', 'Bound')).toMatch(/^\d+ ms$/);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
 
   it('says plainly when the relay is not there, and simulated mode keeps working', async () => {
     const { page } = await open(env.browser, `${env.relay.url}/?s=offset&live=1`);

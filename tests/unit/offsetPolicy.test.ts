@@ -295,4 +295,13 @@ describe('the bound: a perfectly paced client', () => {
     expect(boundMs({ ...variable, rates: [0, 0] }, 691)).toBe(Number.POSITIVE_INFINITY);
     expect(boundMs({ ...variable, rates: [0, 0] }, 400)).toBe(1600);
   });
+
+  it('is unknown for a file of unknown size (a live fetch cut off before the size came), and ends on any input', () => {
+    const variable = { ...DEFAULT_POLICY, variable: true };
+    expect(boundMs(variable, Number.NaN)).toBeNaN();
+    expect(boundMs(DEFAULT_POLICY, Number.NaN)).toBeNaN();
+    expect(boundMs(variable, 0)).toBe(0);
+    expect(boundMs(variable, Number.POSITIVE_INFINITY)).toBe(Number.POSITIVE_INFINITY);
+    expect(boundMs({ ...variable, rates: [Number.NaN, 1000] }, 691)).toBeNaN();
+  });
 });

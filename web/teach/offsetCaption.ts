@@ -5,9 +5,13 @@ function fetchSaid(name: string, summary: Summary): string {
   const o = summary.flows[0]?.offset;
   if (!o) return `${name}: no fetch.`;
   const got = o.result === true ? 'the whole file, MD5 right' : o.result === false ? 'a file whose MD5 is wrong' : 'no whole file yet';
-  const time = `${(o.timeMs / 1000).toFixed(2)} s (a perfectly paced client: ${(o.boundMs / 1000).toFixed(2)} s)`;
+  // A fetch cut off before the server's Result has no time or penalty of the server's to tell.
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const paced = Number.isFinite(o.boundMs) ? ` (a perfectly paced client: ${seconds(o.boundMs)})` : '';
+  const time = Number.isFinite(o.timeMs) ? ` in ${seconds(o.timeMs)}${paced}` : '';
+  const penalty = Number.isFinite(o.penalty) ? `penalty ${o.penalty}` : 'no penalty told (the server tells it with the result)';
   const squished = o.squishes ? `, squished ${o.squishes}×` : '';
-  return `${name}: ${got} in ${time}, penalty ${o.penalty}${squished}, ${o.duplicates} duplicate request${o.duplicates === 1 ? '' : 's'}.`;
+  return `${name}: ${got}${time}, ${penalty}${squished}, ${o.duplicates} duplicate request${o.duplicates === 1 ? '' : 's'}.`;
 }
 
 /**
