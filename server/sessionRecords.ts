@@ -7,14 +7,14 @@ import { type SessionSummary, sessionId } from '../shared/relay/sessions.ts';
 
 export type { SessionSummary };
 
-const FIELDS = 5;
+const FIELDS = 6;
 
 interface Recorded {
   summary: SessionSummary;
   start: number;
   /** The token rate in force as last recorded: a row is added each time it changes. */
   rate: number;
-  /** Events, FIELDS numbers each (t, kind, seq, bytes, value), flat so that each costs 40 bytes. */
+  /** Events, FIELDS numbers each (t, kind, seq, bytes, value, window), flat so that each costs 48 bytes. */
   rows: number[];
 }
 
@@ -42,7 +42,7 @@ export class SessionRecords {
     if (!r || r.start !== sessionStart) r = this.begin(key, sessionStart);
     const at = Math.floor(now) - sessionStart;
     const s = r.summary;
-    const push = (kind: number, bytes: number, value: number, seq = d.offset) => r.rows.push(at, kind, seq, bytes, value);
+    const push = (kind: number, bytes: number, value: number, seq = d.offset, window = 0) => r.rows.push(at, kind, seq, bytes, value, window);
     if (rate !== r.rate) {
       r.rate = rate;
       push(K.estimate, 0, rate, ESTIMATE.tokenRate);
@@ -68,7 +68,9 @@ export class SessionRecords {
     if (d.submission) {
       s.result = d.submission.result;
       s.time = d.submission.time;
-      push(K.done, 0, d.submission.time);
+      s.submittedAs = d.submission.id;
+      // as a client's own log has it (shared/endpoints/offsetClient.ts): the result, the Time, the penalty
+      push(K.done, 0, d.submission.time, d.submission.result ? 1 : 0, d.submission.penalty);
     }
     s.penalty = d.penalty;
     // Amortized: one splice per eventsPerSession events.
@@ -81,7 +83,7 @@ export class SessionRecords {
       start,
       rate: -1,
       rows: [],
-      summary: { id, key, server: this.server, started: new Date(start).toISOString(), requests: 0, replies: 0, penalty: 0, squishes: 0, result: null, time: null },
+      summary: { id, key, server: this.server, started: new Date(start).toISOString(), requests: 0, replies: 0, penalty: 0, squishes: 0, result: null, time: null, submittedAs: null },
     };
     this.byId.set(id, r);
     this.current.set(key, r);
@@ -103,7 +105,7 @@ export class SessionRecords {
     if (!r) return null;
     const rows = r.rows.slice(-FIELDS * this.limits.eventsPerSession);
     const log = new EventLog(Math.max(16, rows.length / FIELDS));
-    for (let i = 0; i < rows.length; i += FIELDS) log.push(rows[i], rows[i + 1], 0, rows[i + 2], rows[i + 3], rows[i + 4], 0);
+    for (let i = 0; i < rows.length; i += FIELDS) log.push(rows[i], rows[i + 1], 0, rows[i + 2], rows[i + 3], rows[i + 4], rows[i + 5]);
     return formatTraceCsv(log, { live: { server: `${this.server} offset server`, scheme: 'unknown', params: {}, via: 'udp', variable: this.server === 'variable' } });
   }
 }

@@ -13,6 +13,8 @@ export interface SessionSummary {
   squishes: number;
   result: boolean | null;
   time: number | null;
+  /** The id its last Submit gave (the student, for a class), or null before any. */
+  submittedAs: string | null;
 }
 
 /** A session's id: its client key (an address, or address:port) and the millisecond it started. */

@@ -101,15 +101,16 @@ describe('the Sessions view in Chromium', () => {
       expect(await painted(page, 'Penalty')).toBeGreaterThan(20);
       const row = page.locator(`tr[data-session^="${key}@"]`);
       // the table is polled apart from the trace, so it may show the squish a poll after the charts do
-      await expect.poll(async () => Number(await row.locator('td').nth(6).innerText()), { timeout: 5000 }).toBeGreaterThanOrEqual(1); // squished
+      await expect.poll(async () => Number(await row.locator('td').nth(7).innerText()), { timeout: 5000 }).toBeGreaterThanOrEqual(1); // squished
       await page.screenshot({ path: join(tmpdir(), 'pipefill-sessions-midway.png') });
 
       client.stdin.write('go\n');
       expect(await exited).toBe(0);
       const printed = { result: /Result: (\w+)/.exec(out)![1], penalty: /Penalty: (\d+)/.exec(out)![1] };
       expect(printed.result).toBe('true');
-      await expect.poll(() => row.locator('td').nth(7).innerText(), { timeout: 5000 }).toBe('true');
-      expect(await row.locator('td').nth(5).innerText()).toBe(printed.penalty);
+      await expect.poll(() => row.locator('td').nth(8).innerText(), { timeout: 5000 }).toBe('true');
+      expect(await row.locator('td').nth(6).innerText()).toBe(printed.penalty);
+      expect(await row.locator('td').nth(1).innerText()).toBe('burst@class');
       // the polite rounds came after the pause, in the last part of the session: their dots are there too
       await expect.poll(() => painted(page, 'Offsets requested and replied', 0.7), { timeout: 5000 }).toBeGreaterThan(20);
       await page.screenshot({ path: join(tmpdir(), 'pipefill-sessions-done.png') });
@@ -122,7 +123,7 @@ describe('the Sessions view in Chromium', () => {
         const { log } = parseTraceCsv(readFileSync(file, 'utf8'));
         return [rowsOf(log, K.send).length, rowsOf(log, K.reply).length];
       };
-      const listed = [Number(await row.locator('td').nth(3).innerText()), Number(await row.locator('td').nth(4).innerText())];
+      const listed = [Number(await row.locator('td').nth(4).innerText()), Number(await row.locator('td').nth(5).innerText())];
       await expect.poll(exported, { timeout: 10_000, interval: 600 }).toEqual(listed);
       expect(problems).toEqual([]);
     } finally {

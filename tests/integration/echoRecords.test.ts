@@ -40,7 +40,7 @@ describe('the echo server records each connection', () => {
     const records = new EchoRecords();
     records.open('10.0.0.5:4000').message(100);
     records.open('10.0.0.6:4001').message(200);
-    const summary = (key: string) => ({ id: `${key}@1`, key, server: 'constant' as const, started: '', requests: 0, replies: 0, penalty: 0, squishes: 0, result: null, time: null });
+    const summary = (key: string) => ({ id: `${key}@1`, key, server: 'constant' as const, started: '', requests: 0, replies: 0, penalty: 0, squishes: 0, result: null, time: null, submittedAs: null });
     const sessions = [summary('10.0.0.5:5000'), summary('10.0.0.6:5001')];
     const operator = createOperator({ token: 'the-token', trustedProxies: [] });
     const ask = async (url: string, remoteAddress: string, share: 'none' | 'own' | 'all', authorization?: string) => {

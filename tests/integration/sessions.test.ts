@@ -8,6 +8,7 @@ import { DEFAULT_POLICY, OffsetPolicy } from '../../shared/offset/policy.ts';
 import { encodeDataRequest, encodeSizeRequest } from '../../shared/offset/protocol.ts';
 import { Rng } from '../../shared/sim/rng.ts';
 import { SessionRecords } from '../../server/sessionRecords.ts';
+import { importRun } from '../../web/worker/replay.ts';
 import { asOperator, testRelay } from '../helpers/relay.ts';
 
 /**
@@ -57,7 +58,14 @@ describe('every offset-server session is recorded', () => {
     const trace = parseTraceCsv(csv);
     expect(rowsOf(trace.log, K.send).length).toBe(mine.requests);
     expect(rowsOf(trace.log, K.reply).length).toBe(mine.replies);
-    expect(rowsOf(trace.log, K.done).length).toBe(1);
+    expect(mine.submittedAs).toBe('py@class');
+    // the Submit's row as a client's own log has it: the result (1), the server's Time, the penalty
+    const [done] = rowsOf(trace.log, K.done);
+    const c = trace.log.columns;
+    expect([c.seq[done], c.value[done], c.window[done]]).toEqual([1, mine.time, printed.penalty]);
+    // …so Import reads the session's result and penalty back
+    const imported = await importRun(csv, async () => null);
+    expect(imported.summary.flows[0].offset).toMatchObject({ result: true, penalty: printed.penalty, timeMs: mine.time });
     expect((await fetch(`${relay.url}/api/sessions/nobody@1/csv`, asOperator(relay))).status).toBe(404);
     await relay.close();
     // Starting the relay's two offset-server threads compiles the model in each: seconds on a busy machine.

@@ -19,6 +19,7 @@ export function SessionTable({ sessions, own, selected, select }: Props) {
       <thead>
         <tr>
           <th>Client</th>
+          <th>Submitted as</th>
           <th>Server</th>
           <th>Started</th>
           <th>Requests</th>
@@ -47,6 +48,7 @@ export function SessionTable({ sessions, own, selected, select }: Props) {
                   </>
                 )}
               </td>
+              <td>{s.submittedAs ?? '—'}</td>
               <td>{s.server}</td>
               <td>{new Date(s.started).toLocaleTimeString()}</td>
               <td className="num">{s.requests}</td>

@@ -27,7 +27,8 @@ function sessionView(log: EventLog) {
 }
 
 /** One recorded session drawn as it happens: the charts follow the relay's record every poll. */
-function SessionCharts({ id }: { id: string }) {
+/** One session's charts, named by the id its Submit gave when it has one (the student), and its own id. */
+function SessionCharts({ id, submittedAs }: { id: string; submittedAs: string | null }) {
   const trace = usePolledTrace(`/api/sessions/${encodeURIComponent(id)}/csv`, sessionView);
   if (trace.state === 'failed')
     return (
@@ -39,7 +40,7 @@ function SessionCharts({ id }: { id: string }) {
   const { series, charts } = trace.view;
   return (
     <TraceCharts name={fileName(id)} label={`Session ${id}`} csv={trace.csv} charts={charts} span={[series.startMs, series.endMs]}>
-      <strong>{id}</strong>
+      <strong>{submittedAs ? `${submittedAs} · ${id}` : id}</strong>
     </TraceCharts>
   );
 }
@@ -78,7 +79,7 @@ export function Sessions() {
       {watched && <LinkWatch key={watched} address={watched} />}
       <div className="lab-body">
         <SessionTable sessions={sessions} own={ownSessions()} selected={selected} select={select} />
-        {selected && <SessionCharts key={selected} id={selected} />}
+        {selected && <SessionCharts key={selected} id={selected} submittedAs={sessions.find((s) => s.id === selected)?.submittedAs ?? null} />}
       </div>
     </div>
   );
