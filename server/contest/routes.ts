@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, posix } from 'node:path';
-import { CONTEST_ID, MAX_CODE_BYTES } from '../../shared/contest/api.ts';
+import { CONTEST_ID, HELD_OUT_TRACE, MAX_CODE_BYTES } from '../../shared/contest/api.ts';
 import { requestUrl } from '../http.ts';
 import { ENCODINGS } from '../static.ts';
 import { leaveUnread, readBody } from './body.ts';
@@ -41,7 +41,7 @@ function namesHeldOut(pathname: string, heldOutFiles: ReadonlySet<string>): bool
 export function handleContest(req: IncomingMessage, res: ServerResponse, contest: Contest): boolean {
   const path = requestUrl(req)?.pathname ?? '';
   if (namesHeldOut(path, contest.heldOutFiles)) {
-    refuse(res, 404, 'this trace is held out for the class contest: it is not served');
+    refuse(res, 404, HELD_OUT_TRACE);
     return true;
   }
   if (!path.startsWith('/api/contest/')) return false;

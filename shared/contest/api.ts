@@ -5,6 +5,9 @@
  */
 
 /** A submission's numbers on one trace. */
+/** What the relay answers for a trace the class contest holds out (the page tells it apart from a failure). */
+export const HELD_OUT_TRACE = 'this trace is held out for the class contest: it is not served';
+
 export interface TraceScore {
   trace: string;
   throughputMbps: number;

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarize } from '../../shared/metrics/summary.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
@@ -5,7 +7,9 @@ import { loadTrace } from '../../server/traces.ts';
 import { DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
 import { specFor } from '../../web/state/spec.ts';
 import { EXERCISES } from '../../web/teach/exercises.ts';
+import { TEST_BUNDLE } from '../helpers/bundle.ts';
 import { card, open, playground } from '../helpers/page.ts';
+import { testRelay } from '../helpers/relay.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -51,5 +55,30 @@ describe('the overfitting lesson, in Chromium', () => {
     expect(await page.locator('[data-held-out="B · BDP estimator"]').count()).toBe(0);
     expect(problems).toEqual([]);
     await page.close();
+  });
+});
+
+describe('the overfitting lesson on a relay whose class contest holds the trace out', () => {
+  it('says the contest holds it out, neither met nor missed, instead of a failure', { timeout: 120_000 }, async () => {
+    const relay = await testRelay({
+      distDir: TEST_BUNDLE,
+      contest: {
+        publicTraces: ['Verizon-LTE-short'],
+        heldOutTraces: ['TMobile-LTE-short'],
+        link: {},
+        reveal: false,
+        scorers: 1,
+        gapSeconds: 0,
+        limits: { memoryMb: 256, cpuSeconds: 30, wallSeconds: 60 },
+      },
+    });
+    const { page } = await open(env.browser, `${relay.url}/?ex=delay&a.timeout=600&b.gain=1.7`);
+    const line = page.locator('[data-held-out="B · BDP estimator"]');
+    await line.getByText('held out, T-Mobile LTE:').waitFor({ timeout: 60_000 });
+    expect(await line.innerText()).toBe('– held out, T-Mobile LTE: the class contest on this relay holds this trace out: it scores your submissions there, the page cannot');
+    expect(await line.getAttribute('class')).toBe('off held-out');
+    await page.locator('details.exercises').screenshot({ path: join(tmpdir(), 'pipefill-heldout-contest.png') });
+    await page.close();
+    await relay.close();
   });
 });

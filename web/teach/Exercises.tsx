@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { HELD_OUT_TRACE } from '../../shared/contest/api.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
 import type { Experiment } from '../state/experiment.ts';
 import { EXERCISES, type Exercise, nextExercise, type Verdict } from './exercises.ts';
@@ -20,19 +21,28 @@ function bothSaid(tuned: boolean, heldOut: boolean): string {
   return heldOut ? ' · still to meet on the tuned trace' : '';
 }
 
+/**
+ * Why a side has no run on the held-out trace: a failure, or the class contest holding the trace out (it
+ * scores submissions there; this page cannot): then no goal was scored, neither met nor missed.
+ */
+function notRun(error: string | undefined): Verdict {
+  if (error?.includes(HELD_OUT_TRACE)) return { met: false, off: true, why: 'the class contest on this relay holds this trace out: it scores your submissions there, the page cannot' };
+  return { met: false, why: error ?? 'no run' };
+}
+
 /** One side's verdict on the trace being tuned, and beside it on the held-out trace with whether the goal holds on both. */
 function SideCheck({ x, e, run, heldOut }: { x: Exercise; e: Experiment; run: SideRun & { summary: Summary }; heldOut: HeldOutRuns | null }) {
   const tuned = x.check!(e, run.summary, run.slot);
   const held = x.heldOut;
-  const other: Verdict | null | undefined = held && heldOut && (heldOut.summaries[run.slot] ? held.score(heldOut.summaries[run.slot]!) : { met: false, why: heldOut.errors[run.slot] ?? 'no run' });
+  const other: Verdict | null | undefined = held && heldOut && (heldOut.summaries[run.slot] ? held.score(heldOut.summaries[run.slot]!) : notRun(heldOut.errors[run.slot]));
   return (
     <>
       <p className={tuned.off ? 'off' : tuned.met ? 'met' : 'unmet'} data-check={run.side}>
         {mark(tuned)} {run.side}: {tuned.why}
       </p>
       {held && !tuned.off && (
-        <p className={other?.met ? 'met held-out' : 'unmet held-out'} data-held-out={run.side}>
-          {other ? `${mark(other)} held out, ${held.title}: ${other.why}${bothSaid(tuned.met, other.met)}` : `scoring on ${held.title}…`}
+        <p className={`${other?.off ? 'off' : other?.met ? 'met' : 'unmet'} held-out`} data-held-out={run.side}>
+          {other ? `${mark(other)} held out, ${held.title}: ${other.why}${other.off ? '' : bothSaid(tuned.met, other.met)}` : `scoring on ${held.title}…`}
         </p>
       )}
     </>
