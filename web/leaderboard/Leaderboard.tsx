@@ -31,29 +31,38 @@ function Cells({ e }: { e: LeaderboardEntry }) {
   );
 }
 
-/** Every Submit the relay kept under one id to one server, oldest first. */
+/**
+ * Every Submit the relay kept under one id to one server, oldest first: rows of the board's own table, so
+ * their cells stand under its headings.
+ */
 function Attempts({ of, seen }: { of: LeaderboardEntry; seen: number }) {
   const attempts = useAttempts(of.id, seen);
   const shown = attempts?.filter((a) => a.server === of.server);
-  return (
-    <tr className="attempts" data-attempts={of.id}>
-      <td colSpan={COLUMNS}>
-        {shown === undefined ? (
-          'Loading every attempt…'
-        ) : (
-          <table className="results">
-            <tbody>
-              {shown.map((a, i) => (
-                <tr key={`${a.at}-${i}`} data-result={String(a.result)}>
-                  <td>{i + 1}</td>
-                  <Cells e={a} />
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </td>
+  if (shown === undefined)
+    return (
+      <tr className="attempts" data-attempts={of.id}>
+        <td colSpan={COLUMNS}>Loading every attempt…</td>
+      </tr>
+    );
+  return shown.map((a, i) => (
+    <tr key={`${a.at}-${i}`} className="attempts" data-attempts={of.id} data-result={String(a.result)}>
+      <td className="num">↳ {i + 1}</td>
+      <td />
+      <Cells e={a} />
+      <td />
     </tr>
+  ));
+}
+
+/** Each row's rank among its own server's: a constant-rate and a variable-rate fetch are not raced against each other. */
+function ranksByServer(rows: readonly BestOfId[]): Map<BestOfId, number> {
+  const next = new Map<string, number>();
+  return new Map(
+    rows.map((row) => {
+      const rank = (next.get(row.best.server) ?? 0) + 1;
+      next.set(row.best.server, rank);
+      return [row, rank];
+    }),
   );
 }
 
@@ -81,7 +90,10 @@ export function Leaderboard() {
   const [order, setOrder] = useState<Order>('ranked');
   const [open, setOpen] = useState<string | null>(null);
   const rows = bestPerId(entries);
-  const shown = order === 'ranked' ? rows : [...rows].sort((a, b) => (a.latestAt < b.latestAt ? 1 : a.latestAt > b.latestAt ? -1 : 0));
+  const ranks = ranksByServer(rows);
+  // ranked: each server's board in turn (constant, then variable); latest: every Submit by time
+  const byServer = (a: BestOfId, b: BestOfId) => (a.best.server === b.best.server ? 0 : a.best.server === 'constant' ? -1 : 1);
+  const shown = order === 'ranked' ? [...rows].sort(byServer) : [...rows].sort((a, b) => (a.latestAt < b.latestAt ? 1 : a.latestAt > b.latestAt ? -1 : 0));
   const exportCsv = async () => download('leaderboard.csv', await (await fetch('/api/leaderboard.csv')).text());
   return (
     <div className="lab">
@@ -93,7 +105,7 @@ export function Leaderboard() {
         <label>
           Order{' '}
           <select value={order} onChange={(e) => setOrder(e.target.value as Order)}>
-            <option value="ranked">Correct first, then fastest, then least penalty</option>
+            <option value="ranked">Per server: correct first, then fastest, then least penalty</option>
             <option value="latest">Latest first</option>
           </select>
         </label>
@@ -105,7 +117,7 @@ export function Leaderboard() {
         <table className="results" data-testid="leaderboard">
           <thead>
             <tr>
-              <th>#</th>
+              <th title="rank among the same server's">#</th>
               <th>Id</th>
               <th>Server</th>
               <th>Result</th>
@@ -116,11 +128,11 @@ export function Leaderboard() {
             </tr>
           </thead>
           <tbody>
-            {shown.map((row, i) => {
+            {shown.map((row) => {
               const key = `${row.best.server} ${row.best.id}`;
               return (
                 <Fragment key={key}>
-                  <Row row={row} rank={i + 1} open={open === key} toggle={() => setOpen(open === key ? null : key)} />
+                  <Row row={row} rank={ranks.get(row)!} open={open === key} toggle={() => setOpen(open === key ? null : key)} />
                   {open === key && <Attempts of={row.best} seen={row.count} />}
                 </Fragment>
               );
