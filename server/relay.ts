@@ -296,5 +296,6 @@ function serviceLines(o: RelayOptions, r: { url: string; httpPort: number; info:
     `echo server     tcp://${r.info.echo}`,
     `operator        ${r.operator.url(r.url)} (keep it to yourself: it shows every record)`,
   ];
+  if (o.keyBy === 'ip') lines.push('sessions        keyed by address (--key ip): students behind one address (NAT) share one session, and only its first id is ranked; --key ip:port keeps them apart');
   return lines;
 }

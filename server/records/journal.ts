@@ -205,7 +205,8 @@ class FileJournal implements Journal {
     const group = this.queue.slice();
     let handle: FileHandle | null = null;
     try {
-      handle = await open(this.path, 'a');
+      // the class's records hold every student's code: a file the relay makes is its operator's alone
+      handle = await open(this.path, 'a', 0o600);
       if (this.leftover && (await this.cut(handle))) this.leftover = false;
       // What could not be cut off, or a torn line found at open, is closed off as a line of its own.
       const fresh = this.leftover || !this.committedEndsLine;

@@ -42,7 +42,7 @@ export function migrateCsv(path: string): Migrated | null {
   copyFileSync(path, kept);
   fsyncPath(kept);
   const temporary = `${path}.migrating`;
-  const fd = openSync(temporary, 'w');
+  const fd = openSync(temporary, 'w', 0o600);
   try {
     writeFileSync(fd, entries.map((e) => `${JSON.stringify({ kind: SUBMIT_RECORD, ...e })}\n`).join(''));
     fsyncSync(fd);

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { count } from '../../shared/text/count.ts';
 import type { Leaderboard } from '../leaderboard.ts';
 import type { Journal, JournalStatus } from './journal.ts';
 import { type Migrated, openRecords, recordsPath } from './open.ts';
@@ -36,7 +37,8 @@ function announce(path: string, journal: () => Journal | undefined) {
 export function openRelayRecords(o: { dataDir: string | null; leaderboardFile: string | null }): RelayRecords | null {
   const path = recordsPath(o);
   if (!path) return null;
-  if (o.dataDir) mkdirSync(o.dataDir, { recursive: true });
+  // the class's records hold every student's code: a folder the relay makes is its operator's alone
+  if (o.dataDir) mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
   let opened: Journal | undefined;
   const { journal, migrated } = openRecords(path, { onStatus: announce(path, () => opened) });
   opened = journal;
@@ -45,10 +47,11 @@ export function openRelayRecords(o: { dataDir: string | null; leaderboardFile: s
 
 /** The records' line among the relay's service lines at start. */
 export function recordsLine({ path, journal, migrated }: RelayRecords, board: Leaderboard): string {
-  const notes = [`${board.history().length} Submits kept`];
-  if (board.rejected) notes.push(`${board.rejected} Submit records unreadable, left out`);
-  if (journal.opened.skipped) notes.push(`${journal.opened.skipped} lines that are not records skipped${journal.opened.tornTail ? ', the last one torn' : ''}`);
-  if (migrated) notes.push(`${migrated.rows} rows read from its CSV (copied to ${migrated.kept}${migrated.rejected ? `; ${migrated.rejected} rows not Submits left out` : ''})`);
+  const notes = [`${count(board.history().length, 'Submit')} kept`];
+  if (board.rejected) notes.push(`${count(board.rejected, 'Submit record')} unreadable, left out`);
+  if (journal.opened.skipped)
+    notes.push(`${count(journal.opened.skipped, 'line')} that ${journal.opened.skipped === 1 ? 'is not a record' : 'are not records'} skipped${journal.opened.tornTail ? ', the last one torn' : ''}`);
+  if (migrated) notes.push(`${count(migrated.rows, 'row')} read from its CSV (copied to ${migrated.kept}${migrated.rejected ? `; ${count(migrated.rejected, 'row')} left out (not Submits)` : ''})`);
   return `records         ${path} (${notes.join('; ')})`;
 }
 

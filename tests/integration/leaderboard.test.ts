@@ -56,7 +56,7 @@ describe('tournament and leaderboard', () => {
     const csv = 'at,server,id,result,time,penalty\n2026-01-01T00:00:00.000Z,variable,old@team,true,9000,3\nnot,a,row,maybe,x,y\n';
     writeFileSync(file, csv);
     const first = await testRelay({ leaderboardFile: file });
-    expect(first.lines.at(-1)).toBe(`records         ${file} (1 Submits kept; 1 rows read from its CSV (copied to ${file}.before-records.csv; 1 rows not Submits left out))`);
+    expect(first.lines.at(-1)).toBe(`records         ${file} (1 Submit kept; 1 row read from its CSV (copied to ${file}.before-records.csv; 1 row left out (not Submits)))`);
     expect(readFileSync(`${file}.before-records.csv`, 'utf8')).toBe(csv);
     const p = await UdpProbe.open(portOf(first.info.offsetVariable));
     await fetchWhole(p);

@@ -106,3 +106,13 @@ describe('the records journal on a disk that fills', () => {
     }
   });
 });
+
+describe("the records file's permissions", () => {
+  it("is made readable by the relay's user alone: it holds every student's code", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'pipefill-journal-mode-')), 'records.jsonl');
+    const journal = openJournal(path);
+    await journal.append({ kind: 'contest-submission', code: 'export default {}' });
+    await journal.drained();
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+});
