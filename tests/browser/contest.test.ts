@@ -47,7 +47,7 @@ async function submitAs(id: string, cut: number): Promise<Page> {
   await page.keyboard.insertText(CODE.replace('default: 150', `default: ${cut}`));
   const submit = page.getByRole('button', { name: 'Submit to the class contest' });
   // no id yet: the contest ranks by id, so the button waits for one
-  await page.getByText('The contest ranks you by your id: give it first.').waitFor();
+  await page.getByText('needs your id first: the contest ranks you by it.').waitFor();
   expect(await submit.isDisabled()).toBe(true);
   await page.locator('.contest-submit [data-param="student-id"]').fill(id);
   await page.locator('.contest-submit').getByRole('button', { name: 'Use this id' }).click();
@@ -168,7 +168,7 @@ describe('contest tokens in Chromium', () => {
     expect(await submit(page)).toEqual({ token: sam.token });
     expect(await kept(page)).toEqual(['pipefill.contestToken.sam@red']);
     await page.locator('.contest-submit').getByRole('button', { name: 'Forget this id on this browser' }).click();
-    await page.getByText('The contest ranks you by your id: give it first.').waitFor();
+    await page.getByText('needs your id first: the contest ranks you by it.').waitFor();
     expect(await kept(page)).toEqual([]);
     expect(await page.evaluate(() => localStorage.getItem('pipefill.studentId'))).toBeNull();
     expect(problems.filter((p) => !/403/.test(p))).toEqual([]);

@@ -30,16 +30,21 @@ function Submitting({ id, code }: { id: string | null; code: () => string }) {
   const view = useSubmission(submission);
   useEffect(() => {
     if (refused?.token) tokenField.current?.focus();
+    // "try again in N s" is true only until then: it goes as the relay would take the next submission
+    if (!refused?.retryAfter) return;
+    const passed = setTimeout(() => setRefused(null), refused.retryAfter * 1000);
+    return () => clearTimeout(passed);
   }, [refused]);
   const submit = async () => {
     if (!id) return;
     setBusy(true);
-    // the last answer goes as the next is asked for, so that what shows is always this one's
+    // the last refusal and token go as the next is asked for, so that what shows is always this one's; the
+    // last submission's state stays until another is taken: a refusal leaves it the student's latest score
     setRefused(null);
     setToken(null);
     const r = await submitToContest(id, code(), typed.trim() || undefined);
     setBusy(false);
-    if ('error' in r) return setRefused(r), setSubmission(null);
+    if ('error' in r) return setRefused(r);
     setRefused(null);
     setSubmission(r.submission);
     setToken(r.token);
@@ -51,9 +56,9 @@ function Submitting({ id, code }: { id: string | null; code: () => string }) {
       <button type="button" onClick={() => void submit()} disabled={!id || busy}>
         Submit to the class contest
       </button>{' '}
+      {!id && <small data-hint="needs-id">needs your id first: the contest ranks you by it.</small>}
       <StudentId />
       {id && <ForgetId id={id} onForget={() => setStudentId(null)} />}
-      {!id && <small> The contest ranks you by your id: give it first.</small>}
       {id && askToken && <TokenField id={id} value={typed} onChange={setTyped} field={tokenField} />}
       {refused && (
         <p role="alert">

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import type { Board, BoardRow, ContestTrace, Reference } from '../../shared/contest/api.ts';
 import { fixed } from '../../shared/text/figures.ts';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
@@ -87,6 +87,39 @@ function Ranking({ board }: { board: Board }) {
   );
 }
 
+/** An id and, in brackets, how many of its submissions are as the list says. */
+function IdList({ label, ids, testid }: { label: string; ids: { id: string; count: string }[]; testid: string }) {
+  const sorted = [...ids].sort((a, b) => a.id.localeCompare(b.id));
+  return (
+    <p data-testid={testid}>
+      <strong>{label}:</strong>{' '}
+      {sorted.map(({ id, count }, i) => (
+        <Fragment key={id}>
+          {i > 0 && ', '}
+          <span data-id={id}>
+            {id} <small>({count})</small>
+          </span>
+        </Fragment>
+      ))}
+    </p>
+  );
+}
+
+/**
+ * The students the ranking leaves out, by id, so that an instructor finds who is stuck: each one's error is
+ * its submitter's own (read at the submission's URL), never the board's.
+ */
+function Unranked({ board }: { board: Board }) {
+  const waiting = board.pending.map(({ id, attempts }) => ({ id, count: `${attempts.filter((a) => a.status === 'queued' || a.status === 'running').length} waiting` }));
+  const failed = board.failed.map(({ id, attempts }) => ({ id, count: `${attempts.length} failed` }));
+  return (
+    <div className="contest-unranked">
+      {waiting.length > 0 && <IdList label="Waiting for a score" ids={waiting} testid="contest-waiting" />}
+      {failed.length > 0 && <IdList label="Every submission failed" ids={failed} testid="contest-failed" />}
+    </div>
+  );
+}
+
 export function ContestView() {
   // Each try asks the relay anew: it may have been restarted with --contest.
   const [tries, setTries] = useState(0);
@@ -139,6 +172,7 @@ function ContestBoard({ retry }: { retry(): void }) {
         ))}
       </div>
       <Ranking board={board} />
+      <Unranked board={board} />
     </section>
   );
 }

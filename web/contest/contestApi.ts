@@ -47,8 +47,11 @@ export function useContest(): ContestState {
 let contestOn: Promise<boolean> | null = null;
 export const relayRunsContest = () => (contestOn ??= relayInfo().then((info) => info?.contest === true));
 
-/** A refusal, and whether it is of the token (missing or not the id's: the page asks for it then). */
-export type Refused = { error: string; token: boolean };
+/**
+ * A refusal, whether it is of the token (missing or not the id's: the page asks for it then), and for one
+ * that passes (the id's least gap between submissions), in how many seconds the relay takes the next.
+ */
+export type Refused = { error: string; token: boolean; retryAfter?: number };
 
 /**
  * Submits `code` under `id` with `token` (or the one kept for it): the submission and the id's token, kept
@@ -59,7 +62,10 @@ export async function submitToContest(id: string, code: string, token = savedTok
     const res = await fetch('/api/contest/submissions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, code, token }) });
     const body = (await res.json()) as Accepted & { error?: string };
     // 403 is the relay's answer to a missing or wrong token, and to nothing else a submission can meet
-    if (!res.ok) return { error: body.error ?? `the relay answered ${res.status}`, token: res.status === 403 };
+    if (!res.ok) {
+      const retryAfter = Number(res.headers.get('retry-after'));
+      return { error: body.error ?? `the relay answered ${res.status}`, token: res.status === 403, ...(retryAfter > 0 ? { retryAfter } : {}) };
+    }
     saveToken(id, body.token);
     return { submission: body.submission, token: body.token };
   } catch {
@@ -67,20 +73,19 @@ export async function submitToContest(id: string, code: string, token = savedTok
   }
 }
 
-/** A submission's state until it is scored or failed, polled. */
+/** A submission's state until it is scored or failed, polled (never another submission's, even for a render). */
 export function useSubmission(submission: string | null): SubmissionView | null {
-  const [view, setView] = useState<SubmissionView | null>(null);
+  const [seen, setSeen] = useState<{ submission: string; view: SubmissionView } | null>(null);
   useEffect(() => {
-    setView(null);
     if (!submission) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = async () => {
       const v = await json<SubmissionView>(`/api/contest/submissions/${submission}`).catch(() => null);
-      if (v) setView(v);
+      if (v) setSeen({ submission, view: v });
       if (!v || v.status === 'queued' || v.status === 'running') timer = setTimeout(() => void poll(), 1000);
     };
     void poll();
     return () => clearTimeout(timer);
   }, [submission]);
-  return view;
+  return seen?.submission === submission ? seen.view : null;
 }
