@@ -9,7 +9,9 @@ import type { Omniscient } from './runProtocol.ts';
 import { Sandbox, type SandboxLimits } from './sandbox.ts';
 import { Scorer } from './scorer.ts';
 import { ContestStore, type Entry } from './store.ts';
-import { bundledFiles, traceLabel } from './traces.ts';
+import { filesContaining } from './heldOutCopies.ts';
+import { bundledFiles, traceFiles, traceLabel } from './traces.ts';
+import { TRACE_DIR } from '../traces.ts';
 
 /**
  * The class contest the relay runs with --contest: submissions taken over HTTP (routes.ts), journaled,
@@ -55,6 +57,19 @@ export const IDS_PER_ADDRESS = 200;
 /** A refusal's status, its sentence, and (for a submission the disk refused) the submission and its id's token. */
 export type Refusal = { status: number; error: string; headers?: Record<string, string>; held?: Accepted };
 
+/**
+ * The served trace files that contain a held-out trace; a public trace among them is refused, as a trace
+ * is either served or held out.
+ */
+function heldOutCopies(o: ContestOptions): { file: string; contains: string }[] {
+  const heldOut = o.heldOutTraces.flatMap((t) => Object.entries(traceFiles(t)).map(([name, text]) => ({ name, text })));
+  const copies = filesContaining(TRACE_DIR, heldOut);
+  const publicFiles = new Set(o.publicTraces.flatMap(bundledFiles));
+  const clash = copies.find((c) => publicFiles.has(c.file));
+  if (clash) throw new Error(`the public trace file ${clash.file} contains the held-out ${clash.contains}: a trace is either served or held out`);
+  return copies;
+}
+
 export class Contest {
   readonly events: ContestEvents;
   readonly heldOutFiles: ReadonlySet<string>;
@@ -68,9 +83,11 @@ export class Contest {
     private readonly sandbox: Sandbox,
     readonly store: ContestStore,
     private readonly operator: Operator,
+    /** Served trace files that contain a held-out one: not served either. */
+    private readonly copies: { file: string; contains: string }[],
   ) {
     this.events = new ContestEvents(o.maxFeedsPerClient ?? MAX_WATCHERS_PER_ADDRESS);
-    this.heldOutFiles = new Set(o.heldOutTraces.flatMap(bundledFiles));
+    this.heldOutFiles = new Set([...o.heldOutTraces.flatMap(bundledFiles), ...copies.map((c) => c.file)]);
     const traces = [...o.publicTraces.map((t) => ({ t, heldOut: false })), ...o.heldOutTraces.map((t) => ({ t, heldOut: true }))];
     this.scorer = new Scorer(sandbox, { traces: traces.map(({ t, heldOut }) => ({ trace: traceLabel(t), source: t, heldOut })), link: o.link, limits: o.limits, slots: o.scorers });
     for (const e of store.replay()) this.queue(e);
@@ -80,7 +97,8 @@ export class Contest {
   /** The contest, its submissions kept in the relay's records journal (in memory only when it keeps none). */
   static async start(o: ContestOptions, operator: Operator, journal: Journal | null): Promise<Contest> {
     const traces: ContestTrace[] = [...o.publicTraces.map((t) => ({ trace: traceLabel(t), heldOut: false })), ...o.heldOutTraces.map((t) => ({ trace: traceLabel(t), heldOut: true }))];
-    return new Contest(o, await Sandbox.prepare(), new ContestStore(traces, o.reveal, journal), operator);
+    const copies = heldOutCopies(o);
+    return new Contest(o, await Sandbox.prepare(), new ContestStore(traces, o.reveal, journal), operator, copies);
   }
 
   /** The address a request comes from, as the relay tells it (a trusted proxy's forwarded client). */
@@ -97,6 +115,7 @@ export class Contest {
     const names = (ts: string[]) => ts.map(traceLabel).join(', ');
     return [
       `contest         public ${names(this.o.publicTraces)} · held out ${names(this.o.heldOutTraces)}${this.store.revealed ? ' (revealed)' : ''} · ${this.o.scorers} scorer(s) · /api/contest, ?view=contest`,
+      ...this.copies.map((c) => `contest         ${c.file} not served either: it contains the held-out ${c.contains}`),
       `contest sandbox ${this.sandbox.isolation}`,
     ];
   }
