@@ -51,7 +51,7 @@ export function handleContest(req: IncomingMessage, res: ServerResponse, contest
   else if (path === '/api/contest/reveal' && req.method === 'POST') reveal(req, res, contest);
   else if (!get) refuse(res, 405, `${req.method} is not taken here`, { allow: 'GET, HEAD' });
   else if (submission) {
-    const view = contest.store.view(submission[1]);
+    const view = contest.store.view(submission[1], (address) => contest.isOperator(req) || contest.clientAddress(req) === address);
     if (view) send(res, 200, view);
     else refuse(res, 404, `no submission ${submission[1]}`);
   } else if (path === '/api/contest/leaderboard') send(res, 200, contest.store.board());

@@ -1,5 +1,5 @@
 import type { ContestTrace, TraceScore } from '../../shared/contest/api.ts';
-import type { FailureKind, Omniscient } from './runProtocol.ts';
+import type { Omniscient } from './runProtocol.ts';
 import type { Sandbox, SandboxLimits } from './sandbox.ts';
 import { traceFiles } from './traces.ts';
 
@@ -23,13 +23,11 @@ export interface Job {
 }
 
 /** A failure on a held-out trace before the reveal: its kind, never the controller's text or what it saw. */
-const UNTOLD: Record<FailureKind, string> = {
-  exception: 'your controller threw an exception (what it said is shown once the held-out traces are revealed)',
-  time: 'your controller ran past its time limit and was stopped',
-  cpu: 'your controller used up its CPU time and was stopped',
-  memory: 'your controller ran out of memory and was stopped',
-  sandbox: 'the sandbox ended without a result',
-};
+/**
+ * What a held-out failure says until the reveal: neither what the controller said nor how it failed (an
+ * exception, a time, CPU or memory limit), which a controller could choose by what it sees of the trace.
+ */
+const UNTOLD = 'on a held-out trace: your controller did not complete (how, and what it said, are shown once the held-out traces are revealed)';
 
 export interface ScorerSettings {
   /** Each trace as shown, and where the sandbox reads it from (a bundled name or a path). */
@@ -115,7 +113,7 @@ export class Scorer {
       const out = await this.sandbox.run({ code: job.code, scheme: job.scheme, trace: t.source, link: this.s.link, files: traceFiles(t.source) }, this.s.limits);
       if (this.stopped) return;
       if (!out.ok) {
-        job.finished(t.heldOut ? { error: `on a held-out trace: ${out.error}`, hidden: `on a held-out trace: ${UNTOLD[out.kind]}` } : { error: `on ${t.trace}: ${out.error}` });
+        job.finished(t.heldOut ? { error: `on a held-out trace: ${out.error}`, hidden: UNTOLD } : { error: `on ${t.trace}: ${out.error}` });
         return;
       }
       const { throughputMbps, delay95, power, score, omniscient } = out;

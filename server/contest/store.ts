@@ -152,10 +152,17 @@ export class ContestStore {
     return this.traces.filter((t) => this.revealed || !t.heldOut);
   }
 
-  view(submission: string): SubmissionView | undefined {
+  /**
+   * A submission as `GET …/submissions/ID` shows it. Its error text can quote the submitter's code, so it is
+   * for the address it came from (`mayRead`); anyone else, who may have the id from the public board, learns
+   * only that it failed.
+   */
+  view(submission: string, mayRead: (address: string) => boolean): SubmissionView | undefined {
     const e = this.entries.get(submission);
-    const error = e?.hidden && !this.revealed ? e.hidden : e?.error;
-    return e && { status: e.status, traces: this.shownScores(e), ...(error ? { error } : {}) };
+    if (!e) return undefined;
+    const text = e.hidden && !this.revealed ? e.hidden : e.error;
+    const error = text && (mayRead(e.address) ? text : 'it failed: what it said is shown only to the address it came from');
+    return { status: e.status, traces: this.shownScores(e), ...(error ? { error } : {}) };
   }
 
   private shownScores(e: Entry): TraceScore[] {

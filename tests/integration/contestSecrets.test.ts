@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contestRelay, OPERATOR_TOKEN, postSubmission, settled } from '../helpers/contest.ts';
 
@@ -29,6 +30,17 @@ const PROBE = `export default {
 };
 `;
 
+/** A submission's view as another client address reads it. */
+function viewFrom(url: string, submission: string, from: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    get(`${url}/api/contest/submissions/${submission}`, { localAddress: from }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve(JSON.parse(text)));
+    }).on('error', reject);
+  });
+}
+
 let relay: Awaited<ReturnType<typeof contestRelay>>;
 beforeAll(async () => {
   relay = await contestRelay(['--contest-trace', 'Verizon-LTE-short', '--contest-held-out', 'TMobile-LTE-short']);
@@ -36,7 +48,7 @@ beforeAll(async () => {
 afterAll(() => relay?.stop());
 
 describe('the class contest: failures that would tell', () => {
-  it("a failure on a held-out trace says only its kind until the reveal; the board carries no one's error", async () => {
+  it("a failure on a held-out trace says neither what nor how until the reveal; the board carries no one's error, nor does a submission's view to another address", async () => {
     const probe = await postSubmission(relay.url, { id: 'probe@red', code: PROBE });
     const broken = await postSubmission(relay.url, { id: 'broken@red', code: "throw new Error('a secret of broken@red');\n" });
     expect([probe.status, broken.status]).toEqual([202, 202]);
@@ -44,9 +56,15 @@ describe('the class contest: failures that would tell', () => {
     expect(before).toEqual({
       status: 'failed',
       traces: [],
-      error: 'on a held-out trace: your controller threw an exception (what it said is shown once the held-out traces are revealed)',
+      error: 'on a held-out trace: your controller did not complete (how, and what it said, are shown once the held-out traces are revealed)',
     });
     expect((await settled(relay.url, broken.json.submission)).error).toContain('a secret of broken@red');
+    // another address, which has the submission's id from the board, learns only that it failed
+    expect(await viewFrom(relay.url, broken.json.submission, '127.0.0.2')).toEqual({
+      status: 'failed',
+      traces: [],
+      error: 'it failed: what it said is shown only to the address it came from',
+    });
     const board = await (await fetch(`${relay.url}/api/contest/leaderboard`)).text();
     expect(board).not.toContain('secret');
     expect(board).not.toContain('"error"');

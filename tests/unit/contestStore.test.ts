@@ -33,7 +33,10 @@ describe("the contest store's memory", () => {
     const waiting = again.replay();
     expect(waiting.map((e) => [e.submission, e.code])).toEqual([[c.entry.submission, 'export default {} // c']]);
     expect(codes({ journal: reopened })).toEqual({ [a.entry.submission]: null, [b.entry.submission]: null, [c.entry.submission]: 'export default {} // c' });
-    expect(again.view(a.entry.submission)).toEqual({ status: 'scored', traces: [SCORE] });
+    expect(again.view(a.entry.submission, () => false)).toEqual({ status: 'scored', traces: [SCORE] });
+    // the failure's text is its own address's
+    expect(again.view(b.entry.submission, (address) => address === '10.0.0.1')).toMatchObject({ status: 'failed', error: 'on Verizon-LTE-short: your controller: Error: x' });
+    expect(again.view(b.entry.submission, (address) => address === '10.0.0.2')).toMatchObject({ error: 'it failed: what it said is shown only to the address it came from' });
   });
 
   it('tells the ids waiting for a score from those whose every submission failed', async () => {
