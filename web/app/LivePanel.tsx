@@ -54,7 +54,7 @@ export function LivePanel({ e, runs, target, relay }: { e: Experiment; runs: Run
             </button>
           )}{' '}
           {/* Buttons that submit under the student's id (the class contest's) go here, beside it. */}
-          <StudentId /> Controller A fetches the file from the relay’s {e.variable ? 'variable' : 'constant'}-rate server at {at} through the bridge.
+          <StudentId anonymous /> Controller A fetches the file from the relay’s {e.variable ? 'variable' : 'constant'}-rate server at {at} through the bridge.
           {runs.busy.a && started.current && JSON.stringify(started.current) !== JSON.stringify(e.a) && (
             <strong className="live-note" data-hint="live-settings">
               {' '}

@@ -4,9 +4,10 @@ import { setStudentId, useStudentId } from './studentId.ts';
 
 /**
  * Who the page submits as, shown beside the buttons that submit (Start live fetch, and the class
- * contest's Submit): the student's id, or a field asking for it once, saying meanwhile what goes instead.
+ * contest's Submit): the student's id, or a field asking for it once. `anonymous`: the buttons beside it
+ * submit without an id meanwhile (a live fetch does; the contest takes nothing without one), and it says so.
  */
-export function StudentId() {
+export function StudentId({ anonymous = false }: { anonymous?: boolean }) {
   const id = useStudentId();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState('');
@@ -34,7 +35,7 @@ export function StudentId() {
         save();
       }}
     >
-      {id === null && <span data-hint="anonymous">Submits as {ANONYMOUS_ID} until you give your id: </span>}
+      {id === null && anonymous && <span data-hint="anonymous">Submits as {ANONYMOUS_ID} until you give your id: </span>}
       <input aria-label="Your id (id@team)" placeholder="id@team" value={text} onChange={(ev) => setText(ev.target.value)} autoComplete="off" spellCheck={false} data-param="student-id" />{' '}
       <button type="submit" disabled={problem !== null}>
         Use this id
