@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { BridgeLimits } from '../shared/bridge/protocol.ts';
 import { admit } from './bridgeAdmission.ts';
+import { ClientBudgets } from './bridgeBudget.ts';
 import { type Hub, type Live, refuse, runSession, send } from './bridgeSession.ts';
 import type { BridgedClients } from './bridgedClients.ts';
 import type { PortSet } from './portSet.ts';
@@ -18,6 +19,9 @@ export interface BridgeOptions extends BridgeLimits {
   maxSessionsPerClient: number;
   /** Burst the datagram-rate bucket allows. */
   burst: number;
+  /** Messages per second, and bytes, all the sessions of one client address may send together. */
+  maxClientDatagramsPerSecond: number;
+  maxClientBytesPerSecond: number;
   /** Bytes waiting for a browser beyond which datagrams and control replies are dropped (UDP) or the target paused (TCP). */
   maxBufferedBytes: number;
   /** A session over that bound this long, or silent to pings this long, is closed. */
@@ -57,7 +61,14 @@ const TICK_MS = 1000;
  */
 export function createBridge(o: BridgeOptions): Bridge {
   const origin = performance.now();
-  const hub: Hub = { o, relayNow: () => performance.now() - origin, live: new Set(), perClient: new Map(), counts: { openSockets: 0, dropped: 0, cutOff: {} } };
+  const hub: Hub = {
+    o,
+    relayNow: () => performance.now() - origin,
+    live: new Set(),
+    perClient: new Map(),
+    budgets: new ClientBudgets(o),
+    counts: { openSockets: 0, dropped: 0, cutOff: {} },
+  };
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_HARD_LIMIT, perMessageDeflate: false });
   const watchdog = setInterval(() => watchSessions(hub), TICK_MS);
   watchdog.unref();
@@ -102,6 +113,7 @@ export function createBridge(o: BridgeOptions): Bridge {
 function watchSessions(hub: Hub): void {
   const { o } = hub;
   const now = hub.relayNow();
+  hub.budgets.sweep(now, (client) => hub.perClient.has(client));
   for (const s of hub.live) {
     const ws = s.ws;
     if (ws.bufferedAmount <= o.maxBufferedBytes) s.overSince = -1;

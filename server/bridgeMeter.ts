@@ -1,5 +1,5 @@
 /** A token bucket: `rate` per second, at most `burst` saved up. */
-class Bucket {
+export class Bucket {
   private tokens: number;
   private at: number;
 
@@ -13,11 +13,21 @@ class Bucket {
   }
 
   take(amount: number, now: number): boolean {
-    this.tokens = Math.min(this.burst, this.tokens + ((now - this.at) * this.rate) / 1000);
-    this.at = now;
-    if (this.tokens < amount) return false;
+    if (this.wait(amount, now) > 0) return false;
     this.tokens -= amount;
     return true;
+  }
+
+  /** Milliseconds until `amount` is saved up (0: it is now); takes nothing. */
+  wait(amount: number, now: number): number {
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.at) * this.rate) / 1000);
+    this.at = now;
+    return this.tokens >= amount ? 0 : ((amount - this.tokens) * 1000) / this.rate;
+  }
+
+  /** Whether it has saved up all it may: then it is the same as a new one. */
+  full(now: number): boolean {
+    return this.wait(this.burst, now) === 0;
   }
 }
 
@@ -44,6 +54,26 @@ export class Meter {
     this.messages = new Bucket(l.maxDatagramsPerSecond, l.burst, now);
     // A second's worth: a measurement's series of 64 KB ping-pongs goes through whole, a flood does not.
     this.bytes = new Bucket(l.maxBytesPerSecond, Math.max(l.maxMessageBytes, l.maxBytesPerSecond), now);
+  }
+
+  /**
+   * Takes a message of `length` bytes if both buckets have it, else takes nothing and says how long until
+   * they will and which limit it waits for.
+   */
+  delay(length: number, now: number): { ms: number; limit: string } | null {
+    const messages = this.messages.wait(1, now);
+    const bytes = this.bytes.wait(length, now);
+    if (messages === 0 && bytes === 0) {
+      this.messages.take(1, now);
+      this.bytes.take(length, now);
+      return null;
+    }
+    return messages >= bytes ? { ms: messages, limit: `${this.l.maxDatagramsPerSecond} messages per second` } : { ms: bytes, limit: `${this.l.maxBytesPerSecond} bytes per second` };
+  }
+
+  /** Whether both buckets are full: forgetting the meter then changes nothing. */
+  rested(now: number): boolean {
+    return this.messages.full(now) && this.bytes.full(now);
   }
 
   admit(length: number, limit: number, now: number): string | null {

@@ -1,6 +1,7 @@
 import type { RawData, WebSocket } from 'ws';
 import { frame, FRAME_DATA, FRAME_SENT, type ControlMessage, type RelaySession } from '../shared/bridge/protocol.ts';
 import type { Admitted } from './bridgeAdmission.ts';
+import { type ClientBudgets, withinBudget } from './bridgeBudget.ts';
 import { Meter } from './bridgeMeter.ts';
 import { openTarget, type Target } from './bridgeTarget.ts';
 import { timedSender } from './bridgeTimed.ts';
@@ -28,6 +29,7 @@ export interface Hub {
   relayNow(): number;
   live: Set<Live>;
   perClient: Map<string, number>;
+  budgets: ClientBudgets;
   counts: { openSockets: number; dropped: number; cutOff: Record<string, number> };
 }
 
@@ -87,26 +89,54 @@ interface SessionParts {
   timed: ReturnType<typeof timedSender> | null;
   /** The largest binary message the target takes, bytes. */
   limit: number;
+  /** What the session's address may still send, shared by its sessions. */
+  shared: Meter;
+  gate: ReturnType<typeof pauseGate>;
 }
 
 /**
  * The page's messages: within the session's limits, text is a control message and a binary message goes
- * to the target (at its asked time, when timed); past them the session is refused.
+ * to the target (at its asked time, when timed); past them the session is refused. Past its address's
+ * budget, shared with the address's other sessions, they wait their turn.
  */
-function fromPage(hub: Hub, ws: WebSocket, { a, state, target, page, timed, limit }: SessionParts) {
+function fromPage(hub: Hub, ws: WebSocket, { a, state, target, page, timed, limit, shared, gate }: SessionParts) {
   const meter = new Meter(hub.o, hub.relayNow());
   let sent = 0;
-  return (data: RawData, isBinary: boolean) => {
-    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-    state.lastHeard = hub.relayNow();
-    const refusal = meter.admit(bytes.length, isBinary ? limit : MAX_CONTROL_BYTES, state.lastHeard);
-    if (refusal) return refuse(ws, refusal, refusal.startsWith('message of') ? 1009 : 1008);
+  const pass = (bytes: Buffer, isBinary: boolean) => {
     if (!isBinary) return control(hub, ws, bytes.toString('utf8'));
     sent++;
     if (!timed) return target.send(bytes, a.receipts ? page.stamp(sent) : null);
     const wrong = timed.push(bytes, sent);
     if (wrong && ws.bufferedAmount > hub.o.maxBufferedBytes) hub.counts.dropped++;
     else if (wrong) send(ws, { type: 'error', message: wrong, fatal: false });
+  };
+  const told = (over: string) => {
+    const message = `over the limit of ${over} shared by the ${hub.perClient.get(a.client) ?? 1} sessions of ${a.client}: this session's messages wait their turn`;
+    send(ws, { type: 'error', message, fatal: false });
+  };
+  const budget = withinBudget(shared, hub.relayNow, { pause: () => gate.pause('budget'), resume: () => gate.resume('budget'), told }, pass);
+  const take = (data: RawData, isBinary: boolean) => {
+    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    state.lastHeard = hub.relayNow();
+    const refusal = meter.admit(bytes.length, isBinary ? limit : MAX_CONTROL_BYTES, state.lastHeard);
+    if (refusal) return refuse(ws, refusal, refusal.startsWith('message of') ? 1009 : 1008);
+    budget.take(bytes, isBinary);
+  };
+  return { take, close: budget.close };
+}
+
+/** Pauses reading the page while any reason holds: its target backed up, its address over budget. */
+function pauseGate(ws: WebSocket) {
+  const reasons = new Set<string>();
+  return {
+    pause(why: string) {
+      reasons.add(why);
+      ws.pause();
+    },
+    resume(why: string) {
+      reasons.delete(why);
+      if (reasons.size === 0) ws.resume();
+    },
   };
 }
 
@@ -117,6 +147,8 @@ export function runSession(hub: Hub, ws: WebSocket, a: Admitted): void {
   const state: Live = { ws, lastHeard: relayNow(), overSince: -1, awaitingPong: false, pingedAt: relayNow(), end: () => end() };
   hub.live.add(state);
   const page = toPage(hub, ws, () => target);
+  const gate = pauseGate(ws);
+  const shared = hub.budgets.of(a.client, relayNow());
   const target: Target = openTarget(
     a,
     {
@@ -127,8 +159,8 @@ export function runSession(hub: Hub, ws: WebSocket, a: Admitted): void {
       error: (message, fatal) => (fatal ? refuse(ws, message, 1011) : send(ws, { type: 'error', message, fatal: false })),
       closed: () => ws.readyState === ws.OPEN && ws.close(1000, 'target closed the connection'),
       // The page sends faster than the target takes: stop reading the page until the target drains.
-      backedUp: () => ws.pause(),
-      drained: () => ws.resume(),
+      backedUp: () => gate.pause('target'),
+      drained: () => gate.resume('target'),
       localPort: (port) => o.bridgedClients?.opened(bridgedKey(a, port), performance.timeOrigin + performance.now(), a.client),
     },
     o.maxBufferedBytes,
@@ -138,10 +170,14 @@ export function runSession(hub: Hub, ws: WebSocket, a: Admitted): void {
   hub.counts.openSockets++;
   // A timed datagram is stamped as it is handed to the socket: that is its send time, not a later callback's.
   const timed = a.timed
-    ? timedSender(relayNow, (datagram, number, arrivedAt) => {
-        target.send(datagram, null);
-        page.stamp(number, arrivedAt)();
-      })
+    ? timedSender(
+        relayNow,
+        (datagram, number, arrivedAt) => {
+          target.send(datagram, null);
+          page.stamp(number, arrivedAt)();
+        },
+        shared.timed,
+      )
     : null;
   const limit = a.transport === 'udp' ? Math.min(o.maxMessageBytes, MAX_UDP_PAYLOAD) : o.maxMessageBytes;
   // Dated on the clock the offset servers date their sessions by (server/offsetServer.ts).
@@ -153,12 +189,14 @@ export function runSession(hub: Hub, ws: WebSocket, a: Admitted): void {
     ended = true;
     policy.forget();
     timed?.close();
+    messages.close();
     hub.live.delete(state);
     countClient(hub, a.client, -1);
     target.close();
     hub.counts.openSockets--;
   };
-  ws.on('message', fromPage(hub, ws, { a, state, target, page, timed, limit }));
+  const messages = fromPage(hub, ws, { a, state, target, page, timed, limit, shared: shared.meter, gate });
+  ws.on('message', messages.take);
   ws.on('pong', () => (state.awaitingPong = false));
   ws.on('close', end);
   ws.on('error', end);

@@ -57,6 +57,9 @@ export interface RelayOptions {
   maxMessageBytes: number;
   maxDatagramsPerSecond: number;
   maxBytesPerSecond: number;
+  /** What all the bridge sessions of one address may send together, messages and bytes per second. */
+  maxClientDatagramsPerSecond: number;
+  maxClientBytesPerSecond: number;
   maxBufferedBytes: number;
   stallMs: number;
   idleMs: number;
@@ -118,6 +121,9 @@ export const DEFAULT_RELAY: Omit<RelayOptions, 'policy'> = {
   maxMessageBytes: 65_535,
   maxDatagramsPerSecond: 50_000,
   maxBytesPerSecond: 12_500_000,
+  // A live fetch requests 250 chunks/s; bytes for two pages' ping-pong series at a session's --max-bytes at once.
+  maxClientDatagramsPerSecond: ROOM * 250,
+  maxClientBytesPerSecond: 2 * 12_500_000,
   maxBufferedBytes: 1 << 20,
   stallMs: 10_000,
   idleMs: 120_000,
@@ -274,6 +280,8 @@ function bridgeFor(
     maxDatagramsPerSecond: o.maxDatagramsPerSecond,
     maxBytesPerSecond: o.maxBytesPerSecond,
     burst: Math.max(100, o.maxDatagramsPerSecond / 10),
+    maxClientDatagramsPerSecond: o.maxClientDatagramsPerSecond,
+    maxClientBytesPerSecond: o.maxClientBytesPerSecond,
     maxBufferedBytes: o.maxBufferedBytes,
     stallMs: o.stallMs,
     idleMs: o.idleMs,

@@ -99,6 +99,14 @@ export const RELAY_FLAGS: readonly RelayFlag[] = [
   { param: wholeFlag('maxMessage', 'bytes', 1, 1 << 20, d.maxMessageBytes, 'largest message through the bridge (UDP: at most 65507)'), field: 'maxMessageBytes' },
   { param: wholeFlag('maxRate', 'messages/s', 1, 10_000_000, d.maxDatagramsPerSecond, 'messages per second per bridge session, text or binary'), field: 'maxDatagramsPerSecond' },
   { param: wholeFlag('maxBytes', 'bytes/s', 1000, 10_000_000_000, d.maxBytesPerSecond, 'bytes per second per bridge session'), field: 'maxBytesPerSecond' },
+  {
+    param: wholeFlag('maxRatePerClient', 'messages/s', 1, 10_000_000, d.maxClientDatagramsPerSecond, "messages per second all of one address's bridge sessions may send together; past it they wait"),
+    field: 'maxClientDatagramsPerSecond',
+  },
+  {
+    param: wholeFlag('maxBytesPerClient', 'bytes/s', 1000, 10_000_000_000, d.maxClientBytesPerSecond, "bytes per second all of one address's bridge sessions may send together; past it they wait"),
+    field: 'maxClientBytesPerSecond',
+  },
   { param: wholeFlag('maxBuffered', 'bytes', 16_384, 1 << 30, d.maxBufferedBytes, 'bytes waiting for a page before its datagrams are dropped'), field: 'maxBufferedBytes' },
   {
     param: wholeFlag('stall', 'ms', 1000, 600_000, d.stallMs, 'close a page that stops reading or answering pings, or an echo connection that leaves a message unfinished, this long'),
