@@ -20,6 +20,8 @@ export interface OffsetServerOptions {
   reorder: number;
   /** Sessions silent this long are forgotten (never in a tournament). */
   idleMs: number;
+  /** At its address's share, a new port of that address takes the place of its session silent this long. */
+  quietMs: number;
   /** Sessions kept at once (see SessionAdmission for who gets a place), and those of one source address. */
   maxSessions: number;
   maxSessionsPerAddress: number;
@@ -33,6 +35,8 @@ export interface OffsetServerOptions {
   onSubmit?: (s: Submission) => unknown;
   /** How many sessions, and events of each, are kept for /api/sessions. */
   records: RecordLimits;
+  /** Milliseconds (default: the monotonic wall clock); a test's own, in this thread only. */
+  clock?: () => number;
 }
 
 export interface OffsetServer {
@@ -102,7 +106,7 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
   /** The address the socket is bound to, once bound (a host name resolved): where the bridge's datagrams come from. */
   let boundTo = '';
 
-  const clock = () => performance.timeOrigin + performance.now();
+  const clock = o.clock ?? (() => performance.timeOrigin + performance.now());
   const admission = new SessionAdmission(policy, o);
   const budget = new ReplyBudget(o.maxBytesPerAddress);
   let overBudget = 0;
@@ -114,12 +118,9 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
     const capped = !fromBridge(o.bridgedPorts, from.address, from.port, boundTo);
     if (capped && !budget.allows(from.address, now)) return void overBudget++;
     const key = sessionKey(o.keyBy, from.address, from.port, o.bridgedPorts, boundTo);
-    const known = policy.session(key) !== undefined;
-    if (!known && !admission.admits(from.address, capped, now)) return;
-    const d = policy.handle(key, msg, now);
+    const d = admission.handle(key, from.address, capped, msg, now);
+    if (!d) return;
     const session = policy.session(key);
-    if (!known && session) admission.started(key, from.address, capped);
-    if (d.outcome === 'served') admission.served(key);
     if (session) records.record(key, session.start, msg.length, d, now, policy.rateAt(session, now));
     const stored = d.submission && o.onSubmit?.(d.submission);
     const reply = d.reply;

@@ -37,6 +37,8 @@ export interface RelayOptions {
   /** Sessions each offset server keeps, and those of one source address (beside the bridge's). */
   serverSessions: number;
   maxServerSessionsPerClient: number;
+  /** At that share, a new port of the address takes the place of its session silent this long, ms. */
+  serverQuietMs: number;
   /** Bytes per second each offset server sends one source address (beside the bridge's). */
   maxServerBytesPerClient: number;
   /** The records file (server/records/journal.ts) ranked Submits are kept in; null keeps them in memory, starting empty. */
@@ -105,6 +107,7 @@ export const DEFAULT_RELAY: Omit<RelayOptions, 'policy'> = {
   tournament: false,
   serverSessions: 10_000,
   maxServerSessionsPerClient: 4 * ROOM,
+  serverQuietMs: 5000,
   maxServerBytesPerClient: ROOM * 250 * 1500,
   leaderboardFile: null,
   dataDir: null,

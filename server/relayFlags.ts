@@ -87,6 +87,17 @@ export const RELAY_FLAGS: readonly RelayFlag[] = [
   },
   {
     param: wholeFlag(
+      'serverQuiet',
+      'ms',
+      100,
+      86_400_000,
+      d.serverQuietMs,
+      "at its share of sessions, a new port of an address takes the place of that address's session silent this long (a student mid-fetch asks again within its timeout)",
+    ),
+    field: 'serverQuietMs',
+  },
+  {
+    param: wholeFlag(
       'maxServerBytesPerClient',
       'bytes/s',
       1500,

@@ -38,6 +38,7 @@ export function startOffsetServerFor(o: RelayOptions, file: Uint8Array, bridgedP
     idleMs: o.idleMs,
     maxSessions: o.serverSessions,
     maxSessionsPerAddress: o.maxServerSessionsPerClient,
+    quietMs: o.serverQuietMs,
     maxBytesPerAddress: o.maxServerBytesPerClient,
     tournament: o.tournament,
     bridgedPorts,

@@ -21,6 +21,7 @@ export function testOffsetServer(policy: Partial<OffsetPolicyConfig> = {}, extra
     idleMs: 60_000,
     maxSessions: 10_000,
     maxSessionsPerAddress: DEFAULT_RELAY.maxServerSessionsPerClient,
+    quietMs: DEFAULT_RELAY.serverQuietMs,
     maxBytesPerAddress: DEFAULT_RELAY.maxServerBytesPerClient,
     tournament: false,
     bridgedPorts: null,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { generateFile } from '../../shared/offset/file.ts';
 import { md5Hex } from '../../shared/offset/md5.ts';
 import type { OffsetServer, OffsetServerOptions } from '../../server/offsetServer.ts';
+import { DEFAULT_RELAY } from '../../server/relay.ts';
 import { testOffsetServer } from '../helpers/offsetServer.ts';
 import { until } from '../helpers/relay.ts';
 import { fetchWhole, UdpProbe } from '../helpers/udp.ts';
@@ -103,6 +104,47 @@ describe('offset server: one source address holds its share', () => {
     victim.send('SendSize\n\n');
     expect(await victim.answer(/^Size: /)).not.toBeNull();
     for (const p of [...flood, victim]) p.close();
+    await server.close();
+  });
+});
+
+describe('offset server: sockets of one address gone quiet do not lock out the others behind it', () => {
+  it('200 sockets of 127.0.0.1 served a chunk each fill its share; once silent --server-quiet, a fresh socket of 127.0.0.1 fetches; 127.0.0.2 fetches throughout', async () => {
+    // The server's clock is moved ahead by the test, so that "silent for quietMs" is a fact of that clock,
+    // not a wait; quietMs is long enough that no flood socket falls silent by the real clock meanwhile.
+    let ahead = 0;
+    const clock = () => performance.timeOrigin + performance.now() + ahead;
+    const quietMs = 30_000;
+    const server = await start({ clock, quietMs });
+    const share = DEFAULT_RELAY.maxServerSessionsPerClient;
+    const student = await UdpProbe.open(server.port, '127.0.0.2');
+    const studentFetch = fetchWhole(student);
+    const flood = await Promise.all(Array.from({ length: 200 }, () => UdpProbe.open(server.port)));
+    const refused = 200 - share;
+    for (const p of flood) p.send('SendSize\n\n');
+    const holding = () => flood.filter((p) => server.policy.session(`127.0.0.1:${p.socket.address().port}`));
+    expect(await until(() => server.refused.perAddress >= refused && holding().length >= share, 10_000)).toBe(true);
+    expect(server.refused.perAddress).toBe(refused);
+    const held = holding();
+    expect(held.length).toBe(share);
+    ahead += 20; // five tokens for each session
+    for (const p of flood) p.send('Offset: 0\nNumBytes: 1448\n\n');
+    const served = await Promise.all(held.map((p) => p.answer(/^Offset: 0\n/)));
+    expect(served.filter((a) => a !== null).length).toBe(share);
+    expect(await until(() => server.refused.perAddress >= 2 * refused, 10_000)).toBe(true);
+    const [fresh] = await newcomers(server, 1);
+    expect(await answered([fresh])).toBe(0);
+    expect(server.refused.perAddress).toBe(2 * refused + 1);
+
+    ahead += quietMs;
+    fresh.send('SendSize\n\n');
+    expect(await fresh.answer(/^Size: /)).not.toBeNull();
+    await fetchWhole(fresh);
+    expect(await submit(fresh)).toMatch(/^Result: true\nTime: [1-9]\d*\n/);
+    await studentFetch;
+    expect(await submit(student)).toMatch(/^Result: true\nTime: [1-9]\d*\n/);
+    expect(server.refused.full).toBe(0);
+    for (const p of [student, fresh, ...flood]) p.close();
     await server.close();
   });
 });
