@@ -46,6 +46,7 @@ export interface MeterLimits {
 export class Meter {
   private readonly messages: Bucket;
   private readonly bytes: Bucket;
+  private readonly byteBurst: number;
 
   constructor(
     private readonly l: MeterLimits,
@@ -53,19 +54,22 @@ export class Meter {
   ) {
     this.messages = new Bucket(l.maxDatagramsPerSecond, l.burst, now);
     // A second's worth: a measurement's series of 64 KB ping-pongs goes through whole, a flood does not.
-    this.bytes = new Bucket(l.maxBytesPerSecond, Math.max(l.maxMessageBytes, l.maxBytesPerSecond), now);
+    this.byteBurst = Math.max(l.maxMessageBytes, l.maxBytesPerSecond);
+    this.bytes = new Bucket(l.maxBytesPerSecond, this.byteBurst, now);
   }
 
   /**
    * Takes a message of `length` bytes if both buckets have it, else takes nothing and says how long until
-   * they will and which limit it waits for.
+   * they will and which limit it waits for. A message larger than the byte bucket holds (a control message
+   * under a tiny budget) waits for it to be full and empties it, rather than forever.
    */
   delay(length: number, now: number): { ms: number; limit: string } | null {
+    const cost = Math.min(length, this.byteBurst);
     const messages = this.messages.wait(1, now);
-    const bytes = this.bytes.wait(length, now);
+    const bytes = this.bytes.wait(cost, now);
     if (messages === 0 && bytes === 0) {
       this.messages.take(1, now);
-      this.bytes.take(length, now);
+      this.bytes.take(cost, now);
       return null;
     }
     return messages >= bytes ? { ms: messages, limit: `${this.l.maxDatagramsPerSecond} messages per second` } : { ms: bytes, limit: `${this.l.maxBytesPerSecond} bytes per second` };

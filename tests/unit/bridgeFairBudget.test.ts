@@ -37,6 +37,10 @@ describe("a client address's budget, shared by its bridge sessions", () => {
     // a refused message takes nothing: the message bucket is not spent by waiting
     expect(meter.delay(1000, 100)).toBeNull();
     expect(meter.delay(1, 100)).toEqual({ ms: 0.1, limit: '10000 bytes per second' });
+    // a message larger than a second's bytes waits for a full bucket and empties it
+    expect(meter.delay(20_000, 1099)).toEqual({ ms: 1, limit: '10000 bytes per second' });
+    expect(meter.delay(20_000, 1100)).toBeNull();
+    expect(meter.delay(1, 1100)).toEqual({ ms: 0.1, limit: '10000 bytes per second' });
   });
 
   it('forgets an address only once it has no session and its budget is full again', () => {
