@@ -221,7 +221,7 @@ describe('records across restarts', () => {
     const whole = [0, 1, 2].map((i) => JSON.stringify({ kind: 'submit', ...entry(i) })).join('\n');
     writeFileSync(file, `${whole}\n{"kind":"submit","id":"to`);
     const relay = await startRelayChild(['--leaderboard', file, ...QUICK]);
-    expect(relay.out()).toContain(`${file} (3 Submits kept; 1 lines that are not records skipped, the last one torn)`);
+    expect(relay.out()).toContain(`${file} (3 Submits kept; 1 line that is not a record skipped, the last one torn)`);
     const client = await offsetClient(relay.constant);
     await client.fetchWhole();
     expect(await client.submit('after@crash', relay.md5)).toMatch(/^Result: true/);
@@ -229,7 +229,7 @@ describe('records across restarts', () => {
     await relay.kill9();
     expect(readFileSync(file, 'utf8').startsWith(`${whole}\n{"kind":"submit","id":"to\n{"kind":"submit","id":"after@crash",`)).toBe(true);
     const again = await startRelayChild(['--leaderboard', file, ...QUICK]);
-    expect(again.out()).toContain(`${file} (4 Submits kept; 1 lines that are not records skipped)`);
+    expect(again.out()).toContain(`${file} (4 Submits kept; 1 line that is not a record skipped)`);
     await again.stop();
   }, 60_000);
 

@@ -105,7 +105,7 @@ export function Leaderboard() {
         <label>
           Order{' '}
           <select value={order} onChange={(e) => setOrder(e.target.value as Order)}>
-            <option value="ranked">Per server: correct first, then fastest, then least penalty</option>
+            <option value="ranked">Each server: correct, fastest, least penalty</option>
             <option value="latest">Latest first</option>
           </select>
         </label>
