@@ -32,6 +32,10 @@ contest of a relay started with --contest. The relay scores it on the contest's 
 instructor reveals them. The first submission under an id gets a token, kept in --tokens; later ones
 send it, so nobody else can submit as you.
 
+       npm run contest -- status SUBMISSION --server URL
+
+waits for an acknowledged submission's scores and prints them (e.g. after the relay restarted).
+
 ${flagHelp(CONTEST_CLI_FLAGS)}
 `;
 
@@ -45,29 +49,99 @@ function keepToken(file: string, key: string, token: string): void {
   writeFileSync(file, `${JSON.stringify({ ...tokens, [key]: token }, null, 2)}\n`, { mode: 0o600 });
 }
 
+/** A connection that could not be made or was cut: the relay may be restarting. */
+class Unreachable extends Error {}
+/** A refusal by the relay, with its HTTP status. */
+class Refused extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
 /** The server's answer, or its refusal's sentence as a failure. */
 async function call<T>(url: string, init?: RequestInit): Promise<T> {
   let res: Response;
   try {
     res = await fetch(url, init);
   } catch (e) {
-    throw new Error(`cannot reach ${url} (${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message})`);
+    throw new Unreachable(`cannot reach ${url} (${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message})`);
   }
   const body = (await res.json().catch(() => ({ error: `the server answered ${res.status} without JSON: is it a relay running --contest?` }))) as T & { error?: string };
-  if (!res.ok) throw new Error(body.error ?? `the server answered ${res.status}`);
+  if (!res.ok) throw new Refused(body.error ?? `the server answered ${res.status}`, res.status);
   return body;
 }
 
 const scoreLine = (t: SubmissionView['traces'][number]) =>
   `${t.trace.padEnd(24)} ${fixed(t.throughputMbps)} Mbit/s · delay95 ${fixed(t.delay95, 0)} ms · power ${fixed(t.power)} · score ${fixed(t.score, 3)}`;
 
-/** Polls the submission until it is scored or has failed. */
-async function waitFor(url: string): Promise<SubmissionView> {
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long a relay that stopped answering is waited for: long enough for a restart, bounded. */
+const PATIENCE_MS = 120_000;
+
+/**
+ * Polls the submission until it is scored or has failed. The relay keeps what it acknowledged on disk, so a
+ * refused or cut connection (a restart) is retried with a growing pause, for at most PATIENCE_MS.
+ */
+async function waitFor(url: string, io: Io, later: string): Promise<SubmissionView> {
+  let silentSince: number | null = null;
+  let pause = 250;
   for (;;) {
-    const view = await call<SubmissionView>(url);
+    let view: SubmissionView;
+    try {
+      view = await call<SubmissionView>(url);
+    } catch (e) {
+      if (!(e instanceof Unreachable)) throw e;
+      if (silentSince === null) {
+        silentSince = Date.now();
+        io.err('contest: the relay is not answering; waiting for it…');
+      } else if (Date.now() - silentSince > PATIENCE_MS) {
+        throw new Error(`${e.message} for ${PATIENCE_MS / 1000} s; the submission is acknowledged and kept by the relay: read its scores later with ${later}`);
+      }
+      await sleep(pause);
+      pause = Math.min(pause * 2, 5000);
+      continue;
+    }
+    silentSince = null;
+    pause = 250;
     if (view.status === 'scored' || view.status === 'failed') return view;
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
   }
+}
+
+/** Waits for a submission's scores and prints them; 1 when it failed. */
+async function report(server: string, submission: string, io: Io): Promise<number> {
+  const later = `npm run contest -- status ${submission} --server ${server}`;
+  const view = await waitFor(`${server}/api/contest/submissions/${submission}`, io, later);
+  if (view.status === 'failed') {
+    io.err(`contest: ${view.error}`);
+    return 1;
+  }
+  for (const t of view.traces) io.out(scoreLine(t));
+  return 0;
+}
+
+/** The refusal of a later submission sent without a token, saying where the token was looked for. */
+function noTokenKept(e: unknown, id: string, server: string, tokensFile: string): unknown {
+  if (!(e instanceof Refused) || e.status !== 403) return e;
+  return new Error(
+    `${e.message}. No token for ${id} was kept for the server spelled ${server} in ${tokensFile} (tokens are kept by the server's URL exactly as given to --server): use the same --server spelling as the first submission, or give the token with --token TOKEN`,
+  );
+}
+
+export const CONTEST_STATUS_FLAGS = [requiredFlag('server', 'URL', 'the relay the submission was sent to'), HELP_FLAG] as const;
+
+/** `status SUBMISSION --server URL`: waits for an acknowledged submission's scores and prints them. */
+async function statusMain(submission: string | undefined, rest: string[], io: Io): Promise<number> {
+  if (!submission || submission.startsWith('-')) throw new UsageError('status needs the submission id: status SUBMISSION --server URL');
+  const line = readCommandLine(rest, CONTEST_STATUS_FLAGS);
+  if (line.help) {
+    io.out(help());
+    return 0;
+  }
+  return report(line.flags.server.replace(/\/+$/, ''), submission, io);
 }
 
 export async function contestMain(argv: string[], io: Io): Promise<number> {
@@ -76,7 +150,8 @@ export async function contestMain(argv: string[], io: Io): Promise<number> {
     io.out(help());
     return 0;
   }
-  if (command !== 'submit') throw new UsageError(`the command is "submit FILE" (got ${JSON.stringify(command)})`);
+  if (command === 'status') return statusMain(file, rest, io);
+  if (command !== 'submit') throw new UsageError(`the command is "submit FILE" or "status SUBMISSION" (got ${JSON.stringify(command)})`);
   if (!file || file.startsWith('-')) throw new UsageError('submit needs the controller module: submit FILE');
   const line = readCommandLine(rest, CONTEST_CLI_FLAGS);
   if (line.help) {
@@ -93,17 +168,17 @@ export async function contestMain(argv: string[], io: Io): Promise<number> {
   }
   const key = `${server} ${flags.id}`;
   const token = flags.token ?? readTokens(flags.tokens)[key];
-  const accepted = await call<Accepted>(`${server}/api/contest/submissions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: flags.id, code, token }) });
+  const accepted = await call<Accepted>(`${server}/api/contest/submissions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id: flags.id, code, token }),
+  }).catch((e) => {
+    throw token === undefined ? noTokenKept(e, flags.id, server, flags.tokens) : e;
+  });
   keepToken(flags.tokens, key, accepted.token);
   io.out(`submission ${accepted.submission} (${server}/api/contest/submissions/${accepted.submission})`);
   if (flags.noWait) return 0;
-  const view = await waitFor(`${server}/api/contest/submissions/${accepted.submission}`);
-  if (view.status === 'failed') {
-    io.err(`contest: ${view.error}`);
-    return 1;
-  }
-  for (const t of view.traces) io.out(scoreLine(t));
-  return 0;
+  return report(server, accepted.submission, io);
 }
 
 if (isEntry(import.meta.url)) process.exit(await runTool('contest', contestMain, process.argv.slice(2)));
