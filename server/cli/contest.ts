@@ -91,7 +91,8 @@ async function waitFor(url: string, io: Io, later: string): Promise<SubmissionVi
   for (;;) {
     let view: SubmissionView;
     try {
-      view = await call<SubmissionView>(url);
+      // a relay starting up may take a connection and not answer it yet
+      view = await call<SubmissionView>(url, { signal: AbortSignal.timeout(5000) });
     } catch (e) {
       if (!(e instanceof Unreachable)) throw e;
       if (silentSince === null) {
