@@ -10,6 +10,7 @@ import { Sandbox, type SandboxLimits } from './sandbox.ts';
 import { Scorer } from './scorer.ts';
 import { ContestStore, type Entry } from './store.ts';
 import { filesContaining } from './heldOutCopies.ts';
+import { issueRosterTokens } from './roster.ts';
 import { bundledFiles, traceFiles, traceLabel } from './traces.ts';
 import { TRACE_DIR } from '../traces.ts';
 
@@ -35,6 +36,8 @@ export interface ContestOptions {
   limits: SandboxLimits;
   /** Pages one client address may watch the contest's live feed from (the relay's --max-feeds-per-client). */
   maxFeedsPerClient?: number;
+  /** The class roster (--contest-roster): only its ids submit, with the tokens the relay issues them. */
+  roster?: { path: string; ids: string[] };
 }
 
 /** Pages one address may watch the contest from, when the relay does not say (as its --max-feeds-per-client). */
@@ -73,6 +76,8 @@ function heldOutCopies(o: ContestOptions): { file: string; contains: string }[] 
 export class Contest {
   readonly events: ContestEvents;
   readonly heldOutFiles: ReadonlySet<string>;
+  /** What the relay says at start of the roster's tokens. */
+  private rosterLine = '';
   /** The submission bodies being read now (routes.ts): bounded per address and in bytes. */
   readonly bodies = new BodyBudget();
   private readonly scorer: Scorer;
@@ -98,7 +103,10 @@ export class Contest {
   static async start(o: ContestOptions, operator: Operator, journal: Journal | null): Promise<Contest> {
     const traces: ContestTrace[] = [...o.publicTraces.map((t) => ({ trace: traceLabel(t), heldOut: false })), ...o.heldOutTraces.map((t) => ({ trace: traceLabel(t), heldOut: true }))];
     const copies = heldOutCopies(o);
-    return new Contest(o, await Sandbox.prepare(), new ContestStore(traces, o.reveal, journal), operator, copies);
+    const store = new ContestStore(traces, o.reveal, journal);
+    const contest = new Contest(o, await Sandbox.prepare(), store, operator, copies);
+    if (o.roster) contest.rosterLine = await issueRosterTokens(o.roster.path, o.roster.ids, store);
+    return contest;
   }
 
   /** The address a request comes from, as the relay tells it (a trusted proxy's forwarded client). */
@@ -115,6 +123,7 @@ export class Contest {
     const names = (ts: string[]) => ts.map(traceLabel).join(', ');
     return [
       `contest         public ${names(this.o.publicTraces)} · held out ${names(this.o.heldOutTraces)}${this.store.revealed ? ' (revealed)' : ''} · ${this.o.scorers} scorer(s) · /api/contest, ?view=contest`,
+      ...(this.rosterLine ? [this.rosterLine] : []),
       ...this.copies.map((c) => `contest         ${c.file} not served either: it contains the held-out ${c.contains}`),
       `contest sandbox ${this.sandbox.isolation}`,
     ];
@@ -127,7 +136,9 @@ export class Contest {
   async submit(id: string, address: string, code: string, token: unknown): Promise<Accepted | Refusal> {
     const trouble = this.store.diskTrouble();
     if (trouble) return { status: 503, error: `the relay cannot write its records now (${trouble}): no submission is taken until it can; try again later` };
+    if (this.o.roster && !this.o.roster.ids.includes(id)) return { status: 403, error: `${id} is not on the class roster: submit under the id the instructor gave you, with its token` };
     const check = this.store.checkToken(id, token);
+    if (this.o.roster && check === 'missing') return { status: 403, error: `${id}'s token is needed: the instructor hands each student the token of their id` };
     if (check === 'missing') return { status: 403, error: `${id} has submitted before: send the token its first submission was given` };
     if (check === 'wrong') return { status: 403, error: `the token is not ${id}'s` };
     const created = this.store.idsCreatedFrom(address);

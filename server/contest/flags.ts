@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
 import { flagName, listFlag, readFlag, switchFlag, textFlag, UsageError, wholeFlag } from '../cli/flags.ts';
+import { readRoster } from './roster.ts';
 import { type ContestOptions, IDS_PER_ADDRESS, MAX_WAITING, WAITING_PER_ADDRESS } from './contest.ts';
 
 /** The relay's contest flags (the relay's flag table takes them in; `--contest` turns the rest on). */
@@ -23,6 +24,7 @@ export const CONTEST_FLAGS = [
   wholeFlag('contestGap', 's', 0, 86_400, 10, 'contest: least time between two submissions under one id'),
   wholeFlag('contestWaitingPerClient', '', 1, MAX_WAITING, WAITING_PER_ADDRESS, 'contest: submissions one client address may have waiting to be scored (a lab behind one NAT shares one)'),
   wholeFlag('contestIdsPerClient', '', 1, 100_000, IDS_PER_ADDRESS, 'contest: ids one client address may create, restarts included'),
+  textFlag('contestRoster', 'FILE', null, "contest: the class's ids, one a line: only these may submit, each with the token the relay issues it (appended to FILE.tokens.csv)"),
   wholeFlag('contestMemory', 'MB', 64, 16_384, 256, "contest: each run's JavaScript heap"),
   wholeFlag('contestCpu', 's', 1, 3600, 30, "contest: each run's CPU time"),
   wholeFlag('contestWall', 's', 1, 3600, 60, "contest: each run's wall-clock time, less the time it waited for a CPU (at most 5× this in all)"),
@@ -59,6 +61,7 @@ export function readContestFlags(given: Record<string, unknown>): ContestOptions
   const scorers = value('contestScorers', given) as number;
   if (scorers > MAX_SCORERS) throw new UsageError(`--contest-scorers: at most ${MAX_SCORERS} here (one fewer than the cores, so the relay keeps one)`);
   const queue = value('contestQueue', given) as string;
+  const roster = value('contestRoster', given) as string | null;
   return {
     publicTraces,
     heldOutTraces,
@@ -68,6 +71,7 @@ export function readContestFlags(given: Record<string, unknown>): ContestOptions
     gapSeconds: value('contestGap', given) as number,
     waitingPerClient: value('contestWaitingPerClient', given) as number,
     idsPerClient: value('contestIdsPerClient', given) as number,
+    ...(roster !== null && { roster: { path: roster, ids: readRoster(roster) } }),
     limits: { memoryMb: value('contestMemory', given) as number, cpuSeconds: value('contestCpu', given) as number, wallSeconds: value('contestWall', given) as number },
   };
 }

@@ -113,6 +113,15 @@ export class ContestStore {
     return this.byId.get(id) ?? [];
   }
 
+  /** A token for a roster id that has none (null if it has one), on disk before it is returned. */
+  async issue(id: string): Promise<string | null> {
+    if (this.tokens.has(id)) return null;
+    const token = randomBytes(16).toString('hex');
+    this.tokens.set(id, hashOf(token));
+    if (!(await this.record({ kind: 'contest-token', id, address: 'roster', hash: hashOf(token).toString('hex') }))) throw new Error(`cannot write ${id}'s token to the records: no token is issued`);
+    return token;
+  }
+
   /**
    * Journals a submission (and a new id's token) and keeps it queued; resolves once the journal has it on
    * disk (`written`) or holds it in memory because the disk refused it (not `written`: not acknowledged).

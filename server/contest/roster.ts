@@ -1,0 +1,42 @@
+import { appendFileSync, readFileSync } from 'node:fs';
+import { CONTEST_ID } from '../../shared/contest/api.ts';
+import { UsageError } from '../cli/flags.ts';
+import type { ContestStore } from './store.ts';
+
+/**
+ * A class roster (`--contest-roster FILE`): only its ids may submit, and each id's token is issued by the
+ * relay, not taken by whoever submits under it first, so no student can claim a classmate's id. The
+ * tokens issued are appended to FILE.tokens.csv (the instructor's alone) to hand out; an id that has a token
+ * already (a restart) keeps it.
+ */
+
+/** The roster file's ids, one a line (blank lines and `#` comments skipped), each checked. */
+export function readRoster(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--contest-roster: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const ids: string[] = [];
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.replace(/#.*/, '').trim();
+    if (line === '') return;
+    if (!CONTEST_ID.test(line)) throw new UsageError(`--contest-roster: line ${i + 1} of ${path}, ${JSON.stringify(line.slice(0, 80))}, is not an id (letters, digits, . _ @ -, at most 64)`);
+    if (!ids.includes(line)) ids.push(line);
+  });
+  if (ids.length === 0) throw new UsageError(`--contest-roster: ${path} names no id`);
+  return ids;
+}
+
+/** Issues a token to every roster id that has none, on disk before it is handed out; returns the line to print. */
+export async function issueRosterTokens(path: string, ids: readonly string[], store: ContestStore): Promise<string> {
+  const issued: [string, string][] = [];
+  for (const id of ids) {
+    const token = await store.issue(id);
+    if (token) issued.push([id, token]);
+  }
+  const file = `${path}.tokens.csv`;
+  if (issued.length > 0) appendFileSync(file, issued.map(([id, token]) => `${id},${token}\n`).join(''), { mode: 0o600 });
+  return `contest         roster ${path}: ${ids.length} ids; ${issued.length} tokens issued now${issued.length > 0 ? `, appended to ${file}: hand each student theirs` : ''}`;
+}

@@ -1,0 +1,56 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readContestFlags } from '../../server/contest/flags.ts';
+import { contestRelay, postSubmission } from '../helpers/contest.ts';
+
+const CODE = 'export default { title: "x", params: [], create() { return { windowSize() { return 10; }, onAck() {}, onTimeout() {} }; } };';
+
+describe('a class roster', () => {
+  it('issues each id its token once, takes no other id, and no id without its own token, across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pipefill-roster-'));
+    const roster = join(dir, 'class.txt');
+    writeFileSync(roster, '# 6.829, fall\nann@red\n\nbob@red   # lab B\nann@red\n');
+    const flags = ['--contest-roster', roster, '--data', join(dir, 'data')];
+    let relay = await contestRelay(flags);
+    const tokensFile = `${roster}.tokens.csv`;
+    const tokens = Object.fromEntries(
+      readFileSync(tokensFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(',')),
+    );
+    try {
+      expect(Object.keys(tokens)).toEqual(['ann@red', 'bob@red']);
+      expect(statSync(tokensFile).mode & 0o777).toBe(0o600);
+      expect(relay.out()).toContain(`roster ${roster}: 2 ids; 2 tokens issued now, appended to ${tokensFile}: hand each student theirs`);
+      expect(await postSubmission(relay.url, { id: 'eve@red', code: CODE })).toEqual({
+        status: 403,
+        json: { error: 'eve@red is not on the class roster: submit under the id the instructor gave you, with its token' },
+      });
+      // the first to submit under bob@red does not take it: the token is the instructor's to give
+      expect(await postSubmission(relay.url, { id: 'bob@red', code: CODE })).toEqual({
+        status: 403,
+        json: { error: "bob@red's token is needed: the instructor hands each student the token of their id" },
+      });
+      expect((await postSubmission(relay.url, { id: 'bob@red', code: CODE, token: tokens['ann@red'] })).status).toBe(403);
+      const bob = await postSubmission(relay.url, { id: 'bob@red', code: CODE, token: tokens['bob@red'] });
+      expect([bob.status, bob.json.token]).toEqual([202, tokens['bob@red']]);
+      await relay.stop();
+      // restarted on the same records: no token is issued again, and the issued ones still count
+      relay = await contestRelay(flags);
+      expect(relay.out()).toContain(`roster ${roster}: 2 ids; 0 tokens issued now`);
+      expect(readFileSync(tokensFile, 'utf8').trim().split('\n')).toHaveLength(2);
+      expect((await postSubmission(relay.url, { id: 'ann@red', code: CODE, token: tokens['ann@red'] })).status).toBe(202);
+    } finally {
+      await relay.stop();
+    }
+  }, 120_000);
+
+  it('refuses a roster line that is not an id, naming it', () => {
+    const roster = join(mkdtempSync(join(tmpdir(), 'pipefill-roster-')), 'class.txt');
+    writeFileSync(roster, 'ann@red\nbob red\n');
+    expect(() => readContestFlags({ contest: true, 'contest-roster': roster })).toThrow(`--contest-roster: line 2 of ${roster}, "bob red", is not an id (letters, digits, . _ @ -, at most 64)`);
+  });
+});
