@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { CONTEST_ID } from '../../shared/contest/api.ts';
 import { UsageError } from '../cli/flags.ts';
 import type { ContestStore } from './store.ts';
@@ -29,14 +29,23 @@ export function readRoster(path: string): string[] {
   return ids;
 }
 
-/** Issues a token to every roster id that has none, on disk before it is handed out; returns the line to print. */
-export async function issueRosterTokens(path: string, ids: readonly string[], store: ContestStore): Promise<string> {
-  const issued: [string, string][] = [];
-  for (const id of ids) {
-    const token = await store.issue(id);
-    if (token) issued.push([id, token]);
+/** Appends the tokens to `file` (its user's alone), on disk before the relay records them. */
+function handOut(file: string, issued: [string, string][]): void {
+  let fd: number | null = null;
+  try {
+    fd = openSync(file, 'a', 0o600);
+    writeSync(fd, issued.map(([id, token]) => `${id},${token}\n`).join(''));
+    fsyncSync(fd);
+  } catch (e) {
+    throw new Error(`--contest-roster: cannot write ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): no token is issued`);
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
+}
+
+/** Issues a token to every roster id that has none, handed out (FILE.tokens.csv) before it counts; returns the line to print. */
+export async function issueRosterTokens(path: string, ids: readonly string[], store: ContestStore): Promise<string> {
   const file = `${path}.tokens.csv`;
-  if (issued.length > 0) appendFileSync(file, issued.map(([id, token]) => `${id},${token}\n`).join(''), { mode: 0o600 });
+  const issued = await store.issue(ids, (tokens) => handOut(file, tokens));
   return `contest         roster ${path}: ${ids.length} ids; ${issued.length} tokens issued now${issued.length > 0 ? `, appended to ${file}: hand each student theirs` : ''}`;
 }

@@ -113,13 +113,19 @@ export class ContestStore {
     return this.byId.get(id) ?? [];
   }
 
-  /** A token for a roster id that has none (null if it has one), on disk before it is returned. */
-  async issue(id: string): Promise<string | null> {
-    if (this.tokens.has(id)) return null;
-    const token = randomBytes(16).toString('hex');
-    this.tokens.set(id, hashOf(token));
-    if (!(await this.record({ kind: 'contest-token', id, address: 'roster', hash: hashOf(token).toString('hex') }))) throw new Error(`cannot write ${id}'s token to the records: no token is issued`);
-    return token;
+  /**
+   * Tokens for the roster ids that have none, handed to `hand` (the file the instructor reads them from)
+   * before the records hold them: a token the relay checks has always been handed out. A stop between the
+   * two leaves handed tokens that do not count, and the next start hands those ids new ones.
+   */
+  async issue(ids: readonly string[], hand: (issued: [string, string][]) => void): Promise<[string, string][]> {
+    const issued = ids.filter((id) => !this.tokens.has(id)).map((id): [string, string] => [id, randomBytes(16).toString('hex')]);
+    if (issued.length === 0) return issued;
+    hand(issued);
+    const written = await Promise.all(issued.map(([id, token]) => this.record({ kind: 'contest-token', id, address: 'roster', hash: hashOf(token).toString('hex') })));
+    if (written.includes(false)) throw new Error("cannot write the roster's tokens to the records: none of those just handed out counts");
+    for (const [id, token] of issued) this.tokens.set(id, hashOf(token));
+    return issued;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,6 +43,26 @@ describe('a class roster', () => {
       expect(relay.out()).toContain(`roster ${roster}: 2 ids; 0 tokens issued now`);
       expect(readFileSync(tokensFile, 'utf8').trim().split('\n')).toHaveLength(2);
       expect((await postSubmission(relay.url, { id: 'ann@red', code: CODE, token: tokens['ann@red'] })).status).toBe(202);
+    } finally {
+      await relay.stop();
+    }
+  }, 120_000);
+
+  it('records no token it could not hand out: a tokens file it cannot write stops the start, and the next start issues every id its token', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pipefill-roster-'));
+    const roster = join(dir, 'class.txt');
+    writeFileSync(roster, 'ann@red\nbob@red\n');
+    const tokensFile = `${roster}.tokens.csv`;
+    // a folder where the tokens file goes: the relay cannot write it
+    mkdirSync(tokensFile);
+    const flags = ['--contest-roster', roster, '--data', join(dir, 'data')];
+    await expect(contestRelay(flags)).rejects.toThrow(`--contest-roster: cannot write ${tokensFile} (EISDIR): no token is issued`);
+    rmdirSync(tokensFile);
+    const relay = await contestRelay(flags);
+    try {
+      expect(relay.out()).toContain(`roster ${roster}: 2 ids; 2 tokens issued now`);
+      const [ann] = readFileSync(tokensFile, 'utf8').trim().split('\n');
+      expect((await postSubmission(relay.url, { id: 'ann@red', code: CODE, token: ann.split(',')[1] })).status).toBe(202);
     } finally {
       await relay.stop();
     }
