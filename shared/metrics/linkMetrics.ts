@@ -1,8 +1,8 @@
 import type { EventLog } from '../log/eventLog.ts';
 import { K } from '../log/kinds.ts';
-import { percentile, percentileInPlace } from './percentile.ts';
+import { percentileInPlace } from './percentile.ts';
 import { type Samples, SampleStream } from './sampleStream.ts';
-import { runSignalDelays, signalDelays } from './signalDelay.ts';
+import { signalDelayPercentile } from './signalDelay.ts';
 
 export interface LinkMetrics {
   /** Bits that left the bottleneck ÷ (last − first departure), Mbit/s. */
@@ -31,7 +31,7 @@ export function linkMetrics(log: EventLog, flow = -1): LinkMetrics {
   const n = s.departures.length;
   const span = n > 1 ? s.departures[n - 1] - s.departures[0] : 0;
   const throughputMbps = span > 0 ? s.bits / span / 1000 : 0;
-  const delay95 = flow < 0 ? percentile(runSignalDelays(log, s.arrivals, s.departures)) : percentileInPlace(signalDelays(s.arrivals, s.departures));
+  const delay95 = signalDelayPercentile(s.arrivals, s.departures);
   return {
     throughputMbps,
     packetsDelivered: n,

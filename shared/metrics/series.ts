@@ -2,7 +2,7 @@ import type { EventLog } from '../log/eventLog.ts';
 import { ESTIMATES } from '../log/kinds.ts';
 import { OPPORTUNITY_BYTES, tracePeriod, type Trace } from '../trace/mahimahi.ts';
 import { pairs, SeriesPass } from './seriesPass.ts';
-import { runSignalDelays } from './signalDelay.ts';
+import { signalDelays } from './signalDelay.ts';
 import type { CoarseDots } from './thin.ts';
 
 /**
@@ -115,7 +115,7 @@ export function runSeries(log: EventLog, endMs: number, trace: Trace | null, onc
     throughput[2 * b] = b * binMs;
     throughput[2 * b + 1] = pass.bits[b] / binMs / 1000;
   }
-  const sd = runSignalDelays(log, pass.arrivals, pass.departures);
+  const sd = signalDelays(pass.arrivals, pass.departures);
   const first = pass.arrivals.length ? Math.floor(pass.arrivals[0]) : 0;
   const estimates: Record<string, Float64Array> = {};
   ESTIMATES.forEach((name, k) => {

@@ -1,4 +1,4 @@
-import type { EventLog } from '../log/eventLog.ts';
+import { percentileInPlace } from './percentile.ts';
 
 /**
  * Signal delay, as mm-throughput-graph computes it: for every millisecond t from the first to the last
@@ -35,23 +35,66 @@ function inArrivalOrder(arrivals: ArrayLike<number>, departures: ArrayLike<numbe
   return out;
 }
 
+/**
+ * The `p`-th percentile of the signal delays, as `percentile(signalDelays(arrivals, departures), p)`
+ * takes it, without listing them: the milliseconds that wait for one packet's departure hold a run of
+ * consecutive delays, so each packet adds one to a range of a histogram's bins. That needs the packets
+ * in arrival order and whole-millisecond departures (a trace link's); otherwise the delays are listed.
+ */
+export function signalDelayPercentile(arrivals: ArrayLike<number>, departures: ArrayLike<number>, p = 0.95): number {
+  const n = arrivals.length;
+  if (n === 0) return NaN;
+  return histogramPercentile(arrivals, departures, p) ?? percentileInPlace(signalDelays(arrivals, departures), p);
+}
+
+/** The same by a histogram of the delays' ranges, or null when the packets are out of order, a departure is off the grid or the delays span too wide a range. */
+function histogramPercentile(arrivals: ArrayLike<number>, departures: ArrayLike<number>, p: number): number | null {
+  const n = arrivals.length;
+  const first = Math.floor(arrivals[0]);
+  const samples = Math.floor(arrivals[n - 1]) - first + 1;
+  if (samples <= 0) return null;
+  // Each packet k waits over the milliseconds j in (last of k − 1, last of k]: delays d − first − j, a range.
+  let lo = Infinity;
+  let hi = -Infinity;
+  let previous = -Infinity;
+  let previousDeparture = -Infinity;
+  let done = -1;
+  for (let k = 0; k < n; k++) {
+    const a = arrivals[k];
+    const d = departures[k];
+    if (a < previous || (a === previous && d < previousDeparture) || d !== Math.floor(d)) return null;
+    previous = a;
+    previousDeparture = d;
+    const last = Math.floor(a) - first;
+    if (last <= done) continue;
+    if (d - first - last < lo) lo = d - first - last;
+    if (d - first - done - 1 > hi) hi = d - first - done - 1;
+    done = last;
+  }
+  if (hi - lo > 4 * samples + 65_536) return null;
+  // a difference array: +1 where a packet's range starts, −1 past its end
+  const steps = new Int32Array(hi - lo + 2);
+  done = -1;
+  for (let k = 0; k < n; k++) {
+    const last = Math.floor(arrivals[k]) - first;
+    if (last <= done) continue;
+    steps[departures[k] - first - last - lo]++;
+    steps[departures[k] - first - done - lo]--;
+    done = last;
+  }
+  const wanted = Math.min(samples - 1, Math.floor(p * samples));
+  let count = 0;
+  let seen = 0;
+  for (let v = 0; v < steps.length; v++) {
+    count += steps[v];
+    seen += count;
+    if (seen > wanted) return v + lo;
+  }
+  return hi;
+}
+
 /** The packets ordered by arrival, and of several arriving together, by departure. */
 function sortedByArrival(arrivals: ArrayLike<number>, departures: ArrayLike<number>): [Float64Array, Float64Array] {
   const order = Array.from({ length: arrivals.length }, (_, k) => k).sort((a, b) => arrivals[a] - arrivals[b] || departures[a] - departures[b]);
   return [Float64Array.from(order, (k) => arrivals[k]), Float64Array.from(order, (k) => departures[k])];
-}
-
-/** The last run's signal delays over all its flows, by log: the summary and the charts both ask. */
-const memo = new WeakMap<EventLog, { length: number; delays: Float64Array }>();
-
-/**
- * The signal delays of all of a log's flows together, from the bottleneck's arrivals and departures the
- * caller collected from the log; computed once per log and length. The result is shared: do not reorder it.
- */
-export function runSignalDelays(log: EventLog, arrivals: ArrayLike<number>, departures: ArrayLike<number>): Float64Array {
-  const known = memo.get(log);
-  if (known && known.length === log.length) return known.delays;
-  const delays = signalDelays(arrivals, departures);
-  memo.set(log, { length: log.length, delays });
-  return delays;
 }

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
-import { EventLog, K } from '../../shared/log/eventLog.ts';
 import { coarseDots, thinSteps } from '../../shared/metrics/thin.ts';
-import { runSignalDelays } from '../../shared/metrics/signalDelay.ts';
 import { contest, flow, matrixRun, MATRIX } from '../../shared/scenarios/presets.ts';
 import { runScenario, startScenario } from '../../shared/scenarios/run.ts';
 import { loadTrace } from '../../server/traces.ts';
@@ -42,19 +40,6 @@ describe('a run in steps', () => {
     expect(finished).toBeGreaterThan(0);
     expect(r.endMs).toBe(Math.ceil(finished / 1000) * 1000);
     expect(r.endMs).toBeLessThan(spec.durationMs);
-  });
-});
-
-describe('signal delays shared by the summary and the charts', () => {
-  it('are computed again once the log has grown', () => {
-    const log = new EventLog(8);
-    log.push(3, K.depart, 0, 0, 1500, 2, 0);
-    const first = runSignalDelays(log, [1], [3]);
-    expect(Array.from(first)).toEqual([2]);
-    expect(runSignalDelays(log, [1], [3])).toBe(first);
-    log.push(6, K.depart, 0, 1, 1500, 2, 0);
-    // arrivals at 1 and 4, departures at 3 and 6: t = 1 → 2; t = 2, 3, 4 → 6 − t
-    expect(Array.from(runSignalDelays(log, [1, 4], [3, 6]))).toEqual([2, 4, 3, 2]);
   });
 });
 
