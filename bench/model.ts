@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { BYTES_PER_EVENT } from '../shared/log/eventLog.ts';
 import { contest, flow } from '../shared/scenarios/presets.ts';
 import { summaryOfRun } from '../shared/scenarios/measureRun.ts';
@@ -84,40 +85,47 @@ function againstC(c: ReturnType<typeof runCBaseline>, ts: { ms: number; min: num
   };
 }
 
-/** One contest run with every metric, from the tree at `root` (its own modules, loaded beside these). */
-async function contestRunner(root: string): Promise<() => void> {
-  const presets = await import(`${root}/shared/scenarios/presets.ts`);
-  const { runScenario: run } = await import(`${root}/shared/scenarios/run.ts`);
-  const { summarize: sum } = await import(`${root}/shared/metrics/summary.ts`);
-  const { loadTrace: load } = await import(`${root}/server/traces.ts`);
-  const spec = presets.contest('Verizon-LTE-short', [presets.flow('fixed', { w: 50 })]);
-  // a tree with the grader's path times that path; an older one, a run and its summary
-  const graded = await import(`${root}/shared/scenarios/measureRun.ts`).catch(() => null);
-  return graded ? () => graded.summaryOfRun(spec, load) : () => sum(run(spec, load));
+/** A thread timing the contest run of the tree at `root`, one run per ask. */
+async function runnerThread(root: string): Promise<{ run(): Promise<{ wall: number; cpu: number }>; end(): Promise<number> }> {
+  const worker = new Worker(new URL('../server/threadBoot.mjs', import.meta.url), { workerData: { module: new URL('./modelTurn.ts', import.meta.url).href, root } });
+  await new Promise((ready, failed) => {
+    worker.once('message', ready);
+    worker.once('error', failed);
+  });
+  return {
+    run: () =>
+      new Promise((answer) => {
+        worker.once('message', answer);
+        worker.postMessage('run');
+      }),
+    end: () => worker.terminate(),
+  };
 }
 
 /**
- * With BENCH_BASE=<another checkout>, that tree's contest run with every metric and this one's, taken in
- * turns in one process so that both meet the same load on a shared machine. Besides wall time, the
+ * With BENCH_BASE=<another checkout>, that tree's contest run with every metric and this one's, each in a
+ * thread of its own (bench/modelTurn.ts), taken in turns, each first in turn, so that both meet the same
+ * load on a shared machine. Besides wall time, the
  * process's CPU time per run: on a machine others load, a run waits for a core more or less at random,
  * and CPU time leaves that wait out.
  */
 async function againstBase(root: string): Promise<Record<string, string>> {
   const here = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
-  const runners = [await contestRunner(root.replace(/\/$/, '')), await contestRunner(here)];
+  const turns = await Promise.all([root.replace(/\/$/, ''), here].map(runnerThread));
   const wall: number[][] = [[], []];
   const cpu: number[][] = [[], []];
-  for (let i = 0; i < 72; i++) {
-    runners.forEach((r, k) => {
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      r();
-      const t1 = performance.now();
-      const c = process.cpuUsage(c0);
-      if (i < 12) return;
-      wall[k].push(t1 - t0);
-      cpu[k].push((c.user + c.system) / 1000);
-    });
+  try {
+    for (let i = 0; i < 72; i++) {
+      // each first in turn: a run pays for some of the garbage the run before it left
+      for (const k of i % 2 ? [1, 0] : [0, 1]) {
+        const t = await turns[k].run();
+        if (i < 12) continue;
+        wall[k].push(t.wall);
+        cpu[k].push(t.cpu);
+      }
+    }
+  } finally {
+    await Promise.all(turns.map((t) => t.end()));
   }
   const ratio = (times: number[][]) => median(times[1].map((t, i) => t / times[0][i])).toFixed(2);
   return {
