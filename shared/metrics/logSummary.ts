@@ -4,6 +4,7 @@ import { DEFAULT_POLICY } from '../offset/policy.ts';
 import type { LiveRun, ScenarioSpec } from '../scenarios/spec.ts';
 import type { Trace } from '../trace/mahimahi.ts';
 import type { FlowOutcome, RunFacts } from './outcome.ts';
+import type { LinkMetrics } from './linkMetrics.ts';
 import { summarize, type Summary } from './summary.ts';
 
 /** A live fetch is an offset run against the server's policy (the course's unless it said), over no simulated link. */
@@ -40,7 +41,24 @@ export function summarizeLog(log: EventLog, spec: ScenarioSpec | LiveRun | null,
     offset: null,
   }));
   readOutcomes(log, facts.workload, outcomes);
-  return summarize({ spec: facts, log, flows: outcomes, endMs, trace });
+  const summary = summarize({ spec: facts, log, flows: outcomes, endMs, trace });
+  return senderOnly(log) ? withoutBottleneck(summary) : summary;
+}
+
+/**
+ * Whether the log holds the sender's rows alone (a pcap or qlog capture on the sender's host): what left
+ * the bottleneck is then unknown, not nothing. A simulated run logs every packet's fate at the bottleneck
+ * (an arrival, or a drop), so its log is never one.
+ */
+function senderOnly(log: EventLog): boolean {
+  const n = log.kindCounts();
+  return n[K.send] + n[K.ack] > 0 && n[K.enqueue] + n[K.depart] + n[K.drop] + n[K.reply] === 0;
+}
+
+/** A summary whose bottleneck figures are unknown: throughput, drops and what is made of them, as the delays already are. */
+function withoutBottleneck(s: Summary): Summary {
+  const unknown = (m: LinkMetrics): LinkMetrics => ({ ...m, throughputMbps: NaN, packetsDelivered: NaN, power: NaN, score: NaN, drops: NaN });
+  return { ...s, all: unknown(s.all), flows: s.flows.map((f) => ({ ...f, link: unknown(f.link) })) };
 }
 
 /** Fills in what the log's rows tell of each flow's outcome. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,13 @@ describe('exporting a run for another tool', () => {
       expect(back.format).toBe(format);
       expect([back.log.count(K.send), back.log.count(K.ack)]).toEqual([run.log.count(K.send), run.log.count(K.ack)]);
     }
+    // the capture imported beside the run: named by what it is, its bottleneck figures unknown, not zero
+    await page.getByText('Import', { exact: true }).click();
+    await page.locator('[data-import="b"]').setInputFiles(join(dir, readdirSync(dir).find((f) => f.endsWith('.pcap'))!));
+    await page.waitForFunction((h) => document.querySelector(h)?.textContent?.includes('pcap capture'), sideHeading('B'));
+    expect(await card(page, 'B', 'Throughput')).toBe('— Mbit/s');
+    await expect.poll(() => page.locator('.overview').innerText()).toContain('pcap capture: its file holds the sender alone, not the bottleneck, so it has no throughput, delay or score.');
+    expect(await page.locator('.overview').innerText()).not.toContain('stuck at 1');
     await page.close();
   });
 });

@@ -112,7 +112,7 @@ describe('the playground in Chromium', () => {
     await page.locator('[data-import="a"]').setInputFiles(join(dir, 'bad.csv'));
     await page
       .getByText(
-        'bad.csv could not be replayed: it is none of the files Import reads: a run\'s trace CSV as Export saves it (its first line "# pipefill-trace v1"), iperf3\'s JSON (--json), a qlog, or a Mahimahi link log',
+        'bad.csv could not be replayed: it is none of the files Import reads: a run\'s trace CSV as Export saves it (its first line "# pipefill-trace v1"), iperf3\'s JSON (--json), a qlog, a pcap capture, or a Mahimahi link log',
       )
       .waitFor();
     // A run's rows pasted after themselves: time restarts at 0 on line 6, and B keeps no impossible figures.

@@ -47,7 +47,8 @@ export function bdpPackets(capacityMbps: number, minRttMs: number, packetBytes: 
 
 /** Why a run shows nothing to learn from, if it does not: a window stuck at 1, a stalled sender, an idle link. */
 export function degenerate(f: RunFacts): string | null {
-  if (f.sends === 0) return `${f.name} sent nothing`;
+  // a file of the bottleneck alone (a link log) holds no sends, yet packets went through
+  if (f.sends === 0) return f.throughputMbps > 0 ? null : `${f.name} sent nothing`;
   if (f.maxWindow <= 1) return `${possessive(f.name)} window is stuck at 1 packet: it sends one packet per round trip`;
   const quiet = f.endMs - f.lastSendMs;
   if (quiet > Math.max(2000, 0.2 * f.endMs)) return `${f.name} stalled: it sent nothing in the last ${(quiet / 1000).toFixed(1)} s`;
@@ -103,6 +104,7 @@ const scored = (f: RunFacts) => Number.isFinite(score(f));
 /** Each run's headline, then how the second compares with the first. */
 function planeCaption(runs: RunFacts[]): string {
   const lines = runs.map((f) => {
+    if (Number.isNaN(f.throughputMbps)) return `${f.name}: its file holds the sender alone, not the bottleneck, so it has no throughput, delay or score.`;
     if (!Number.isFinite(f.delay95)) return `${f.name} delivered no packet: it has no delay and no score.`;
     const cap = f.capacityMbps ? ` (${share(f.throughputMbps, f.capacityMbps)} of the link)` : '';
     return `${f.name}: ${mbps(f.throughputMbps)}${cap} at delay95 ${ms(f.delay95)}.`;
@@ -157,6 +159,7 @@ function windowCaption(runs: RunFacts[]): string {
   const bdp = runs.find((f) => f.bdp !== null)?.bdp;
   const pipe = bdp ? `The dashed line is the pipe, capacity × minimum RTT ≈ ${bdp.toFixed(0)} packets; window above it waits in the queue as added delay, or is dropped once the queue is full. ` : '';
   const each = runs.map((f) => {
+    if (Number.isNaN(f.maxWindow)) return `${possessive(f.name)} file holds no window.`;
     const over = bdp ? ` (${(f.maxWindow / bdp).toFixed(1)}× the pipe)` : '';
     const detected = f.losses ? ` and ${f.losses} loss${f.losses === 1 ? '' : 'es'} detected from ACKs` : '';
     const timer = f.timer ? `${f.timeouts} × ${f.timer}, no loss` : `${f.timeouts} timeout${f.timeouts === 1 ? '' : 's'}`;
@@ -181,18 +184,18 @@ export function captions(a: RunFacts | null, b: RunFacts | null, settling = fals
   const list = (f: (r: RunFacts) => string) => runs.map(f).join('; ');
   return {
     plane: warn + planeCaption(runs),
-    sequence: `Sends climb at the sending rate and ACKs follow one RTT later; a flat stretch is a stall. Drops: ${list((f) => `${f.name} ${f.drops}`)}.`,
+    sequence: `Sends climb at the sending rate and ACKs follow one RTT later; a flat stretch is a stall. Drops: ${list((f) => `${f.name} ${Number.isNaN(f.drops) ? 'not known' : f.drops}`)}.`,
     window: warn + windowCaption(runs),
-    throughput: `Throughput against what the link offered: ${list((f) => (f.capacityMbps ? `${f.name} uses ${share(f.throughputMbps, f.capacityMbps)}` : `${f.name} ${mbps(f.throughputMbps)}`))}.`,
+    throughput: `Throughput against what the link offered: ${list((f) => (Number.isNaN(f.throughputMbps) ? `${f.name} not known (its file holds the sender alone)` : f.capacityMbps ? `${f.name} uses ${share(f.throughputMbps, f.capacityMbps)}` : `${f.name} ${mbps(f.throughputMbps)}`))}.`,
     delay: `Signal delay p95: ${list((f) => `${f.name} ${ms(f.delay95)}`)}. Time packets waited in the queue, p95: ${list((f) => `${f.name} ${ms(f.queueDelay95)}`)}.`,
     queue: `Packets waiting at the bottleneck: a standing queue is delay added to every packet behind it. Queueing p95: ${list((f) => `${f.name} ${ms(f.queueDelay95)}`)}.`,
   };
 }
 
-/** Largest y of interleaved (t, y) pairs, and the time of the last pair. */
+/** Largest y of interleaved (t, y) pairs (NaN when none is known: a file that holds no window), and the time of the last pair. */
 function pairsMaxAndLast(d: Float64Array): { max: number; lastT: number; count: number } {
-  let max = 0;
-  for (let i = 1; i < d.length; i += 2) if (d[i] > max) max = d[i];
+  let max = Number.NaN;
+  for (let i = 1; i < d.length; i += 2) if (d[i] > max || (Number.isNaN(max) && Number.isFinite(d[i]))) max = d[i];
   return { max, lastT: d.length ? d[d.length - 2] : 0, count: d.length >> 1 };
 }
 

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { EventLog } from '../../../shared/log/eventLog.ts';
+import { K } from '../../../shared/log/kinds.ts';
+import { summarizeLog } from '../../../shared/metrics/logSummary.ts';
 import { runSeries } from '../../../shared/metrics/series.ts';
 import { summarize } from '../../../shared/metrics/summary.ts';
 import { runScenario } from '../../../shared/scenarios/run.ts';
@@ -23,6 +26,37 @@ const aimd: RunFacts = {
   bdp: 40,
 };
 const bdp: RunFacts = { ...aimd, name: 'BDP estimator', throughputMbps: 3.936, delay95: 136, queueDelay95: 80, maxWindow: 44, timeouts: 1 };
+
+describe('captions of a run imported from a file that holds one end of it', () => {
+  const pcap: RunFacts = { ...aimd, name: 'pcap capture', throughputMbps: NaN, delay95: NaN, queueDelay95: NaN, maxWindow: NaN, drops: NaN };
+  const linkLog: RunFacts = { ...aimd, name: 'Mahimahi link log', sends: 0, lastSendMs: 0, maxWindow: NaN, throughputMbps: 4.92, delay95: 1721 };
+
+  it('says what the file does not hold instead of judging the run by it', () => {
+    expect([degenerate(pcap), degenerate(linkLog)]).toEqual([null, null]);
+    const said = captions(aimd, pcap);
+    expect(said.plane).toContain('pcap capture: its file holds the sender alone, not the bottleneck, so it has no throughput, delay or score. Only AIMD has a score.');
+    expect(said.window).toContain("pcap capture's file holds no window.");
+    expect(said.sequence).toContain('Drops: AIMD 0; pcap capture not known.');
+    expect(said.throughput).toBe('Throughput against what the link offered: AIMD uses 80%; pcap capture not known (its file holds the sender alone).');
+    expect(captions(aimd, linkLog).window).toContain("Mahimahi link log's file holds no window.");
+  });
+
+  it('a capture read into a view holds no window, so none is said to be stuck', () => {
+    const log = new EventLog(8);
+    for (let k = 0; k < 40; k++) {
+      log.push(10 * k, K.send, 0, k, 1500, NaN, NaN);
+      log.push(10 * k + 50, K.ack, 0, k, 1500, 50, NaN);
+    }
+    const spec = specFor(DEFAULT_EXPERIMENT, 'b');
+    const view = { spec, summary: summarizeLog(log, spec, 450, null), series: runSeries(log, 450, null), live: null, wallMs: 0, source: 'imported' as const, flows: null };
+    const facts = factsOf(view, 'pcap capture', 40, 1500);
+    expect([facts.maxWindow, facts.throughputMbps, degenerate(facts)]).toEqual([NaN, NaN, null]);
+  });
+
+  it('still says a simulated run that sent nothing did', () => {
+    expect(degenerate({ ...aimd, sends: 0, lastSendMs: 0, throughputMbps: 0 })).toBe('AIMD sent nothing');
+  });
+});
 
 describe('captions from the runs', () => {
   it('the pipe: 12 Mbit/s × 40 ms in 1500-byte packets is 40 packets', () => {
@@ -116,7 +150,7 @@ describe('captions from the runs', () => {
     expect(degenerate({ ...aimd, lastSendMs: 30_000 })).toBe('AIMD stalled: it sent nothing in the last 30.0 s');
     expect(degenerate({ ...aimd, lastSendMs: 58_500 })).toBeNull();
     expect(degenerate({ ...aimd, throughputMbps: 0.12 })).toBe('the link sits idle under AIMD: 2% of its capacity used');
-    expect(degenerate({ ...aimd, sends: 0 })).toBe('AIMD sent nothing');
+    expect(degenerate({ ...aimd, sends: 0, throughputMbps: 0 })).toBe('AIMD sent nothing');
     expect(captions({ ...aimd, maxWindow: 1 }, null).plane).toBe(
       "Look out: AIMD's window is stuck at 1 packet: it sends one packet per round trip. AIMD: 4.80 Mbit/s (80% of the link) at delay95 979 ms.",
     );
