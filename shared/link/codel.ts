@@ -10,11 +10,16 @@ import { OPPORTUNITY_BYTES as PACKET_SIZE } from '../trace/mahimahi.ts';
  * interval/√count. Mahimahi hands out the first packet it dequeued and drops the ones dequeued after it,
  * and never drops what would leave the queue empty; so does this.
  *
- * With ECN (Linux's `codel ecn`, include/net/codel_impl.h): where CoDel would drop, an ECN-capable head
- * packet is marked CE and handed out instead, the count and the next drop time moving as for a drop;
- * Not-ECT packets are dropped as before.
+ * With ECN (Linux's `codel ecn`, include/net/codel_impl.h) it takes Linux's order: the packet judged is
+ * marked CE and handed out when ECN-capable, the count and the next drop time moving as for a drop, and
+ * dropped when not, the next packet then judged in its place.
  */
 export class CodelQueue extends DropTailQueue {
+  /**
+   * Bytes the whole queue holds with `taken` out: at most a packet's worth exempts it from a drop. FQ-CoDel
+   * gives every flow's (as Linux passes its qdisc's backlog to each flow's CoDel).
+   */
+  backlogWithout: (taken: Packet) => number = () => this.bytes;
   private firstAboveTime = 0;
   private dropNext = 0;
   private count = 0;
@@ -40,7 +45,7 @@ export class CodelQueue extends DropTailQueue {
       return { packet, okToDrop: false };
     }
     let okToDrop = false;
-    if (now - arrival < this.target || this.bytes <= PACKET_SIZE) this.firstAboveTime = 0;
+    if (now - arrival < this.target || this.backlogWithout(packet) <= PACKET_SIZE) this.firstAboveTime = 0;
     else if (this.firstAboveTime === 0) this.firstAboveTime = now + this.interval;
     else if (now >= this.firstAboveTime) okToDrop = true;
     return { packet, okToDrop };
@@ -56,15 +61,15 @@ export class CodelQueue extends DropTailQueue {
   }
 
   shift(now: number): Packet {
+    return this.ecn ? this.shiftMarking(now) : this.shiftDropping(now);
+  }
+
+  /** Mahimahi's order: the packet taken first is handed out, the ones taken after it are dropped. */
+  private shiftDropping(now: number): Packet {
     const first = this.take(now);
     if (this.dropping) {
       if (!first.okToDrop) this.dropping = false;
       while (now >= this.dropNext && this.dropping) {
-        if (markInstead(this, first.packet, now, this.ecn)) {
-          this.count++;
-          this.dropNext = this.controlLaw(this.dropNext, this.count);
-          break;
-        }
         const next = this.take(now);
         this.onDrop(next.packet, now);
         this.count++;
@@ -72,17 +77,49 @@ export class CodelQueue extends DropTailQueue {
         else this.dropNext = this.controlLaw(this.dropNext, this.count);
       }
     } else if (first.okToDrop) {
-      if (!markInstead(this, first.packet, now, this.ecn)) {
-        const next = this.take(now);
-        this.onDrop(next.packet, now);
-      }
-      this.dropping = true;
-      const delta = this.count - this.lastCount;
-      this.count = delta > 1 && now - this.dropNext < 16 * this.interval ? delta : 1;
-      this.dropNext = this.controlLaw(now, this.count);
-      this.lastCount = this.count;
+      this.onDrop(this.take(now).packet, now);
+      this.enterDropping(now);
     }
     return first.packet;
+  }
+
+  /**
+   * With ECN, Linux's order (codel_dequeue): CoDel judges the packet it took; an ECN-capable one is marked
+   * CE and handed out, a Not-ECT one is dropped and the next one taken is judged in its place. So marks
+   * fall on ECN-capable packets and drops on the others, never the other way round.
+   */
+  private shiftMarking(now: number): Packet {
+    let head = this.take(now);
+    if (this.dropping) {
+      if (!head.okToDrop) this.dropping = false;
+      while (this.dropping && now >= this.dropNext) {
+        this.count++;
+        if (markInstead(this, head.packet, now, true)) {
+          this.dropNext = this.controlLaw(this.dropNext, this.count);
+          break;
+        }
+        this.onDrop(head.packet, now);
+        head = this.take(now);
+        if (!head.okToDrop) this.dropping = false;
+        else this.dropNext = this.controlLaw(this.dropNext, this.count);
+      }
+    } else if (head.okToDrop) {
+      if (!markInstead(this, head.packet, now, true)) {
+        this.onDrop(head.packet, now);
+        head = this.take(now);
+      }
+      this.enterDropping(now);
+    }
+    return head.packet;
+  }
+
+  /** Into the dropping state: near the last cycle's end, at the drop rate that controlled the queue then. */
+  private enterDropping(now: number): void {
+    this.dropping = true;
+    const delta = this.count - this.lastCount;
+    this.count = delta > 1 && now - this.dropNext < 16 * this.interval ? delta : 1;
+    this.dropNext = this.controlLaw(now, this.count);
+    this.lastCount = this.count;
   }
 }
 

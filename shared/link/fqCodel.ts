@@ -19,7 +19,8 @@ interface Flow {
  * deficit round robin with a quantum of bytes; a flow that becomes active joins the new-flows list,
  * served before the old flows, and moves to the old ones once its deficit is spent (or when it empties
  * while old flows wait). Each flow has its own CoDel (this model's CoDel, with ECN marks when the
- * link's ECN is on). Over the limit, the fattest flow loses packets from its head: up to half its bytes
+ * link's ECN is on), which, as Linux's, spares a packet only when the whole queue (every flow's bytes)
+ * holds at most a packet's worth besides it; unlike Linux's, it never judges a flow's only packet. Over the limit, the fattest flow loses packets from its head: up to half its bytes
  * or 64 packets.
  */
 export class FqCodelQueue implements PacketQueue {
@@ -46,6 +47,8 @@ export class FqCodelQueue implements PacketQueue {
       const queue = new CodelQueue(Infinity, Infinity, this.target, this.interval, this.ecn);
       queue.onDrop = (p, now) => this.dropped(p, now);
       queue.onMark = (p, now) => this.onMark(p, now);
+      // the packet taken is still counted here until it is handed out; the ones dropped are not
+      queue.backlogWithout = (taken) => this.bytes - taken.bytes;
       f = this.flows[id] = { queue, deficit: 0, list: 'none' };
     }
     return f;

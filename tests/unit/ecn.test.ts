@@ -37,12 +37,23 @@ describe('CoDel with ECN (codel_impl.h)', () => {
     expect(drops).toEqual([]);
   });
 
-  it('still drops Not-ECT packets with ECN on', () => {
+  it('still drops Not-ECT packets with ECN on, in Linux’s order: the packet judged, the next handed out', () => {
     const { q, drops, marks } = recording(new CodelQueue(Infinity, Infinity, 5, 100, true));
     for (let s = 0; s < 10; s++) q.push(packet(s), 0);
-    expect([10, 50, 110, 150, 210, 280].map((t) => q.shift(t).seq)).toEqual([0, 1, 2, 4, 5, 7]);
-    expect(drops).toEqual([3, 6, 8]);
+    // 110: 2 judged and dropped, 3 out (next drop at 210); 210: 5 dropped, 6 out (next at 280); 280: 7 dropped, 8 out.
+    // Without ECN, Mahimahi's order hands out the packet judged and drops 3, 6 and 8 (queues.test.ts).
+    expect([10, 50, 110, 150, 210, 280].map((t) => q.shift(t).seq)).toEqual([0, 1, 3, 4, 6, 8]);
+    expect(drops).toEqual([2, 5, 7]);
     expect(marks).toEqual([]);
+  });
+
+  it('drops only Not-ECT packets and marks only ECN-capable ones when the two are mixed', () => {
+    const { q, drops, marks } = recording(new CodelQueue(Infinity, Infinity, 5, 100, true));
+    for (let s = 0; s < 10; s++) q.push(s % 2 ? ect0(s) : packet(s), 0);
+    // 110: 2 (Not-ECT) judged and dropped, 3 out; 210: 5 (ECT) judged and marked; 280: 6 dropped, 7 out
+    expect([10, 50, 110, 150, 210, 280].map((t) => q.shift(t).seq)).toEqual([0, 1, 3, 4, 5, 7]);
+    expect(drops).toEqual([2, 6]);
+    expect(marks).toEqual([5]);
   });
 });
 

@@ -29,6 +29,20 @@ describe('FQ-CoDel (Linux sch_fq_codel)', () => {
     expect([q.shift(1).seq, q.shift(1).seq, q.shift(1).seq]).toEqual([20, 2, 3]);
   });
 
+  it('spares a packet only when the whole queue holds at most a packet besides it, not its flow alone', () => {
+    const q = fq();
+    const drops: number[] = [];
+    q.onDrop = (p) => drops.push(p.seq);
+    for (const s of [0, 1, 2]) q.push(packet(s, 1500, 0), 0);
+    for (const s of [10, 11, 12, 13]) q.push(packet(s, 1500, 1), 0);
+    // 10 ms: flow 0 hands out 0 (sojourn 10 ≥ 5 with 9000 bytes left: above target from 110);
+    // 120 ms: its deficit (14) lets it hand out 1, sojourn 120 past 110 with 7500 bytes left in all
+    // (1500 of them its own): CoDel drops the packet after it, 2, as Linux's whole-qdisc backlog allows
+    expect([q.shift(10).seq, q.shift(120).seq]).toEqual([0, 1]);
+    expect(drops).toEqual([2]);
+    expect([q.length, q.bytes]).toEqual([4, 6000]);
+  });
+
   it('over its limit drops from the head of the fattest flow, up to half its bytes', () => {
     const q = fq(4);
     const drops: number[] = [];
