@@ -4,8 +4,10 @@ import { defineScheme, num, type Ack, type EcnCapability } from './types.ts';
 /**
  * DCTCP (RFC 8257, Linux's tcp_dctcp.c): Reno's growth, ECT(1) packets, and a response to the extent of
  * congestion rather than its presence. α, the fraction of packets marked, is an EWMA with gain g
- * updated once per window of data (when the ACK of the first packet sent after the last update comes
- * back); α starts at 1, as Linux's dctcp_alpha_on_init. The first echo of a window cuts it to
+ * updated once per window of data (when the ACK of the last packet sent before the last update comes
+ * back: Linux's snd_una ≥ next_seq); α starts at 1, as Linux's dctcp_alpha_on_init. α is a real number,
+ * as RFC 8257 writes it, so that g may be any gain: Linux keeps it in 1/1024ths with g a power of two,
+ * where a window with under 1/64 of its packets marked adds nothing and an α under 16/1024 falls to 0. The first echo of a window cuts it to
  * w × (1 − α/2), once per window (Linux's CWR state); a loss halves it (dctcp_react_to_loss). The
  * receiver here echoes every packet's mark on its own ACK, which DCTCP's two-state ACK machine emulates.
  */
@@ -14,7 +16,7 @@ export class Dctcp extends Reno {
   private alpha = 1;
   private acked = 0;
   private marked = 0;
-  /** The window's end: α updates when this packet is acknowledged (Linux's next_seq). */
+  /** The window's end: α updates when this packet is acknowledged (the last sent before Linux's next_seq). */
   private windowEnd = 0;
 
   constructor(
@@ -41,7 +43,7 @@ export class Dctcp extends Reno {
   private endRound(): void {
     if (this.measuring()) this.alpha = (1 - this.g) * this.alpha + (this.g * this.marked) / this.acked;
     this.acked = this.marked = 0;
-    this.windowEnd = this.highestSent + 1;
+    this.windowEnd = this.highestSent;
   }
 
   protected onEcho(_ack: Ack): void {

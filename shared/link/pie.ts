@@ -23,6 +23,8 @@ const MAX_MARK_PROB = 0.1;
  * queued instead when it is ECN-capable and the probability is at most 10%; above that it is dropped.
  */
 export class PieQueue extends DropTailQueue {
+  /** Half of qdelay_ref in whole milliseconds, as Mahimahi's uint32 division takes it (7 for 15; RFC 8033 and Linux: 7.5). */
+  private readonly halfRef: number;
   private dropProb = 0;
   private burstAllowance = 0;
   private qdelayOld = 0;
@@ -41,6 +43,7 @@ export class PieQueue extends DropTailQueue {
     private readonly ecn = false,
   ) {
     super(maxPackets, maxBytes);
+    this.halfRef = Math.floor(qdelayRef / 2);
   }
 
   push(packet: Packet, arrival: number): boolean {
@@ -55,7 +58,7 @@ export class PieQueue extends DropTailQueue {
 
   private dropEarly(): boolean {
     if (this.burstAllowance > 0) return false;
-    if (this.qdelayOld < this.qdelayRef / 2 && this.dropProb < 0.2) return false;
+    if (this.qdelayOld < this.halfRef && this.dropProb < 0.2) return false;
     if (this.bytes < 2 * PACKET_SIZE) return false;
     return this.rng.next() < this.dropProb;
   }
@@ -106,7 +109,7 @@ export class PieQueue extends DropTailQueue {
       if (this.currentQdelay === 0 && this.qdelayOld === 0 && updateProb) this.dropProb *= 0.98;
       this.burstAllowance = Math.max(0, this.burstAllowance - T_UPDATE);
       this.lastUpdate += T_UPDATE;
-      if (this.dropProb === 0 && this.currentQdelay < this.qdelayRef / 2 && this.qdelayOld < this.qdelayRef / 2 && this.avgDqRate > 0) {
+      if (this.dropProb === 0 && this.currentQdelay < this.halfRef && this.qdelayOld < this.halfRef && this.avgDqRate > 0) {
         this.dqCount = -1;
         this.avgDqRate = 0;
         this.burstAllowance = this.maxBurst;

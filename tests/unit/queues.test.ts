@@ -84,6 +84,16 @@ describe('PIE (Mahimahi)', () => {
     expect(q.probability).toBe(1);
   });
 
+  it('halves qdelay_ref in whole milliseconds, as Mahimahi does: a delay of 7 ms is not under half of 15', () => {
+    const q = new PieQueue(Infinity, Infinity, 15, 0, fixedRng(0.05));
+    for (let s = 0; s < 19; s++) q.push(packet(s), 0);
+    for (let t = 1; t <= 11; t++) q.shift(t); // 1654 bytes/ms, as above
+    expect(q.push(packet(19), 31)).toBe(true); // qdelay 12 032/1654 → 7 ms: p = (0.125·(7−15) + 1.25·7)/128; the old delay, 0, spares it
+    // qdelay 13 536/1654 → 8 ms: p += (0.125·(8−15) + 1.25·(8−7))/32; the old delay, 7, is not under ⌊15/2⌋ = 7, so 0.05 < p drops it
+    expect(q.push(packet(20), 61)).toBe(false);
+    expect(q.probability).toBe(7.75 / 128 + 0.375 / 32);
+  });
+
   it('lets everything through while the queueing delay is low', () => {
     const q = new PieQueue(Infinity, Infinity, 15, 150, fixedRng(0));
     for (let t = 0; t < 2000; t++) {

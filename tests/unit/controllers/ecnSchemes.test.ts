@@ -10,7 +10,8 @@ const make = (s: Scheme): Controller => s.create(withDefaults(s.params));
 
 /**
  * Sends 0, ACKs it, sends 1–2, ACKs them, sends 3–6, ACKs 3 (all unmarked, slow start: the window 5).
- * DCTCP's rounds end at the ACKs of 0 (next round's end: 1), 1 (end 3) and 3 (end 7): α = (15/16)³.
+ * DCTCP's rounds end at the ACK of the last packet sent before the last update (Linux's snd_una ≥ next_seq):
+ * at the ACKs of 0 (next round's end: 0), 1 (end 2), 2 (end 2) and 3 (end 6): α = (15/16)⁴.
  */
 function warm(c: Controller): void {
   const send = (from: number, to: number) => {
@@ -53,8 +54,8 @@ describe('DCTCP (RFC 8257)', () => {
     const c = make(dctcp);
     expect(c.ecn).toBe('ect1');
     warm(c);
-    const alpha = (15 / 16) ** 3;
-    c.onAck(ack(4, 40, 61, { ce: true })); // round not over (ends at 7): α as it was
+    const alpha = (15 / 16) ** 4;
+    c.onAck(ack(4, 40, 61, { ce: true })); // round not over (ends at 6): α as it was
     expect(c.windowSize()).toBe(5 * (1 - alpha / 2));
     c.onAck(ack(5, 40, 62, { ce: true })); // the same window: no second cut
     expect(c.windowSize()).toBe(5 * (1 - alpha / 2));
