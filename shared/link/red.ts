@@ -49,9 +49,11 @@ export class RedQueue extends DropTailQueue {
 
   private updateAverage(now: number): void {
     if (this.idleSince >= 0) {
+      // the first arrival after idle takes the decayed average alone (Linux's red_calc_qavg_from_idle_time)
       const m = Number.isFinite(this.serviceMs) ? Math.floor((now - this.idleSince) / this.serviceMs) : 0;
       this.avg *= (1 - this.weight) ** m;
       this.idleSince = -1;
+      return;
     }
     this.avg += (this.bytes - this.avg) * this.weight;
   }

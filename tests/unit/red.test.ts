@@ -50,8 +50,10 @@ describe('RED (Linux sch_red)', () => {
     q.push(of(1), 0); // average 750
     q.shift(1);
     q.shift(2); // 1 ms apart: the service time; empty at 2
-    q.push(of(2), 5); // idle 3 ms: 750·½³ = 93.75, then towards 0: 46.875
-    expect(q.average).toBe(46.875);
+    q.push(of(2), 5); // idle 3 ms: 750·½³ = 93.75, the arrival's own step left out, as Linux's red_calc_qavg does
+    expect(q.average).toBe(93.75);
+    q.push(of(3), 5); // busy again: towards the 1500 bytes queued, 93.75 + (1500 − 93.75)·½
+    expect(q.average).toBe(796.875);
   });
 
   it('is built from a queue spec', () => {
