@@ -8,7 +8,8 @@ import type { LiveRun, ScenarioSpec } from '../scenarios/spec.ts';
  * second carries the experiment so an import can replay it; then one row per event. `value` means, by
  * kind: send, retransmit, loss → packets in flight with it; enqueue, mark → queue length (packets); depart → queueing delay; deliver → one-way delay; ack, reply →
  * RTT; timeout → the timeout in force; estimate, penalty → the figure; done → elapsed ms (offset: server
- * Time). `detail` names a drop's reason, an estimate, or squish on/off.
+ * Time). `detail` names a drop's reason, an estimate, or squish on/off. A window or value the source does
+ * not hold (a pcap has no window, a sent packet's capture no value) is unknown (NaN) and written as an empty field.
  */
 export const CSV_VERSION = 'pipefill-trace v1';
 export const CSV_COLUMNS = ['t_ms', 'flow', 'kind', 'seq', 'bytes', 'window', 'value', 'detail'] as const;
@@ -20,10 +21,11 @@ export class CsvError extends Error {
   }
 }
 
-/** Shortest decimal that reads back as the same 32-bit float. */
+/** Shortest decimal that reads back as the same 32-bit float; unknown (NaN) as an empty field. */
 function f32(v: number): string {
   // up to 2^24 every whole number is a float and nothing shorter reads back as it: most of a log's values
   if (Number.isInteger(v) && Math.abs(v) <= 16_777_216) return String(v);
+  if (Number.isNaN(v)) return '';
   if (!Number.isFinite(v)) return String(v);
   for (let p = 1; p < 10; p++) {
     const s = Number(v.toPrecision(p));
@@ -45,7 +47,7 @@ export function formatTraceCsv(log: EventLog, spec: ScenarioSpec | LiveRun | nul
   // joined as they are. A row's window is most often the one before it, so its text is kept.
   const lines: string[] = [CSV_COLUMNS.join(',')];
   let window = NaN;
-  let windowText = 'NaN';
+  let windowText = '';
   for (let i = 0; i < log.length; i++) {
     const w = c.window[i];
     if (w !== window) windowText = f32((window = w));
@@ -93,6 +95,8 @@ export function parseTraceCsv(text: string): ImportedTrace {
     if (kind === undefined) throw new CsvError(`line ${line}: unknown kind "${r.kind}"`);
     const n = (name: (typeof CSV_COLUMNS)[number]) => {
       const raw = r[name] ?? '';
+      // An empty window or value is one the file does not hold: unknown, as "NaN" (what older exports wrote) is.
+      if (raw === '' && (name === 'window' || name === 'value')) return NaN;
       const v = raw === 'Infinity' ? Infinity : raw === '-Infinity' ? -Infinity : raw === 'NaN' ? NaN : raw.trim() === '' ? NaN : Number(raw);
       if (Number.isNaN(v) && raw !== 'NaN') throw new CsvError(`line ${line}: ${name} is not a number ("${raw}")`);
       return v;

@@ -47,11 +47,37 @@ describe('trace CSV', () => {
       // past 2^24 whole numbers are floats' neighbours: 123456789 is stored as 123456792, and 123456790 reads back as it
       ['Infinity', '123456790', ''],
       ['-Infinity', '0.1', ''],
-      ['0.33333334', 'NaN', ''],
+      ['0.33333334', '', ''],
     ]);
     const back = parseTraceCsv(text).log.columns;
     expect([...back.window]).toEqual([0, 16_777_216, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Math.fround(1 / 3)]);
     expect(Number.isNaN(back.value[4])).toBe(true);
+  });
+
+  it('writes a window or value the source does not hold as an empty field, and reads it back as unknown', () => {
+    // as a pcap reads: a capture holds no window, and a sent packet's row no value
+    const log = new EventLog();
+    log.push(0, K.send, 0, 0, 1504, Number.NaN, Number.NaN);
+    log.push(43, K.ack, 0, 0, 80, 43, Number.NaN);
+    log.push(44, K.send, 0, 1, 1504, Number.NaN, 12);
+    const text = formatTraceCsv(log, null);
+    expect(text.split('\n').slice(3)).toEqual(['0,0,send,0,1504,,,', '43,0,ack,0,80,,43,', '44,0,send,1,1504,12,,', '']);
+    const back = parseTraceCsv(text).log.columns;
+    expect([...back.t.slice(0, 3)]).toEqual([0, 43, 44]);
+    expect([...back.kind.slice(0, 3)]).toEqual([K.send, K.ack, K.send]);
+    expect([...back.seq.slice(0, 3)]).toEqual([0, 0, 1]);
+    expect([...back.bytes.slice(0, 3)]).toEqual([1504, 80, 1504]);
+    expect([...back.window.slice(0, 3)]).toEqual([Number.NaN, Number.NaN, 12]);
+    expect([...back.value.slice(0, 3)]).toEqual([Number.NaN, 43, Number.NaN]);
+    expect(formatTraceCsv(parseTraceCsv(text).log, null)).toBe(text);
+    // a file written before reads as it did: "NaN" is unknown too
+    const head = '# pipefill-trace v1\n# spec null\nt_ms,flow,kind,seq,bytes,window,value,detail\n';
+    const old = parseTraceCsv(`${head}0,0,send,0,1504,NaN,NaN,\n`).log.columns;
+    expect([old.window[0], old.value[0]]).toEqual([Number.NaN, Number.NaN]);
+    // only a window or a value may be unknown: an empty time, sequence number or size is still refused
+    expect(() => parseTraceCsv(`${head},0,send,0,1504,,,\n`)).toThrow('line 4: t_ms is not a number ("")');
+    expect(() => parseTraceCsv(`${head}0,0,send,,1504,,,\n`)).toThrow('line 4: seq is not a number ("")');
+    expect(() => parseTraceCsv(`${head}0,0,send,0,,,,\n`)).toThrow('line 4: bytes is not a number ("")');
   });
 
   it('refuses what is not a Pipefill trace, naming the line', () => {
