@@ -107,7 +107,7 @@ export const bdpEstimator = defineScheme({
     num('gain', '×', 1, 3, 0.05, 1.75, 'Multiplier on the estimated bandwidth-delay product'),
     num('initial', 'packets', 1, 100, 1, 10, 'Window before the first estimate'),
     num('minWindow', 'packets', 1, 10, 1, 4, 'Floor: from a small whole-packet window, rate × RTTmin × gain never reaches the next packet'),
-    num('timeout', 'ms', 0, 1000, 5, 0, 'No ACK for this long: re-estimate and send one packet (0: min(RTTmin × gain, 100 ms))'),
+    { ...num('timeout', 'ms', 0, 1000, 5, 0, 'No ACK for this long: re-estimate and send one packet (0: min(RTTmin × gain, 100 ms))'), zero: 'auto' },
   ],
   timer: 're-estimate (its timer)',
   create: (p) => new BdpEstimator(p.interval, p.samples, p.gain, p.initial, p.minWindow, p.timeout),

@@ -71,6 +71,11 @@ export interface NumberParam<N extends string = string> {
   default: number;
   /** One-line meaning. */
   doc: string;
+  /**
+   * What a value of 0 stands for where 0 is not a quantity but a setting (the BDP estimator's timeout 0 is
+   * one it works out itself): the word to show for it, in place of "0" and the unit.
+   */
+  zero?: string;
 }
 
 export interface ChoiceParam<N extends string = string, C extends string = string> {

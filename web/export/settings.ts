@@ -5,10 +5,17 @@ import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
 import type { Experiment } from '../state/experiment.ts';
 import { pageSchemes } from '../editor/userCode.ts';
 
-/** "name value unit" for each parameter of a schema, at the given values or the defaults. */
+/**
+ * "name value unit" for each parameter of a schema, at the given values or the defaults; a 0 that stands
+ * for a setting (the schema's `zero`) as its word, without the unit: "timeout auto", not "timeout 0 ms".
+ */
 function paramsText(schema: readonly ParamSpec[], values: ParamValues): string {
   const unit = (p: ParamSpec) => (p.kind !== 'number' || !p.unit ? '' : p.unit === '%' ? '%' : ` ${p.unit}`);
-  return schema.map((p) => `${p.name} ${values[p.name] ?? p.default}${unit(p)}`).join(', ');
+  const text = (p: ParamSpec) => {
+    const v = values[p.name] ?? p.default;
+    return p.kind === 'number' && p.zero && Number(v) === 0 ? p.zero : `${v}${unit(p)}`;
+  };
+  return schema.map((p) => `${p.name} ${text(p)}`).join(', ');
 }
 
 function linkText(e: Experiment, delayMs: number | string): string {
