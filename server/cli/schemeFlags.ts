@@ -18,7 +18,7 @@ export function schemesHelp(schemes: readonly Scheme[] = SCHEMES): string {
   const list = schemes
     .flatMap((s) => [
       `  ${s.id.padEnd(15)} ${s.title} — ${s.doc}${madeForOffsetServer(s) ? ' [offset server]' : ''}`,
-      ...s.params.map((p) => `      ${p.name}=${rangeOf(p)}  (default ${p.default})  ${p.doc}`),
+      ...s.params.map((p) => `      ${p.name}=${rangeOf(p)}  (default ${p.default}${p.kind === 'number' && p.zero ? `; 0 = ${p.zero}` : ''})  ${p.doc}`),
     ])
     .join('\n');
   return `${list}\n\n${SCHEME_FILE_RIGHTS}`;

@@ -43,7 +43,9 @@ function checkSpec(p: unknown, i: number, seen: Set<string>): ParamSpec {
   if (!finite(min) || !finite(max) || !finite(step) || !finite(p.default)) throw bad('min, max, step and default must be finite numbers');
   if (min > max || step <= 0) throw bad('needs min ≤ max and step > 0');
   if (p.default < min || p.default > max) throw bad(`default ${p.default} is outside ${min}…${max}`);
-  return { name, kind: 'number', unit: typeof p.unit === 'string' ? p.unit : '', min, max, step, default: p.default, doc: docText };
+  // what its 0 stands for, as a built-in says it (a copy of the BDP estimator keeps "auto")
+  const zero = typeof p.zero === 'string' && p.zero !== '' ? { zero: p.zero.slice(0, 32) } : {};
+  return { name, kind: 'number', unit: typeof p.unit === 'string' ? p.unit : '', min, max, step, default: p.default, doc: docText, ...zero };
 }
 
 /** The scheme a loaded module declares; a malformed export throws with what is wrong. */

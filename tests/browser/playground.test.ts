@@ -31,6 +31,9 @@ describe('the playground in Chromium', () => {
     expect(await card(page, 'A', 'Delay95')).toBe(`${a.all.delay95.toFixed(0)} ms`);
     expect(await card(page, 'B', 'Throughput')).toBe(`${b.all.throughputMbps.toFixed(2)} Mbit/s`);
     expect(await card(page, 'B', 'Score')).toBe(b.all.score.toFixed(3));
+    // the BDP estimator's timeout of 0 is one it works out: the sidebar says so, not "0 ms"
+    const timeout = page.locator('.param', { has: page.locator('[data-param="b.timeout"]') }).locator('label');
+    expect((await timeout.innerText()).trim()).toBe('timeout auto');
     await page.getByRole('button', { name: 'Show all' }).click();
     const painted = async () => (await Promise.all([paintedPixels(page, 'a'), paintedPixels(page, 'b')])).every((px) => px.length >= 5 && px.every((p) => p > 200));
     await expect.poll(painted, { timeout: 10_000 }).toBe(true);

@@ -24,6 +24,8 @@ describe('npm run sim', () => {
       for (const p of s.params) expect(r.stdout).toContain(`${p.name}=`);
     }
     expect(r.stdout).toContain('a=0.1…10 packets');
+    // a 0 that stands for a setting says so: the BDP estimator works its timeout out itself
+    expect(r.stdout).toMatch(/timeout=0…1000 ms\s+\(default 0; 0 = auto\)/);
     expect(r.stdout).toMatch(/^ {2}--scenario +contest\|offset-constant\|offset-variable\|matrix\|shared\|bulk\|fairness\|measurement\n +the experiment to run \(default contest\)$/m);
     expect(r.stdout).toContain('--ack-loss');
     const lines = r.stdout.split('\n');

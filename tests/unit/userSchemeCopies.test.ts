@@ -53,6 +53,8 @@ describe('"Edit a copy": each built-in as a module made from its own source', ()
       const mine = rows(shortRun(user.id, offset), withUserScheme(user));
       expect(mine.split('\n').length).toBeGreaterThan(100);
       expect(mine === rows(shortRun(scheme.id, offset))).toBe(true);
+      // its parameters as the built-in declares them, what a 0 stands for included (the BDP estimator's "auto")
+      expect(user.params).toEqual(scheme.params);
     });
   }
 });

@@ -35,10 +35,12 @@ export const ParamControl = memo(function ParamControl({
     );
   }
   const { toSlider, fromSlider, log } = sliderScale(spec);
+  // a 0 that stands for a setting reads as its word ("auto"), not as 0 of the unit
+  const word = spec.zero && Number(value) === 0 ? spec.zero : null;
   return (
     <div className="param" title={spec.doc}>
       <label htmlFor={id}>
-        {spec.name} <output>{String(value)}</output> <span className="unit">{spec.unit}</span>
+        {spec.name} <output>{word ?? String(value)}</output> {!word && <span className="unit">{spec.unit}</span>}
       </label>
       <div className="slider-row">
         <input
@@ -49,7 +51,7 @@ export const ParamControl = memo(function ParamControl({
           step={log ? 'any' : spec.step}
           value={toSlider(Number(value))}
           onChange={(e) => onChange(fromSlider(Number(e.target.value)))}
-          aria-valuetext={`${value} ${spec.unit}`}
+          aria-valuetext={word ?? `${value} ${spec.unit}`}
           // A log-scaled slider's own value is a position on its scale: assistive technology gets the parameter's.
           aria-valuenow={Number(value)}
           aria-valuemin={spec.min}
