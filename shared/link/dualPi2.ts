@@ -1,5 +1,5 @@
 import { num } from '../controllers/types.ts';
-import { ECN, type Packet } from '../net/packet.ts';
+import { DATA_BYTES, ECN, type Packet } from '../net/packet.ts';
 import type { Rng } from '../sim/rng.ts';
 import { defineDiscipline, markInstead, type PacketQueue } from './discipline.ts';
 import { DropTailQueue } from './fifo.ts';
@@ -11,16 +11,24 @@ const T_UPDATE = 16;
 /** The classic queue's share under contention (Linux's c_protection 10%): weights of the credit scheduler. */
 const WEIGHT_C = 10;
 const WEIGHT_L = 90;
-const MTU = 1500;
+/**
+ * Linux's psched_mtu(): the device MTU plus its link-layer header, 1514 on Ethernet, against packet
+ * lengths that include that header. The model's packets carry no link-layer header and its largest is
+ * DATA_BYTES (1500), so that is its MTU: two full packets make the 2-MTU backlog here as they do in Linux.
+ */
+const MTU = DATA_BYTES;
+/** Linux's c_protection_init: the credit the scheduler starts from, and returns to whenever both queues empty. */
+const CREDIT_INIT = MTU * (WEIGHT_C - WEIGHT_L);
 
 /**
  * DualPI2 (RFC 9332, Linux's sch_dualpi2): ECT(1) and CE packets (L4S) take the L queue, the rest the
  * classic one. A PI controller updates p′ every 16 ms from the larger head sojourn of the two queues
  * against `target`: p′ += α·(q − target) + β·(q − q_prev), with α = 0.16 and β = 3.2 per second. The
  * classic queue drops (or marks, if ECT(0)) with p_C = p′², the L queue marks with the coupled
- * p_CL = k·p′, or always once its head waited more than `step` with another packet behind it (the
- * native L4S step, RFC 9332's Th_len of one packet). Linux's
- * scheduler serves L first while the classic queue's credit (10% of the bytes under contention) allows.
+ * p_CL = k·p′, or always once its head waited more than `step` (the native L4S step). As Linux's
+ * must_drop(), neither p′² nor k·p′ acts while the backlog (the packet judged left out) is under 2 MTU.
+ * Linux's scheduler serves L first while the classic queue's credit (10% of the bytes under contention)
+ * allows, and resets that credit whenever both queues empty, so after an idle period L goes first again.
  * Where this differs: classic decisions are taken at enqueue (Linux's `drop_enqueue` option, not its
  * default), so a dequeue never drops and the link reads the head it sends; the overload rules are left out.
  */
@@ -33,7 +41,7 @@ export class DualPi2Queue implements PacketQueue {
   private prevDelay = 0;
   private lastUpdate = 0;
   /** Positive: the classic queue is owed service (Linux's c_protection_credit, from its initial value). */
-  private credit = MTU * (WEIGHT_C - WEIGHT_L);
+  private credit = CREDIT_INIT;
 
   constructor(
     private readonly maxPackets: number,
@@ -64,11 +72,16 @@ export class DualPi2Queue implements PacketQueue {
       this.l.push(packet, arrival);
       return true;
     }
-    if (this.rng.next() < this.p * this.p) {
+    if (this.congested() && this.rng.next() < this.p * this.p) {
       if (!markInstead(this, packet, arrival, true)) return false;
     }
     this.c.push(packet, arrival);
     return true;
+  }
+
+  /** Linux's must_drop() guard: p′ acts only on a backlog (the packet judged not counted) of at least 2 MTU. */
+  private congested(): boolean {
+    return this.bytes >= 2 * MTU;
   }
 
   /** Whether the next packet out is the L queue's: it has one, and the classic queue is empty or owed nothing. */
@@ -85,15 +98,29 @@ export class DualPi2Queue implements PacketQueue {
     if (!this.servesL()) {
       const packet = this.c.shift();
       if (this.l.length > 0) this.credit -= WEIGHT_L * packet.bytes;
+      this.resetCreditIfEmpty();
       return packet;
     }
     const sojourn = now - this.l.headArrival;
     const packet = this.l.shift();
     if (this.c.length > 0) this.credit += WEIGHT_C * packet.bytes;
-    // RFC 9332's Th_len: the step never marks the L queue's only packet, however long it waited
-    const stepped = sojourn > this.step && this.l.length > 0;
-    if (stepped || this.rng.next() < this.k * this.p) markInstead(this, packet, now, true);
+    this.resetCreditIfEmpty();
+    // the coupled mark first, drawn only on a backlog of 2 MTU or more, then the step, as Linux's dequeue
+    const coupled = this.congested() && this.rng.next() < this.k * this.p;
+    // Linux's default min_qlen_step = 0 steps even the L queue's only packet. RFC 9332's example
+    // pseudocode (Appendix A) differs: it step-marks only while the L queue is longer than Th_len (one
+    // packet), sparing a lone packet. This follows Linux, as the README presents its sch_dualpi2.
+    const stepped = sojourn > this.step;
+    if (coupled || stepped) markInstead(this, packet, now, true);
     return packet;
+  }
+
+  /**
+   * Linux's dequeue_packet() resets the credit when it finds both queues empty, which it does at the
+   * dequeue after the one that emptied them (nothing changes the credit in between).
+   */
+  private resetCreditIfEmpty(): void {
+    if (this.length === 0) this.credit = CREDIT_INIT;
   }
 
   /** PI2's update, once for every T_UPDATE ms since the last, from the queues as they stand. */

@@ -26,13 +26,72 @@ describe('DualPI2 (RFC 9332)', () => {
     expect(order).toBe('LLLLLLLLLCLLLLLLLLLCLLCCC');
   });
 
-  it('marks an L packet that waited longer than the 1 ms step, unless it is the only one', () => {
+  it('marks an L packet that waited longer than the 1 ms step, even the only one (Linux’s min_qlen_step 0)', () => {
     const { q, marks } = queue();
     for (let s = 0; s < 3; s++) q.push(withEcn(s, ECN.ect1), 0);
     expect(q.shift(1).ecn).toBe(ECN.ect1); // waited 1 ms: not above the step
     expect(q.shift(2).ecn).toBe(ECN.ce); // 2 ms, one behind it
-    expect(q.shift(3).ecn).toBe(ECN.ect1); // alone
-    expect(marks).toEqual([1]);
+    expect(q.shift(3).ecn).toBe(ECN.ce); // 3 ms, the last one
+    // a lone packet into the empty queue: marked if it waited above the step, whatever the queue behind it
+    q.push(withEcn(3, ECN.ect1), 10);
+    expect(q.shift(11).ecn).toBe(ECN.ect1); // 1 ms
+    q.push(withEcn(4, ECN.ect1), 12);
+    expect(q.shift(13.5).ecn).toBe(ECN.ce); // 1.5 ms
+    expect(marks).toEqual([1, 2, 4]);
+  });
+
+  it('neither drops nor marks by p′ while the backlog, the packet itself left out, is under 2 MTU (3000 bytes)', () => {
+    // every draw below p′: Linux's must_drop() would act on each packet but for its backlog guard
+    const { q, marks } = queue({ value: 0 });
+    q.push(withEcn(0, ECN.notEct), 0);
+    // 16 ms: p′ > 0; 1500 bytes queued spare the arrival
+    expect(q.push(withEcn(1, ECN.notEct), 16)).toBe(true);
+    expect(q.classicProbability).toBeGreaterThan(0);
+    while (q.length > 0) q.shift(16);
+    // lone packets into the empty queue, every 0.5 ms to 26.5 ms (before the next update): none dropped, none marked
+    const accepted: boolean[] = [];
+    for (let s = 10; s < 20; s++) {
+      const t = 17 + (s - 10) / 2;
+      accepted.push(q.push(withEcn(s, ECN.notEct), t));
+      while (q.length > 0) q.shift(t);
+    }
+    for (let s = 20; s < 30; s++) {
+      const t = 22 + (s - 20) / 2;
+      q.push(withEcn(s, ECN.ect1), t);
+      q.shift(t); // no sojourn: the step does not apply
+    }
+    expect(accepted).toEqual(Array(10).fill(true));
+    expect(marks).toEqual([]);
+    // classic at enqueue: 0, 1500 and 2999 bytes queued spare the arrival, 4499 do not
+    const pushes = [
+      q.push(withEcn(30, ECN.notEct), 28),
+      q.push(Object.assign(packet(31, 1499), { ecn: ECN.notEct }), 28),
+      q.push(withEcn(32, ECN.notEct), 28), // 2999 queued
+      q.push(withEcn(33, ECN.ect0), 28), // 4499 queued: marked instead
+      q.push(withEcn(34, ECN.notEct), 28), // 5999: dropped
+    ];
+    expect(pushes).toEqual([true, true, true, true, false]);
+    expect(marks).toEqual([33]);
+    while (q.length > 0) q.shift(28);
+    // L at dequeue, by what is left behind it: 3000 bytes, then 1500, then none
+    for (let s = 40; s < 43; s++) q.push(withEcn(s, ECN.ect1), 29);
+    expect([q.shift(29), q.shift(29), q.shift(29)].map((p) => p.ecn)).toEqual([ECN.ce, ECN.ect1, ECN.ect1]);
+    expect(marks).toEqual([33, 40]);
+  });
+
+  it('resets the scheduler’s credit when both queues empty, so after idle L is served first again', () => {
+    const { q } = queue();
+    // nine L packets with a classic one waiting take the credit from 1500·(10 − 90) to +15000: classic is owed
+    for (let s = 0; s < 9; s++) q.push(withEcn(s, ECN.ect1), 0);
+    q.push(withEcn(100, ECN.notEct), 0);
+    const first = Array.from({ length: 10 }, () => (q.shift(0).seq >= 100 ? 'C' : 'L')).join('');
+    expect(first).toBe('LLLLLLLLLC');
+    expect(q.length).toBe(0);
+    // after idle, one classic then ten L arrive together: from the reset credit, nine L go before the classic
+    q.push(withEcn(101, ECN.notEct), 50);
+    for (let s = 10; s < 20; s++) q.push(withEcn(s, ECN.ect1), 50);
+    const after = Array.from({ length: 11 }, () => (q.shift(50).seq >= 100 ? 'C' : 'L')).join('');
+    expect(after).toBe('LLLLLLLLLCL');
   });
 
   it('updates p′ every 16 ms by PI2, drops classic with p′², marks classic ECT(0) with it, and L with k·p′', () => {
