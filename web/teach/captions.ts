@@ -94,6 +94,8 @@ function linksApart(a: RunFacts | null, b: RunFacts | null, settling: boolean): 
 const share = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
 /** A delay, or a dash (as on the cards) for a run that delivered nothing to measure it from. */
 const ms = (v: number) => (Number.isFinite(v) ? `${Math.round(v)} ms` : '—');
+/** Whether the run's file holds the sender alone (a pcap or qlog capture): its bottleneck figures are unknown, not zero. */
+const senderAlone = (f: RunFacts) => Number.isNaN(f.throughputMbps);
 const possessive = (name: string) => (name.endsWith('s') ? `${name}'` : `${name}'s`);
 const mbps = (v: number) => `${v.toFixed(2)} Mbit/s`;
 const packets = (n: number) => `${n.toFixed(0)} packet${n.toFixed(0) === '1' ? '' : 's'}`;
@@ -104,7 +106,7 @@ const scored = (f: RunFacts) => Number.isFinite(score(f));
 /** Each run's headline, then how the second compares with the first. */
 function planeCaption(runs: RunFacts[]): string {
   const lines = runs.map((f) => {
-    if (Number.isNaN(f.throughputMbps)) return `${f.name}: its file holds the sender alone, not the bottleneck, so it has no throughput, delay or score.`;
+    if (senderAlone(f)) return `${f.name}: its file holds the sender alone, not the bottleneck, so it has no throughput, delay or score.`;
     if (!Number.isFinite(f.delay95)) return `${f.name} delivered no packet: it has no delay and no score.`;
     const cap = f.capacityMbps ? ` (${share(f.throughputMbps, f.capacityMbps)} of the link)` : '';
     return `${f.name}: ${mbps(f.throughputMbps)}${cap} at delay95 ${ms(f.delay95)}.`;
@@ -186,7 +188,7 @@ export function captions(a: RunFacts | null, b: RunFacts | null, settling = fals
     plane: warn + planeCaption(runs),
     sequence: `Sends climb at the sending rate and ACKs follow one RTT later; a flat stretch is a stall. Drops: ${list((f) => `${f.name} ${Number.isNaN(f.drops) ? 'not known' : f.drops}`)}.`,
     window: warn + windowCaption(runs),
-    throughput: `Throughput against what the link offered: ${list((f) => (Number.isNaN(f.throughputMbps) ? `${f.name} not known (its file holds the sender alone)` : f.capacityMbps ? `${f.name} uses ${share(f.throughputMbps, f.capacityMbps)}` : `${f.name} ${mbps(f.throughputMbps)}`))}.`,
+    throughput: `Throughput against what the link offered: ${list((f) => (senderAlone(f) ? `${f.name} not known (its file holds the sender alone)` : f.capacityMbps ? `${f.name} uses ${share(f.throughputMbps, f.capacityMbps)}` : `${f.name} ${mbps(f.throughputMbps)}`))}.`,
     delay: `Signal delay p95: ${list((f) => `${f.name} ${ms(f.delay95)}`)}. Time packets waited in the queue, p95: ${list((f) => `${f.name} ${ms(f.queueDelay95)}`)}.`,
     queue: `Packets waiting at the bottleneck: a standing queue is delay added to every packet behind it. Queueing p95: ${list((f) => `${f.name} ${ms(f.queueDelay95)}`)}.`,
   };
