@@ -7,6 +7,7 @@ import { summarize } from '../../shared/metrics/summary.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { CALLBACK_BUDGET_MS } from '../../shared/controllers/userInstalled.ts';
 import { HANG_MS } from '../../web/worker/watchdog.ts';
+import { CHECK_BUDGET_MS } from '../../web/editor/userCode.ts';
 import { loadTrace } from '../../server/traces.ts';
 import { loadSchemeFile } from '../../server/cli/schemeFlags.ts';
 import { withUserScheme } from '../../shared/controllers/registry.ts';
@@ -192,6 +193,28 @@ describe('the controller editor in Chromium', () => {
     expect(Date.now() - t0).toBeGreaterThan(2 * HANG_MS);
     expect(await card(page, 'B', 'Throughput')).toBe(b);
     // the replaced worker runs the next controller
+    await typeAndRun(page, FIXED);
+    await waitForA(page, fixedThroughput(30));
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it('a saved controller whose module never finishes loading: stopped within the budget, named in the editor, and the page runs on', async () => {
+    const { page, problems } = await open(env.browser, env.relay.url);
+    // two calls per level, 2⁶⁰ calls in all, as the module body runs: nothing the loop guard can stop
+    const hang = `function twice(n) { if (n > 0) { twice(n - 1); twice(n - 1); } }\ntwice(60);\n${FIXED}`;
+    await page.evaluate((code) => localStorage.setItem('pipefill.controller', code), hang);
+    const t0 = Date.now();
+    await page.goto(`${env.relay.url}/?a=user`);
+    const error = page.getByTestId('editor-error');
+    await error.waitFor({ timeout: 30_000 });
+    expect(Date.now() - t0).toBeGreaterThan(CHECK_BUDGET_MS);
+    expect(await error.innerText()).toBe(`your controller did not finish loading within ${CHECK_BUDGET_MS} ms: its worker was stopped and replaced`);
+    // the text stays in the editor to mend; the runs use the built-ins, A the default scheme in its place
+    expect(await page.locator('.user-editor .cm-content').innerText()).toContain('twice(60);');
+    expect(await page.locator('select[data-param="a.scheme"] option[value="user"]').count()).toBe(0);
+    expect(await card(page, 'A', 'Throughput')).toMatch(/^\d+\.\d+ Mbit\/s$/);
+    // a mended text runs in the worker that replaced the stopped one
     await typeAndRun(page, FIXED);
     await waitForA(page, fixedThroughput(30));
     expect(problems).toEqual([]);

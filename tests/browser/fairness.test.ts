@@ -47,13 +47,30 @@ async function axeInGrid(page: import('playwright-core').Page): Promise<string[]
   return found.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
 }
 
+/**
+ * What the grid says once its run has ended: its status and its errors. A run that does not end fails
+ * with what the page showed meanwhile, not with a bare timeout.
+ */
+async function gridOutcome(page: import('playwright-core').Page, problems: string[]): Promise<{ status: string; errors: string[] }> {
+  const read = async () => ({
+    status: (await page.locator('[data-testid="grid-status"]').textContent()) ?? '',
+    errors: await page.locator('section.fairness [role="alert"]').allTextContents(),
+  });
+  try {
+    await page.waitForFunction(() => / of \d+ pairs simulated/.test(document.querySelector('[data-testid="grid-status"]')?.textContent ?? ''), undefined, { timeout: 120_000 });
+  } catch (e) {
+    throw new Error(`the grid's run did not end: ${JSON.stringify({ ...(await read()), problems })}`, { cause: e });
+  }
+  return read();
+}
+
 describe('the fairness grid in Chromium', () => {
   it('every pair on the chosen link, each square the two flows’ shares of the fair rate as the command line prints them', async () => {
     const want = await cliCells('reno,cubic', 'deep');
     const { page, problems } = await open(env.context, `${env.relay.url}/?view=shared-lab&preset=cdn&gs=reno&gs=cubic&gl=deep`);
     expect(await page.locator('[data-param="grid-link"]').inputValue()).toBe('deep');
     await page.locator('[data-action="run-grid"]').click();
-    await page.waitForFunction(() => /^3 of 3 pairs simulated/.test(document.querySelector('[data-testid="grid-status"]')?.textContent ?? ''), undefined, { timeout: 120_000 });
+    expect(await gridOutcome(page, problems)).toEqual({ status: expect.stringMatching(/^3 of 3 pairs simulated/), errors: [] });
     for (const c of want) {
       // each pair's square, from each side: the row scheme's share first
       expect(await page.locator(`[data-cell="${c.a}:${c.b}"] text`).textContent()).toBe(`${fixed(c.shareA, 2)} / ${fixed(c.shareB, 2)}`);
@@ -78,7 +95,7 @@ describe('the fairness grid in Chromium', () => {
     await page.evaluate((code) => localStorage.setItem('pipefill.controller', code), TEN);
     await page.goto(`${env.relay.url}/?view=shared-lab&gs=user&gs=reno`);
     await page.locator('[data-action="run-grid"]').click();
-    await page.waitForFunction(() => /^3 of 3 pairs simulated/.test(document.querySelector('[data-testid="grid-status"]')?.textContent ?? ''), undefined, { timeout: 120_000 });
+    expect(await gridOutcome(page, problems)).toEqual({ status: expect.stringMatching(/^3 of 3 pairs simulated/), errors: [] });
     expect(await page.locator('[data-cell="user:reno"] text').textContent()).toBe(`${fixed(want.shareA, 2)} / ${fixed(want.shareB, 2)}`);
     expect(await page.locator('[data-scheme="user"]').isChecked()).toBe(true);
     expect(problems).toEqual([]);

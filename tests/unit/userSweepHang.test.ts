@@ -11,11 +11,16 @@ class FakeWorker {
   sent: WorkerRequest[] = [];
   terminated = false;
   onmessage: ((e: MessageEvent<WorkerResponse>) => void) | null = null;
+  onerror: ((e: { message: string; preventDefault(): void }) => void) | null = null;
   postMessage(m: WorkerRequest): void {
     this.sent.push(m);
   }
   terminate(): void {
     this.terminated = true;
+  }
+  /** An error nothing in the worker caught, as the browser reports it. */
+  fail(message: string): void {
+    this.onerror?.({ message, preventDefault() {} });
   }
   answer(m: WorkerResponse): void {
     this.onmessage?.({ data: m } as MessageEvent<WorkerResponse>);
@@ -128,5 +133,51 @@ describe('the sweep pool with user code that hangs', () => {
     vi.advanceTimersByTime(10 * HANG_MS);
     expect(workers.length).toBe(2);
     return expect(done).resolves.toBe(false);
+  });
+});
+
+describe('the sweep pool with a worker that fails', () => {
+  it('answers the failed worker’s point with its error, and a fresh worker finishes the sweep', async () => {
+    const results: number[] = [];
+    const errors: [number, string][] = [];
+    const done = pool.run(
+      specs,
+      (i) => results.push(i),
+      (i, m) => errors.push([i, m]),
+      [{ name: 'mine', text: '1\n2\n' }],
+    );
+    workers[1].fail('Uncaught RangeError: out of memory');
+    expect(errors).toEqual([[1, 'the worker failed: Uncaught RangeError: out of memory']]);
+    expect(workers.map((w) => w.terminated)).toEqual([false, true, false]);
+    // the replacement holds the sweep's uploads and takes the point left
+    expect(workers[2].sent.map((m) => m.kind)).toEqual(['upload', 'summary']);
+    expect(workers[2].last()).toEqual({ id: 3, probeFrom: undefined });
+    workers[0].answer({ id: 1, kind: 'summary', summary: summary(10), wallMs: 5 });
+    workers[2].answer({ id: 3, kind: 'summary', summary: summary(30), wallMs: 5 });
+    await expect(done).resolves.toBe(true);
+    expect(results).toEqual([0, 2]);
+  });
+
+  it('a worker that fails between sweeps is replaced, and the next sweep runs on it', async () => {
+    workers.length = 0;
+    void pool.run(
+      specs.slice(0, 2),
+      () => {},
+      () => {},
+    );
+    workers[0].answer({ id: 1, kind: 'summary', summary: summary(10), wallMs: 5 });
+    workers[1].answer({ id: 2, kind: 'summary', summary: summary(20), wallMs: 5 });
+    workers[0].fail('');
+    expect(workers.map((w) => w.terminated)).toEqual([true, false, false]);
+    const errors: string[] = [];
+    const done = pool.run(
+      specs.slice(0, 1),
+      () => {},
+      (_, m) => errors.push(m),
+    );
+    expect(workers[2].last()).toEqual({ id: 1, probeFrom: undefined });
+    workers[2].fail('');
+    expect(errors).toEqual(['the worker failed: it gave no reason']);
+    await expect(done).resolves.toBe(true);
   });
 });

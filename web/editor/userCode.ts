@@ -121,7 +121,7 @@ function check(source: string): Promise<CheckResult | null> {
       answer(id, { ok: false, message: `your controller did not finish loading within ${CHECK_BUDGET_MS} ms: its worker was stopped and replaced`, line: null, column: null });
     };
     checking.set(id, {
-      // from when the worker took the text: a worker's own start on a busy machine is not the text's time
+      // from when the text's module starts to run: the worker's own start and the checker's load on a busy machine are not the text's time
       started: () => (timer = setTimeout(overrun, CHECK_BUDGET_MS)),
       resolve: (r) => {
         clearTimeout(timer);

@@ -57,6 +57,10 @@ export class SweepPool {
   private respawn(w: PoolWorker): void {
     w.worker = this.spawn();
     w.worker.onmessage = (e: { data: WorkerResponse }) => this.receive(w, e.data);
+    w.worker.onerror = (e) => {
+      e.preventDefault();
+      this.crashed(w, e.message);
+    };
     w.uploads.clear();
   }
 
@@ -100,6 +104,23 @@ export class SweepPool {
       this.sweep = null;
       s.finish(true);
     } else this.feed(w);
+  }
+
+  /**
+   * The worker failed outside any run's answer (its script did not load, or something it ran threw where
+   * nothing caught it): its point is answered with the failure and a fresh worker goes on with the sweep,
+   * which would otherwise wait for that point for ever.
+   */
+  private crashed(w: PoolWorker, message: string): void {
+    const s = this.sweep;
+    w.dog.stop();
+    w.worker.terminate();
+    this.respawn(w);
+    if (!s) return;
+    this.give(w, s.uploads);
+    if (w.index < 0) return this.feed(w);
+    s.onError(w.index, `the worker failed: ${message || 'it gave no reason'}`);
+    this.settled(w);
   }
 
   /** The worker's user code stopped beating: a fresh worker takes its place and the point runs again, probing, or fails. */

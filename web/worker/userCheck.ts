@@ -3,7 +3,10 @@ import { type CheckResult, checkCode } from './userModule.ts';
 import { fromPage, toPage } from './host.ts';
 import './sandbox.ts';
 
-/** What the page hears of a check: the worker took the text (its time budget starts), then the result. */
+/**
+ * What the page hears of a check: the text's module starts to run (its time budget starts; loading the
+ * checker, the worker's own start, is not the text's time on a busy machine), then the result.
+ */
 export type CheckMessage = { id: number; started: true } | (CheckResult & { id: number });
 
 const post = (m: CheckMessage) => toPage(m);
@@ -12,6 +15,6 @@ const post = (m: CheckMessage) => toPage(m);
 fromPage(async (m: { id: number; source?: unknown }) => {
   // the user's code may post to the page on this worker's port, and the page answer what it asked
   if (typeof m.source !== 'string') return;
-  post({ id: m.id, started: true });
-  post({ ...(await checkCode(m.source)), id: m.id });
+  const id = m.id;
+  post({ ...(await checkCode(m.source, () => post({ id, started: true }))), id });
 });

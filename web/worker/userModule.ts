@@ -21,13 +21,21 @@ let loaded: { source: string; scheme: Promise<UserScheme> } | null = null;
  */
 const moduleUrl = (code: string) => USER_MODULE_URL + encodeURIComponent(code);
 
-export function loadUserCode(source: string): Promise<UserScheme> {
+/**
+ * `evaluating` is told as the text's own module is about to run, after the checker has loaded and prepared
+ * it (at once when the text was loaded before): what comes after is the user's code's time.
+ */
+export function loadUserCode(source: string, evaluating: () => void = () => {}): Promise<UserScheme> {
   if (loaded?.source !== source) {
     // The checker (a JavaScript parser) loads with the first user code: most runs never need it.
-    const scheme = import('../../shared/controllers/userScheme.ts').then((m) => m.loadUserScheme(source, moduleUrl));
+    const toUrl = (code: string) => {
+      evaluating();
+      return moduleUrl(code);
+    };
+    const scheme = import('../../shared/controllers/userScheme.ts').then((m) => m.loadUserScheme(source, toUrl));
     loaded = { source, scheme };
     // a failed text stays failed; the next different text loads afresh
-  }
+  } else evaluating();
   return loaded.scheme;
 }
 
@@ -41,11 +49,11 @@ export type CheckResult = { ok: true; title: string; mode: 'window' | 'burst'; p
 
 /**
  * Loads a controller's text and makes one controller at the defaults, asking it for its window once:
- * the page installs the text only when this passes.
+ * the page installs the text only when this passes. `evaluating`: as in loadUserCode.
  */
-export async function checkCode(source: string): Promise<CheckResult> {
+export async function checkCode(source: string, evaluating?: () => void): Promise<CheckResult> {
   try {
-    const s = await loadUserCode(source);
+    const s = await loadUserCode(source, evaluating);
     s.create(withDefaults(s.params)).windowSize();
     return { ok: true, title: s.title, mode: s.mode, params: [...s.params] };
   } catch (err) {
