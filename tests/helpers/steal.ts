@@ -40,8 +40,16 @@ export function judgeTimingUnlessStolen(ctx: TestContext, meter: { share(): numb
   if (share > STEAL_LIMIT) ctx.skip(`the hypervisor took ${Math.round(share * 100)}% of the CPU during the measurement: timing not judged`);
 }
 
-/** Above this median lateness of the process's own 1 ms timers, ms, the machine did not run it when asked. */
+/**
+ * Above this lateness of one in ten of the process's own 1 ms timers, ms, the machine did not run it when
+ * asked. Not the median: the timers tick evenly, mostly while the process idles, where what a timed test
+ * judges happens while it works; beside two CPU-bound loops the median timer was 0.13 ms late while the
+ * relay's timed sends, made in the busy moments, were 1.2–1.5 ms late at the median, and one timer in ten
+ * was 2 ms late.
+ */
 export const TIMER_LAG_LIMIT_MS = 1;
+/** The share of the timers TIMER_LAG_LIMIT_MS is judged at. */
+const TIMER_LAG_QUANTILE = 0.9;
 
 /** The longest a timer-lag meter runs: it stops by itself even when its check failed before stopping it. */
 const TIMER_LAG_MAX_MS = 60_000;
@@ -50,7 +58,7 @@ const TIMER_LAG_MAX_MS = 60_000;
  * Measures how late this process's own 1 ms timers fire while a timed check runs: how long the machine
  * keeps a process that asks for the CPU waiting, whatever took the CPU (the hypervisor or another process).
  */
-export function timerLagMeter(): { median(): number; stop(): void } {
+export function timerLagMeter(): { late(): number; stop(): void } {
   const lags: number[] = [];
   const started = performance.now();
   let at = started;
@@ -64,7 +72,7 @@ export function timerLagMeter(): { median(): number; stop(): void } {
   timer = setTimeout(tick, 1).unref();
   return {
     // no samples (stopped at once): NaN, which no limit exceeds
-    median: () => percentile(lags, 0.5),
+    late: () => percentile(lags, TIMER_LAG_QUANTILE),
     stop: () => {
       if (timer) clearTimeout(timer);
       timer = null;
@@ -72,10 +80,10 @@ export function timerLagMeter(): { median(): number; stop(): void } {
   };
 }
 
-/** As judgeTimingUnlessStolen, and skips too when the process's own timers were late past TIMER_LAG_LIMIT_MS. */
-export function judgeTimingUnlessStarved(ctx: TestContext, steal: { share(): number }, lag: { median(): number; stop(): void }): void {
+/** As judgeTimingUnlessStolen, and skips too when one in ten of the process's own timers was late past TIMER_LAG_LIMIT_MS. */
+export function judgeTimingUnlessStarved(ctx: TestContext, steal: { share(): number }, lag: { late(): number; stop(): void }): void {
   lag.stop();
   judgeTimingUnlessStolen(ctx, steal);
-  const late = lag.median();
-  if (late > TIMER_LAG_LIMIT_MS) ctx.skip(`this process's 1 ms timers fired ${late.toFixed(2)} ms late at the median during the measurement: timing not judged`);
+  const late = lag.late();
+  if (late > TIMER_LAG_LIMIT_MS) ctx.skip(`one in ten of this process's 1 ms timers fired ${late.toFixed(2)} ms late or more during the measurement: timing not judged`);
 }
