@@ -187,7 +187,8 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
 
   const { http, httpPort } = await listenHttp(o, operator);
   const url = `http://${o.host}:${httpPort}`;
-  const info = relayInfoOf(o, file.length, { constant: constant.port, variable: variable.port, echo: echo.port });
+  const contest = o.contest ? await Contest.start({ ...o.contest, maxFeedsPerClient: o.maxFeedsPerClient }, operator, journal) : null;
+  const info = relayInfoOf(o, file.length, { constant: constant.port, variable: variable.port, echo: echo.port }, contest);
   const servers = { [info.offsetConstant]: constant, [info.offsetVariable]: variable };
   const sessionPolicy = o.allowSessionPolicy ? (target: string, key: string, values: Record<string, number | string> | null) => servers[target].setSessionPolicy(key, values) : null;
   const bridge = bridgeFor(o, info, httpPort, bridged, sessionPolicy, operator);
@@ -206,7 +207,6 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
     sessionCsv,
     bridgedClients: bridged.clients,
   };
-  const contest = o.contest ? await Contest.start({ ...o.contest, maxFeedsPerClient: o.maxFeedsPerClient }, operator, journal) : null;
   await route(http, o, api, bridge, operator, contest);
 
   const lines = serviceLines(o, { url, httpPort, info, md5, operator });
@@ -238,7 +238,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
 }
 
 /** What /api/relay tells a page of the relay's services, its file and its rules. */
-function relayInfoOf(o: RelayOptions, fileSize: number, ports: { constant: number; variable: number; echo: number }): RelayInfo {
+function relayInfoOf(o: RelayOptions, fileSize: number, ports: { constant: number; variable: number; echo: number }, contest: Contest | null): RelayInfo {
   const local = (port: number) => `${o.host}:${port}`;
   return {
     offsetConstant: local(ports.constant),
@@ -249,7 +249,9 @@ function relayInfoOf(o: RelayOptions, fileSize: number, ports: { constant: numbe
     tournament: o.tournament,
     policy: o.policy,
     sessionPolicy: o.allowSessionPolicy,
-    contest: o.contest !== null,
+    contest: contest !== null,
+    // files of the bundled traces alone: a held-out trace of the operator's own is never served, so never named
+    ...(contest && { heldOutFiles: [...contest.heldOutFiles].sort() }),
   };
 }
 

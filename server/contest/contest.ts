@@ -11,7 +11,8 @@ import { Scorer } from './scorer.ts';
 import { ContestStore, type Entry } from './store.ts';
 import { filesContaining } from './heldOutCopies.ts';
 import { issueRosterTokens } from './roster.ts';
-import { bundledFiles, traceFiles, traceLabel } from './traces.ts';
+import { traceFiles, traceLabel } from './traces.ts';
+import { bundledTraceFiles } from '../../shared/scenarios/presets.ts';
 import { TRACE_DIR } from '../traces.ts';
 
 /**
@@ -67,7 +68,7 @@ export type Refusal = { status: number; error: string; headers?: Record<string, 
 function heldOutCopies(o: ContestOptions): { file: string; contains: string }[] {
   const heldOut = o.heldOutTraces.flatMap((t) => Object.entries(traceFiles(t)).map(([name, text]) => ({ name, text })));
   const copies = filesContaining(TRACE_DIR, heldOut);
-  const publicFiles = new Set(o.publicTraces.flatMap(bundledFiles));
+  const publicFiles = new Set(o.publicTraces.flatMap(bundledTraceFiles));
   const clash = copies.find((c) => publicFiles.has(c.file));
   if (clash) throw new Error(`the public trace file ${clash.file} contains the held-out ${clash.contains}: a trace is either served or held out`);
   return copies;
@@ -92,7 +93,7 @@ export class Contest {
     private readonly copies: { file: string; contains: string }[],
   ) {
     this.events = new ContestEvents(o.maxFeedsPerClient ?? MAX_WATCHERS_PER_ADDRESS);
-    this.heldOutFiles = new Set([...o.heldOutTraces.flatMap(bundledFiles), ...copies.map((c) => c.file)]);
+    this.heldOutFiles = new Set([...o.heldOutTraces.flatMap(bundledTraceFiles), ...copies.map((c) => c.file)]);
     const traces = [...o.publicTraces.map((t) => ({ t, heldOut: false })), ...o.heldOutTraces.map((t) => ({ t, heldOut: true }))];
     this.scorer = new Scorer(sandbox, { traces: traces.map(({ t, heldOut }) => ({ trace: traceLabel(t), source: t, heldOut })), link: o.link, limits: o.limits, slots: o.scorers });
     for (const e of store.replay()) this.queue(e);

@@ -1,26 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
+import { bundledTraceFiles } from '../../shared/scenarios/presets.ts';
 import { TRACE_DIR } from '../traces.ts';
+
+const texts = new Map<string, Record<string, string>>();
 
 /**
  * The files a contest trace reads, as the sandbox is given them (it may read no file itself): a bundled
  * trace's downlink and uplink from the relay's trace folder, or a trace file given by path (which carries
  * both directions, as `npm run sim -- --trace FILE` runs it).
  */
-
-/** The bundled file names of a trace (none for a trace given by path). */
-export function bundledFiles(trace: string): string[] {
-  const t = BUNDLED_TRACES.find((b) => b.name === trace);
-  return t ? [`${trace}.down`, ...(t.ack ? [t.ack] : [])] : [];
-}
-
-const texts = new Map<string, Record<string, string>>();
-
 export function traceFiles(trace: string): Record<string, string> {
   let files = texts.get(trace);
   if (!files) {
-    const names = bundledFiles(trace);
+    const names = bundledTraceFiles(trace);
     files = names.length > 0 ? Object.fromEntries(names.map((n) => [n, readFileSync(join(TRACE_DIR, n), 'utf8')])) : { [trace]: readFileSync(trace, 'utf8') };
     texts.set(trace, files);
   }
@@ -28,4 +21,4 @@ export function traceFiles(trace: string): Record<string, string> {
 }
 
 /** How a trace is named to students: its bundled name, or its file's name. */
-export const traceLabel = (trace: string) => (bundledFiles(trace).length > 0 ? trace : basename(trace));
+export const traceLabel = (trace: string) => (bundledTraceFiles(trace).length > 0 ? trace : basename(trace));

@@ -18,6 +18,8 @@ export interface RelayInfo {
   sessionPolicy?: boolean;
   /** The relay runs the class contest (`--contest`: /api/contest/…). */
   contest?: boolean;
+  /** The bundled trace files the class contest holds out (not served): a page asks for none of them. */
+  heldOutFiles?: string[];
   /** The client asking holds the operator's token (each client is told about itself). */
   operator?: boolean;
   /** The client asking may see clients' records (sessions, echo connections): the operator, or a relay that shares them. */

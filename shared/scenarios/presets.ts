@@ -19,6 +19,12 @@ export const BUNDLED_TRACES: readonly { name: string; title: string; ack: string
   { name: 'Verizon-EVDO-driving', title: 'Verizon 3G EVDO (1062 s)', ack: 'Verizon-EVDO-driving.up', ackMbps: 0, seconds: 1062 },
 ];
 
+/** The files a bundled trace reads, its downlink and its uplink if it has one (none for any other name). */
+export function bundledTraceFiles(trace: string): string[] {
+  const t = BUNDLED_TRACES.find((b) => b.name === trace);
+  return t ? [`${trace}.down`, ...(t.ack ? [t.ack] : [])] : [];
+}
+
 export const flow = (scheme: string, params: FlowSpec['params'] = {}, startMs = 0, bytes: number | null = null): FlowSpec => ({
   scheme,
   params,

@@ -72,11 +72,18 @@ describe('the overfitting lesson on a relay whose class contest holds the trace 
         limits: { memoryMb: 256, cpuSeconds: 30, wallSeconds: 60 },
       },
     });
-    const { page } = await open(env.browser, `${relay.url}/?ex=delay&a.timeout=600&b.gain=1.7`);
+    const { page, problems } = await open(env.browser, 'about:blank');
+    const asked: string[] = [];
+    page.on('request', (r) => new URL(r.url()).pathname.startsWith('/traces/TMobile') && asked.push(new URL(r.url()).pathname));
+    await page.goto(`${relay.url}/?ex=delay&a.timeout=600&b.gain=1.7`);
     const line = page.locator('[data-held-out="B · BDP estimator"]');
     await line.getByText('held out, T-Mobile LTE:').waitFor({ timeout: 60_000 });
     expect(await line.innerText()).toBe('– held out, T-Mobile LTE: the class contest on this relay holds this trace out: it scores your submissions there, the page cannot');
     expect(await line.getAttribute('class')).toBe('off held-out');
+    // the relay names what it holds out (the drive the short trace was cut from too), so the page asks for none of it: no refusal in the console
+    expect((await (await fetch(`${relay.url}/api/relay`)).json()).heldOutFiles).toEqual(['TMobile-LTE-driving.down', 'TMobile-LTE-short.down', 'TMobile-LTE-short.up']);
+    expect(asked).toEqual([]);
+    expect(problems).toEqual([]);
     await page.locator('details.exercises').screenshot({ path: join(tmpdir(), 'pipefill-heldout-contest.png') });
     await page.close();
     await relay.close();

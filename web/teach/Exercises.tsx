@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { HELD_OUT_TRACE } from '../../shared/contest/api.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
+import { useRelay } from '../app/useRelay.ts';
 import type { Experiment } from '../state/experiment.ts';
 import { EXERCISES, type Exercise, nextExercise, type Verdict } from './exercises.ts';
 import { type HeldOutRuns, useHeldOut } from './useHeldOut.ts';
@@ -58,7 +59,8 @@ export function Exercises({ e, runs, choose }: { e: Experiment; runs: SideRun[];
   useEffect(() => {
     if (id && box.current) box.current.open = true;
   }, [id]);
-  const heldOut = useHeldOut(x, e);
+  const relay = useRelay();
+  const heldOut = useHeldOut(x, e, relay);
   const shown = x?.check ? runs.filter((r): r is SideRun & { summary: Summary } => Boolean(r.summary)) : [];
   const met = shown.some((r) => x!.check!(e, r.summary, r.slot).met);
   return (

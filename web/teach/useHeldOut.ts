@@ -1,5 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { HELD_OUT_TRACE } from '../../shared/contest/api.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
+import { bundledTraceFiles } from '../../shared/scenarios/presets.ts';
+import { type RelayState, relayInfo } from '../app/useRelay.ts';
 import type { Experiment } from '../state/experiment.ts';
 import { specFor } from '../state/spec.ts';
 import { SweepPool } from '../worker/sweepPool.ts';
@@ -13,13 +16,28 @@ export interface HeldOutRuns {
   errors: Partial<Record<'a' | 'b', string>>;
 }
 
+/** Both sides' answer when the relay's class contest holds the trace out: it would only refuse its file. */
+const WITHHELD: HeldOutRuns = { key: 'withheld', summaries: {}, errors: { a: HELD_OUT_TRACE, b: HELD_OUT_TRACE } };
+
+/**
+ * Whether the trace can be run here: not while the relay has not said what it serves (it may refuse the
+ * trace), nor when its class contest holds one of the trace's files out.
+ */
+function runnable(trace: string, relay: RelayState): boolean | 'withheld' {
+  if (relay === 'unknown') return false;
+  const withheld = relayInfo(relay)?.heldOutFiles ?? [];
+  return bundledTraceFiles(trace).some((f) => withheld.includes(f)) ? 'withheld' : true;
+}
+
 /**
  * Runs both sides again on the exercise's held-out trace (the same controllers, parameters, link
  * settings and seed) in their own workers whenever the settings change; nothing runs while no exercise
  * with a held-out trace is chosen. Returns the runs of the current settings, or null while they compute.
  */
-export function useHeldOut(exercise: Exercise | undefined, e: Experiment): HeldOutRuns | null {
-  const trace = e.scenario === 'contest' ? exercise?.heldOut?.trace : undefined;
+export function useHeldOut(exercise: Exercise | undefined, e: Experiment, relay: RelayState): HeldOutRuns | null {
+  const chosen = e.scenario === 'contest' ? exercise?.heldOut?.trace : undefined;
+  const can = chosen ? runnable(chosen, relay) : false;
+  const trace = can === true ? chosen : undefined;
   const specs = useMemo(() => (trace ? (['a', 'b'] as const).map((s) => specFor({ ...e, trace }, s)) : null), [trace, e]);
   const key = specs ? JSON.stringify(specs) : '';
   const [runs, setRuns] = useState<HeldOutRuns | null>(null);
@@ -43,5 +61,6 @@ export function useHeldOut(exercise: Exercise | undefined, e: Experiment): HeldO
       .then((finished) => finished && setRuns(done));
   }, [key]);
   useEffect(() => () => pool.current?.close(), []);
+  if (can === 'withheld') return WITHHELD;
   return runs && runs.key === key ? runs : null;
 }

@@ -1,4 +1,4 @@
-import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
+import { BUNDLED_TRACES, bundledTraceFiles } from '../../shared/scenarios/presets.ts';
 import { heldUntil } from './heldPoster.ts';
 import { PORT_MESSAGE, SANDBOX_FRAME_ATTRS } from './sandboxFrame.ts';
 
@@ -21,7 +21,7 @@ export type TraceAnswer = { id: 0; kind: 'trace'; name: string } & ({ bytes: Arr
 const traceFiles = new Map<string, Promise<ArrayBuffer>>();
 
 /** The files of the bundled traces: the only ones a worker may have the page fetch. */
-const BUNDLED_FILES = new Set(BUNDLED_TRACES.flatMap((t) => [`${t.name}.down`, t.ack]).filter((n) => n !== ''));
+const BUNDLED_FILES = new Set(BUNDLED_TRACES.flatMap((t) => bundledTraceFiles(t.name)));
 
 /**
  * Why the server refused, as it says it (the relay's refusals carry `{"error": "<sentence>"}`: a held-out
