@@ -8,6 +8,7 @@ import { summarize } from '../../shared/metrics/summary.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
 import { codeToQuery } from '../../web/state/view.ts';
+import { FRAME_ANSWER_MS } from '../../web/worker/frameReady.ts';
 import { specFor } from '../../web/state/spec.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
 import { card } from '../helpers/page.ts';
@@ -136,6 +137,62 @@ describe('user code in the page reaches nothing', () => {
     expect(await card(page, 'A', 'Throughput')).toMatch(/^[\d.]+ Mbit\/s$/);
     await page.close();
   });
+
+  it('a page whose sandbox frame is not served opens, says why nothing runs, and asks no more of it', async () => {
+    const context = await t.env.browser.newContext();
+    // a saved controller: the page checks it before it renders, in a worker the frame would start
+    await context.addInitScript(() => localStorage.setItem('pipefill.controller', 'export default { title: "saved", params: [], create: () => ({ windowSize: () => 4 }) };'));
+    const page = await context.newPage();
+    let asked = 0;
+    await page.route('**/sandbox.html', (route) => {
+      asked++;
+      return route.fulfill({ status: 404, body: 'not here' });
+    });
+    await page.goto(`${t.env.relay.url}/?trace=rate&link.bandwidth=1`);
+    const why = 'the sandbox frame that runs the simulations did not start (the page’s server answers 404 for /sandbox.html)';
+    const sides = [`A · AIMD: ${why}`, `B · BDP estimator: ${why}`];
+    const sideAlerts = () =>
+      page
+        .getByRole('alert')
+        .filter({ hasText: /^[AB] · / })
+        .allInnerTexts();
+    await expect.poll(sideAlerts, { timeout: 30_000 }).toEqual(sides);
+    await expect.poll(() => page.getByTestId('editor-error').innerText(), { timeout: 30_000 }).toBe(`your controller could not be checked: ${why}`);
+    expect(await page.locator('.cm-content').innerText()).toContain('title: "saved"');
+    // a new run asks a fresh worker, which fails at once with the same words: each side draws its alert anew
+    await page.evaluate(() => {
+      const w = window as unknown as { drawn: string[] };
+      w.drawn = [];
+      new MutationObserver((records) => {
+        for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLElement && n.getAttribute('role') === 'alert') w.drawn.push(n.innerText);
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    const seed = page.locator('[data-param="seed"]');
+    await seed.fill('2');
+    await seed.press('Enter');
+    await expect.poll(() => page.evaluate(() => (window as unknown as { drawn: string[] }).drawn.sort()), { timeout: 30_000 }).toEqual(sides);
+    // the frame's document and one look at its file; the refusal is not asked again
+    expect(asked).toBe(2);
+    await context.close();
+  }, 60_000);
+
+  it('a sandbox frame that is served but never answers fails the runs after its wait, and the next run loads it again', async () => {
+    const page = await t.env.context.newPage();
+    let loads = 0;
+    await page.route('**/sandbox.html', (route) => {
+      if (route.request().method() === 'GET') loads++;
+      return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>silent</title>' });
+    });
+    await page.goto(`${t.env.relay.url}/?trace=rate&link.bandwidth=1`);
+    const why = `the sandbox frame that runs the simulations did not start (it did not answer within ${FRAME_ANSWER_MS / 1000} s)`;
+    await expect.poll(() => page.getByRole('alert').allInnerTexts(), { timeout: FRAME_ANSWER_MS + 30_000 }).toEqual([`A · AIMD: ${why}`, `B · BDP estimator: ${why}`]);
+    expect(loads).toBe(1);
+    const seed = page.locator('[data-param="seed"]');
+    await seed.fill('2');
+    await seed.press('Enter');
+    await expect.poll(() => loads, { timeout: 30_000 }).toBe(2);
+    await page.close();
+  }, 90_000);
 
   it('the relay sends each file with its policy: the page, its worker scripts, the sandbox frame', async () => {
     const policy = async (path: string) => (await fetch(`${t.env.relay.url}${path}`)).headers.get('content-security-policy') ?? '';

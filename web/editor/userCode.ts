@@ -99,7 +99,10 @@ function checkWorker(): WorkerLike {
   w.onmessage = (e: { data: CheckMessage }) => ('started' in e.data ? checking.get(e.data.id)?.started() : answer(e.data.id, e.data));
   w.onerror = (e) => {
     e.preventDefault();
-    for (const id of [...checking.keys()]) answer(id, { ok: false, message: `your controller: ${e.message || 'the module could not be loaded'}`, line: null, column: null });
+    // the next check starts a fresh worker: this one may never have started (the sandbox frame did not)
+    w.terminate();
+    if (checker === w) checker = null;
+    for (const id of [...checking.keys()]) answer(id, { ok: false, message: `your controller could not be checked: ${e.message || 'its worker failed'}`, line: null, column: null });
   };
   return w;
 }

@@ -57,6 +57,8 @@ const NETWORKED = new Set<RequestKind>(['live', 'measure-live', 'cancel']);
  */
 export class WorkerPool {
   private readonly workers = {} as Record<Slot, WorkerLike>;
+  /** Sides whose sandboxed worker failed: the next request starts a fresh one. */
+  private readonly failed = new Set<Slot>();
   private readonly networked: Partial<Record<Slot, WorkerLike>> = {};
   /** Which of a side's workers drew its latest run, and so holds it for exports. */
   private readonly drawnBy: Record<Slot, 'sandboxed' | 'networked'> = { a: 'sandboxed', b: 'sandboxed' };
@@ -85,6 +87,7 @@ export class WorkerPool {
 
   /** A side's worker, handed the bundled traces of the runs the page opens on as it starts (sandboxHost.ts). */
   private start(slot: Slot, traces: string[] = []): void {
+    this.failed.delete(slot);
     this.workers[slot] = this.listen(slot, this.spawn(`simulation ${slot}`, traces), false);
     for (const u of this.uploads) this.workers[slot].postMessage({ ...u, id: 0, kind: 'upload' } satisfies WorkerRequest);
   }
@@ -92,15 +95,23 @@ export class WorkerPool {
   private listen(slot: Slot, w: WorkerLike, networked: boolean): WorkerLike {
     w.onmessage = (e: { data: WorkerResponse }) => this.receive(e.data);
     w.onerror = (e) => {
+      if (!networked) this.failed.add(slot);
       for (const [id, x] of this.waiting) if (x.slot === slot && x.networked === networked) this.settle(id, { id, kind: 'error', message: e.message || 'the worker failed' });
     };
     return w;
   }
 
-  /** The worker a request goes to: live fetches (and the exports of their runs) to the networked one. */
+  /**
+   * The worker a request goes to: live fetches (and the exports of their runs) to the networked one. A
+   * sandboxed worker that failed (one that never started among them) is replaced by the next request.
+   */
   private workerFor(slot: Slot, kind: RequestKind): WorkerLike {
     // a live run's view comes whole: only the sandboxed worker is asked for dots
     const networked = NETWORKED.has(kind) || (kind === 'export' && this.drawnBy[slot] === 'networked');
+    if (!networked && this.failed.has(slot)) {
+      this.workers[slot].terminate();
+      this.start(slot);
+    }
     if (!networked) return this.workers[slot];
     this.networked[slot] ??= this.listen(slot, networkWorker(simWorkerUrl, `live ${slot}`), true);
     return this.networked[slot];

@@ -1,6 +1,7 @@
 import { BUNDLED_TRACES, bundledTraceFiles } from '../../shared/scenarios/presets.ts';
 import { heldUntil } from './heldPoster.ts';
-import { PORT_MESSAGE, SANDBOX_FRAME_ATTRS } from './sandboxFrame.ts';
+import { sandboxWindow } from './frameReady.ts';
+import { PORT_MESSAGE } from './sandboxFrame.ts';
 
 /** What the pools use of a worker: one in the sandbox frame and one of the page's own both fit. */
 export interface WorkerLike {
@@ -148,51 +149,9 @@ class OwnWorker extends PageEnd {
   }
 }
 
-type FrameMessage = { kind: 'ready' } | { kind: 'error'; id: number; message: string };
-
-let frame: Promise<Window> | null = null;
 /** Workers in the frame by id, told of their failures. */
 const inFrame = new Map<number, SandboxedWorker>();
 let lastId = 0;
-
-/** The frame the page's HTML holds, or a new one like it. */
-function frameElement(): HTMLIFrameElement {
-  const there = document.getElementById(SANDBOX_FRAME_ATTRS.id);
-  if (there instanceof HTMLIFrameElement) return there;
-  const f = document.createElement('iframe');
-  for (const [name, value] of Object.entries(SANDBOX_FRAME_ATTRS)) f.setAttribute(name, value);
-  document.body.append(f);
-  return f;
-}
-
-/** How often the page asks a frame that has not said it listens. */
-const HELLO_EVERY_MS = 200;
-
-/**
- * The sandbox frame, resolved when its script listens. It says so as it starts and whenever asked: a frame
- * already in the page may have started before this listened. A hello that reaches the frame while its
- * document still loads goes to the empty document it replaces and is lost, as may its "ready" said before
- * this listened: the page asks again as the frame loads and until it answers.
- */
-function sandboxFrame(): Promise<Window> {
-  frame ??= new Promise((resolve) => {
-    const f = frameElement();
-    const hello = () => f.contentWindow?.postMessage({ kind: 'hello' }, '*');
-    const asking = setInterval(hello, HELLO_EVERY_MS);
-    f.addEventListener('load', hello);
-    window.addEventListener('message', (e: MessageEvent<FrameMessage>) => {
-      if (e.source === null || e.source !== f.contentWindow) return;
-      const m = e.data;
-      if (m.kind === 'ready') {
-        clearInterval(asking);
-        f.removeEventListener('load', hello);
-        resolve(f.contentWindow);
-      } else if (m.kind === 'error') inFrame.get(m.id)?.failedInFrame(String(m.message));
-    });
-    hello();
-  });
-  return frame;
-}
 
 const scripts = new Map<string, Promise<Blob>>();
 
@@ -235,7 +194,7 @@ class SandboxedWorker extends PageEnd {
   constructor(url: string, name: string, traces: readonly string[]) {
     super(traces);
     inFrame.set(this.id, this);
-    this.started = Promise.all([sandboxFrame(), script(url)]).then(
+    this.started = Promise.all([sandboxWindow((id, message) => inFrame.get(id)?.failedInFrame(message)), script(url)]).then(
       ([win, code]) => {
         if (!this.ended) win.postMessage({ kind: 'start', id: this.id, name, script: url, code, port: this.theirs }, '*', [this.theirs]);
         return win;

@@ -109,14 +109,18 @@ export class SweepPool {
   /**
    * The worker failed outside any run's answer (its script did not load, or something it ran threw where
    * nothing caught it): its point is answered with the failure and a fresh worker goes on with the sweep,
-   * which would otherwise wait for that point for ever.
+   * which would otherwise wait for that point for ever. Between sweeps it is only ended: the next sweep
+   * starts what it needs (a worker that cannot start at all would otherwise be started again for ever).
    */
   private crashed(w: PoolWorker, message: string): void {
     const s = this.sweep;
     w.dog.stop();
     w.worker.terminate();
+    if (!s) {
+      this.workers = this.workers.filter((x) => x !== w);
+      return;
+    }
     this.respawn(w);
-    if (!s) return;
     this.give(w, s.uploads);
     if (w.index < 0) return this.feed(w);
     s.onError(w.index, `the worker failed: ${message || 'it gave no reason'}`);
