@@ -104,6 +104,17 @@ describe('the sweep pool with user code that hangs', () => {
     workers[0].answer({ id: 1, kind: 'summary', summary: summary(11), wallMs: 5 });
     await expect(again).resolves.toBe(true);
     expect(results.at(-1)).toEqual([0, 11]);
+    // a later sweep's point of the same number that hangs is probed afresh, not failed as if still probing
+    void pool.run(
+      specs.slice(0, 2),
+      () => {},
+      (i, m) => errors.push([i, m]),
+    );
+    expect(workers[3].last()).toEqual({ id: 2, probeFrom: undefined });
+    workers[3].answer({ id: 2, kind: 'beat', callback: 'onAck', entered: 7 });
+    vi.advanceTimersByTime(HANG_MS);
+    expect(workers[4].last()).toEqual({ id: 2, probeFrom: 7 });
+    expect(errors).toEqual([[1, hangMessage('onTimeout')]]);
   });
 
   it('hands a replacing worker the sweep’s uploaded traces', () => {

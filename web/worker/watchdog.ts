@@ -42,16 +42,18 @@ export class Watchdog {
     clearTimeout(this.timer);
   }
 
-  /** Request `id` was answered. */
+  /** Request `id` was answered (a sweep's ids start again at 1: one probed before is not probed now). */
   done(id: number): void {
+    if (id === this.probing) this.probing = -1;
     if (this.watched?.id !== id) return;
     this.stop();
   }
 
-  /** The worker is gone (its requests too): no hang is waited for. */
+  /** The worker is gone (its requests too): no hang is waited for, nor a probe. */
   stop(): void {
     clearTimeout(this.timer);
     this.watched = null;
+    this.probing = -1;
   }
 }
 
