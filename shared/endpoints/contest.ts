@@ -41,12 +41,18 @@ export class ContestSender extends WindowedSender {
   receive(ack: Packet, now: number): void {
     if (this.nextAck <= ack.seq) this.nextAck = ack.seq + 1;
     this.acked(ack, now, this.nextAck);
-    for (let lost = this.losses.acked(ack.seq); lost >= 0; lost = this.losses.nextLoss()) this.lossDetected(now, lost);
+    const lost = this.losses.acked(ack.seq);
+    if (lost >= 0) this.lostFrom(lost, now);
     this.logAck(K.ack, ack.seq, now - ack.sentAt, ack.bytes, now);
     this.packets.release(ack);
     if (this.nextAck >= this.limit) return this.finish(now);
     this.timer.set(now + this.controller.timeoutMs());
     this.pump(now);
+  }
+
+  /** The packets an ACK showed lost, `first` and any after it. */
+  private lostFrom(first: number, now: number): void {
+    for (let lost = first; lost >= 0; lost = this.losses.nextLoss()) this.lossDetected(now, lost);
   }
 
   protected onTimer(now: number): void {
@@ -72,12 +78,14 @@ export class GapDetector {
 
   /** Records an ACK and returns the first packet it shows lost, or -1. */
   acked(seq: number): number {
-    if (seq === this.low && this.above === 0) {
-      // in order with nothing pending: the common case, one step
-      this.head = (this.head + 1) & (this.acks.length - 1);
-      this.low++;
-      return -1;
-    }
+    if (seq !== this.low || this.above !== 0) return this.outOfOrder(seq);
+    // in order with nothing pending: the common case, one step
+    this.head = (this.head + 1) & (this.acks.length - 1);
+    this.low++;
+    return -1;
+  }
+
+  private outOfOrder(seq: number): number {
     if (seq < this.low) return -1;
     const ahead = seq - this.low;
     if (ahead >= this.acks.length) this.grow(ahead);

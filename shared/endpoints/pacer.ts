@@ -20,7 +20,10 @@ export class Pacer {
    * its slot and the next one a gap of 1000 / rate ms later.
    */
   hold(now: number, rate: number): boolean {
-    if (rate === Infinity) return false;
+    return rate !== Infinity && this.paced(now, rate);
+  }
+
+  private paced(now: number, rate: number): boolean {
     if (now < this.nextAt) {
       this.wake.set(this.nextAt);
       return true;

@@ -149,16 +149,18 @@ export class DelayLine implements PacketSink {
   }
 
   receive(packet: Packet, now: number): void {
-    if (this.delayMs === 0 && this.fifo) {
-      this.next!.receive(packet, now);
-      return;
-    }
-    if (this.fifo) return this.line.push(packet, now + this.delayMs);
+    if (!this.fifo) return this.scatter(packet, now);
+    if (this.delayMs === 0) return this.next!.receive(packet, now);
+    this.line.push(packet, now + this.delayMs);
+  }
+
+  /**
+   * A packet with a delay of its own (jitter, reordering), as an event of its own. Out of `receive`: a
+   * function that makes a closure of its argument keeps the argument in a context it allocates at every call.
+   */
+  private scatter(packet: Packet, now: number): void {
     const delay = impairedDelay(this.delayMs, this.spec, this.reorderRng, this.jitterRng);
-    if (delay === 0) {
-      this.next!.receive(packet, now);
-      return;
-    }
+    if (delay === 0) return this.next!.receive(packet, now);
     const next = this.next!;
     this.scattered++;
     this.scheduler.at(now + delay, (t) => {

@@ -91,11 +91,16 @@ export class EventLog {
   }
 
   push(t: number, kind: number, flow: number, seq: number, bytes: number, value: number, window: number): void {
-    const i = this.length;
-    this.length = i + 1;
     this.kinds[kind]++;
+    if (this.stream === null) return this.store(t, kind, flow, seq, bytes, value, window);
+    this.length++;
     // as a value column stores it, so that a streamed run's figures are a stored one's to the bit
-    if (this.stream !== null) return this.stream.row(t, kind, flow, bytes, Math.fround(value));
+    this.stream.row(t, kind, flow, bytes, Math.fround(value));
+  }
+
+  // apart from push, which every event calls: a small push is inlined where it is called
+  private store(t: number, kind: number, flow: number, seq: number, bytes: number, value: number, window: number): void {
+    const i = this.length++;
     if (i === this.capacity) this.grow();
     this.t[i] = t;
     this.kind[i] = kind;

@@ -48,6 +48,12 @@ export function ackFor(data: Packet, now: number, ack = data.seq): Packet {
   return { flow: data.flow, seq: data.seq, bytes: ACK_BYTES, isAck: true, sentAt: data.sentAt, receivedAt: now, ack, retransmit: false, ecn: data.ecn };
 }
 
+function fresh(flow: number, seq: number, sentAt: number, bytes: number, ecn: number): Packet {
+  const p = dataPacket(flow, seq, sentAt, bytes);
+  p.ecn = ecn;
+  return p;
+}
+
 /**
  * Data packets for a sender whose every ACK comes back to it: an ACK the sender has read becomes one of
  * its next data packets, so a long run allocates no object per send. Only for ACKs nothing else holds on to.
@@ -59,11 +65,7 @@ export class PacketRecycler {
   private count = 0;
 
   data(flow: number, seq: number, sentAt: number, bytes: number, ecn: number = ECN.notEct): Packet {
-    if (this.count === 0) {
-      const fresh = dataPacket(flow, seq, sentAt, bytes);
-      fresh.ecn = ecn;
-      return fresh;
-    }
+    if (this.count === 0) return fresh(flow, seq, sentAt, bytes, ecn);
     const p = this.spare[--this.count];
     p.flow = flow;
     p.seq = seq;
