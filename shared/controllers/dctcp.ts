@@ -28,12 +28,19 @@ export class Dctcp extends Reno {
   }
 
   onAck(ack: Ack): void {
-    // Linux updates α (in_ack_event) before the ACK's echo makes it cut the window
     this.acked++;
     if (ack.ce) this.marked++;
-    if (ack.seq >= this.windowEnd) this.endRound();
+    const roundEnds = ack.seq >= this.windowEnd;
+    if (roundEnds && this.alphaBeforeCut) this.endRound();
     super.onAck(ack);
+    if (roundEnds && !this.alphaBeforeCut) this.endRound();
   }
+
+  /**
+   * Whether an ACK that ends a round updates α before its echo cuts the window: Linux's DCTCP updates α as
+   * the ACK comes in (in_ack_event), before it enters CWR (tcp_fastretrans_alert) and sets ssthresh.
+   */
+  protected readonly alphaBeforeCut: boolean = true;
 
   /** Whether the round's marks update α (always, for DCTCP). */
   protected measuring(): boolean {

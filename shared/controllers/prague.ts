@@ -8,10 +8,17 @@ import { defineScheme, type Ack } from './types.ts';
  * the window grows on every unmarked ACK, during the cut's round too (per ACK 1/w, or 1 in slow start),
  * so the random marks of a PI2 queue do not stall it; a loss halves it and stops growth for its round.
  * It paces at w/srtt (twice that in slow start below half of ssthresh), so its packets arrive smoothly
- * at a shallow L4S queue. Not modelled: the RTT-independence heuristics and the classic-ECN fallback
- * (both off by default in the reference's module parameters for the fallback; we leave scaling off).
+ * at a shallow L4S queue. On an ACK that both ends a round and brings the first echo of another, the
+ * cut comes first, with the α of the rounds before, as the reference orders them (DCTCP updates α first).
+ * Not modelled: the RTT-independence heuristics and the classic-ECN fallback (both off by default in the
+ * reference's module parameters for the fallback; we leave scaling off). Where this deviates: the
+ * reference keeps an integer window and books a cut (w·α/2, or half the window on a loss) as a debt paid
+ * one packet per ACK within the round; this window is a real number that takes the cut at once, as the
+ * other window schemes here do, so the window chart shows DCTCP's sawtooth.
  */
 class Prague extends Dctcp {
+  /** The reference updates α in its cong_control, after the ACK's echo entered CWR: the cut takes the α of the rounds before. */
+  protected readonly alphaBeforeCut = false;
   private sawCe = false;
   private lossRoundUntil = -1;
 

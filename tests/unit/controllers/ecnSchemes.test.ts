@@ -85,4 +85,25 @@ describe('TCP Prague (tcp_prague.c)', () => {
     for (const rtt of [20, 20, 20, 21, 22, 22]) srtt = 0.875 * srtt + 0.125 * rtt;
     expect(c.pacingRate()).toBeCloseTo(((2.5 + 1 / 2.5) * 1000) / srtt, 9);
   });
+
+  it('an echo on the ACK that ends a round cuts with the α of the rounds before, then α takes the round in (DCTCP: the other way round)', () => {
+    // After warm: the round ends at the ACK of 6; ACKs 4 and 5 unmarked (slow start: 7), 6 marked.
+    const run = (scheme: Scheme) => {
+      const c = make(scheme);
+      warm(c);
+      c.onAck(ack(4, 40, 61, { ce: false }));
+      c.onAck(ack(5, 40, 62, { ce: false }));
+      expect(c.windowSize()).toBe(7);
+      c.onAck(ack(6, 40, 62, { ce: true }));
+      return c.windowSize();
+    };
+    // Prague: α held at 1 until this first mark, so the cut is a half; updating α first would have taken
+    // 1 in 3 marked into it: 7 × (1 − (15/16 + 1/48)/2) = 3.65
+    expect(run(prague)).toBe(3.5);
+    // DCTCP: α = (15/16)⁴ after warm takes this round (1 of 3 marked) in before the cut; the ACK covers all
+    // that was sent, so its 1/w follows the cut
+    const alpha = (15 / 16) * (15 / 16) ** 4 + 1 / 3 / 16;
+    const cut = 7 * (1 - alpha / 2);
+    expect(run(dctcp)).toBeCloseTo(cut + 1 / cut, 12);
+  });
 });
