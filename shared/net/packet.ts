@@ -40,18 +40,12 @@ export interface PacketSink {
   receive(packet: Packet, now: number): void;
 }
 
-export function dataPacket(flow: number, seq: number, sentAt: number, bytes = DATA_BYTES): Packet {
-  return { flow, seq, bytes, isAck: false, sentAt, receivedAt: 0, ack: 0, retransmit: false, ecn: ECN.notEct };
+export function dataPacket(flow: number, seq: number, sentAt: number, bytes = DATA_BYTES, ecn: number = ECN.notEct): Packet {
+  return { flow, seq, bytes, isAck: false, sentAt, receivedAt: 0, ack: 0, retransmit: false, ecn };
 }
 
 export function ackFor(data: Packet, now: number, ack = data.seq): Packet {
   return { flow: data.flow, seq: data.seq, bytes: ACK_BYTES, isAck: true, sentAt: data.sentAt, receivedAt: now, ack, retransmit: false, ecn: data.ecn };
-}
-
-function fresh(flow: number, seq: number, sentAt: number, bytes: number, ecn: number): Packet {
-  const p = dataPacket(flow, seq, sentAt, bytes);
-  p.ecn = ecn;
-  return p;
 }
 
 /**
@@ -65,7 +59,7 @@ export class PacketRecycler {
   private count = 0;
 
   data(flow: number, seq: number, sentAt: number, bytes: number, ecn: number = ECN.notEct): Packet {
-    if (this.count === 0) return fresh(flow, seq, sentAt, bytes, ecn);
+    if (this.count === 0) return dataPacket(flow, seq, sentAt, bytes, ecn);
     const p = this.spare[--this.count];
     p.flow = flow;
     p.seq = seq;
