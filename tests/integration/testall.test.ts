@@ -141,8 +141,11 @@ describe("testall's programs: stopping one stops all it started", () => {
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    for (let i = 0; i < 300 && marked(sendMark, child.pid!).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    // both running (on a loaded machine the one started second may come well after the first)
+    const started = () => marked(sendMark, child.pid!).length > 0 && marked(recvMark, child.pid!).length > 0;
+    for (let i = 0; i < 300 && !started(); i++) await new Promise((r) => setTimeout(r, 50));
     expect(marked(recvMark, child.pid!).length).toBeGreaterThan(0);
+    expect(marked(sendMark, child.pid!).length).toBeGreaterThan(0);
     child.kill('SIGINT');
     expect(await closed).toBe(130);
     expect(stderr).toBe('testall: stopped by SIGINT\n');
