@@ -71,6 +71,9 @@ function runnable(): number | null {
   }
 }
 
+/** A meter of this process's timer lateness and the machine's runnable threads (timerLagMeter). */
+export type TimerLag = { late(): number; crowd(): number; stop(): void };
+
 /**
  * Measures how late this process's own 1 ms timers fire while a timed check runs (how long the machine
  * keeps a process that asks for the CPU waiting, whatever took the CPU: the hypervisor or another process),
@@ -79,7 +82,7 @@ function runnable(): number | null {
  * deadline (the relay's timed sends, the link's clock) waits behind them, so more runnable threads than
  * cores count as starvation too.
  */
-export function timerLagMeter(): { late(): number; crowd(): number; stop(): void } {
+export function timerLagMeter(): TimerLag {
   const lags: number[] = [];
   const crowd: number[] = [];
   const started = performance.now();
@@ -113,7 +116,7 @@ export function timerLagMeter(): { late(): number; crowd(): number; stop(): void
  * machine had more threads ready to run than its cores and CROWD_OWN, on average: beside other test files
  * or a browser, the suite crowds the machine itself.
  */
-export function judgeTimingUnlessStarved(ctx: TestContext, steal: { share(): number }, lag: { late(): number; crowd(): number; stop(): void }, { alone = false } = {}): void {
+export function judgeTimingUnlessStarved(ctx: TestContext, steal: { share(): number }, lag: TimerLag, { alone = false } = {}): void {
   lag.stop();
   judgeTimingUnlessStolen(ctx, steal);
   const late = lag.late();

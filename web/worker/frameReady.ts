@@ -1,7 +1,7 @@
 import { SANDBOX_FRAME_ATTRS, SANDBOX_FRAME_PATH } from './sandboxFrame.ts';
 
 /** What the frame says to the page: it listens, or a worker it started failed. */
-export type FrameMessage = { kind: 'ready' } | { kind: 'error'; id: number; message: string };
+type FrameMessage = { kind: 'ready' } | { kind: 'error'; id: number; message: string };
 
 /** How often the page asks a frame that has not said it listens. */
 const HELLO_EVERY_MS = 200;
