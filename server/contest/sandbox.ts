@@ -88,8 +88,8 @@ export class Sandbox {
     return [...(this.network ?? []), ...limits, ...node];
   }
 
-  /** One run: its scores, or the sentence that says why the controller has none. */
-  run(input: RunInput, limits: SandboxLimits): Promise<RunOutput> {
+  /** One run: its scores, or the sentence that says why the controller has none. `stop` kills it (its answer is then not a run's). */
+  run(input: RunInput, limits: SandboxLimits, stop?: AbortSignal): Promise<RunOutput> {
     const [cmd, ...args] = this.command(limits);
     const child = spawn(cmd, args, { env: {}, stdio: ['pipe', 'pipe', 'pipe'] });
     this.running.add(child);
@@ -98,6 +98,8 @@ export class Sandbox {
     } catch {
       // a process that already ended: its exit says why
     }
+    const kill = () => child.kill('SIGKILL');
+    stop?.addEventListener('abort', kill, { once: true });
     let out = '';
     let err = '';
     let timedOut = false;
@@ -115,6 +117,7 @@ export class Sandbox {
       child.on('error', (e) => resolve({ ok: false, kind: 'sandbox', error: `the sandbox could not start (${e.message})` }));
       child.on('close', (code, signal) => {
         clearInterval(timer);
+        stop?.removeEventListener('abort', kill);
         this.running.delete(child);
         resolve(outcome({ code, signal, out, err, timedOut }, limits));
       });

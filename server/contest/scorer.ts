@@ -6,8 +6,10 @@ import { traceFiles } from './traces.ts';
 /**
  * Scores submissions on every contest trace, each run in its own sandbox process, at most `slots` at
  * once (the relay keeps a core of its own); submissions first, then the built-in schemes the plane shows
- * for reference. Submissions take turns by client address (round robin), so that one address's backlog
- * delays another address's submission by at most one of its submissions per slot (under way, or next in its turn).
+ * for reference. A submission never waits for a reference: one under way is stopped to free its slot, and
+ * starts again once no submission waits (runs are niced, so on a busy machine one can take a minute).
+ * Submissions take turns by client address (round robin), so that one address's backlog delays another
+ * address's submission by at most one of its submissions per slot (under way, or next in its turn).
  */
 
 export interface Job {
@@ -54,6 +56,8 @@ export class Scorer {
   private readonly lastTurn = new Map<string, number>();
   private busy = 0;
   private stopped = false;
+  /** The reference runs under way, each with what stops it. */
+  private readonly referencesRunning = new Map<Job, AbortController>();
 
   constructor(
     private readonly sandbox: Sandbox,
@@ -76,7 +80,15 @@ export class Scorer {
     this.lastTurn.set(address, turn);
     const after = this.submissions.findLastIndex((w) => w.turn <= turn);
     this.submissions.splice(after + 1, 0, { job, address, turn });
+    this.yieldReference();
     this.next();
+  }
+
+  /** Stops a reference run under way when the submissions waiting outnumber the slots free or being freed. */
+  private yieldReference(): void {
+    const running = [...this.referencesRunning.values()];
+    const freeing = this.s.slots - this.busy + running.filter((c) => c.signal.aborted).length;
+    if (this.submissions.length > freeing) running.find((c) => !c.signal.aborted)?.abort();
   }
 
   /** Queues a built-in scheme's reference runs, after every submission. */
@@ -86,32 +98,40 @@ export class Scorer {
   }
 
   /** The next job: the submission of the earliest turn, else a reference. */
-  private take(): Job | undefined {
+  private take(): { job: Job; reference: boolean } | undefined {
     const first = this.submissions.shift();
-    if (!first) return this.references.shift();
+    if (!first) {
+      const job = this.references.shift();
+      return job && { job, reference: true };
+    }
     this.turn = first.turn;
     for (const [address, turn] of this.lastTurn) if (turn < this.turn) this.lastTurn.delete(address);
-    return first.job;
+    return { job: first.job, reference: false };
   }
 
   private next(): void {
     while (!this.stopped && this.busy < this.s.slots) {
-      const job = this.take();
-      if (!job) return;
+      const taken = this.take();
+      if (!taken) return;
       this.busy++;
-      void this.score(job).finally(() => {
+      const stop = new AbortController();
+      if (taken.reference) this.referencesRunning.set(taken.job, stop);
+      void this.score(taken.job, stop.signal).finally(() => {
+        this.referencesRunning.delete(taken.job);
         this.busy--;
         this.next();
       });
     }
   }
 
-  private async score(job: Job): Promise<void> {
+  /** Runs a job on every trace; a reference stopped for a submission goes back to the head of its queue. */
+  private async score(job: Job, stop: AbortSignal): Promise<void> {
     job.started();
     const scores: (TraceScore & { omniscient: Omniscient | null })[] = [];
     for (const t of this.s.traces) {
-      const out = await this.sandbox.run({ code: job.code, scheme: job.scheme, trace: t.source, link: this.s.link, files: traceFiles(t.source) }, this.s.limits);
+      const out = await this.sandbox.run({ code: job.code, scheme: job.scheme, trace: t.source, link: this.s.link, files: traceFiles(t.source) }, this.s.limits, stop);
       if (this.stopped) return;
+      if (stop.aborted) return void this.references.unshift(job);
       if (!out.ok) {
         job.finished(t.heldOut ? { error: `on a held-out trace: ${out.error}`, hidden: UNTOLD } : { error: `on ${t.trace}: ${out.error}` });
         return;

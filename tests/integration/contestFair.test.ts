@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContestEvent } from '../../shared/contest/api.ts';
 import { contestRelay, postSubmissionFrom, settled } from '../helpers/contest.ts';
+import { until } from '../helpers/relay.ts';
 
 /**
  * One client address cannot take what the others need: it has at most --contest-waiting-per-client
@@ -95,10 +96,11 @@ describe('the class contest: one address among others', () => {
       const victim = await post('127.0.0.2', { id: 'victim', code: QUICK });
       expect(victim.status).toBe(202);
       expect((await settled(relay.url, victim.json.submission)).status).toBe('failed');
-      await Promise.all(flood.map((s) => settled(relay.url, s)));
       // the victim started right after the flood's run under way (if one was), before the flood's others
+      // (the flood's runs left take most of a minute on a busy machine: they are not waited for)
+      await until(() => feed.started.includes(victim.json.submission), 10_000);
       const order = feed.started.filter((s) => flood.includes(s) || s === victim.json.submission);
-      expect(order).toHaveLength(flood.length + 1);
+      expect(order.indexOf(victim.json.submission)).toBeGreaterThanOrEqual(0);
       expect(order.indexOf(victim.json.submission)).toBeLessThanOrEqual(1);
     } finally {
       feed.close();

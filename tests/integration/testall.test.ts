@@ -138,14 +138,16 @@ describe("testall's programs: stopping one stops all it started", () => {
     const recv = `python3 -c "import socket, sys, time; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('127.0.0.1', int(sys.argv[-1]))); time.sleep(20)" ${recvMark}`;
     const send = `python3 -c "import time; time.sleep(20)" ${sendMark}`;
     const child = spawn(process.execPath, tsxArgs('server/cli/testall.ts', ['--send', send, '--recv', recv, '--only', 'basic']), { cwd: ROOT });
-    let stderr = '';
+    let [stdout, stderr] = ['', ''];
+    child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    // both running (on a loaded machine the one started second may come well after the first)
+    // Both running. On a loaded machine the sender, started once the receiver is bound and the link open,
+    // may come many seconds after the receiver; what testall printed meanwhile says why it has not.
     const started = () => marked(sendMark, child.pid!).length > 0 && marked(recvMark, child.pid!).length > 0;
-    for (let i = 0; i < 300 && !started(); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(marked(recvMark, child.pid!).length).toBeGreaterThan(0);
-    expect(marked(sendMark, child.pid!).length).toBeGreaterThan(0);
+    for (let i = 0; i < 900 && !started() && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(marked(recvMark, child.pid!).length, stdout + stderr).toBeGreaterThan(0);
+    expect(marked(sendMark, child.pid!).length, stdout + stderr).toBeGreaterThan(0);
     child.kill('SIGINT');
     expect(await closed).toBe(130);
     expect(stderr).toBe('testall: stopped by SIGINT\n');

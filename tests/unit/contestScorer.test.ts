@@ -3,11 +3,19 @@ import type { RunOutput } from '../../server/contest/runProtocol.ts';
 import type { Sandbox } from '../../server/contest/sandbox.ts';
 import { Scorer } from '../../server/contest/scorer.ts';
 
-/** A sandbox whose runs end when the test says: each run waits in `runs` for its answer. */
+/** A sandbox whose runs end when the test says, or when stopped: each run waits in `runs` for its answer. */
 function heldSandbox() {
   const runs: ((out: RunOutput) => void)[] = [];
-  const sandbox = { run: () => new Promise<RunOutput>((r) => runs.push(r)) } as unknown as Sandbox;
-  return { sandbox, finishOne: () => runs.shift()?.({ ok: false, kind: 'exception', error: 'done' }) };
+  const run = (_input: unknown, _limits: unknown, stop?: AbortSignal) =>
+    new Promise<RunOutput>((resolve) => {
+      runs.push(resolve);
+      stop?.addEventListener('abort', () => {
+        runs.splice(runs.indexOf(resolve), 1);
+        resolve({ ok: false, kind: 'sandbox', error: 'killed' });
+      });
+    });
+  const sandbox = { run } as unknown as Sandbox;
+  return { sandbox, running: () => runs.length, finishOne: () => runs.shift()?.({ ok: false, kind: 'exception', error: 'done' }) };
 }
 
 /** A scorer of one slot on one trace, and the jobs' names in the order they started. */
@@ -29,21 +37,35 @@ describe('the contest scorer', () => {
   it('takes submissions by address in turn, one slot: a newcomer waits for the run under way only; a reference when no submission waits', async () => {
     const { sandbox, finishOne } = heldSandbox();
     const { scorer, started, job } = oneSlot(sandbox);
-    scorer.addReference(job('reference'));
     for (const name of ['a1', 'a2', 'a3']) scorer.add(job(name), '10.0.0.1');
+    scorer.addReference(job('reference'));
     scorer.add(job('b1'), '10.0.0.2');
     scorer.add(job('b2'), '10.0.0.2');
-    expect([scorer.waiting, scorer.waitingFrom('10.0.0.1'), scorer.waitingFrom('10.0.0.2')]).toEqual([5, 3, 2]);
-    for (let i = 0; i < 5; i++) {
+    expect([scorer.waiting, scorer.waitingFrom('10.0.0.1'), scorer.waitingFrom('10.0.0.2')]).toEqual([4, 2, 2]);
+    for (let i = 0; i < 6; i++) {
       finishOne();
       await flush();
     }
     scorer.add(job('c1'), '10.0.0.3');
-    for (let i = 0; i < 3; i++) {
-      finishOne();
-      await flush();
-    }
-    expect(started).toEqual(['reference', 'a1', 'b1', 'a2', 'b2', 'a3', 'c1']);
+    finishOne();
+    await flush();
+    expect(started).toEqual(['a1', 'b1', 'a2', 'b2', 'a3', 'reference', 'c1']);
+  });
+
+  it('stops a reference run for a submission, and runs the reference again from its start once none waits', async () => {
+    const { sandbox, running, finishOne } = heldSandbox();
+    const { scorer, started, job } = oneSlot(sandbox);
+    scorer.addReference(job('r1'));
+    scorer.addReference(job('r2'));
+    expect([started, running()]).toEqual([['r1'], 1]);
+    scorer.add(job('a1'), '10.0.0.1');
+    await flush();
+    expect([started, running(), scorer.waiting]).toEqual([['r1', 'a1'], 1, 0]);
+    finishOne();
+    await flush();
+    finishOne();
+    await flush();
+    expect(started).toEqual(['r1', 'a1', 'r1', 'r2']);
   });
 
   it('puts a newcomer before the second submission of an address already served', async () => {
