@@ -84,11 +84,13 @@ export class Scorer {
     this.next();
   }
 
-  /** Stops a reference run under way when the submissions waiting outnumber the slots free or being freed. */
+  /**
+   * Stops a reference run under way when the submissions waiting outnumber the free slots: one per
+   * submission added, so no more are stopped than submissions wait (one being stopped still holds its slot).
+   */
   private yieldReference(): void {
-    const running = [...this.referencesRunning.values()];
-    const freeing = this.s.slots - this.busy + running.filter((c) => c.signal.aborted).length;
-    if (this.submissions.length > freeing) running.find((c) => !c.signal.aborted)?.abort();
+    if (this.submissions.length <= this.s.slots - this.busy) return;
+    for (const stop of this.referencesRunning.values()) if (!stop.signal.aborted) return stop.abort();
   }
 
   /** Queues a built-in scheme's reference runs, after every submission. */

@@ -18,13 +18,13 @@ function heldSandbox() {
   return { sandbox, running: () => runs.length, finishOne: () => runs.shift()?.({ ok: false, kind: 'exception', error: 'done' }) };
 }
 
-/** A scorer of one slot on one trace, and the jobs' names in the order they started. */
-function oneSlot(sandbox: Sandbox) {
+/** A scorer of `slots` slots (one unless said) on one trace, and the jobs' names in the order they started. */
+function oneSlot(sandbox: Sandbox, slots = 1) {
   const scorer = new Scorer(sandbox, {
     traces: [{ trace: 'Verizon-LTE-short', source: 'Verizon-LTE-short', heldOut: false }],
     link: {},
     limits: { memoryMb: 64, cpuSeconds: 1, wallSeconds: 1 },
-    slots: 1,
+    slots,
   });
   const started: string[] = [];
   const job = (name: string) => ({ code: '', scheme: 'user', started: () => started.push(name), finished: () => {} });
@@ -66,6 +66,27 @@ describe('the contest scorer', () => {
     finishOne();
     await flush();
     expect(started).toEqual(['r1', 'a1', 'r1', 'r2']);
+  });
+
+  it('with two slots, stops only as many reference runs as submissions wait, however close they come', async () => {
+    const { sandbox, running, finishOne } = heldSandbox();
+    const { scorer, started, job } = oneSlot(sandbox, 2);
+    for (const name of ['r1', 'r2', 'r3']) scorer.addReference(job(name));
+    scorer.add(job('a1'), '10.0.0.1');
+    await flush();
+    expect([started, running(), scorer.waiting]).toEqual([['r1', 'r2', 'a1'], 2, 0]);
+    // r2 ends, then a1: the stopped r1 and then r3 take their slots
+    finishOne();
+    await flush();
+    finishOne();
+    await flush();
+    expect(started).toEqual(['r1', 'r2', 'a1', 'r1', 'r3']);
+    // two submissions in one turn of the event loop, while the first reference stopped still holds its slot
+    scorer.add(job('b1'), '10.0.0.2');
+    scorer.add(job('c1'), '10.0.0.3');
+    scorer.add(job('d1'), '10.0.0.4');
+    await flush();
+    expect([started, running(), scorer.waiting]).toEqual([['r1', 'r2', 'a1', 'r1', 'r3', 'b1', 'c1'], 2, 1]);
   });
 
   it('puts a newcomer before the second submission of an address already served', async () => {
