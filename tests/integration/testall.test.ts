@@ -144,8 +144,7 @@ describe("testall's programs: stopping one stops all it started", () => {
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
     // Both running. On a loaded machine the sender, started once the receiver is bound and the link open,
     // may come many seconds after the receiver; what testall printed meanwhile says why it has not. Judged
-    // on the look that saw both: a second look may fall on the sender's shell as it becomes the program
-    // (its command line is empty for that moment).
+    // on the look that saw both: on a loaded machine a second look has missed a sender the first one saw.
     let seen = { recv: 0, send: 0 };
     const look = () => (seen = { recv: marked(recvMark, child.pid!).length, send: marked(sendMark, child.pid!).length });
     for (let i = 0; i < 900 && (look().recv === 0 || seen.send === 0) && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 50));
