@@ -48,55 +48,91 @@ export function signalDelayPercentile(arrivals: ArrayLike<number>, departures: A
 }
 
 /**
- * The same by a histogram of the delays' ranges, or null when the packets are out of order, a departure is
- * off the grid or the delays span too wide a range. Packet k adds one over its range of milliseconds,
- * (last of k − 1, last of k]; a packet arriving in the millisecond of the one before has an empty range.
- * Both passes treat every packet alike, empty range or not: on a busy link about half the packets share a
- * millisecond with the one before, in no order a branch could predict.
+ * The same by a histogram of the delays, or null when the packets are out of order, a departure is off
+ * the grid or before its arrival's millisecond, or the delays span too wide a range. A delay is at least
+ * 0 (a departure is no earlier than its arrival), so the histogram starts at 0; a pass that finds a
+ * delay past its end starts again with one that holds it.
  */
 function histogramPercentile(arrivals: ArrayLike<number>, departures: ArrayLike<number>, p: number): number | null {
   const n = arrivals.length;
-  const first = Math.floor(arrivals[0]);
-  const samples = Math.floor(arrivals[n - 1]) - first + 1;
-  if (samples <= 0) return null;
-  // bounds of the delays, d − first − j for j in the range: an empty range's bounds hold no delay but widen nothing that matters
-  let lo = Infinity;
-  let hi = -Infinity;
+  // times from 0 to 2^31 ms, so that a millisecond is an int32 (| 0) in the pass; ordered arrivals all are
+  if (!(arrivals[0] >= 0 && arrivals[n - 1] < 2 ** 31)) return null;
+  const samples = (arrivals[n - 1] | 0) - (arrivals[0] | 0) + 1;
+  let steps = lentSteps();
+  let used = stepsOfRanges(arrivals, departures, steps);
+  while (used > steps.length && used <= 4 * samples + 65_536) {
+    giveBackSteps(steps, -1);
+    steps = lentSteps(2 * used);
+    used = stepsOfRanges(arrivals, departures, steps);
+  }
+  let found: number | null = null;
+  if (used >= 0 && used <= steps.length) {
+    let k = Math.min(samples - 1, Math.floor(p * samples));
+    let count = 0;
+    // the bins count every millisecond once: the scan ends by the last bin used
+    for (let v = 0; v < used && found === null; v++) {
+      count += steps[v];
+      k -= count;
+      if (k < 0) found = v;
+    }
+  }
+  giveBackSteps(steps, used);
+  return found;
+}
+
+/**
+ * Packet k adds one to each delay of its range of milliseconds, (last of k − 1, last of k], as a
+ * difference array: +1 at its smallest delay, −1 past its largest. Returns how many bins that takes,
+ * or −1 when the packets are not as a histogram needs them; when `steps` has fewer, the pass stopped at
+ * the first delay past its end. Every packet counts alike: on a busy link about half share a millisecond
+ * with the one before (an empty range: +1 and −1 in one bin), in no order a branch could predict.
+ */
+function stepsOfRanges(arrivals: ArrayLike<number>, departures: ArrayLike<number>, steps: Int32Array): number {
+  const size = steps.length;
+  const first = arrivals[0] | 0;
   let previous = -Infinity;
   let previousDeparture = -Infinity;
   let done = -1;
-  for (let k = 0; k < n; k++) {
+  let used = 0;
+  for (let k = 0; k < arrivals.length; k++) {
     const a = arrivals[k];
     const d = departures[k];
     // a FIFO never departs out of order: that test first, so the arrivals' ties cost no guess
-    if (a < previous || (d < previousDeparture && a === previous) || d !== Math.floor(d)) return null;
+    if (a < previous || (d < previousDeparture && a === previous) || (d | 0) !== d) return -1;
     previous = a;
     previousDeparture = d;
-    const last = Math.floor(a) - first;
-    if (d - first - last < lo) lo = d - first - last;
-    if (d - first - done - 1 > hi) hi = d - first - done - 1;
+    const last = (a | 0) - first;
+    const wait = (d | 0) - first;
+    if (wait < last) return -1;
+    if (wait - done >= size) return wait - done + 1;
+    steps[wait - last]++;
+    steps[wait - done]--;
+    if (wait - done >= used) used = wait - done + 1;
     done = last;
   }
-  if (hi - lo > 4 * samples + 65_536) return null;
-  // a difference array: +1 where a packet's range starts, −1 past its end (the same bin for an empty range)
-  const steps = new Int32Array(hi - lo + 2);
-  done = -1;
-  for (let k = 0; k < n; k++) {
-    const last = Math.floor(arrivals[k]) - first;
-    const d = departures[k] - first - lo;
-    steps[d - last]++;
-    steps[d - done]--;
-    done = last;
-  }
-  const wanted = Math.min(samples - 1, Math.floor(p * samples));
-  let count = 0;
-  let seen = 0;
-  for (let v = 0; v < steps.length; v++) {
-    count += steps[v];
-    seen += count;
-    if (seen > wanted) return v + lo;
-  }
-  return hi;
+  return used;
+}
+
+/**
+ * A zeroed histogram lent from one call to the next: making a fresh one costs more than a small flow's
+ * packets take to count (a run of a hundred flows takes a hundred signal delays).
+ */
+let spareSteps: Int32Array = new Int32Array(0);
+const SPARE_STEPS_MAX = 1 << 18;
+
+/** At least `bins` zeroed bins (8192 first: most delays are under 8 s). */
+function lentSteps(bins = 8192): Int32Array {
+  const steps = spareSteps.length >= bins ? spareSteps : new Int32Array(bins);
+  spareSteps = new Int32Array(0);
+  return steps;
+}
+
+/** Zeroes the first `used` bins (all when `used` is not a count of them) and keeps the histogram for the next call unless it is large. */
+function giveBackSteps(steps: Int32Array, used: number): void {
+  if (steps.length > SPARE_STEPS_MAX || steps.length < spareSteps.length) return;
+  if (used >= 0 && used <= steps.length) steps.fill(0, 0, used);
+  else steps.fill(0);
+  spareSteps = steps;
 }
 
 /** The packets ordered by arrival, and of several arriving together, by departure. */

@@ -1,7 +1,7 @@
 /**
  * Discrete-event scheduler in virtual milliseconds. Events at the same instant run in the order they were
- * scheduled, which makes every run deterministic. The heap keeps times and tie-break counters in typed
- * arrays so that hundreds of thousands of events cost no per-event objects beyond the callback.
+ * scheduled, which makes every run deterministic. Times (and tie-break counters) are kept in typed arrays
+ * so that hundreds of thousands of events cost no per-event objects beyond the callback.
  */
 export type Action = (now: number) => void;
 
@@ -11,12 +11,23 @@ export interface Clock {
   at(at: number, action: Action): void;
 }
 
+/**
+ * Up to this many events pending are kept sorted, latest first: the next event is the last, taken without
+ * a comparison, and a new one moves past the few due before it (a one-flow run has a handful pending:
+ * each link's wake-up, each delay line's next exit, the sender's timers). Past it (a jittered line's
+ * packets, many flows' timers) they go to a binary heap, until few are left again.
+ */
+const SORTED_MAX = 32;
+const SORTED_AGAIN = 8;
+
 export class Scheduler implements Clock {
   now = 0;
-  private times = new Float64Array(1024);
-  private order = new Float64Array(1024);
+  private times = new Float64Array(64);
+  /** In the heap, each entry's place in the order of scheduling (ties go to the earlier). */
+  private order = new Float64Array(64);
   private actions: Action[] = [];
   private size = 0;
+  private heap = false;
   private counter = 0;
   private stopped = false;
 
@@ -24,21 +35,19 @@ export class Scheduler implements Clock {
   at(at: number, action: Action): void {
     const t = at < this.now ? this.now : at;
     if (this.size === this.times.length) this.grow();
+    if (this.heap) return this.push(t, action);
+    if (this.size === SORTED_MAX) return this.toHeap(t, action);
+    const times = this.times;
+    const actions = this.actions;
     let i = this.size++;
-    const order = this.counter++;
-    // sift up; every entry already in the heap was scheduled earlier, so it goes first at an equal time
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      const pt = this.times[p];
-      if (pt <= t) break;
-      this.times[i] = pt;
-      this.order[i] = this.order[p];
-      this.actions[i] = this.actions[p];
-      i = p;
+    // before every entry due at or before t, including those scheduled earlier at t, which run first
+    while (i > 0 && times[i - 1] <= t) {
+      times[i] = times[i - 1];
+      actions[i] = actions[i - 1];
+      i--;
     }
-    this.times[i] = t;
-    this.order[i] = order;
-    this.actions[i] = action;
+    times[i] = t;
+    actions[i] = action;
   }
 
   after(delay: number, action: Action): void {
@@ -49,9 +58,9 @@ export class Scheduler implements Clock {
   run(until = Infinity): void {
     this.stopped = false;
     while (this.size > 0 && !this.stopped) {
-      const t = this.times[0];
+      const t = this.nextAt;
       if (t > until) break;
-      const action = this.popMin();
+      const action = this.heap ? this.popMin() : this.popLast();
       this.now = t;
       action(t);
     }
@@ -68,7 +77,60 @@ export class Scheduler implements Clock {
 
   /** Time of the earliest pending event, or Infinity (a real-time driver sleeps until then). */
   get nextAt(): number {
-    return this.size > 0 ? this.times[0] : Infinity;
+    if (this.size === 0) return Infinity;
+    return this.heap ? this.times[0] : this.times[this.size - 1];
+  }
+
+  private popLast(): Action {
+    const last = --this.size;
+    const action = this.actions[last];
+    this.actions[last] = undefined as unknown as Action;
+    return action;
+  }
+
+  /** The sorted entries become a heap (earliest first is one), counted in the order they run, and `action` joins them. */
+  private toHeap(t: number, action: Action): void {
+    const { times, actions } = this;
+    for (let i = 0, j = this.size - 1; i < j; i++, j--) {
+      [times[i], times[j]] = [times[j], times[i]];
+      [actions[i], actions[j]] = [actions[j], actions[i]];
+    }
+    for (let i = 0; i < this.size; i++) this.order[i] = this.counter++;
+    this.heap = true;
+    this.push(t, action);
+  }
+
+  /** Few entries left: sorted again, latest first, in the order the heap gives them. */
+  private toSorted(): void {
+    const n = this.size;
+    const times = new Float64Array(n);
+    const actions: Action[] = [];
+    for (let i = n - 1; i >= 0; i--) {
+      times[i] = this.times[0];
+      actions[i] = this.popMin();
+    }
+    this.times.set(times);
+    for (let i = 0; i < n; i++) this.actions[i] = actions[i];
+    this.size = n;
+    this.heap = false;
+  }
+
+  private push(t: number, action: Action): void {
+    let i = this.size++;
+    const order = this.counter++;
+    // sift up; every entry already in the heap was scheduled earlier, so it goes first at an equal time
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const pt = this.times[p];
+      if (pt <= t) break;
+      this.times[i] = pt;
+      this.order[i] = this.order[p];
+      this.actions[i] = this.actions[p];
+      i = p;
+    }
+    this.times[i] = t;
+    this.order[i] = order;
+    this.actions[i] = action;
   }
 
   private popMin(): Action {
@@ -96,6 +158,7 @@ export class Scheduler implements Clock {
       this.actions[i] = a;
     }
     this.actions[last] = undefined as unknown as Action;
+    if (last === SORTED_AGAIN) this.toSorted();
     return top;
   }
 

@@ -7,10 +7,13 @@ const bySorting = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Mat
 
 /** Samples of each kind the runs give: whole ms in a small range (counted), in a wide one, and fractions (selected). */
 function samples(rng: Rng): Record<string, number[]> {
-  const n = 1 + rng.int(300);
+  // few samples are selected, many (past a thousand) counted when they are whole
+  const n = rng.int(2) === 0 ? 1 + rng.int(300) : 1000 + rng.int(3000);
   const of = (draw: () => number) => Array.from({ length: n }, draw);
   return {
     'whole, small range': of(() => rng.int(40) - 5),
+    'whole, from 0': of(() => rng.int(40)),
+    'whole, past a thousand': of(() => rng.int(20_000)),
     'whole, wide range': of(() => rng.int(1e9)),
     fractions: of(() => rng.uniform(-50, 50)),
     'few values, many repeats': of(() => [0.5, 2.25, 7][rng.int(3)]),

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Scheduler, Timer } from '../../shared/sim/scheduler.ts';
 
@@ -32,6 +33,40 @@ describe('Scheduler', () => {
     expect(seen).toEqual([10]);
     expect(s.now).toBe(15);
     expect(s.pending).toBe(1);
+  });
+
+  it('runs events as a sorted list of (time, order scheduled) would, while the pending count crosses 32 and falls to 8 again and again', () => {
+    // events scheduled from inside events, a few steps ahead (many ties), in bursts that pile up and drain
+    let piledUp = 0;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 6 })), { minLength: 1, maxLength: 400 }), (plan) => {
+        const s = new Scheduler();
+        const want: [number, number][] = [];
+        const seen: number[] = [];
+        let next = 0;
+        let most = 0;
+        const schedule = (at: number) => {
+          const id = next++;
+          want.push([Math.max(at, s.now), id]);
+          s.at(at, () => {
+            seen.push(id);
+            const [burst, step] = plan[id % plan.length];
+            for (let k = 0; k < burst % 4 && next < 3000; k++) schedule(s.now + step + k);
+          });
+          most = Math.max(most, s.pending);
+        };
+        for (const [burst, step] of plan) for (let k = 0; k < burst % 8; k++) schedule(step * 3 + k);
+        s.run();
+        // each event runs after all scheduled before it at its time and all due earlier
+        const order = new Map(want.map(([t, id], rank) => [id, [t, rank]]));
+        const sorted = [...seen].sort((x, y) => order.get(x)![0] - order.get(y)![0] || order.get(x)![1] - order.get(y)![1]);
+        expect(seen).toEqual(sorted);
+        expect(seen.length).toBe(want.length);
+        if (most > 32) piledUp++;
+      }),
+      { numRuns: 300, seed: 41 },
+    );
+    expect(piledUp).toBeGreaterThan(100);
   });
 
   it('keeps ties in the order scheduled among thousands of events at a few instants', () => {

@@ -49,4 +49,40 @@ describe('the signal delay percentile, counted from the packets', () => {
     const departures = [1, 1e9, 1e9, 1e9 + 5];
     expect(signalDelayPercentile(arrivals, departures)).toBe(percentile(signalDelays(arrivals, departures)));
   });
+
+  it('is the same for delays past the histogram’s first size (a long outage), at every p', () => {
+    // a packet waits 20 s: ms 1 and 2 wait for it (delays 20000, 19999), ms 3 for the next (20002)
+    const arrivals = [0, 2.5, 3, 3.5];
+    const departures = [1, 20_001, 20_005, 20_006];
+    expect(Array.from(signalDelays(arrivals, departures))).toEqual([1, 20_000, 19_999, 20_002]);
+    for (const p of [0, 0.25, 0.5, 0.95]) expect(signalDelayPercentile(arrivals, departures, p)).toBe(percentile(signalDelays(arrivals, departures), p));
+    expect(signalDelayPercentile(arrivals, departures)).toBe(20_002);
+  });
+
+  it('starts each call from an empty histogram, whatever the call before counted', () => {
+    // one packet waiting 10 ms marks bins 10 and 11; packets waiting 20 ms after it must not see those marks
+    const cases: [number[], number[]][] = [
+      [[0], [10]],
+      [
+        [0, 1, 2, 3],
+        [20, 21, 22, 23],
+      ],
+      [
+        [0, 5.5],
+        [30, 31],
+      ],
+      [
+        [0, 1, 2, 3],
+        [20, 21, 22, 23],
+      ],
+    ];
+    for (const [arrivals, departures] of cases) {
+      for (const p of [0, 0.5, 0.95]) expect(signalDelayPercentile(arrivals, departures, p)).toBe(percentile(signalDelays(arrivals, departures), p));
+    }
+  });
+
+  it('lists the delays when a departure comes before its arrival’s millisecond or a time is negative', () => {
+    expect(signalDelayPercentile([0, 5], [1, 4])).toBe(percentile(signalDelays([0, 5], [1, 4])));
+    expect(signalDelayPercentile([-2, 1], [3, 4], 0.5)).toBe(percentile(signalDelays([-2, 1], [3, 4]), 0.5));
+  });
 });
