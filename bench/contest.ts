@@ -14,6 +14,8 @@ import { pct, ROOT, type RelayProcess, relayProcess, sleep } from './relayProces
 
 /** 200, or CONTEST_SUBMISSIONS for a shorter run. */
 const SUBMISSIONS = Number(process.env.CONTEST_SUBMISSIONS ?? 200);
+/** One scorer, the relay's default: each submission's time is the sandbox's alone, not shared among several. */
+const SCORERS = 1;
 const SESSIONS = 50;
 const CODE = readFileSync(join(ROOT, 'tests/fixtures/contestAimd.mjs'), 'utf8');
 
@@ -56,7 +58,7 @@ async function allSettled(relay: RelayProcess, ids: string[]): Promise<Submissio
 const latency = (r: { added: number[]; answered: number }) => `${pct(r.added, 0.5).toFixed(2)} / ${pct(r.added, 0.99).toFixed(2)} ms (${r.answered} requests answered in 5 s)`;
 
 export async function benchContest(): Promise<Record<string, string>> {
-  const relay = await relayProcess(['--contest', '--contest-reveal', '--contest-gap', '0', ...MANY, '--rate', '100000', '--bucket', '100000', '--loss', '0']);
+  const relay = await relayProcess(['--contest', '--contest-scorers', String(SCORERS), '--contest-reveal', '--contest-gap', '0', ...MANY, '--rate', '100000', '--bucket', '100000', '--loss', '0']);
   const figures: Record<string, string> = {};
   try {
     await referencesDone(relay);
@@ -71,7 +73,7 @@ export async function benchContest(): Promise<Record<string, string>> {
     const s = (performance.now() - t0) / 1000;
     const scored = views.filter((v) => v.status === 'scored').length;
     figures[`${SUBMISSIONS} submissions scored on 3 traces`] =
-      `${scored} scored, ${views.length - scored} failed, in ${s.toFixed(0)} s (${((s / SUBMISSIONS) * 1000).toFixed(0)} ms each, ${relay.out.match(/(\d+) scorer/)?.[1]} scorer(s))`;
+      `${scored} scored, ${views.length - scored} failed, in ${s.toFixed(0)} s (${((s / SUBMISSIONS) * 1000).toFixed(0)} ms each, ${SCORERS} scorer(s))`;
   } finally {
     relay.stop();
   }

@@ -121,16 +121,11 @@ export class Scheduler implements Clock {
     // sift up; every entry already in the heap was scheduled earlier, so it goes first at an equal time
     while (i > 0) {
       const p = (i - 1) >> 1;
-      const pt = this.times[p];
-      if (pt <= t) break;
-      this.times[i] = pt;
-      this.order[i] = this.order[p];
-      this.actions[i] = this.actions[p];
+      if (this.times[p] <= t) break;
+      this.put(i, this.times[p], this.order[p], this.actions[p]);
       i = p;
     }
-    this.times[i] = t;
-    this.order[i] = order;
-    this.actions[i] = action;
+    this.put(i, t, order, action);
   }
 
   private popMin(): Action {
@@ -148,18 +143,20 @@ export class Scheduler implements Clock {
         if (r < last && (this.times[r] < this.times[c] || (this.times[r] === this.times[c] && this.order[r] < this.order[c]))) c = r;
         const ct = this.times[c];
         if (t < ct || (t === ct && o < this.order[c])) break;
-        this.times[i] = ct;
-        this.order[i] = this.order[c];
-        this.actions[i] = this.actions[c];
+        this.put(i, ct, this.order[c], this.actions[c]);
         i = c;
       }
-      this.times[i] = t;
-      this.order[i] = o;
-      this.actions[i] = a;
+      this.put(i, t, o, a);
     }
     this.actions[last] = undefined as unknown as Action;
     if (last === SORTED_AGAIN) this.toSorted();
     return top;
+  }
+
+  private put(i: number, t: number, order: number, action: Action): void {
+    this.times[i] = t;
+    this.order[i] = order;
+    this.actions[i] = action;
   }
 
   private grow(): void {
