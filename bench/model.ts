@@ -17,10 +17,10 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-/**
- * Wall time of one run once warm: the median of `runs` after `warmup` untimed runs, and the fastest run
- * (on a shared machine the median moves with the load; the minimum much less).
- */
+/** The median and the fastest of timed runs (on a shared machine the median moves with the load; the minimum much less). */
+const spread = (times: number[]) => ({ ms: median(times), min: Math.min(...times) });
+
+/** Wall time of one run once warm: the median of `runs` after `warmup` untimed runs, and the fastest run. */
 function time<T>(make: () => T, warmup = 12, runs = 41): { ms: number; min: number; result: T } {
   let result = make();
   for (let i = 1; i < warmup; i++) make();
@@ -30,7 +30,7 @@ function time<T>(make: () => T, warmup = 12, runs = 41): { ms: number; min: numb
     result = make();
     times.push(performance.now() - t0);
   }
-  return { ms: median(times), min: Math.min(...times), result };
+  return { ...spread(times), result };
 }
 
 export async function benchModel(): Promise<Record<string, string>> {
@@ -74,7 +74,7 @@ async function inThread(kind: RunKind, warmup = 12, runs = 41): Promise<{ ms: nu
       const t = await turn.run();
       if (i >= warmup) times.push(t.wall);
     }
-    return { ms: median(times), min: Math.min(...times), figures: await turn.figures() };
+    return { ...spread(times), figures: await turn.figures() };
   } finally {
     await turn.end();
   }
