@@ -19,6 +19,9 @@ const line = (xs: number[], what: string) => `median ${median(xs).toFixed(0)} ms
 /** tsx keeps function names with a helper that functions sent to the page refer to. */
 const KEEP_NAMES = 'globalThis.__name = (f) => f';
 
+/** One measured change, ms: from its first input, from its last, and the slower side's own time in its worker. */
+type DragTimes = [number, number, number];
+
 /**
  * Resolves (in the page) with the ms from the next `input` event of `selector`, and from the last such
  * event (the value's last change: a drag's release sets no new value), until the frame in which both
@@ -29,7 +32,7 @@ const KEEP_NAMES = 'globalThis.__name = (f) => f';
  */
 function armBothSides(page: Page, selector: string): Promise<void> {
   return page.evaluate((sel) => {
-    const w = window as unknown as { bothDone: Promise<[number, number]> };
+    const w = window as unknown as { bothDone: Promise<DragTimes> };
     // Read afresh each frame: a side's cards may be drawn anew. A side has a new run once its note said
     // "updating…" or changed (two runs can take the same number of milliseconds), and no longer says so.
     const note = (side: string) => document.querySelector(`section.cards[data-side^="${side} "] h3 small`)?.textContent ?? '';
@@ -37,7 +40,7 @@ function armBothSides(page: Page, selector: string): Promise<void> {
     const before = sides.map(note);
     const changed = sides.map(() => false);
     const input = document.querySelector(sel)!;
-    w.bothDone = new Promise<[number, number]>((resolve) => {
+    w.bothDone = new Promise<DragTimes>((resolve) => {
       let t0 = 0;
       let last = 0;
       const moved = (ev: Event) => {
@@ -54,8 +57,10 @@ function armBothSides(page: Page, selector: string): Promise<void> {
         if (!t0 || !fresh) return requestAnimationFrame(check);
         input.removeEventListener('input', moved);
         // This frame shows both runs (the charts are painted as their runs are committed): the time is
-        // taken once it is drawn, ahead of any task that was waiting.
-        scheduler.postTask(() => resolve([performance.now() - t0, performance.now() - last]), { priority: 'user-blocking' });
+        // taken once it is drawn, ahead of any task that was waiting. With it, the longer of the two
+        // runs' own times in their workers ("in N ms": the run, its figures and its view).
+        const worker = Math.max(...now.map((text) => Number(/ in (\d+) ms/.exec(text)?.[1] ?? Number.NaN)));
+        scheduler.postTask(() => resolve([performance.now() - t0, performance.now() - last, worker]), { priority: 'user-blocking' });
       };
       requestAnimationFrame(check);
     });
@@ -69,8 +74,8 @@ const settled = (page: Page) => page.waitForFunction(() => [...document.querySel
 const awaitBothSides = (page: Page) =>
   page.evaluate(() =>
     Promise.race([
-      (window as unknown as { bothDone: Promise<[number, number]> }).bothDone,
-      new Promise<[number, number]>((_, reject) => setTimeout(() => reject(new Error('both sides did not finish within 10 s')), 10_000)),
+      (window as unknown as { bothDone: Promise<DragTimes> }).bothDone,
+      new Promise<DragTimes>((_, reject) => setTimeout(() => reject(new Error('both sides did not finish within 10 s')), 10_000)),
     ]),
   );
 
@@ -97,19 +102,23 @@ const pageWork = (from: { busy: number; cpu: number }, to: { busy: number; cpu: 
 /** Drags measured in each half of the drag bench. */
 const DRAGS = 15;
 
-/** A drag bench half's figures: from the drag's first step and from its last. */
-const dragFigures = (drags: [number, number][], what: string) =>
+/**
+ * A drag bench half's figures: from the drag's first step and from its last, and of the latter, the time
+ * the slower side's last run took in its worker (its run, figures and view), the rest being the wait for
+ * the worker, the hand-over and the page's drawing.
+ */
+const dragFigures = (drags: DragTimes[], what: string) =>
   `from its first step ${line(
     drags.map((d) => d[0]),
     what,
   )}; from its last step ${line(
     drags.map((d) => d[1]),
     what,
-  )}`;
+  )}, of which the slower side's last run in its worker median ${median(drags.map((d) => d[2])).toFixed(0)} ms`;
 
 /** A real pointer drag of the link's delay slider, and trace changes: each re-runs both sides. */
 export async function dragAndTrace(page: Page): Promise<Record<string, string>> {
-  const drags: [number, number][] = [];
+  const drags: DragTimes[] = [];
   const pageTime = await busyClock(page);
   const before = await pageTime();
   const slider = page.locator('[data-param="link.delay"]');
