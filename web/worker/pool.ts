@@ -1,22 +1,15 @@
-import type { RunSeries } from '../../shared/metrics/series.ts';
 import { type ScenarioSpec, tracesOf } from '../../shared/scenarios/spec.ts';
 import { withWholeDots } from './runView.ts';
 import { applyDelta } from './seriesDelta.ts';
 import type { AnswerTo, RequestKind, RequestOf, RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
-import type { CheckResult } from './userModule.ts';
+import { EarlyRuns, type RunHooks, type Slot } from './earlyRuns.ts';
 import { afterHang, Watchdog } from './watchdog.ts';
 import { networkWorker, userCodeWorker, type WorkerLike } from './sandboxHost.ts';
 import simWorkerUrl from './simWorker.ts?worker&url';
 import liveControllerUrl from './liveController.ts?worker&url';
 import type { ControllerRun } from './liveController.ts';
 
-export type Slot = 'a' | 'b';
-
-/** What a run's caller hears besides its views: the check of new code, and the preview of a first run. */
-interface RunHooks {
-  onChecked?: (r: CheckResult) => void;
-  onPreview?: (s: RunSeries) => void;
-}
+export type { Slot } from './earlyRuns.ts';
 
 interface Waiting extends RunHooks {
   slot: Slot;
@@ -29,18 +22,6 @@ interface Waiting extends RunHooks {
   resolve: (r: WorkerResponse) => void;
   shown?: RunView;
 }
-
-/** A run asked before the page can draw it: what it has sent so far, and where what comes next goes. */
-interface EarlyRun {
-  key: string;
-  answer: Promise<AnswerTo<'run'>>;
-  onView: (v: RunView) => void;
-  onPreview: (s: RunSeries) => void;
-  view?: RunView;
-  preview?: RunSeries;
-}
-
-const earlyKey = (spec: ScenarioSpec, preview: boolean) => `${preview}${JSON.stringify(spec)}`;
 
 /** Requests about what a side already has: the run in progress stays the latest. */
 const ASIDES = new Set<RequestKind>(['upload', 'export', 'dots']);
@@ -68,7 +49,7 @@ export class WorkerPool {
   /** Uploaded traces, handed again to a worker that replaces a hung one. */
   private readonly uploads: RequestOf<'upload'>[] = [];
   private readonly dogs: Record<Slot, Watchdog>;
-  private readonly early: Partial<Record<Slot, EarlyRun>> = {};
+  private readonly early = new EarlyRuns();
   /** The request each view answered, which names its run to the worker that keeps it. */
   private readonly runOf = new WeakMap<RunView, number>();
   /** Whole dots asked for a view (a zoom's steps and an export ask once). */
@@ -220,7 +201,7 @@ export class WorkerPool {
    * series of its first seconds come first (for a side with nothing on screen yet).
    */
   run(slot: Slot, spec: ScenarioSpec, onView: (v: RunView) => void, hooks: RunHooks = {}): Promise<AnswerTo<'run'>> {
-    const early = this.adopt(slot, spec, onView, hooks);
+    const early = this.early.adopt(slot, spec, onView, hooks);
     if (early) return early;
     return this.request(slot, { kind: 'run', spec, check: hooks.onChecked !== undefined, preview: hooks.onPreview !== undefined }, onView, hooks);
   }
@@ -231,26 +212,7 @@ export class WorkerPool {
    * ask for the same run (`run`, with a preview or not alike) takes it over, with what it sent so far.
    */
   runEarly(slot: Slot, spec: ScenarioSpec, preview: boolean): void {
-    const early: EarlyRun = {
-      key: earlyKey(spec, preview),
-      answer: null as never,
-      onView: (v) => (early.view = v),
-      onPreview: (s) => (early.preview = s),
-    };
-    early.answer = this.run(slot, spec, (v) => early.onView(v), preview ? { onPreview: (s) => early.onPreview(s) } : {});
-    this.early[slot] = early;
-  }
-
-  /** The side's early run, if it is still the latest and this asks for the same: it answers to these callbacks from now on. */
-  private adopt(slot: Slot, spec: ScenarioSpec, onView: (v: RunView) => void, hooks: RunHooks): Promise<AnswerTo<'run'>> | null {
-    const early = this.early[slot];
-    delete this.early[slot];
-    if (!early || hooks.onChecked || early.key !== earlyKey(spec, hooks.onPreview !== undefined)) return null;
-    early.onView = onView;
-    early.onPreview = hooks.onPreview ?? (() => {});
-    if (early.view) onView(early.view);
-    else if (early.preview) early.onPreview(early.preview);
-    return early.answer;
+    this.early.start(slot, spec, preview, (onView, hooks) => this.run(slot, spec, onView, hooks));
   }
 
   /** Hands an uploaded trace to both workers; resolves with the first answer (both parse the same text). */
