@@ -3,7 +3,8 @@ import { OFFSET_PARAMS, withPolicyValues } from '../shared/offset/params.ts';
 import { flagHelp, schemaHelp } from './cli/flagHelp.ts';
 import { HELP_FLAG, readCommandLine, readSchemaFlags } from './cli/flags.ts';
 import { interrupted, type Io, isEntry, runTool } from './cli/tool.ts';
-import { DEFAULT_RELAY, type Relay, ROOM, startRelay } from './relay.ts';
+import { type Relay, startRelay } from './relay.ts';
+import { DEFAULT_RELAY, ROOM } from './relayOptions.ts';
 import { RELAY_SPECS, readRelayFlags } from './relayFlags.ts';
 
 const HELP = `Usage: npm start -- [options]

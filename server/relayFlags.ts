@@ -3,7 +3,7 @@ import { num, choice } from '../shared/controllers/types.ts';
 import { type FlagSpec, flagName, wholeFlag, listFlag, readFlag, splitHostPort, switchFlag, textFlag, UsageError } from './cli/flags.ts';
 import { RECORDS_FILE } from './records/open.ts';
 import { CONTEST_FLAGS, readContestFlags } from './contest/flags.ts';
-import { DEFAULT_RELAY, type RelayOptions } from './relay.ts';
+import { DEFAULT_RELAY, type RelayOptions } from './relayOptions.ts';
 
 /**
  * The relay's own flags, as a table for the tools' one flag layer (server/cli/flags.ts): parsing, checks,

@@ -9,7 +9,7 @@ import { answerWithoutUpgrade, explainClientErrors, MAX_HEADER_BYTES, requestUrl
 import { staticFiles } from './static.ts';
 import { capConnectionsPerAddress, DEADLINE_CHECK_MS, HEADERS_TIMEOUT_MS, hasBody, REQUEST_TIMEOUT_MS, refuseBody } from './httpLimits.ts';
 import type { Operator } from './operator.ts';
-import type { RelayOptions } from './relay.ts';
+import type { RelayOptions } from './relayOptions.ts';
 
 /** HTTP connections the relay keeps open beside its bridge sessions. */
 export const HTTP_CONNECTIONS_BESIDE_SESSIONS = 512;

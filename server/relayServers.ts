@@ -3,7 +3,7 @@ import { startOffsetServer, type OffsetServerOptions } from './offsetServer.ts';
 import { startOffsetThread } from './offsetThread.ts';
 import { withPolicyValues } from '../shared/offset/params.ts';
 import type { PortSet } from './portSet.ts';
-import type { RelayOptions } from './relay.ts';
+import type { RelayOptions } from './relayOptions.ts';
 import type { SessionSummary } from './sessionRecords.ts';
 
 export interface RunningOffsetServer {

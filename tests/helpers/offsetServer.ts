@@ -1,6 +1,6 @@
 import { generateFile } from '../../shared/offset/file.ts';
 import { DEFAULT_POLICY, type OffsetPolicyConfig } from '../../shared/offset/policy.ts';
-import { DEFAULT_RELAY } from '../../server/relay.ts';
+import { DEFAULT_RELAY } from '../../server/relayOptions.ts';
 import { type OffsetServer, type OffsetServerOptions, startOffsetServer } from '../../server/offsetServer.ts';
 
 /**

@@ -1,7 +1,8 @@
 import { get as httpGet } from 'node:http';
 import WebSocket from 'ws';
 import { DEFAULT_POLICY } from '../../shared/offset/policy.ts';
-import { DEFAULT_RELAY, startRelay, type RelayOptions } from '../../server/relay.ts';
+import { startRelay } from '../../server/relay.ts';
+import { DEFAULT_RELAY, type RelayOptions } from '../../server/relayOptions.ts';
 
 /** A relay on free ports of 127.0.0.1, with a small file so fetches are quick. */
 export function testRelay(o: Partial<RelayOptions> = {}) {

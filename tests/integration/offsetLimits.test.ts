@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { generateFile } from '../../shared/offset/file.ts';
 import { md5Hex } from '../../shared/offset/md5.ts';
 import type { OffsetServer, OffsetServerOptions } from '../../server/offsetServer.ts';
-import { DEFAULT_RELAY } from '../../server/relay.ts';
+import { DEFAULT_RELAY } from '../../server/relayOptions.ts';
 import { testOffsetServer } from '../helpers/offsetServer.ts';
 import { until } from '../helpers/relay.ts';
 import { fetchWhole, UdpProbe } from '../helpers/udp.ts';
