@@ -1,9 +1,9 @@
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { checkValues, type ChoiceParam, type NumberParam, type ParamSpec, type ParamValues } from '../../shared/controllers/types.ts';
 import { decimal } from '../../shared/text/decimal.ts';
 import { quote } from '../../shared/text/quote.ts';
+import { checkWritable } from './outputPaths.ts';
+import { UsageError } from './usageError.ts';
 
 /**
  * The flag layer of every command-line tool: each tool declares its flags once, as a list of specs, and
@@ -11,8 +11,7 @@ import { quote } from '../../shared/text/quote.ts';
  * come from that list. Schemas' parameters (the link, the offset-server policy) are flags of the same kinds.
  */
 
-/** A bad command line: the message names the flag and what it accepts; the tool exits with 2. */
-export class UsageError extends Error {}
+export { UsageError };
 
 /** "queueLimit" → "queue-limit". */
 export const flagName = (param: string) => param.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -269,36 +268,4 @@ export function splitHostPort(raw: string, minPort: number): { host: string; por
   const m = /^([^:\s]+):(\d{1,5})$/.exec(raw);
   const port = Number(m?.[2]);
   return m && port >= minPort && port <= 65_535 ? { host: m[1], port } : null;
-}
-
-/** Refuses an output file that cannot be written, before the work whose result it would hold. */
-function checkWritable(flag: string, path: string): void {
-  const at = resolve(path);
-  try {
-    if (existsSync(at) && statSync(at).isDirectory()) throw new Error('a directory');
-    accessSync(existsSync(at) ? at : dirname(at), constants.W_OK);
-  } catch {
-    throw new UsageError(`--${flag}: cannot write ${quote(path)} (no such directory, or not allowed)`);
-  }
-}
-
-/**
- * Makes an output directory and its missing parents one level at a time, before the work whose results
- * it will hold. Node's recursive mkdir never returns where every level it makes fails with ENOENT (under
- * /proc): made level by level, the first failure is the answer.
- */
-export function makeOutputDirectory(flag: string, path: string): void {
-  const missing: string[] = [];
-  let at = resolve(path);
-  while (!existsSync(at) && dirname(at) !== at) {
-    missing.unshift(at);
-    at = dirname(at);
-  }
-  try {
-    if (!statSync(at).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
-    for (const dir of missing) mkdirSync(dir);
-    accessSync(resolve(path), constants.W_OK);
-  } catch (e) {
-    throw new UsageError(`--${flag}: cannot make the directory ${quote(path)} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
 }

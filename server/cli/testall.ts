@@ -7,7 +7,8 @@ import { MATRIX, type MatrixRow } from '../../shared/scenarios/presets.ts';
 import { rowTimeoutMs, runRow, type RowResult } from '../link/matrix.ts';
 import { stopAll } from '../link/programs.ts';
 import { flagHelp } from './flagHelp.ts';
-import { HELP_FLAG, listFlag, makeOutputDirectory, oneOf, readCommandLine, requiredFlag, seedFlag, switchFlag, textFlag, UsageError, wholeFlag } from './flags.ts';
+import { HELP_FLAG, listFlag, oneOf, readCommandLine, requiredFlag, seedFlag, switchFlag, textFlag, UsageError, wholeFlag } from './flags.ts';
+import { makeOutputDirectory } from './outputPaths.ts';
 import { runAsProcess } from './asProcess.ts';
 import { type Io, interrupted, isEntry } from './tool.ts';
 
