@@ -2,7 +2,7 @@ import { rememberOwnSession } from '../live/ownSessions.ts';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { RunSeries } from '../../shared/metrics/series.ts';
-import type { RunView, WorkerResponse } from '../worker/protocol.ts';
+import type { RunView, Slot, WorkerResponse } from '../worker/protocol.ts';
 import { playgroundPool, type WorkerPool } from '../worker/pool.ts';
 import type { Experiment } from '../state/experiment.ts';
 import { specFor } from '../state/spec.ts';
@@ -12,7 +12,7 @@ import type { CheckResult } from '../worker/userModule.ts';
 import { pageSchemes, withPageCode } from '../editor/userCode.ts';
 import { putWholeDots } from './wholeDots.ts';
 
-export type Slot = 'a' | 'b';
+export type { Slot };
 
 export interface Runs {
   views: Partial<Record<Slot, RunView>>;

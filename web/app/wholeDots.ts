@@ -1,5 +1,5 @@
-import type { RunView } from '../worker/protocol.ts';
-import type { Slot, WorkerPool } from '../worker/pool.ts';
+import type { WorkerPool } from '../worker/pool.ts';
+import type { RunView, Slot } from '../worker/protocol.ts';
 
 /**
  * `view`'s whole dots, asked of `slot`'s worker, in its place once they come, unless a newer view took it

@@ -1,9 +1,7 @@
 import type { RunSeries } from '../../shared/metrics/series.ts';
 import type { ScenarioSpec } from '../../shared/scenarios/spec.ts';
-import type { AnswerTo, RunView } from './protocol.ts';
+import type { AnswerTo, RunView, Slot } from './protocol.ts';
 import type { CheckResult } from './userModule.ts';
-
-export type Slot = 'a' | 'b';
 
 /** What a run's caller hears besides its views: the check of new code, and the preview of a first run. */
 export interface RunHooks {

@@ -1,15 +1,13 @@
 import { type ScenarioSpec, tracesOf } from '../../shared/scenarios/spec.ts';
 import { withWholeDots } from './runView.ts';
 import { applyDelta } from './seriesDelta.ts';
-import type { AnswerTo, RequestKind, RequestOf, RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
-import { EarlyRuns, type RunHooks, type Slot } from './earlyRuns.ts';
+import type { AnswerTo, RequestKind, RequestOf, RunView, Slot, WorkerRequest, WorkerResponse } from './protocol.ts';
+import { EarlyRuns, type RunHooks } from './earlyRuns.ts';
 import { afterHang, Watchdog } from './watchdog.ts';
 import { networkWorker, userCodeWorker, type WorkerLike } from './sandboxHost.ts';
 import simWorkerUrl from './simWorker.ts?worker&url';
 import liveControllerUrl from './liveController.ts?worker&url';
 import type { ControllerRun } from './liveController.ts';
-
-export type { Slot } from './earlyRuns.ts';
 
 interface Waiting extends RunHooks {
   slot: Slot;

@@ -10,6 +10,9 @@ import type { SeriesDelta } from './seriesDelta.ts';
 import type { TraceAnswer, TraceAsk } from './sandboxHost.ts';
 import type { CheckResult } from './userModule.ts';
 
+/** A side of the playground: each has a worker of its own. */
+export type Slot = 'a' | 'b';
+
 /**
  * One finished (or, live, growing) run as the page draws it. The event log stays in the worker, which
  * keeps each side's latest run: the page asks it for exports.
