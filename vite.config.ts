@@ -28,14 +28,7 @@ export default defineConfig({
   root: 'web',
   publicDir: '../public',
   plugins: [react(), schemeCopiesPlugin(), sandboxFrame()],
-  build: {
-    outDir: '../dist',
-    emptyOutDir: true,
-    // The page's code as it opens comes in one file: the twenty chunks its modules fell into each waited
-    // their turn among the browser's connections, and its first chart came 40-60 ms later for it. What
-    // only a lab, the editor or a later view imports stays apart, loaded when asked.
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] } } },
-  },
+  build: { outDir: '../dist', emptyOutDir: true },
   // Classic scripts, each one file: the sandbox frame starts the simulation worker from a blob: URL,
   // where a module worker does not start and no chunk can be fetched.
   worker: { format: 'iife' },

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIRST_CHART_MARK } from '../../web/charts/painter.ts';
 import { open, playground, quickPlayback } from '../helpers/page.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
@@ -137,21 +136,6 @@ describe('what the playground does at a setting’s change', () => {
 });
 
 describe('what the playground hands its workers as it opens', () => {
-  it('the page’s code before its first chart is one script, besides the workers’ and the sandbox frame', async () => {
-    const page = await env.context.browser()!.newPage();
-    await page.goto(env.relay.url);
-    await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, FIRST_CHART_MARK);
-    const scripts = await page.evaluate((mark) => {
-      const first = performance.getEntriesByName(mark)[0].startTime;
-      return performance
-        .getEntriesByType('resource')
-        .filter((r) => r.startTime < first && new URL(r.name).pathname.endsWith('.js'))
-        .map((r) => new URL(r.name).pathname.replace(/-[\w-]+\.js$/, '.js'));
-    }, FIRST_CHART_MARK);
-    expect(scripts.sort()).toEqual(['/assets/app.js', '/assets/simWorker.js']);
-    await page.close();
-  });
-
   it('each worker gets the bundled traces of the first runs as bytes of its own, handed over rather than copied by the page', async () => {
     const page = await env.context.newPage();
     await page.addInitScript(() => {
