@@ -70,8 +70,51 @@ export async function quickPlayback(page: Page): Promise<void> {
 /** The text of a summary card of side "A" or "B" once it holds a number. */
 export async function card(page: Page, side: 'A' | 'B', label: string): Promise<string> {
   const loc = page.locator(`section.cards[data-side^="${side} "] [data-card="${label}"] dd`);
-  await loc.waitFor();
+  try {
+    await loc.waitFor();
+  } catch (e) {
+    throw new Error(`${(e as Error).message.split('\n')[0]}\n${await sideShown(page, side)}`, { cause: e });
+  }
   return (await loc.innerText()).trim();
+}
+
+/**
+ * What the page shows of a side whose card never came, for the failure's message: its cards, its column,
+ * what the page said, its sandbox frame, and what it fetched with when each was done (ms from navigation).
+ */
+export async function sideShown(page: Page, side: 'A' | 'B'): Promise<string> {
+  const shown = await page
+    .evaluate((s) => {
+      const text = (selector: string) =>
+        document
+          .querySelector<HTMLElement>(selector)
+          ?.innerText.replace(/\s*\n\s*/g, ' · ')
+          .slice(0, 400) ?? '(none)';
+      const fetched = performance.getEntriesByType('resource').map((r) => `${r.name.replace(location.origin, '')} ${Math.round((r as PerformanceResourceTiming).responseEnd)}`);
+      return [
+        `the page at ${location.pathname}${location.search} (${document.readyState}, ${Math.round(performance.now())} ms after navigation)`,
+        `its ${s} cards: ${text(`section.cards[aria-label^="Summary of run ${s}"]`)}`,
+        `its ${s} column: ${text(`.column[data-side="${s.toLowerCase()}"]`)}`,
+        `its notices: ${
+          [...document.querySelectorAll('[role="alert"], [role="status"]')]
+            .map((e) => e.textContent?.trim())
+            .filter(Boolean)
+            .join(' | ') || '(none)'
+        }`,
+        `fetched: ${fetched.join(', ')}`,
+      ].join('\n');
+    }, side)
+    .catch((e: Error) => `(the page could not be read: ${e.message})`);
+  const frame = page.frames().find((f) => f.url().endsWith('/sandbox.html'));
+  const frameState = frame ? await Promise.race([frame.evaluate(() => document.readyState).catch((e: Error) => e.message), new Promise((r) => setTimeout(() => r('no answer in 2 s'), 2000))]) : null;
+  return `${shown}\nits sandbox frame: ${
+    frame
+      ? `loaded (${frameState})`
+      : `not loaded (frames: ${page
+          .frames()
+          .map((f) => f.url() || '(blank)')
+          .join(', ')})`
+  }`;
 }
 
 /** How many pixels of each chart canvas of a side are painted. */
