@@ -111,12 +111,38 @@ function PointLabel({ text, place, star }: { text: string; place: LabelPlace; st
   );
 }
 
+/** Room left beyond the outermost points on the delay axis, as a factor. */
+const DELAY_PAD = 1.3;
+/** The delay axis spans at least this factor: a lone point or a tight cluster is not spread over the plane's width. */
+const MIN_DELAY_SPAN = 10;
+
+/** `v` rounded down, or up, to 1, 2 or 5 × a power of ten: ends a log axis can name. */
+function roundTo125(v: number, up: boolean): number {
+  const p = 10 ** Math.floor(Math.log10(v));
+  const m = v / p;
+  const steps = up ? [1, 2, 5, 10].filter((k) => k >= m - 1e-9) : [1, 2, 5].filter((k) => k <= m + 1e-9);
+  return (up ? steps[0] : steps[steps.length - 1]) * p;
+}
+
+/**
+ * The delay axis's ends, ms, the larger first (less delay to the right): the points' range padded, widened
+ * about its middle to MIN_DELAY_SPAN, its ends at 1, 2 or 5 × a power of ten. Ends at whole decades left
+ * points between 30 and 400 ms on a third of an axis running from 1 s to 1 ms.
+ */
+export function delayDomain(delays: number[]): [number, number] {
+  let lo = delays.length ? Math.min(...delays) / DELAY_PAD : 10;
+  let hi = delays.length ? Math.max(...delays) * DELAY_PAD : 100;
+  const widen = Math.sqrt(Math.max(1, MIN_DELAY_SPAN / (hi / lo)));
+  lo = Math.max(1, lo / widen);
+  hi = Math.max(hi * widen, lo * MIN_DELAY_SPAN);
+  return [roundTo125(hi, true), roundTo125(lo, false)];
+}
+
 /** The plane's scales: delay on a log axis around the points, reversed (less delay to the right); throughput from 0. */
 function planeScales(ok: PlanePoint[], innerW: number, innerH: number, tput: (p: PlanePoint) => number) {
-  const delays = ok.map((p) => p.delay95);
-  const lo = Math.max(1, Math.min(...delays, 10) / 1.6);
-  const hi = Math.max(...delays, 100) * 1.6;
-  const x = scaleLog().domain([hi, lo]).range([0, innerW]).nice();
+  const x = scaleLog()
+    .domain(delayDomain(ok.map((p) => p.delay95)))
+    .range([0, innerW]);
   const y = scaleLinear()
     .domain([0, Math.max(1, ...ok.map(tput)) * 1.15])
     .range([innerH, 0])
