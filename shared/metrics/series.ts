@@ -51,13 +51,16 @@ export type DotSeries = (typeof DOT_SERIES)[number];
 
 const MAX_LINE_POINTS = 3000;
 
-/** A bin width near `span / target`, rounded to 1, 2 or 5 × a power of ten, at least 1 ms. */
-export function niceBin(span: number, target = 300): number {
-  const raw = Math.max(1, span / target);
-  const p = Math.pow(10, Math.floor(Math.log10(raw)));
-  const m = raw / p;
-  return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+/** `v` (> 0) rounded up, or down, to 1, 2 or 5 × a power of ten. */
+export function roundTo125(v: number, up = true): number {
+  const p = Math.pow(10, Math.floor(Math.log10(v)));
+  const m = v / p;
+  if (up) return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+  return (m >= 5 ? 5 : m >= 2 ? 2 : 1) * p;
 }
+
+/** A bin width near `span / target`, rounded to 1, 2 or 5 × a power of ten, at least 1 ms. */
+export const niceBin = (span: number, target = 300): number => roundTo125(Math.max(1, span / target));
 
 /**
  * Keeps the maximum of each of about MAX_LINE_POINTS buckets of a (t, y) series; the i-th time is

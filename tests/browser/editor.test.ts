@@ -15,7 +15,7 @@ import { withUserCode } from '../../shared/controllers/userInstalled.ts';
 import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
 import { specFor } from '../../web/state/spec.ts';
-import { card, open, playground, sideShown } from '../helpers/page.ts';
+import { card, open, orSideShown, playground } from '../helpers/page.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -51,11 +51,11 @@ const throughputA = (page: Page) => card(page, 'A', 'Throughput');
 
 /** Waits until side A's throughput card reads `want` (a run finished and was drawn). */
 async function waitForA(page: Page, want: string): Promise<void> {
-  await page
-    .waitForFunction((w) => document.querySelector('section.cards[data-side^="A "] [data-card="Throughput"] dd')?.textContent?.trim() === w, want, { timeout: 20_000 })
-    .catch(async (e: Error) => {
-      throw new Error(`side A's throughput never read ${want}\n${await sideShown(page, 'A')}`, { cause: e });
-    });
+  await orSideShown(
+    page,
+    'A',
+    page.waitForFunction((w) => document.querySelector('section.cards[data-side^="A "] [data-card="Throughput"] dd')?.textContent?.trim() === w, want, { timeout: 20_000 }),
+  );
 }
 
 describe('the controller editor in Chromium', () => {

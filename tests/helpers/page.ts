@@ -70,19 +70,24 @@ export async function quickPlayback(page: Page): Promise<void> {
 /** The text of a summary card of side "A" or "B" once it holds a number. */
 export async function card(page: Page, side: 'A' | 'B', label: string): Promise<string> {
   const loc = page.locator(`section.cards[data-side^="${side} "] [data-card="${label}"] dd`);
+  await orSideShown(page, side, loc.waitFor());
+  return (await loc.innerText()).trim();
+}
+
+/** Waits for `wait`; if it fails, fails with its first line and what the page shows of `side` instead. */
+export async function orSideShown<T>(page: Page, side: 'A' | 'B', wait: Promise<T>): Promise<T> {
   try {
-    await loc.waitFor();
+    return await wait;
   } catch (e) {
     throw new Error(`${(e as Error).message.split('\n')[0]}\n${await sideShown(page, side)}`, { cause: e });
   }
-  return (await loc.innerText()).trim();
 }
 
 /**
  * What the page shows of a side whose card never came, for the failure's message: its cards, its column,
  * what the page said, its sandbox frame, and what it fetched with when each was done (ms from navigation).
  */
-export async function sideShown(page: Page, side: 'A' | 'B'): Promise<string> {
+async function sideShown(page: Page, side: 'A' | 'B'): Promise<string> {
   const shown = await page
     .evaluate((s) => {
       const text = (selector: string) =>

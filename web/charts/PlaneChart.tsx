@@ -1,4 +1,5 @@
 import { scaleLinear, scaleLog } from 'd3-scale';
+import { roundTo125 } from '../../shared/metrics/series.ts';
 import { Axes } from './Axes.tsx';
 import { fixed, type RateUnit } from './format.ts';
 import { COLORS } from './palette.ts';
@@ -116,14 +117,6 @@ const DELAY_PAD = 1.3;
 /** The delay axis spans at least this factor: a lone point or a tight cluster is not spread over the plane's width. */
 const MIN_DELAY_SPAN = 10;
 
-/** `v` rounded down, or up, to 1, 2 or 5 × a power of ten: ends a log axis can name. */
-function roundTo125(v: number, up: boolean): number {
-  const p = 10 ** Math.floor(Math.log10(v));
-  const m = v / p;
-  const steps = up ? [1, 2, 5, 10].filter((k) => k >= m - 1e-9) : [1, 2, 5].filter((k) => k <= m + 1e-9);
-  return (up ? steps[0] : steps[steps.length - 1]) * p;
-}
-
 /**
  * The delay axis's ends, ms, the larger first (less delay to the right): the points' range padded, widened
  * about its middle to MIN_DELAY_SPAN, its ends at 1, 2 or 5 × a power of ten. Ends at whole decades left
@@ -135,7 +128,7 @@ export function delayDomain(delays: number[]): [number, number] {
   const widen = Math.sqrt(Math.max(1, MIN_DELAY_SPAN / (hi / lo)));
   lo = Math.max(1, lo / widen);
   hi = Math.max(hi * widen, lo * MIN_DELAY_SPAN);
-  return [roundTo125(hi, true), roundTo125(lo, false)];
+  return [roundTo125(hi), roundTo125(lo, false)];
 }
 
 /** The plane's scales: delay on a log axis around the points, reversed (less delay to the right); throughput from 0. */
