@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { launchChromium } from '../tests/helpers/browser.ts';
 import { testRelay } from '../tests/helpers/relay.ts';
 import { ROOT } from '../server/relay.ts';
-import { dragAndTrace, firstChart } from './browserFeedback.ts';
+import { dragAndTrace, firstChart, inMachineUnits } from './browserFeedback.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -116,7 +116,8 @@ export async function benchBrowser(): Promise<Record<string, string>> {
     'production bundle (JS, CSS, HTML; traces apart)': `${(size.gzip / 1024).toFixed(1)} kB gzipped (${(size.raw / 1024).toFixed(0)} kB raw, ${size.files} files)`,
   };
   try {
-    figures['first chart on screen after navigation'] = (await firstChart(browser, [relay.url]))[0];
+    const [first] = await firstChart(browser, [relay.url]);
+    figures['first chart on screen after navigation'] = first.text;
 
     const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
     await page.addInitScript(keepNames);
@@ -128,7 +129,8 @@ export async function benchBrowser(): Promise<Record<string, string>> {
     figures['playback frame rate at ×20 from 40% in (both runs)'] = await playbackFps(page);
     const times = await sliderReruns(page);
     figures['slider move → contest re-simulated and redrawn'] = `median ${median(times).toFixed(0)} ms over 20 moves (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)})`;
-    Object.assign(figures, await dragAndTrace(page));
+    const drag = await dragAndTrace(page);
+    Object.assign(figures, drag.figures, inMachineUnits(first.medianMs, drag.compiledDragMs));
   } finally {
     await browser.close();
     await relay.close();

@@ -7,6 +7,7 @@ import { ROOT } from '../server/relay.ts';
 import { launchChromium } from '../tests/helpers/browser.ts';
 import { testRelay } from '../tests/helpers/relay.ts';
 import { FIRST_CHART_MARK } from '../web/charts/painter.ts';
+import { runCBaseline } from './cBaseline.ts';
 
 /**
  * The issue's three feedback figures, in Chromium with a real pointer: first chart after navigation,
@@ -117,7 +118,7 @@ const dragFigures = (drags: DragTimes[], what: string) =>
   )}, of which the slower side's last run in its worker median ${median(drags.map((d) => d[2])).toFixed(0)} ms`;
 
 /** A real pointer drag of the link's delay slider, and trace changes: each re-runs both sides. */
-export async function dragAndTrace(page: Page): Promise<Record<string, string>> {
+export async function dragAndTrace(page: Page): Promise<{ figures: Record<string, string>; compiledDragMs: number }> {
   const drags: DragTimes[] = [];
   const pageTime = await busyClock(page);
   const before = await pageTime();
@@ -150,11 +151,12 @@ export async function dragAndTrace(page: Page): Promise<Record<string, string>> 
     traces.push((await awaitBothSides(page))[0]);
   }
   const afterTraces = await pageTime();
-  return {
+  const figures = {
     'pointer drag of the link delay slider → both sides re-simulated and redrawn': dragFigures(drags.slice(0, DRAGS), 'drags, the first after the page opens'),
     'the same, 15 drags more (the code compiled)': `${dragFigures(drags.slice(DRAGS), 'drags after those')}; ${pageWork(before, afterDrags, drags.length)} over all 30`,
     'trace change → both sides re-simulated and redrawn': `${line(traces, 'changes')}; ${pageWork(afterDrags, afterTraces, traces.length)}`,
   };
+  return { figures, compiledDragMs: median(drags.slice(DRAGS).map((d) => d[1])) };
 }
 
 /**
@@ -181,7 +183,7 @@ async function firstChartOnce(browser: Browser, url: string): Promise<number> {
  * measured from its own mark plus that frame). With several builds (`urls`), their loads alternate, each
  * first in turn, so a machine whose speed drifts during the bench weighs on each alike.
  */
-export async function firstChart(browser: Browser, urls: string[], times = 5): Promise<string[]> {
+export async function firstChart(browser: Browser, urls: string[], times = 5): Promise<{ text: string; medianMs: number }[]> {
   const firsts: number[][] = urls.map(() => []);
   for (let i = 0; i < times; i++) {
     // Each build goes first in turn: a load that follows another's close finds the machine busier.
@@ -189,7 +191,7 @@ export async function firstChart(browser: Browser, urls: string[], times = 5): P
     if (i % 2) order.reverse();
     for (const k of order) firsts[k].push(await firstChartOnce(browser, urls[k]));
   }
-  return firsts.map((f) => `median ${median(f).toFixed(0)} ms (runs ${f.map((x) => x.toFixed(0)).join(', ')})`);
+  return firsts.map((f) => ({ text: `median ${median(f).toFixed(0)} ms (runs ${f.map((x) => x.toFixed(0)).join(', ')})`, medianMs: median(f) }));
 }
 
 /**
@@ -210,6 +212,28 @@ export async function playbackBusy(page: Page): Promise<string> {
 }
 
 /**
+ * Where the page's targets were set (first chart ≤ 300 ms, drag → redraw from its last step ≤ 60 ms), the
+ * C plain loop of the model (bench/c/contest.c, keeping no log) took this long, ms.
+ */
+const REFERENCE_C_MS = 5.8;
+
+/**
+ * The first chart and the compiled drag from its last step in units of this machine's C plain loop, taken
+ * now (the page is closed, the machine as quiet as the bench leaves it), and so at the speed of the
+ * machine the targets were set on: a machine twice as slow doubles both figures and the loop alike.
+ */
+export function inMachineUnits(firstMs: number, dragMs: number): Record<string, string> {
+  const c = runCBaseline(41, true);
+  const what = "the same in this machine's C plain loops";
+  if ('missing' in c) return { [what]: String(c.missing) };
+  const loops = (ms: number) => ms / c.fastestMs;
+  const there = (ms: number) => `${loops(ms).toFixed(1)} loops, ${(loops(ms) * REFERENCE_C_MS).toFixed(0)} ms`;
+  return {
+    [what]: `one loop ${c.fastestMs.toFixed(1)} ms (gcc -O2, fastest of 41); at the ${REFERENCE_C_MS} ms of the machine the targets were set on: first chart ${there(firstMs)} (target ${(300 / REFERENCE_C_MS).toFixed(1)} loops, 300 ms), drag from its last step ${there(dragMs)} (target ${(60 / REFERENCE_C_MS).toFixed(1)} loops, 60 ms)`,
+  };
+}
+
+/**
  * The issue's three figures and the page's load while playing, on a fresh production build of this tree.
  * With BENCH_BASE=<another checkout>, that tree's build too, for the first chart: the two alternate.
  */
@@ -226,8 +250,8 @@ export async function benchFeedback(): Promise<Record<string, string>> {
   const browser = await launchChromium();
   try {
     const [first, baseFirst] = await firstChart(browser, baseRelay ? [relay.url, baseRelay.url] : [relay.url], baseRelay ? 12 : 5);
-    const figures: Record<string, string> = { 'first chart on screen after navigation': first };
-    if (baseFirst) figures[`first chart, ${base} (loads alternating with the above)`] = baseFirst;
+    const figures: Record<string, string> = { 'first chart on screen after navigation': first.text };
+    if (baseFirst) figures[`first chart, ${base} (loads alternating with the above)`] = baseFirst.text;
     const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
     await page.addInitScript(KEEP_NAMES);
     await page.goto(relay.url);
@@ -235,7 +259,8 @@ export async function benchFeedback(): Promise<Record<string, string>> {
     await page.waitForSelector('section.cards[data-side^="B "] [data-card="Delay95"]');
     figures['page thread while both runs play at ×10'] = await playbackBusy(page);
     await page.getByRole('button', { name: 'Show all' }).click();
-    return Object.assign(figures, await dragAndTrace(page));
+    const drag = await dragAndTrace(page);
+    return { ...figures, ...drag.figures, ...inMachineUnits(first.medianMs, drag.compiledDragMs) };
   } finally {
     await browser.close();
     await relay.close();
