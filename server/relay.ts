@@ -139,6 +139,7 @@ function echoFor(o: RelayOptions, bridgedTcpPorts: PortSet): Promise<EchoServer>
     partialMs: o.stallMs,
     maxConnections: o.maxSessions,
     maxPerAddress: o.maxEchoPerClient,
+    perAddress: { messagesPerSecond: o.maxClientDatagramsPerSecond, bytesPerSecond: o.maxClientBytesPerSecond },
     fromBridge: (s) => fromBridge(bridgedTcpPorts, s.remoteAddress ?? '', s.remotePort ?? 0, s.localAddress ?? ''),
   });
 }

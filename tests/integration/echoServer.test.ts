@@ -1,6 +1,7 @@
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEchoServer, type EchoServer } from '../../server/echoServer.ts';
+import { until } from '../helpers/relay.ts';
 
 function message(total: number, fill: number): Buffer {
   const b = Buffer.alloc(total, fill);
@@ -32,10 +33,25 @@ function exchange(port: number, chunks: Buffer[], expectBytes: number): Promise<
   });
 }
 
+/** Limits no test here reaches but the pacing test's own. */
+const OPEN = { idleMs: 5000, partialMs: 5000, maxConnections: 16, perAddress: { messagesPerSecond: 1e9, bytesPerSecond: 1e12 } };
+
+/** Resolves once `socket` has had `bytes` back, with all it got; `got` holds it meanwhile. */
+function received(socket: Socket, bytes: number, got: Buffer[] = []): Promise<Buffer> {
+  return new Promise((resolve) => {
+    let size = 0;
+    socket.on('data', (d) => {
+      got.push(d);
+      size += d.length;
+      if (size >= bytes) resolve(Buffer.concat(got));
+    });
+  });
+}
+
 describe('ping-pong echo server over TCP', () => {
   let echo: EchoServer;
   beforeAll(async () => {
-    echo = await startEchoServer({ host: '127.0.0.1', port: 0, idleMs: 5000, partialMs: 5000, maxConnections: 16, maxPerAddress: 4 });
+    echo = await startEchoServer({ ...OPEN, host: '127.0.0.1', port: 0, maxPerAddress: 4 });
   });
   afterAll(() => echo.close());
 
@@ -48,7 +64,7 @@ describe('ping-pong echo server over TCP', () => {
   });
 
   it('one address holds at most its share of connections; the next is closed and the others stay served', async () => {
-    const capped = await startEchoServer({ host: '127.0.0.1', port: 0, idleMs: 5000, partialMs: 5000, maxConnections: 16, maxPerAddress: 2 });
+    const capped = await startEchoServer({ ...OPEN, host: '127.0.0.1', port: 0, maxPerAddress: 2 });
     const held = [connect(capped.port, '127.0.0.1'), connect(capped.port, '127.0.0.1')];
     await Promise.all(held.map((s) => new Promise((r) => s.once('connect', r))));
     await new Promise((r) => setTimeout(r, 50));
@@ -105,5 +121,30 @@ describe('ping-pong echo server over TCP', () => {
     process.off('warning', onWarning);
     expect(Buffer.compare(Buffer.concat(got), stream)).toBe(0);
     expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
+  it('a flood of tiny messages from one address is echoed at its budget, and another address is echoed at once meanwhile', async () => {
+    // 1,000 messages a second: 100 at once, then the 2,900 others over 2.9 s at the least.
+    const paced = await startEchoServer({ ...OPEN, host: '0.0.0.0', port: 0, maxPerAddress: 4, perAddress: { messagesPerSecond: 1000, bytesPerSecond: 1e12 } });
+    const flood = Buffer.concat(Array.from({ length: 3000 }, (_, i) => message(2 + (i % 2), 0)));
+    const flooder = connect({ port: paced.port, host: '127.0.0.1' });
+    await new Promise((r) => flooder.once('connect', r));
+    const t0 = performance.now();
+    const got: Buffer[] = [];
+    const all = received(flooder, flood.length, got);
+    flooder.write(flood);
+    expect(await until(() => got.length > 0, 10_000)).toBe(true);
+    const victim = connect({ port: paced.port, host: '127.0.0.1', localAddress: '127.0.0.2' });
+    const m = message(64, 9);
+    victim.once('connect', () => victim.write(m));
+    expect(Buffer.compare(await received(victim, 64), m)).toBe(0);
+    const floodBackThen = got.reduce((n, b) => n + b.length, 0);
+    expect(Buffer.compare(await all, flood)).toBe(0);
+    // The victim's echo came while the flood was still held back, and the flood took its budget's time.
+    expect(floodBackThen).toBeLessThan(flood.length);
+    expect(performance.now() - t0).toBeGreaterThan(2900 - 100);
+    flooder.destroy();
+    victim.destroy();
+    await paced.close();
   });
 });
