@@ -111,11 +111,25 @@ export const RELAY_FLAGS: readonly RelayFlag[] = [
   { param: wholeFlag('maxRate', 'messages/s', 1, 10_000_000, d.maxDatagramsPerSecond, 'messages per second per bridge session, text or binary'), field: 'maxDatagramsPerSecond' },
   { param: wholeFlag('maxBytes', 'bytes/s', 1000, 10_000_000_000, d.maxBytesPerSecond, 'bytes per second per bridge session'), field: 'maxBytesPerSecond' },
   {
-    param: wholeFlag('maxRatePerClient', 'messages/s', 1, 10_000_000, d.maxClientDatagramsPerSecond, "messages per second all of one address's bridge sessions may send together (and, apart, its echo connections); past it they wait"),
+    param: wholeFlag(
+      'maxRatePerClient',
+      'messages/s',
+      1,
+      10_000_000,
+      d.maxClientDatagramsPerSecond,
+      "messages per second all of one address's bridge sessions may send together (and, apart, its echo connections); past it they wait",
+    ),
     field: 'maxClientDatagramsPerSecond',
   },
   {
-    param: wholeFlag('maxBytesPerClient', 'bytes/s', 1000, 10_000_000_000, d.maxClientBytesPerSecond, "bytes per second all of one address's bridge sessions may send together (and, apart, its echo connections); past it they wait"),
+    param: wholeFlag(
+      'maxBytesPerClient',
+      'bytes/s',
+      1000,
+      10_000_000_000,
+      d.maxClientBytesPerSecond,
+      "bytes per second all of one address's bridge sessions may send together (and, apart, its echo connections); past it they wait",
+    ),
     field: 'maxClientBytesPerSecond',
   },
   { param: wholeFlag('maxBuffered', 'bytes', 16_384, 1 << 30, d.maxBufferedBytes, 'bytes waiting for a page before its datagrams are dropped'), field: 'maxBufferedBytes' },
