@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +50,47 @@ async function bundleChild(outfile: string): Promise<void> {
   await build({ entryPoints: [join(dirname(fileURLToPath(import.meta.url)), 'sandboxChild.ts')], bundle: true, platform: 'node', format: 'esm', outfile, logLevel: 'silent' });
 }
 
+/** The sandbox folders' names begin so; each holds the file naming the relay's process that made it. */
+const FOLDER_PREFIX = 'pipefill-contest-';
+const OWNER_FILE = 'owner.pid';
+
+/** Whether process `pid` runs (one of another user's, which cannot be signalled, does too). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the sandbox folders in `root` left by relays that ended without closing them (kill -9, a
+ * crash): those whose owner file names a process that no longer runs. A folder without one, or whose
+ * process runs, is left alone, as is what cannot be removed. The folders removed.
+ */
+export function sweepLeftovers(root = tmpdir()): string[] {
+  const removed: string[] = [];
+  for (const name of readdirSync(root)) {
+    if (!name.startsWith(FOLDER_PREFIX)) continue;
+    const dir = join(root, name);
+    let pid: number;
+    try {
+      pid = Number(readFileSync(join(dir, OWNER_FILE), 'utf8'));
+    } catch {
+      continue;
+    }
+    if (!Number.isInteger(pid) || pid <= 0 || running(pid)) continue;
+    try {
+      rmSync(dir, { recursive: true, force: true });
+      removed.push(dir);
+    } catch {
+      // another user's: theirs to remove
+    }
+  }
+  return removed;
+}
+
 export class Sandbox {
   private readonly running = new Set<ChildProcess>();
 
@@ -60,9 +101,14 @@ export class Sandbox {
     private readonly rlimits: boolean,
   ) {}
 
-  /** Bundles the sandbox's code into a private folder and finds what the machine offers. */
+  /**
+   * Bundles the sandbox's code into a private folder, named as this process's, and finds what the machine
+   * offers. The folders of relays killed before they could remove theirs go first.
+   */
   static async prepare(): Promise<Sandbox> {
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-contest-'));
+    sweepLeftovers();
+    const dir = mkdtempSync(join(tmpdir(), FOLDER_PREFIX));
+    writeFileSync(join(dir, OWNER_FILE), String(process.pid));
     const bundle = join(dir, 'sandbox.mjs');
     await bundleChild(bundle);
     chmodSync(bundle, 0o444);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +25,13 @@ function freePort(): Promise<number> {
   });
 }
 
+/** The sandbox folders in the temporary directory whose owner file names process `pid`. */
+const sandboxFoldersOf = (pid: number) =>
+  readdirSync(tmpdir())
+    .filter((n) => n.startsWith('pipefill-contest-'))
+    .map((n) => join(tmpdir(), n))
+    .filter((dir) => existsSync(join(dir, 'owner.pid')) && readFileSync(join(dir, 'owner.pid'), 'utf8') === String(pid));
+
 describe('npm run contest: a relay restart', () => {
   it('keeps waiting through kill -9 and a restart on the same port, then prints the scores', async () => {
     const data = mkdtempSync(join(tmpdir(), 'pipefill-contest-cli-data-'));
@@ -40,11 +47,15 @@ describe('npm run contest: a relay restart', () => {
     let second: Awaited<ReturnType<typeof contestRelay>> | null = null;
     try {
       expect(await until(() => stdout.includes('submission ') || cli.exitCode !== null, 60_000), stderr).toBe(true);
+      const left = sandboxFoldersOf(first.child.pid!);
+      expect(left).toHaveLength(1);
       first.child.kill('SIGKILL');
       await first.stop();
       expect(await until(() => stderr.includes('not answering') || cli.exitCode !== null, 30_000), stderr).toBe(true);
       second = await contestRelay(flags);
       expect(second.url).toBe(first.url);
+      // the killed relay's sandbox folder is removed by the next one
+      expect(left.filter(existsSync)).toEqual([]);
       const code = await exited;
       expect([code, stderr]).toEqual([0, 'contest: the relay is not answering; waiting for it…\n']);
       const [head, ...scores] = stdout.trimEnd().split('\n');
