@@ -67,6 +67,40 @@ describe('no stale state in Chromium', () => {
     await page.close();
   });
 
+  it('a controller of the user’s that fails marks the run before it as the previous one, with the error; the next try clears both', async () => {
+    const { page } = await open(env.context, `${env.relay.url}/?${LIGHT_RUN}`);
+    await quickPlayback(page);
+    await page.getByRole('button', { name: 'Write your own controller…' }).click();
+    const runCode = async (text: string) => {
+      await page.locator('.user-editor .cm-content').click();
+      await page.keyboard.press('Control+a');
+      await page.keyboard.insertText(text);
+      await page.getByRole('button', { name: 'Run ▶' }).click();
+    };
+    const fixed = (w: number, onAck = '') => `export default { title: 'Mine', params: [], create() { return { windowSize() { return ${w}; }, onAck(ack) { ${onAck} }, onTimeout() {} }; } };`;
+    await runCode(fixed(10));
+    await page.waitForFunction(() => /^simulated in \d+ ms$/.test(document.querySelector('section.cards[data-side^="A · Mine"] h3 small')?.textContent ?? ''));
+    const good = await card(page, 'A', 'Throughput');
+    const alerts = page.locator('.runs > p.error');
+    // a run that throws after its first seconds: the page still shows the run before it, marked
+    await runCode(fixed(10, "if (ack.seq > 300) throw new Error('boom');"));
+    await alerts.filter({ hasText: 'Error: boom' }).waitFor();
+    await page.waitForFunction(() => document.querySelector('section.cards[data-side^="A "]')?.classList.contains('stale'));
+    expect(await sideNote(page, 'A')).toBe('previous run: the latest run failed (its error is below); this is the run before it');
+    expect(await card(page, 'A', 'Throughput')).toBe(good);
+    // code that does not load fails its check: its error replaces the last one's
+    await runCode(fixed(10).replace('params: []', 'params: [,,'));
+    await alerts.filter({ hasText: 'syntax error' }).waitFor();
+    expect(await alerts.allInnerTexts()).toEqual([expect.stringMatching(/^A · Mine: your controller at line 1, column \d+: syntax error/)]);
+    expect(await page.locator('section.cards.stale').count()).toBe(1);
+    // a controller that runs: the side is current again, with no error
+    await runCode(fixed(1));
+    await page.waitForFunction((g) => document.querySelector('section.cards[data-side^="A "] [data-card="Throughput"] dd')?.textContent?.trim() !== g, good);
+    await page.waitForFunction(() => document.querySelectorAll('section.cards.stale').length === 0);
+    expect(await alerts.count()).toBe(0);
+    await page.close();
+  }, 90_000);
+
   it('overlaid, runs the settings no longer describe are drawn faded', async () => {
     const { page } = await open(env.context, `${env.relay.url}/?${LIGHT_RUN}&overlay=1`);
     await quickPlayback(page);

@@ -79,11 +79,17 @@ function checkThenRun(pool: WorkerPool, last: Record<Slot, string>, sides: Retur
   const before = last[slot];
   // the experiment that installs this code asks for the same run: it is under way
   last[slot] = JSON.stringify(spec);
+  // A new try: the side's last failure no longer stands; a failed check is the side's failure, as a run's.
+  const failed = (message: string | undefined) => sides.setErrors((x) => ({ ...x, [slot]: message }));
+  failed(undefined);
   return new Promise((resolve) => {
     let checked = false;
     const onChecked = (r: CheckResult) => {
       checked = true;
-      if (!r.ok) last[slot] = before;
+      if (!r.ok) {
+        last[slot] = before;
+        failed(r.message);
+      }
       resolve(r);
     };
     // an answer before the check's (a hang while loading, a newer run) is the check's; after it, the run's
@@ -95,6 +101,7 @@ function checkThenRun(pool: WorkerPool, last: Record<Slot, string>, sides: Retur
         return r;
       }
       const result = { ok: false, message: r.message, line: null, column: null } as const;
+      failed(r.message);
       resolve(result);
       return { id: r.id, kind: 'checked', result };
     };

@@ -37,6 +37,13 @@ describe('which runs the page shows, and whether they are current', () => {
     expect(staleReason(aimd, DEFAULT_EXPERIMENT, 'a', false, 'big.down')).toBe('the upload of big.down failed; this is the run on the trace before it');
   });
 
+  it('a side whose latest run failed shows the run before it as such, until its next run is under way', () => {
+    const aimd = run('simulated', specFor(DEFAULT_EXPERIMENT, 'a'));
+    expect(staleReason(aimd, DEFAULT_EXPERIMENT, 'a', false, null, true)).toBe('the latest run failed (its error is below); this is the run before it');
+    expect(staleReason(aimd, DEFAULT_EXPERIMENT, 'a', true, null, true)).toBeNull();
+    expect(staleReason(aimd, DEFAULT_EXPERIMENT, 'a', false, 'big.down', true)).toBe('the upload of big.down failed; this is the run on the trace before it');
+  });
+
   it('a live run is current only while A is live with its scheme', () => {
     const live = liveRun('token-pacer');
     expect(staleReason(live, { ...offset, live: true }, 'a', false, null)).toBeNull();
