@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { compareEntries, entryFrom, leaderboardCsv, SUBMIT_RECORD, type LeaderboardEntry } from '../shared/relay/leaderboard.ts';
+import { FeedWatchers } from './feedWatchers.ts';
 import type { Journal } from './records/journal.ts';
 
 /**
@@ -32,7 +33,7 @@ export class Leaderboard {
   private entries: LeaderboardEntry[] = [];
   /** Each id's Submits kept, in the order its ids were last heard from (the least recent first). */
   private readonly byId = new Map<string, LeaderboardEntry[]>();
-  private readonly watchers = new Map<ServerResponse, string>();
+  private readonly watchers: FeedWatchers;
   /** The board as the first event a page is sent, made once per change rather than once per page. */
   private allEvent: string | null = null;
   /** With a journal, every Submit it holds by id (the board keeps only some), so that an id's are found at once. */
@@ -47,6 +48,7 @@ export class Leaderboard {
     private readonly journal: Journal | null,
     private readonly maxPerAddress = 16,
   ) {
+    this.watchers = new FeedWatchers(MAX_WATCHERS, maxPerAddress);
     for (const r of journal?.records() ?? []) {
       if (r.kind !== SUBMIT_RECORD) continue;
       const e = entryFrom(r);
@@ -72,7 +74,7 @@ export class Leaderboard {
     const e = { ...submitted, id: cut(submitted.id) };
     this.keep(e);
     const line = `data: ${JSON.stringify(e)}\n\n`;
-    for (const w of this.watchers.keys()) {
+    for (const w of this.watchers.pages) {
       if (w.writableLength > MAX_WATCHER_BACKLOG) w.destroy();
       else w.write(line);
     }
@@ -134,9 +136,9 @@ export class Leaderboard {
 
   /** Streams the board to a page: everything so far as one event, then each Submit as it comes. */
   watch(res: ServerResponse, address: string, headOnly: boolean): void {
-    const fromThere = [...this.watchers.values()].filter((a) => a === address).length;
-    if (this.watchers.size >= MAX_WATCHERS || fromThere >= this.maxPerAddress) {
-      const why = fromThere >= this.maxPerAddress ? `more than ${this.maxPerAddress} pages from one address` : 'too many pages';
+    const refusal = this.watchers.refusal(address);
+    if (refusal) {
+      const why = refusal === 'address' ? `more than ${this.maxPerAddress} pages from one address` : 'too many pages';
       res.writeHead(503, { 'content-type': 'text/plain' }).end(`${why} are watching the leaderboard\n`);
       return;
     }
@@ -144,13 +146,12 @@ export class Leaderboard {
     if (headOnly) return void res.end();
     this.allEvent ??= `event: all\ndata: ${JSON.stringify(this.entries)}\n\n`;
     res.write(this.allEvent);
-    this.watchers.set(res, address);
-    res.on('close', () => this.watchers.delete(res));
+    this.watchers.add(res, address);
   }
 
   /** Ends the pages' streams; the journal writes what it still holds and closes. */
   async close(): Promise<void> {
-    for (const w of this.watchers.keys()) w.end();
+    this.watchers.endAll();
     await this.journal?.close();
   }
 }

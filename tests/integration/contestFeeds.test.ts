@@ -1,13 +1,16 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contestRelay } from '../helpers/contest.ts';
+import { until } from '../helpers/relay.ts';
 
-/** Opens the contest's live feed from `from`; resolves with its status, the stream left open. */
-function watch(url: string, from: string): Promise<{ status: number; close(): void }> {
+/** Opens the contest's live feed from `from`; resolves with its status, the stream left open, and whether the relay has ended it. */
+function watch(url: string, from: string): Promise<{ status: number; ended: () => boolean; close(): void }> {
   return new Promise((resolve, reject) => {
     const req = request(`${url}/api/contest/events`, { localAddress: from }, (res) => {
+      let ended = false;
+      res.on('end', () => (ended = true));
       res.resume();
-      resolve({ status: res.statusCode ?? 0, close: () => req.destroy() });
+      resolve({ status: res.statusCode ?? 0, ended: () => ended, close: () => req.destroy() });
     });
     req.on('error', reject);
     req.end();
@@ -28,5 +31,17 @@ describe("the contest's live feed: one address holds at most --max-feeds-per-cli
     const victim = await watch(relay.url, '127.0.0.2');
     expect(victim.status).toBe(200);
     for (const w of [...held, victim]) w.close();
+  });
+
+  it('256 pages from 86 addresses fill the feed: a page of 127.0.0.2 still gets in, ending the oldest page of an address holding the most', async () => {
+    const flood: Awaited<ReturnType<typeof watch>>[] = [];
+    // 85 addresses at their share of 3, and a last one's page: 256 in all.
+    for (let host = 1; host <= 86; host++) for (let i = 0; i < (host < 86 ? 3 : 1); i++) flood.push(await watch(relay.url, `127.0.1.${host}`));
+    expect(flood.every((w) => w.status === 200)).toBe(true);
+    const student = await watch(relay.url, '127.0.0.2');
+    expect(student.status).toBe(200);
+    expect(await until(() => flood[0].ended(), 5000)).toBe(true);
+    expect(flood.slice(1).some((w) => w.ended())).toBe(false);
+    for (const w of [...flood, student]) w.close();
   });
 });
