@@ -5,16 +5,23 @@ import type { Journal } from './records/journal.ts';
 
 /**
  * What the board shows: for each of this many ids, its best Submit and its latest ones. A class submits a
- * few hundred times an hour under a few dozen ids. Past the limit the id heard from least recently goes
- * from the board (never from the records journal, which keeps every Submit), and Submits under an id never
- * push out its best; the offset servers rank a few Submits under one id per session that was served the
- * file (shared/offset/policy.ts), so filling the board takes as many fetches.
+ * few hundred times an hour under a few dozen ids. Past the limit an id goes from the board (never from the
+ * records journal, which keeps every Submit): the one heard from least recently of the client address that
+ * holds the most ids, so that an address putting up ids by the hundred pushes out only its own, and Submits
+ * under an id never push out its best. The offset servers rank a few Submits under one id per session that
+ * was served the file (shared/offset/policy.ts), so each id takes a fetch.
  */
 export const MAX_IDS = 500;
 export const MAX_PER_ID = 20;
 /** Longer ids are cut to this many characters on the board (a header may hold a kilobyte). */
 export const MAX_ID_CHARS = 64;
 const MAX_WATCHERS = 256;
+/**
+ * Who sent the Submits journaled before the journal kept their address. They count as one address, so that
+ * once the board is full they go first, least recently heard first, as every id went before; each counted as
+ * an address of its own, a flood journaled then would outweigh no one and stay.
+ */
+const UNKNOWN_ADDRESS = '';
 /** A page that lets this much pile up is not reading its event stream: it is cut off. */
 const MAX_WATCHER_BACKLOG = 256 * 1024;
 
@@ -24,15 +31,23 @@ const cut = (id: string) => {
   return chars.length > MAX_ID_CHARS ? `${chars.slice(0, MAX_ID_CHARS - 1).join('')}…` : id;
 };
 
+/** An id on the board: the client address that put it there, and its Submits kept. */
+interface BoardId {
+  address: string;
+  entries: LeaderboardEntry[];
+}
+
 /**
  * The Submits the offset servers rank: every one in the records journal if the relay keeps one (its
- * append answers once the Submit is on disk), the board's share of them in memory. Pages watch the board
- * through server-sent events.
+ * append answers once the Submit is on disk, with the address it came from), the board's share of them in
+ * memory. Pages watch the board through server-sent events.
  */
 export class Leaderboard {
   private entries: LeaderboardEntry[] = [];
-  /** Each id's Submits kept, in the order its ids were last heard from (the least recent first). */
-  private readonly byId = new Map<string, LeaderboardEntry[]>();
+  /** Each id on the board, in the order ids were last heard from (the least recent first). */
+  private readonly byId = new Map<string, BoardId>();
+  /** How many of the board's ids each client address put there. */
+  private readonly idsHeld = new Map<string, number>();
   private readonly watchers: FeedWatchers;
   /** The board as the first event a page is sent, made once per change rather than once per page. */
   private allEvent: string | null = null;
@@ -42,11 +57,12 @@ export class Leaderboard {
   readonly rejected: number = 0;
   /**
    * `maxPerAddress`: pages one address may watch from at once (the relay's --max-per-client), so that no
-   * one address takes every slot; every address counts, this machine's too.
+   * one address takes every slot; every address counts, this machine's too. `maxIds`: ids on the board.
    */
   constructor(
     private readonly journal: Journal | null,
     private readonly maxPerAddress = 16,
+    private readonly maxIds = MAX_IDS,
   ) {
     this.watchers = new FeedWatchers(MAX_WATCHERS, maxPerAddress);
     for (const r of journal?.records() ?? []) {
@@ -57,7 +73,7 @@ export class Leaderboard {
         continue;
       }
       const kept = { ...e, id: cut(e.id) };
-      this.keep(kept);
+      this.keep(kept, typeof r.address === 'string' ? r.address : UNKNOWN_ADDRESS);
       this.index(kept);
     }
   }
@@ -67,12 +83,13 @@ export class Leaderboard {
   }
 
   /**
-   * Ranks a Submit; with a journal, resolves once it is on disk (or held, if the disk refuses it): its
-   * answer waits for that.
+   * Ranks a Submit from client address `address` (for a bridged session, its page's); with a journal,
+   * resolves once it is on disk (or held, if the disk refuses it): its answer waits for that. The address
+   * is kept in the journal alone: the board, its feed and its CSV are everyone's to read.
    */
-  add(submitted: LeaderboardEntry): Promise<unknown> | undefined {
+  add(submitted: LeaderboardEntry, address: string): Promise<unknown> | undefined {
     const e = { ...submitted, id: cut(submitted.id) };
-    this.keep(e);
+    this.keep(e, address);
     const line = `data: ${JSON.stringify(e)}\n\n`;
     for (const w of this.watchers.pages) {
       if (w.writableLength > MAX_WATCHER_BACKLOG) w.destroy();
@@ -80,7 +97,7 @@ export class Leaderboard {
     }
     if (!this.journal) return undefined;
     this.index(e);
-    return this.journal.append({ kind: SUBMIT_RECORD, ...e });
+    return this.journal.append({ kind: SUBMIT_RECORD, ...e, address });
   }
 
   private index(e: LeaderboardEntry): void {
@@ -103,30 +120,46 @@ export class Leaderboard {
     return this.journal ? (this.everyAttempt.get(id) ?? []) : this.entries.filter((e) => e.id === id);
   }
 
-  /** Keeps `e` under its id: the id's best and its latest Submits; the least recently heard id goes past MAX_IDS. */
-  private keep(e: LeaderboardEntry): void {
-    const kept = this.byId.get(e.id) ?? [];
+  /** Keeps `e` under its id: the id's best and its latest Submits; past `maxIds` ids, one goes (`evict`). */
+  private keep(e: LeaderboardEntry, address: string): void {
+    const kept = this.byId.get(e.id) ?? this.newId(address);
     this.byId.delete(e.id);
-    kept.push(e);
+    kept.entries.push(e);
     const dropped: LeaderboardEntry[] = [];
-    if (kept.length > MAX_PER_ID) {
-      const best = kept.reduce((b, x) => (compareEntries(x, b) <= 0 ? x : b));
+    if (kept.entries.length > MAX_PER_ID) {
+      const best = kept.entries.reduce((b, x) => (compareEntries(x, b) <= 0 ? x : b));
       dropped.push(
-        ...kept.splice(
-          kept.findIndex((x) => x !== best),
+        ...kept.entries.splice(
+          kept.entries.findIndex((x) => x !== best),
           1,
         ),
       );
     }
     this.byId.set(e.id, kept);
-    if (this.byId.size > MAX_IDS) {
-      const [id, gone] = this.byId.entries().next().value!;
-      this.byId.delete(id);
-      dropped.push(...gone);
-    }
+    if (this.byId.size > this.maxIds) dropped.push(...this.evict());
     this.entries.push(e);
     if (dropped.length > 0) this.entries = this.entries.filter((x) => !dropped.includes(x));
     this.allEvent = null;
+  }
+
+  /**
+   * A new id counts for the address that sent its first Submit for as long as it stays on the board: a
+   * Submit under it from elsewhere does not make it the sender's, so no one can take another's id to push
+   * it out as their own.
+   */
+  private newId(address: string): BoardId {
+    this.idsHeld.set(address, (this.idsHeld.get(address) ?? 0) + 1);
+    return { address, entries: [] };
+  }
+
+  /** Takes off the least recently heard id of the address holding the most (of tied ones, the least recently heard of all theirs); returns its Submits. */
+  private evict(): LeaderboardEntry[] {
+    const most = Math.max(...this.idsHeld.values());
+    const [id, gone] = [...this.byId].find(([, kept]) => this.idsHeld.get(kept.address) === most)!;
+    this.byId.delete(id);
+    if (most > 1) this.idsHeld.set(gone.address, most - 1);
+    else this.idsHeld.delete(gone.address);
+    return gone.entries;
   }
 
   /** Every Submit kept, as CSV. */

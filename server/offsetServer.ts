@@ -6,6 +6,15 @@ import { ReplyBudget, SessionAdmission } from './offsetAdmission.ts';
 import { fromBridge, sessionKey, type PortSet } from './portSet.ts';
 import { SessionRecords, type RecordLimits } from './sessionRecords.ts';
 
+/**
+ * Who sent a Submit: its source address, and for one of the bridge's sockets that socket (address:port),
+ * whose page only the bridge knows.
+ */
+export interface SubmitSource {
+  address: string;
+  bridgedSocket: string | null;
+}
+
 export interface OffsetServerOptions {
   host: string;
   port: number;
@@ -32,7 +41,7 @@ export interface OffsetServerOptions {
   /** Local ports of the bridge's sockets: each bridged browser keeps its own session in either key mode. */
   bridgedPorts: PortSet | null;
   /** Every Submit, as graded; a promise it returns holds the Submit's answer until it settles (its record on disk). */
-  onSubmit?: (s: Submission) => unknown;
+  onSubmit?: (s: Submission, from: SubmitSource) => unknown;
   /** How many sessions, and events of each, are kept for /api/sessions. */
   records: RecordLimits;
   /** Milliseconds (default: the monotonic wall clock); a test's own, in this thread only. */
@@ -122,7 +131,7 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
     if (!d) return;
     const session = policy.session(key);
     if (session) records.record(key, session.start, msg.length, d, now, policy.rateAt(session, now));
-    const stored = d.submission && o.onSubmit?.(d.submission);
+    const stored = d.submission && o.onSubmit?.(d.submission, { address: from.address, bridgedSocket: capped ? null : `${from.address}:${from.port}` });
     const reply = d.reply;
     if (!reply) return;
     if (capped) budget.spend(from.address, reply.length, now);

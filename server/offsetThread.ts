@@ -34,8 +34,8 @@ export function startOffsetThread(o: OffsetServerOptions): Promise<OffsetThread>
     worker.on('message', (m: FromWorker) => {
       if (m.type === 'failed') reject(Object.assign(new Error(m.message), { code: m.code }));
       else if (m.type === 'submit') {
-        const { type: _, n, ...s } = m;
-        const stored = onSubmit?.(s satisfies Submission);
+        const { type: _, n, from, ...s } = m;
+        const stored = onSubmit?.(s satisfies Submission, from);
         // The thread holds a ranked Submit's answer until its record is on disk.
         const recorded = () => worker.postMessage({ type: 'recorded', n });
         if (s.ranked) void Promise.resolve(stored).then(recorded, recorded);

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PortSet } from './portSet.ts';
-import { startOffsetServer, type OffsetServerOptions } from './offsetServer.ts';
+import { startOffsetServer, type OffsetServerOptions, type SubmitSource } from './offsetServer.ts';
 import { withPolicyValues } from '../shared/offset/params.ts';
 import type { Submission } from '../shared/offset/policy.ts';
 
@@ -9,7 +9,7 @@ export type WorkerOptions = Omit<OffsetServerOptions, 'bridgedPorts' | 'onSubmit
 
 export type FromWorker =
   | { type: 'ready'; port: number }
-  | ({ type: 'submit'; n: number } & Submission)
+  | ({ type: 'submit'; n: number; from: SubmitSource } & Submission)
   | { type: 'stats'; sessions: number; handled: number }
   | { type: 'answer'; n: number; body: unknown }
   | { type: 'failed'; message: string; code?: string };
@@ -21,8 +21,8 @@ const o = (workerData as { options: WorkerOptions }).options;
 /** Ranked Submits whose answers wait for the main thread to say their records are on disk, by number. */
 const recording = new Map<number, () => void>();
 let submits = 0;
-const submitted = (s: Submission) => {
-  post({ type: 'submit', n: ++submits, ...s });
+const submitted = (s: Submission, from: SubmitSource) => {
+  post({ type: 'submit', n: ++submits, from, ...s });
   return s.ranked ? new Promise<void>((r) => recording.set(submits, r)) : undefined;
 };
 

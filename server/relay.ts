@@ -12,6 +12,7 @@ import { Leaderboard } from './leaderboard.ts';
 import type { Journal } from './records/journal.ts';
 import { openRelayRecords, recordsLine, recordsStatus } from './records/relayRecords.ts';
 import { startOffsetServerFor, type RunningOffsetServer } from './relayServers.ts';
+import type { SubmitSource } from './offsetServer.ts';
 import { BridgedClients } from './bridgedClients.ts';
 import { fromBridge, PortSet } from './portSet.ts';
 import { listenHttp, route } from './relayHttp.ts';
@@ -48,14 +49,17 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   const operator = createOperator({ token: o.operatorToken, trustedProxies: o.trustProxies, allowOrigins: o.allowOrigins });
   const records = openRelayRecords(o);
   const journal = records?.journal ?? null;
-  const leaderboard = new Leaderboard(journal, o.maxFeedsPerClient);
+  const leaderboard = new Leaderboard(journal, o.maxFeedsPerClient, o.boardIds);
   const bridged = { udp: new PortSet(), tcp: new PortSet(), clients: new BridgedClients() };
+  // A bridged page's Submits come from the relay's own socket: they are its page's address's, as its
+  // bridge sessions are, or every student in a browser would count as one address on the board.
+  const sender = ({ address, bridgedSocket }: SubmitSource) => (bridgedSocket === null ? undefined : bridged.clients.clientOf(bridgedSocket, performance.timeOrigin + performance.now())) ?? address;
   // Only what the policy ranks goes on the board (a session served the file's size); every Submit is still
   // answered as the course server answers it, a ranked one once its record is on disk.
   const submitted =
     (server: 'constant' | 'variable') =>
-    ({ ranked, ...s }: Submission) =>
-      ranked ? leaderboard.add({ ...s, server, at: new Date().toISOString() }) : undefined;
+    ({ ranked, ...s }: Submission, from: SubmitSource) =>
+      ranked ? leaderboard.add({ ...s, server, at: new Date().toISOString() }, sender(from)) : undefined;
   const constant = await startOffsetServerFor(o, file, bridged.udp, false, submitted('constant'));
   const variable = await startOffsetServerFor(o, file, bridged.udp, true, submitted('variable'));
   const echo = await echoFor(o, bridged.tcp);

@@ -27,6 +27,8 @@ export interface RelayOptions {
   maxServerBytesPerClient: number;
   /** The records file (server/records/journal.ts) ranked Submits are kept in; null keeps them in memory, starting empty. */
   leaderboardFile: string | null;
+  /** Ids the leaderboard shows (default MAX_IDS); a test's own, small enough to fill. */
+  boardIds?: number;
   /** A folder for the class's records (its records.jsonl): the leaderboard's and the contest's. */
   dataDir: string | null;
   delayMs: number;

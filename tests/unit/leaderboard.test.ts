@@ -5,6 +5,8 @@ import { isStudentId, studentIdProblem } from '../../shared/relay/studentId.ts';
 
 const at = '2026-11-21T20:00:00.000Z';
 const e = (id: string, result: boolean, time: number, penalty: number): LeaderboardEntry => ({ id, result, time, penalty, at, server: 'constant' });
+/** The client address every Submit of these cases comes from. */
+const FROM = '203.0.113.7';
 
 describe('leaderboard', () => {
   it('ranks correct results first, then the shortest time, then the smallest penalty', () => {
@@ -33,23 +35,23 @@ describe('leaderboard', () => {
 });
 
 describe('the relay’s board under a flood of Submits', () => {
-  it('keeps each id’s best and latest Submits, lets the id heard from least recently go, and cuts long ids', () => {
+  it('keeps each id’s best and latest Submits, lets the id heard from least recently go (all from one address), and cuts long ids', () => {
     const board = new Leaderboard(null);
-    board.add(e('ann@red', true, 2900, 1));
-    for (let i = 0; i < 3 * MAX_PER_ID; i++) board.add(e('ann@red', false, i, 0)); // a flood under ann's id
+    board.add(e('ann@red', true, 2900, 1), FROM);
+    for (let i = 0; i < 3 * MAX_PER_ID; i++) board.add(e('ann@red', false, i, 0), FROM); // a flood under ann's id
     const ann = board.all.filter((x) => x.id === 'ann@red');
     expect(ann.length).toBe(MAX_PER_ID);
     expect(ann[0]).toEqual(e('ann@red', true, 2900, 1)); // her best stays
     expect(ann.slice(1).map((x) => x.time)).toEqual(Array.from({ length: MAX_PER_ID - 1 }, (_, i) => 2 * MAX_PER_ID + 1 + i));
-    board.add(e('bob@blue', true, 3100, 0));
-    for (let i = 0; i < MAX_IDS - 2; i++) board.add(e(`s${i}@x`, false, 1, 0));
+    board.add(e('bob@blue', true, 3100, 0), FROM);
+    for (let i = 0; i < MAX_IDS - 2; i++) board.add(e(`s${i}@x`, false, 1, 0), FROM);
     expect(new Set(board.all.map((x) => x.id)).size).toBe(MAX_IDS);
-    board.add(e('ann@red', true, 2800, 0)); // ann is heard from again: now bob is the least recent
-    board.add(e('new@team', true, 3000, 0));
+    board.add(e('ann@red', true, 2800, 0), FROM); // ann is heard from again: now bob is the least recent
+    board.add(e('new@team', true, 3000, 0), FROM);
     const ids = new Set(board.all.map((x) => x.id));
     expect([ids.size, ids.has('ann@red'), ids.has('bob@blue'), ids.has('new@team')]).toEqual([MAX_IDS, true, false, true]);
     const long = new Leaderboard(null);
-    long.add(e(`${'x'.repeat(MAX_ID_CHARS - 2)}😀😀😀`, true, 1, 0));
+    long.add(e(`${'x'.repeat(MAX_ID_CHARS - 2)}😀😀😀`, true, 1, 0), FROM);
     expect(long.all[0].id).toBe(`${'x'.repeat(MAX_ID_CHARS - 2)}😀…`);
   });
 
