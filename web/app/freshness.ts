@@ -32,15 +32,16 @@ export const schemeTitle = (id: string) => findScheme(id, pageSchemes())?.title 
  * Why a side's shown run is not the run the current settings describe, or null when it is. A run still
  * being replaced ("updating") is current enough: its successor is under way. Imported runs stand for
  * themselves and are never stale; a failed upload leaves the runs on the screen as the previous ones, and
- * so does a side's run that failed (`failed`: a controller that threw, hung or did not load), whose
- * error is shown apart.
+ * so does a side's simulated run that failed (`failed`: a controller that threw, hung or did not load),
+ * whose error is shown apart.
  */
 export function staleReason(view: RunView, e: Experiment, slot: 'a' | 'b', busy: boolean, failedUpload: string | null, failed = false): string | null {
   if (view.source === 'imported') return null;
   if (failedUpload) return `the upload of ${failedUpload} failed; this is the run on the trace before it`;
   if (busy) return null;
-  if (failed) return 'the latest run failed (its error is below); this is the run before it';
   const scheme = schemeOfView(view);
+  // a live fetch that failed shows what it fetched until then: its own run, stopped
+  if (failed && view.source !== 'live') return 'the latest run failed (its error is below); this is the run before it';
   if (view.source === 'live') {
     if (slot !== 'a' || !e.live) return 'a live run; the side is simulated now';
     return scheme === e.a.scheme ? null : `a live run of ${schemeTitle(scheme ?? '?')}, not of ${schemeTitle(e.a.scheme)}`;

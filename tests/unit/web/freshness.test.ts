@@ -47,6 +47,8 @@ describe('which runs the page shows, and whether they are current', () => {
   it('a live run is current only while A is live with its scheme', () => {
     const live = liveRun('token-pacer');
     expect(staleReason(live, { ...offset, live: true }, 'a', false, null)).toBeNull();
+    // a fetch that failed (the relay gone) shows what it fetched: its own run, stopped
+    expect(staleReason(live, { ...offset, live: true }, 'a', false, null, true)).toBeNull();
     expect(staleReason(live, { ...offset, live: true, a: { scheme: 'burst-aimd', params: {} } }, 'a', false, null)).toBe('a live run of Token pacer, not of Burst AIMD');
     expect(staleReason(live, offset, 'a', false, null)).toBe('a live run; the side is simulated now');
     expect(staleReason(run('simulated', specFor(offset, 'a')), { ...offset, live: true }, 'a', false, null)).toBe('a simulated run; live mode has not fetched yet');
