@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { checkPolicyValues } from '../shared/offset/params.ts';
 import { quote } from '../shared/text/quote.ts';
 import { requestUrl } from './http.ts';
+import { foreignPage } from './pageOrigin.ts';
 
 export interface Admitted {
   target: string;
@@ -41,10 +42,8 @@ export function normalizeTarget(raw: string): string | null {
 export function admit(req: IncomingMessage, rules: AdmissionRules, counts: { total: number; perClient: ReadonlyMap<string, number> }): Admitted | { refusal: string; code: number } {
   // The relay hands over only requests whose path it read as /bridge.
   const url = requestUrl(req)!;
-  const requestOrigin = req.headers.origin;
-  if (requestOrigin !== undefined && !rules.origins.includes(requestOrigin)) {
-    return { refusal: `origin ${quote(requestOrigin)} is not allowed to use this relay`, code: 1008 };
-  }
+  const foreign = foreignPage(req, rules.origins);
+  if (foreign !== null) return { refusal: foreign, code: 1008 };
   if (counts.total >= rules.maxSessions) return { refusal: `the relay already has ${rules.maxSessions} sessions; try again later`, code: 1013 };
   const client = rules.clientAddress?.(req) ?? req.socket.remoteAddress ?? 'unknown';
   if ((counts.perClient.get(client) ?? 0) >= rules.maxSessionsPerClient) {

@@ -17,6 +17,7 @@ import { BridgedClients } from './bridgedClients.ts';
 import { fromBridge, PortSet } from './portSet.ts';
 import { listenHttp, route } from './relayHttp.ts';
 import { createOperator, type Operator } from './operator.ts';
+import { pageOrigins } from './pageOrigin.ts';
 import type { RelayOptions } from './relayOptions.ts';
 
 export const ROOT = projectRoot(import.meta.url);
@@ -70,7 +71,8 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   const info = relayInfoOf(o, file.length, { constant: constant.port, variable: variable.port, echo: echo.port }, contest);
   const servers = { [info.offsetConstant]: constant, [info.offsetVariable]: variable };
   const sessionPolicy = o.allowSessionPolicy ? (target: string, key: string, values: Record<string, number | string> | null) => servers[target].setSessionPolicy(key, values) : null;
-  const bridge = bridgeFor(o, info, httpPort, bridged, sessionPolicy, operator);
+  const origins = pageOrigins(o.host, httpPort, o.allowOrigins);
+  const bridge = bridgeFor(o, info, origins, bridged, sessionPolicy, operator);
 
   const sessions = async () => [...(await constant.sessions()), ...(await variable.sessions())];
   const sessionCsv = async (id: string) => (await constant.sessionCsv(id)) ?? (await variable.sessionCsv(id));
@@ -86,7 +88,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
     sessionCsv,
     bridgedClients: bridged.clients,
   };
-  await route(http, o, api, bridge, operator, contest);
+  await route(http, o, api, bridge, { operator, origins, contest });
 
   const lines = serviceLines(o, { url, httpPort, info, md5, operator });
   if (records) lines.push(recordsLine(records, leaderboard));
@@ -151,16 +153,15 @@ function echoFor(o: RelayOptions, bridgedTcpPorts: PortSet): Promise<EchoServer>
 function bridgeFor(
   o: RelayOptions,
   info: RelayInfo,
-  httpPort: number,
+  origins: string[],
   bridgedPorts: { udp: PortSet; tcp: PortSet; clients: BridgedClients },
   sessionPolicy: BridgeOptions['sessionPolicy'],
   operator: Operator,
 ): Bridge {
-  const ownOrigins = [`http://${o.host}:${httpPort}`, `http://localhost:${httpPort}`, `http://127.0.0.1:${httpPort}`];
   return createBridge({
     udpTargets: [info.offsetConstant, info.offsetVariable, ...o.allow],
     tcpTargets: [info.echo, ...o.allow],
-    origins: [...ownOrigins, ...o.allowOrigins],
+    origins,
     maxSessions: o.maxSessions,
     maxSessionsPerClient: o.maxSessionsPerClient,
     maxMessageBytes: o.maxMessageBytes,

@@ -3,12 +3,14 @@ import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { handleApi } from './api.ts';
 import type { Contest } from './contest/contest.ts';
+import { leaveUnread } from './contest/body.ts';
 import { handleContest } from './contest/routes.ts';
 import type { Bridge } from './bridge.ts';
 import { answerWithoutUpgrade, explainClientErrors, MAX_HEADER_BYTES, requestUrl } from './http.ts';
 import { staticFiles } from './static.ts';
 import { capConnectionsPerAddress, DEADLINE_CHECK_MS, HEADERS_TIMEOUT_MS, hasBody, REQUEST_TIMEOUT_MS, refuseBody } from './httpLimits.ts';
 import type { Operator } from './operator.ts';
+import { foreignPage } from './pageOrigin.ts';
 import type { RelayOptions } from './relayOptions.ts';
 
 /** HTTP connections the relay keeps open beside its bridge sessions. */
@@ -36,11 +38,32 @@ export async function listenHttp(o: RelayOptions, operator: Operator): Promise<{
   return { http, httpPort: typeof address === 'object' && address ? address.port : o.httpPort };
 }
 
+/** Who may do what over HTTP: the operator, the pages whose origins may change anything, and the contest if one runs. */
+export interface Gates {
+  operator: Operator;
+  origins: readonly string[];
+  contest: Contest | null;
+}
+
+/**
+ * Refuses a request that may change something (any method but GET and HEAD: a submission, a reveal) sent
+ * by a page of another origin, without reading its body. Returns whether it refused.
+ */
+function refusedFromForeignPage(req: IncomingMessage, res: ServerResponse, origins: readonly string[]): boolean {
+  if (req.method === 'GET' || req.method === 'HEAD') return false;
+  const error = foreignPage(req, origins);
+  if (error === null) return false;
+  leaveUnread(req);
+  res.writeHead(403, { 'content-type': 'application/json', 'cache-control': 'no-store', connection: 'close' }).end(JSON.stringify({ error }));
+  return true;
+}
+
 /** Requests to the API or the app (built, or Vite's in dev), and WebSocket upgrades to the bridge. */
-export async function route(http: Server, o: RelayOptions, api: Parameters<typeof handleApi>[2], bridge: Bridge, operator: Operator, contest: Contest | null = null): Promise<void> {
+export async function route(http: Server, o: RelayOptions, api: Parameters<typeof handleApi>[2], bridge: Bridge, { operator, origins, contest }: Gates): Promise<void> {
   const serveApp = o.dev ? await viteMiddleware(http) : staticFiles(o.distDir);
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     try {
+      if (refusedFromForeignPage(req, res, origins)) return;
       if (contest && handleContest(req, res, contest)) return;
       if (hasBody(req)) refuseBody(req, res);
       else if (!operator.signIn(req, res) && !handleApi(req, res, api)) serveApp(req, res);
