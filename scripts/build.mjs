@@ -34,12 +34,12 @@ function precompress(dir) {
   }
 }
 
-export function build() {
-  const inputs = fingerprint();
-  rmSync(STAMP, { force: true });
-  run('vite', ['build']);
-  precompress(join(ROOT, 'dist'));
-  rmSync(join(ROOT, 'build/relay'), { recursive: true, force: true });
+/**
+ * The relay bundled into `outdir` (build/relay/, where `npm start` runs it from): its main, the offset
+ * servers' worker and the contest sandbox's process, each loading nothing from node_modules but Vite and esbuild.
+ */
+export function bundleRelay(outdir = join(ROOT, 'build/relay')) {
+  rmSync(outdir, { recursive: true, force: true });
   run('esbuild', [
     ...RELAY_ENTRIES,
     '--bundle',
@@ -47,7 +47,7 @@ export function build() {
     '--format=esm',
     '--target=node20',
     '--splitting',
-    '--outdir=build/relay',
+    `--outdir=${outdir}`,
     '--outbase=.',
     '--sourcemap',
     '--external:vite',
@@ -55,9 +55,17 @@ export function build() {
     '--log-level=warning',
     `--banner:js=${CJS_REQUIRE}`,
   ]);
-  copyFileSync(join(ROOT, 'server/threadBoot.mjs'), join(ROOT, 'build/relay/server/threadBoot.mjs'));
+  copyFileSync(join(ROOT, 'server/threadBoot.mjs'), join(outdir, 'server/threadBoot.mjs'));
   // The contest's sandbox process runs this bundle alone (server/contest/sandbox.ts copies it for each relay).
-  run('esbuild', ['server/contest/sandboxChild.ts', '--bundle', '--platform=node', '--format=esm', '--outfile=build/relay/sandboxChild.mjs', '--log-level=warning']);
+  run('esbuild', ['server/contest/sandboxChild.ts', '--bundle', '--platform=node', '--format=esm', `--outfile=${join(outdir, 'sandboxChild.mjs')}`, '--log-level=warning']);
+}
+
+export function build() {
+  const inputs = fingerprint();
+  rmSync(STAMP, { force: true });
+  run('vite', ['build']);
+  precompress(join(ROOT, 'dist'));
+  bundleRelay();
   writeFileSync(STAMP, JSON.stringify(inputs));
 }
 
