@@ -25,6 +25,12 @@ export function bundledTraceFiles(trace: string): string[] {
   return t ? [`${trace}.down`, ...(t.ack ? [t.ack] : [])] : [];
 }
 
+/**
+ * The bundled traces that read any of `withheldFiles` (the files a class contest holds out, which its relay
+ * never serves): a page cannot run them.
+ */
+export const tracesWithheld = (withheldFiles: readonly string[]): string[] => BUNDLED_TRACES.map((t) => t.name).filter((name) => bundledTraceFiles(name).some((f) => withheldFiles.includes(f)));
+
 export const flow = (scheme: string, params: FlowSpec['params'] = {}, startMs = 0, bytes: number | null = null): FlowSpec => ({
   scheme,
   params,

@@ -8,7 +8,7 @@ import { chromiumFor } from '../helpers/browser.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
 import { ROOT } from '../helpers/cli.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
-import { open } from '../helpers/page.ts';
+import { card, open } from '../helpers/page.ts';
 import { testRelay } from '../helpers/relay.ts';
 
 /** Two students submit controllers from the page's editor; the class contest view shows both. */
@@ -122,8 +122,8 @@ async function submit(page: Page): Promise<{ token: string } | { refused: string
 
 /**
  * The contest's tokens on the page: a shared lab PC keeps only the token of the id in use and can forget
- * it; the page shows each token it gets and takes one given elsewhere (the command line's); and a held-out
- * trace chosen in the playground says why it is not there.
+ * it; the page shows each token it gets and takes one given elsewhere (the command line's); and a link
+ * naming a held-out trace says why the page runs another.
  */
 describe('contest tokens in Chromium', () => {
   it('on a shared PC, a new id forgets the previous id’s token, and "Forget this id" forgets the id in use', async () => {
@@ -191,12 +191,23 @@ describe('contest tokens in Chromium', () => {
     await page.close();
   }, 300_000);
 
-  it('a held-out trace chosen in the playground says the relay’s sentence, not a bare 404', async () => {
-    const { page } = await open(browser, `${relay.url}/?trace=ATT-LTE-driving-2016`);
-    const error = page.locator('p.error').first();
-    await error.waitFor();
-    expect(await error.innerText()).toMatch(/: the trace ATT-LTE-driving-2016\.(down|up) could not be loaded: this trace is held out for the class contest: it is not served$/);
-    await error.screenshot({ path: join(ROOT, 'build/contest-heldout-trace.png') });
+  it('a link naming a held-out trace says so once and runs the default trace, asking the relay for none of its files', async () => {
+    const { page, problems } = await open(browser, 'about:blank');
+    const asked: string[] = [];
+    page.on('request', (r) => new URL(r.url()).pathname.startsWith('/traces/ATT-LTE-driving-2016') && asked.push(new URL(r.url()).pathname));
+    await page.goto(`${relay.url}/?trace=ATT-LTE-driving-2016&a=cubic&b=bdp`);
+    await page.locator('.notices p').first().waitFor();
+    expect(await page.locator('.notices p').evaluateAll((ps) => ps.map((p) => p.firstChild?.textContent))).toEqual([
+      'The link asked for something this page cannot do, so it uses the default instead: the trace "ATT-LTE-driving-2016" is held out for this relay\'s class contest, which never serves it',
+    ]);
+    expect(await card(page, 'A', 'Throughput')).toMatch(/^\d+\.\d\d\b/);
+    expect(await card(page, 'B', 'Throughput')).toMatch(/^\d+\.\d\d\b/);
+    expect(await page.locator('[data-param="trace"]').inputValue()).toBe('Verizon-LTE-short');
+    await page.waitForFunction(() => location.search === '?a=cubic&b=bdp');
+    expect(await page.locator('p.error').count()).toBe(0);
+    expect(asked).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.screenshot({ path: join(ROOT, 'build/contest-heldout-link.png') });
     await page.close();
   }, 120_000);
 });

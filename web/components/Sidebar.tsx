@@ -4,12 +4,12 @@ import { withDefaults, type ParamSpec, type ParamValues } from '../../shared/con
 import { NETEM_IMPAIRMENT_PARAMS } from '../../shared/link/netemParams.ts';
 import { DISCIPLINE_PARAMS, LINK_PARAMS } from '../../shared/link/params.ts';
 import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
-import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
 import { SIDE_STYLE } from '../charts/palette.ts';
 import { schemesFor, type Experiment, type Side } from '../state/experiment.ts';
 import { ParamControl } from './ParamControl.tsx';
 import { RelayPolicy, type RelayPolicyView } from '../app/RelayPolicy.tsx';
 import { SchemeSelect } from './SchemeSelect.tsx';
+import { TraceSelect } from './TraceSelect.tsx';
 import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
 import { copyOf, hasCopy, isUntouchedCopy } from '../editor/copies.ts';
 import { EXAMPLE } from '../editor/example.ts';
@@ -146,22 +146,7 @@ export const Sidebar = memo(function Sidebar({ e, set, checkAndRun, uploaded, on
       {e.scenario === 'contest' ? (
         <section aria-label="Link">
           <h2>Link</h2>
-          <label className="param">
-            trace
-            <select value={e.trace} onChange={(ev) => set({ ...e, trace: ev.target.value })} data-param="trace">
-              {BUNDLED_TRACES.map((t) => (
-                <option key={t.name} value={t.name}>
-                  {t.title}
-                </option>
-              ))}
-              {uploaded.map((n) => (
-                <option key={n} value={`upload:${n}`}>
-                  uploaded: {n}
-                </option>
-              ))}
-              <option value="rate">constant rate (set the bandwidth)</option>
-            </select>
-          </label>
+          <TraceSelect trace={e.trace} uploaded={uploaded} choose={(trace) => set({ ...e, trace })} />
           <label className="param upload">
             upload a Mahimahi trace
             <input type="file" accept=".down,.up,.txt,.trace,text/plain" onChange={(ev) => ev.target.files?.[0] && onUpload(ev.target.files[0])} data-param="upload" />

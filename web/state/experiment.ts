@@ -61,6 +61,12 @@ export function schemesFor(scenario: Scenario, catalogue: PageCatalogue) {
   return scenario === 'contest' ? catalogue.schemes.filter((s) => !madeForOffsetServer(s)) : catalogue.schemes;
 }
 
+/** The bundled traces the page can run: all but those its relay holds out. */
+const offeredTraces = (catalogue: PageCatalogue) => BUNDLED_TRACES.map((t) => t.name).filter((name) => !catalogue.heldOutTraces.includes(name));
+
+/** What a link naming a trace the relay holds out is told: the trace, and why the page cannot run it. */
+const heldOutMessage = (trace: string) => `the trace ${quote(trace)} is held out for this relay's class contest, which never serves it`;
+
 const SCENARIO_FIELD = choice('s', ['contest', 'offset'], 'contest', 'The scenario');
 
 /** The fields of the playground's URL for one scenario (the sides' schemes default to the scenario's pair). */
@@ -70,7 +76,7 @@ export function experimentSchema(scenario: Scenario, catalogue: PageCatalogue): 
   return [
     SCENARIO_FIELD,
     flag('live', 'Offset scenario: controller A fetches from the real server'),
-    choice('trace', [...BUNDLED_TRACES.map((t) => t.name), 'rate'], DEFAULT_EXPERIMENT.trace, 'The link: a bundled trace or a constant rate'),
+    choice('trace', [...offeredTraces(catalogue), 'rate'], DEFAULT_EXPERIMENT.trace, 'The link: a bundled trace or a constant rate'),
     flag('var', 'The variable-rate offset server'),
     num('seed', '', 0, 2 ** 31 - 1, 1, 1, 'Seed of every random choice'),
     choice('a', ids, sides.a.scheme, 'Controller A'),
@@ -127,6 +133,9 @@ export function decodeExperiment(search: string, catalogue: PageCatalogue): View
   const trace = q.get('trace');
   if (trace?.startsWith('upload:')) {
     errors.push(`the trace ${quote(trace.slice(7))} was uploaded in another session: upload it again`);
+    q.delete('trace');
+  } else if (trace && catalogue.heldOutTraces.includes(trace)) {
+    errors.push(heldOutMessage(trace));
     q.delete('trace');
   }
   // A side the link gives the user's controller, whose code is damaged: it runs the scenario's own scheme

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { HELD_OUT_TRACE } from '../../shared/contest/api.ts';
 import type { Summary } from '../../shared/metrics/summary.ts';
-import { bundledTraceFiles } from '../../shared/scenarios/presets.ts';
+import { tracesWithheld } from '../../shared/scenarios/presets.ts';
 import { type RelayState, relayInfo } from '../app/useRelay.ts';
 import type { Experiment } from '../state/experiment.ts';
 import { specFor } from '../state/spec.ts';
@@ -25,8 +25,7 @@ const WITHHELD: HeldOutRuns = { key: 'withheld', summaries: {}, errors: { a: HEL
  */
 function runnable(trace: string, relay: RelayState): boolean | 'withheld' {
   if (relay === 'unknown') return false;
-  const withheld = relayInfo(relay)?.heldOutFiles ?? [];
-  return bundledTraceFiles(trace).some((f) => withheld.includes(f)) ? 'withheld' : true;
+  return tracesWithheld(relayInfo(relay)?.heldOutFiles ?? []).includes(trace) ? 'withheld' : true;
 }
 
 /**

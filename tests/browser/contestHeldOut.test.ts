@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Relay } from '../../server/relay.ts';
+import { chromiumFor } from '../helpers/browser.ts';
+import { TEST_BUNDLE } from '../helpers/bundle.ts';
+import { ROOT } from '../helpers/cli.ts';
+import { open } from '../helpers/page.ts';
+import { testRelay } from '../helpers/relay.ts';
+
+/** A class contest holding its default trace out: the playground's trace list. */
+
+let relay: Relay;
+let browser: Browser;
+beforeAll(async () => {
+  relay = await testRelay({
+    distDir: TEST_BUNDLE,
+    contest: {
+      publicTraces: ['Verizon-LTE-short'],
+      heldOutTraces: ['TMobile-LTE-short'],
+      link: {},
+      reveal: false,
+      scorers: 1,
+      gapSeconds: 0,
+      limits: { memoryMb: 256, cpuSeconds: 30, wallSeconds: 60 },
+    },
+  });
+  browser = await chromiumFor(inject('chromiumEndpoint'));
+});
+afterAll(async () => {
+  await browser?.close();
+  await relay?.close();
+});
+
+describe('the playground’s trace list on a relay holding traces out, in Chromium', () => {
+  it('lists the held-out traces disabled and marked, and the keys pass over them', async () => {
+    const { page, problems } = await open(browser, `${relay.url}/?a=cubic`);
+    const trace = page.locator('[data-param="trace"]');
+    // the relay's answer comes after the page's first render: wait for the marks
+    await trace.locator('option:disabled').first().waitFor({ state: 'attached' });
+    const options = await trace.locator('option').evaluateAll((os) => os.map((o) => `${(o as HTMLOptionElement).disabled ? '✗' : '✓'} ${o.textContent}`));
+    expect(options).toEqual([
+      '✓ Verizon LTE (140 s, the contest trace)',
+      '✗ T-Mobile LTE (140 s) — held out for the class contest',
+      '✓ AT&T LTE driving 2016 (120 s)',
+      '✓ AT&T LTE driving (786 s)',
+      '✗ T-Mobile LTE driving (475 s; ACKs at a constant 12 Mbit/s) — held out for the class contest',
+      '✓ T-Mobile 3G (928 s)',
+      '✓ Verizon 3G EVDO (1062 s)',
+      '✓ constant rate (set the bandwidth)',
+    ]);
+    // the arrow key from the contest trace skips T-Mobile LTE for the next one the page can run
+    await trace.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('trace') === 'ATT-LTE-driving-2016');
+    expect(await trace.inputValue()).toBe('ATT-LTE-driving-2016');
+    await page.locator('section[aria-label="Link"]').screenshot({ path: join(ROOT, 'build/contest-heldout-list.png') });
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
+});
