@@ -4,6 +4,7 @@ import { fixed } from '../../shared/text/figures.ts';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS } from '../charts/palette.ts';
 import { useContest } from './contestApi.ts';
+import { RevealHeldOut } from './RevealHeldOut.tsx';
 import './contest.css';
 
 /**
@@ -148,17 +149,12 @@ function ContestBoard({ retry }: { retry(): void }) {
   const hidden = !board.revealed;
   // A class's thirty names need the room: the planes share the projector's width, one alone takes most of it.
   const width = Math.min(900, Math.floor(1200 / board.traces.length));
-  const reveal = () => void fetch('/api/contest/reveal', { method: 'POST' });
   return (
     <section className="contest-view" aria-label="Class contest">
       <p className="contest-head">
         Every scored submission is a dot, each student's best ringed and named where there is room (every dot names its student as the pointer rests on it); ★ the omniscient sender; grey squares the
         built-in schemes at their defaults. {standing(board)}. {hidden ? 'Held-out traces are scored but not shown until the instructor reveals them.' : 'Held-out scores are revealed.'}{' '}
-        {hidden && operator && (
-          <button type="button" onClick={reveal}>
-            Reveal the held-out scores
-          </button>
-        )}
+        {hidden && operator && <RevealHeldOut />}
       </p>
       <div className="contest-planes">
         {board.traces.map(({ trace, heldOut }) => (
