@@ -170,3 +170,31 @@ describe('the settings where they float over the runs', () => {
     60_000,
   );
 });
+
+describe('A beside B', () => {
+  it('each row’s two plots stand level, however many lines either legend takes, at every size', async () => {
+    const { page, problems } = await open(env.browser, env.relay.url);
+    await card(page, 'A', 'Throughput');
+    await card(page, 'B', 'Throughput');
+    let wrapped = false;
+    for (const size of [{ width: 1500, height: 1000 }, ...SIZES]) {
+      await page.setViewportSize(size);
+      const rows = await page.evaluate(() =>
+        [...document.querySelectorAll('.columns > .column[data-side="a"]')].map((a) => {
+          const b = a.nextElementSibling!;
+          const top = (cell: Element, what: string) => Math.round(cell.querySelector(what)?.getBoundingClientRect().top ?? Number.NaN);
+          return { plots: [top(a, '.plot'), top(b, '.plot')], legends: [top(a, '.legend'), top(b, '.legend')] };
+        }),
+      );
+      // rows where both sides draw a chart (a scheme may have a chart the other's has not)
+      const both = rows.filter((r) => !r.plots.some(Number.isNaN));
+      expect(both.length, `${size.width}×${size.height}`).toBeGreaterThan(3);
+      for (const r of both) expect(r.plots[1], `${size.width}×${size.height}`).toBe(r.plots[0]);
+      wrapped ||= both.some((r) => r.legends[0] !== r.legends[1]);
+    }
+    // at one size at least, B's legend (its estimator's re-estimates) took more lines than A's
+    expect(wrapped).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
