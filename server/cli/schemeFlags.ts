@@ -89,6 +89,11 @@ export async function loadSchemeFile(path: string): Promise<UserScheme> {
   } catch (e) {
     throw new UsageError(`--scheme: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
+  return loadSchemeSource(source);
+}
+
+/** A controller module's text loaded as the scheme "user"; a bad one is a UserCodeError naming its line. */
+export function loadSchemeSource(source: string): Promise<UserScheme> {
   const dataUrl = (code: string) => `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
   // A data: module that fails to parse has no position in its stack; node's own check of the text says the line.
   const syntaxLine = () => {

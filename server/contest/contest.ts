@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Accepted, ContestTrace, Reference, ReferencePoint } from '../../shared/contest/api.ts';
+import type { Accepted, ContestTrace, Reference, ReferencePoint, TokenProblem } from '../../shared/contest/api.ts';
 import { scoreboardEntries } from '../../shared/scenarios/sweep.ts';
 import type { Journal } from '../records/journal.ts';
 import type { Operator } from '../operator.ts';
@@ -58,8 +58,11 @@ export const WAITING_PER_ADDRESS = 50;
  */
 export const IDS_PER_ADDRESS = 200;
 
-/** A refusal's status, its sentence, and (for a submission the disk refused) the submission and its id's token. */
-export type Refusal = { status: number; error: string; headers?: Record<string, string>; held?: Accepted };
+/**
+ * A refusal's status, its sentence, for a submission the disk refused the submission and its id's token,
+ * and for a refusal of the token what was wrong with it (so that a client asks for the token only then).
+ */
+export type Refusal = { status: number; error: string; headers?: Record<string, string>; held?: Accepted; tokenProblem?: TokenProblem };
 
 /**
  * The served trace files that contain a held-out trace; a public trace among them is refused, as a trace
@@ -139,9 +142,9 @@ export class Contest {
     if (trouble) return { status: 503, error: `the relay cannot write its records now (${trouble}): no submission is taken until it can; try again later` };
     if (this.o.roster && !this.o.roster.ids.includes(id)) return { status: 403, error: `${id} is not on the class roster: submit under the id the instructor gave you, with its token` };
     const check = this.store.checkToken(id, token);
-    if (this.o.roster && check === 'missing') return { status: 403, error: `${id}'s token is needed: the instructor hands each student the token of their id` };
-    if (check === 'missing') return { status: 403, error: `${id} has submitted before: send the token its first submission was given` };
-    if (check === 'wrong') return { status: 403, error: `the token is not ${id}'s` };
+    if (this.o.roster && check === 'missing') return { status: 403, error: `${id}'s token is needed: the instructor hands each student the token of their id`, tokenProblem: 'missing' };
+    if (check === 'missing') return { status: 403, error: `${id} has submitted before: send the token its first submission was given`, tokenProblem: 'missing' };
+    if (check === 'wrong') return { status: 403, error: `the token is not ${id}'s`, tokenProblem: 'wrong' };
     const created = this.store.idsCreatedFrom(address);
     const ids = this.o.idsPerClient ?? IDS_PER_ADDRESS;
     if (check === 'new' && created >= ids) return { status: 429, error: `${ids} ids were created from your address already: submit under one of them, with its token` };

@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { CONTEST_ID } from '../../shared/contest/api.ts';
+import { studentIdProblem } from '../../shared/relay/studentId.ts';
 import { UsageError } from '../cli/flags.ts';
 import type { ContestStore } from './store.ts';
 
@@ -22,7 +22,8 @@ export function readRoster(path: string): string[] {
   text.split('\n').forEach((raw, i) => {
     const line = raw.replace(/#.*/, '').trim();
     if (line === '') return;
-    if (!CONTEST_ID.test(line)) throw new UsageError(`--contest-roster: line ${i + 1} of ${path}, ${JSON.stringify(line.slice(0, 80))}, is not an id (letters, digits, . _ @ -, at most 64)`);
+    const problem = studentIdProblem(line);
+    if (problem) throw new UsageError(`--contest-roster: line ${i + 1} of ${path}, ${JSON.stringify(line.slice(0, 80))}: ${problem}`);
     if (!ids.includes(line)) ids.push(line);
   });
   if (ids.length === 0) throw new UsageError(`--contest-roster: ${path} names no id`);

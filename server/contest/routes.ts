@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, posix } from 'node:path';
-import { CONTEST_ID, HELD_OUT_TRACE, MAX_CODE_BYTES } from '../../shared/contest/api.ts';
+import { HELD_OUT_TRACE, MAX_CODE_BYTES } from '../../shared/contest/api.ts';
+import { studentIdProblem } from '../../shared/relay/studentId.ts';
 import { requestUrl } from '../http.ts';
 import { ENCODINGS } from '../static.ts';
 import { leaveUnread, readBody } from './body.ts';
@@ -46,14 +47,14 @@ export function handleContest(req: IncomingMessage, res: ServerResponse, contest
   }
   if (!path.startsWith('/api/contest/')) return false;
   const get = req.method === 'GET' || req.method === 'HEAD';
-  const submission = /^\/api\/contest\/submissions\/([0-9a-f]{1,32})$/.exec(path);
+  const submission = /^\/api\/contest\/submissions\/([^/]+)$/.exec(path);
   if (path === '/api/contest/submissions' && req.method === 'POST') void submit(req, res, contest);
   else if (path === '/api/contest/reveal' && req.method === 'POST') reveal(req, res, contest);
   else if (!get) refuse(res, 405, `${req.method} is not taken here`, { allow: 'GET, HEAD' });
   else if (submission) {
     const view = contest.store.view(submission[1], (address) => contest.isOperator(req) || contest.clientAddress(req) === address);
     if (view) send(res, 200, view);
-    else refuse(res, 404, `no submission ${submission[1]}`);
+    else refuse(res, 404, `there is no submission ${submission[1].slice(0, 100)} on this relay`);
   } else if (path === '/api/contest/leaderboard') send(res, 200, contest.store.board());
   else if (path === '/api/contest/leaderboard.csv')
     res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="contest.csv"', 'cache-control': 'no-store' }).end(boardCsv(contest.store.board()));
@@ -82,12 +83,15 @@ async function submit(req: IncomingMessage, res: ServerResponse, contest: Contes
     return;
   }
   const { id, code, token } = (typeof sent === 'object' && sent !== null ? sent : {}) as Record<string, unknown>;
-  if (typeof id !== 'string' || !CONTEST_ID.test(id)) return refuse(res, 400, 'id must be 1–64 characters of letters, digits and ._@-');
+  // the page's own rule and sentence, so that an id the relay takes is one the page takes too
+  const student = typeof id === 'string' ? id : '';
+  const idProblem = studentIdProblem(student);
+  if (idProblem) return refuse(res, 400, idProblem);
   if (typeof code !== 'string' || code.trim() === '') return refuse(res, 400, 'code must be the controller module, as text');
   const bytes = Buffer.byteLength(code, 'utf8');
   if (bytes > MAX_CODE_BYTES) return refuse(res, 413, `the code is ${bytes} bytes; a submission may be at most ${MAX_CODE_BYTES} bytes (256 KB)`);
-  const answer = await contest.submit(id, contest.clientAddress(req), code, token);
-  if ('error' in answer) send(res, answer.status, { error: answer.error, ...answer.held }, answer.headers);
+  const answer = await contest.submit(student, contest.clientAddress(req), code, token);
+  if ('error' in answer) send(res, answer.status, { error: answer.error, tokenProblem: answer.tokenProblem, ...answer.held }, answer.headers);
   else send(res, 202, answer);
 }
 

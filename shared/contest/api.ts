@@ -84,8 +84,12 @@ export interface Reference {
 /** What the event stream sends: a submission changed state, or the held-out scores were revealed. */
 export type ContestEvent = { kind: 'submission'; id: string; submission: string; status: SubmissionStatus } | { kind: 'reveal' } | { kind: 'reference' };
 
-/** An id is what the course's ids are made of: 1–64 letters, digits and `._@-`. */
-export const CONTEST_ID = /^[A-Za-z0-9._@-]{1,64}$/;
+/**
+ * What a 403 refusing a submission's token adds to its sentence: none was sent for an id that has one
+ * (`missing`), or it is not the id's (`wrong`). A 403 without it (an id the roster does not list, a page of
+ * another origin) is no matter of the token.
+ */
+export type TokenProblem = 'missing' | 'wrong';
 
 /** The largest controller module a submission may carry, bytes. */
 export const MAX_CODE_BYTES = 256 * 1024;

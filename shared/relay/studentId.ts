@@ -1,6 +1,6 @@
 /**
  * A student's id as the course writes it, `id@team`: letters, digits and `._-` on both sides of one `@`,
- * at most 64 characters in all (the leaderboard cuts longer ids, and the contest takes 1–64 of these).
+ * at most 64 characters in all (the leaderboard cuts longer ids). The class contest takes these and no other.
  * Nothing else can reach a Submit's header line: no newline, no second header.
  */
 export const STUDENT_ID = /^[A-Za-z0-9._-]+@[A-Za-z0-9._-]+$/;

@@ -81,9 +81,9 @@ describe('the class contest: scoring', () => {
     const first = await postSubmission(relay.url, { id: 'bob@blue', code: GOOD });
     expect(first.status).toBe(202);
     const without = await postSubmission(relay.url, { id: 'bob@blue', code: GOOD });
-    expect(without).toEqual({ status: 403, json: { error: 'bob@blue has submitted before: send the token its first submission was given' } });
+    expect(without).toEqual({ status: 403, json: { error: 'bob@blue has submitted before: send the token its first submission was given', tokenProblem: 'missing' } });
     const wrong = await postSubmission(relay.url, { id: 'bob@blue', code: GOOD, token: 'f'.repeat(32) });
-    expect(wrong).toEqual({ status: 403, json: { error: "the token is not bob@blue's" } });
+    expect(wrong).toEqual({ status: 403, json: { error: "the token is not bob@blue's", tokenProblem: 'wrong' } });
     await settled(relay.url, first.json.submission);
     const again = await postSubmission(relay.url, { id: 'bob@blue', code: GOOD, token: first.json.token });
     expect(again.status).toBe(202);

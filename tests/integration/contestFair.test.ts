@@ -68,14 +68,14 @@ describe('the class contest: one address among others', () => {
   it('creates at most --contest-ids-per-client ids from one address; its ids still take submissions, other addresses create theirs', async () => {
     const ids: Record<string, string>[] = [];
     for (let i = 0; i < 4; i++) {
-      const answer = await post('127.0.0.3', { id: `q${i}`, code: QUICK });
+      const answer = await post('127.0.0.3', { id: `q${i}@lab`, code: QUICK });
       expect(answer.status).toBe(202);
       ids.push(answer.json);
       await settled(relay.url, answer.json.submission);
     }
-    expect(await post('127.0.0.3', { id: 'q4', code: QUICK })).toEqual({ status: 429, json: { error: '4 ids were created from your address already: submit under one of them, with its token' } });
-    expect((await post('127.0.0.3', { id: 'q0', code: QUICK, token: ids[0].token })).status).toBe(202);
-    expect((await post('127.0.0.4', { id: 'r0', code: QUICK })).status).toBe(202);
+    expect(await post('127.0.0.3', { id: 'q4@lab', code: QUICK })).toEqual({ status: 429, json: { error: '4 ids were created from your address already: submit under one of them, with its token' } });
+    expect((await post('127.0.0.3', { id: 'q0@lab', code: QUICK, token: ids[0].token })).status).toBe(202);
+    expect((await post('127.0.0.4', { id: 'r0@lab', code: QUICK })).status).toBe(202);
   }, 120_000);
 
   it('refuses a third waiting submission from one address; another address is scored after at most one of its runs', async () => {
@@ -83,7 +83,7 @@ describe('the class contest: one address among others', () => {
     try {
       const flood: string[] = [];
       for (let i = 0; i < 4; i++) {
-        const answer = await post('127.0.0.1', { id: `flood${i}`, code: SLOW });
+        const answer = await post('127.0.0.1', { id: `flood${i}@lab`, code: SLOW });
         if (answer.status !== 202) {
           // two waiting, and perhaps a third already running
           expect(answer).toEqual({ status: 429, json: { error: '2 submissions from your address are waiting to be scored already: send the next once one of them is scored' } });
@@ -93,7 +93,7 @@ describe('the class contest: one address among others', () => {
       }
       expect(flood.length).toBeGreaterThanOrEqual(2);
       expect(flood.length).toBeLessThanOrEqual(3);
-      const victim = await post('127.0.0.2', { id: 'victim', code: QUICK });
+      const victim = await post('127.0.0.2', { id: 'victim@lab', code: QUICK });
       expect(victim.status).toBe(202);
       expect((await settled(relay.url, victim.json.submission)).status).toBe('failed');
       // the victim started right after the flood's run under way (if one was), before the flood's others

@@ -32,7 +32,7 @@ describe('a class roster', () => {
       // the first to submit under bob@red does not take it: the token is the instructor's to give
       expect(await postSubmission(relay.url, { id: 'bob@red', code: CODE })).toEqual({
         status: 403,
-        json: { error: "bob@red's token is needed: the instructor hands each student the token of their id" },
+        json: { error: "bob@red's token is needed: the instructor hands each student the token of their id", tokenProblem: 'missing' },
       });
       expect((await postSubmission(relay.url, { id: 'bob@red', code: CODE, token: tokens['ann@red'] })).status).toBe(403);
       const bob = await postSubmission(relay.url, { id: 'bob@red', code: CODE, token: tokens['bob@red'] });
@@ -68,9 +68,22 @@ describe('a class roster', () => {
     }
   }, 120_000);
 
-  it('refuses a roster line that is not an id, naming it', () => {
+  it("refuses a roster line that is not the page's id@team of at most 64 characters, naming it and saying why", () => {
     const roster = join(mkdtempSync(join(tmpdir(), 'pipefill-roster-')), 'class.txt');
-    writeFileSync(roster, 'ann@red\nbob red\n');
-    expect(() => readContestFlags({ contest: true, 'contest-roster': roster })).toThrow(`--contest-roster: line 2 of ${roster}, "bob red", is not an id (letters, digits, . _ @ -, at most 64)`);
+    const refusal = (text: string) => {
+      writeFileSync(roster, text);
+      return () => readContestFlags({ contest: true, 'contest-roster': roster });
+    };
+    const notIdAtTeam = 'an id is id@team: letters, digits, dots, dashes and underscores on both sides of one @';
+    expect(refusal('ann@red\nbob red\n')).toThrow(`--contest-roster: line 2 of ${roster}, "bob red": ${notIdAtTeam}`);
+    expect(refusal('ann@red\n# lab B\nnoteam   # no team\n')).toThrow(`--contest-roster: line 3 of ${roster}, "noteam": ${notIdAtTeam}`);
+    expect(refusal('a@b@c\n')).toThrow(`--contest-roster: line 1 of ${roster}, "a@b@c": ${notIdAtTeam}`);
+    expect(refusal(`${'a'.repeat(61)}@red\n`)).toThrow(`--contest-roster: line 1 of ${roster}, "${'a'.repeat(61)}@red": an id has at most 64 characters`);
   });
+
+  it('stops the relay at a roster line that is not an id, saying which', async () => {
+    const roster = join(mkdtempSync(join(tmpdir(), 'pipefill-roster-')), 'class.txt');
+    writeFileSync(roster, 'ann@red\nnoteam\n');
+    await expect(contestRelay(['--contest-roster', roster])).rejects.toThrow(`--contest-roster: line 2 of ${roster}, "noteam": an id is id@team`);
+  }, 60_000);
 });
