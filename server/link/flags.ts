@@ -1,6 +1,6 @@
 import { isIPv4 } from 'node:net';
 import type { ParamSpec } from '../../shared/controllers/types.ts';
-import { LINK_PARAMS, unusedLinkParams, withLinkValues } from '../../shared/link/params.ts';
+import { changesNothing, LINK_PARAMS, unusedLinkParams, withLinkValues } from '../../shared/link/params.ts';
 import { NETEM_ON_TRACE } from '../../shared/scenarios/network.ts';
 import { rateLink } from '../../shared/scenarios/presets.ts';
 import type { LinkSpec } from '../../shared/scenarios/spec.ts';
@@ -56,7 +56,7 @@ export function readLinkFlags(given: Record<string, unknown>): LinkSpec {
 
 /** Refuses a link flag the link makes no use of (`unusedLinkParams`), for the link tool and sim alike. */
 export function refuseUnusedLinkFlags(link: LinkSpec, given: Record<string, unknown>): void {
-  for (const [name, why] of unusedLinkParams(link)) if (given[flagName(name)] !== undefined) throw new UsageError(`--${flagName(name)} would change nothing: ${why}`);
+  for (const [name, why] of unusedLinkParams(link)) if (given[flagName(name)] !== undefined) throw new UsageError(changesNothing(`--${flagName(name)}`, why));
 }
 
 /** "HOST:PORT" with an IPv4 address (or localhost) and a port from `minPort` to 65535. */

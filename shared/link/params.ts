@@ -52,6 +52,9 @@ export function unusedLinkParams(link: LinkSpec): Map<string, string> {
   return unused;
 }
 
+/** How the command line and the page name a setting the link makes no use of (`unusedLinkParams` says why). */
+export const changesNothing = (setting: string, why: string): string => `${setting} would change nothing: ${why}`;
+
 /** "loss" for the data direction, "ackLoss" for the ACK direction. */
 function key(prefix: '' | 'ack', name: string): string {
   return prefix ? `${prefix}${name[0].toUpperCase()}${name.slice(1)}` : name;

@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.ts';
 import { LIGHT_RUN, open, playground } from '../helpers/page.ts';
 import { VIEW_IDS } from '../../web/state/view.ts';
 
@@ -48,6 +50,15 @@ describe('what a link carries that a view cannot use, in Chromium', () => {
       await page.close();
     },
   );
+
+  it('a discipline’s setting without that discipline is named as the command line names it, and leaves the URL', async () => {
+    const { page, problems } = await open(env.context, `${env.relay.url}/?a=aimd&b=bdp&link.codelTarget=20&${LIGHT_RUN}`);
+    expect(await notices(page)).toEqual([`${BAD_VALUE}the link's codelTarget would change nothing: it is a setting of codel, and the queue's discipline is drop-tail`]);
+    await writtenBack(page, 'trace=rate&a=aimd&b=bdp&link.bandwidth=1');
+    await page.screenshot({ path: join(ROOT, 'build/url-notice-idle-discipline.png') });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 
   it('a bad scenario is one notice', async () => {
     const { page } = await open(env.context, `${env.relay.url}/?s=bogus&${LIGHT_RUN}`);

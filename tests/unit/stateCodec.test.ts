@@ -2,7 +2,7 @@ import { pageCatalogue } from '../../web/app/catalogue.ts';
 import { describe, expect, it } from 'vitest';
 import { findScheme } from '../../shared/controllers/registry.ts';
 import type { ChoiceParam, ParamSpec } from '../../shared/controllers/types.ts';
-import { LINK_PARAMS } from '../../shared/link/params.ts';
+import { DISCIPLINE_PARAMS, LINK_PARAMS } from '../../shared/link/params.ts';
 import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
 import { quote } from '../../shared/text/quote.ts';
 import { decode, decodeGroup, type Field, ignoredMessage, type StateValues } from '../../web/state/codec.ts';
@@ -21,6 +21,10 @@ function everyParam(specs: readonly ParamSpec[]): Record<string, string | number
   return Object.fromEntries(specs.map((p) => [p.name, other(p)]));
 }
 
+/** Every link parameter at another value than its default, the discipline CoDel with its own settings (another's would change nothing). */
+const LINK_WITH_CODEL = everyParam(LINK_PARAMS.filter((p) => !Object.values(DISCIPLINE_PARAMS).flat().includes(p.name) || DISCIPLINE_PARAMS.codel.includes(p.name)));
+LINK_WITH_CODEL.discipline = 'codel';
+
 describe('the playground URL', () => {
   const e: Experiment = {
     scenario: 'offset',
@@ -28,7 +32,7 @@ describe('the playground URL', () => {
     trace: 'rate',
     variable: true,
     seed: 2 ** 31 - 1,
-    link: everyParam(LINK_PARAMS),
+    link: LINK_WITH_CODEL,
     offset: everyParam(OFFSET_PARAMS),
     a: { scheme: 'aimd', params: everyParam(findScheme('aimd')!.params) },
     b: { scheme: 'bbr', params: everyParam(findScheme('bbr')!.params) },
@@ -36,8 +40,8 @@ describe('the playground URL', () => {
     exercise: 'offset',
   };
 
-  it('carries every field, every link and server parameter and both sides’ parameters', () => {
-    expect(Object.keys(e.link).length).toBe(LINK_PARAMS.length);
+  it('carries every field, every link parameter its discipline uses, every server parameter and both sides’ parameters', () => {
+    expect(Object.keys(e.link).length).toBe(LINK_PARAMS.length - Object.values(DISCIPLINE_PARAMS).flat().length + DISCIPLINE_PARAMS.codel.length);
     expect(Object.keys(e.offset).length).toBe(OFFSET_PARAMS.length);
     const back = decodeExperiment(encodeExperiment(e, pageCatalogue()), pageCatalogue());
     expect(back.errors).toEqual([]);

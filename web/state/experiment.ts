@@ -1,9 +1,10 @@
 import { findScheme, madeForOffsetServer } from '../../shared/controllers/registry.ts';
 import { choice, num, type ParamValues } from '../../shared/controllers/types.ts';
 import { USER_SCHEME_ID, userSchemeIn } from '../../shared/controllers/userInstalled.ts';
-import { LINK_PARAMS } from '../../shared/link/params.ts';
+import { ALL_DISCIPLINE_PARAMS } from '../../shared/link/disciplines.ts';
+import { changesNothing, LINK_PARAMS, unusedLinkParams, withLinkValues } from '../../shared/link/params.ts';
 import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
-import { BUNDLED_TRACES } from '../../shared/scenarios/presets.ts';
+import { BUNDLED_TRACES, rateLink } from '../../shared/scenarios/presets.ts';
 import { quote } from '../../shared/text/quote.ts';
 import type { PageCatalogue } from './catalogue.ts';
 import { decode, decodeGroup, encode, encodeGroup, flag, type Field, type ViewState } from './codec.ts';
@@ -94,6 +95,24 @@ const GROUPS = [
 
 const SIDES = ['a', 'b'] as const;
 
+const DISCIPLINE_SETTINGS = new Set(ALL_DISCIPLINE_PARAMS.map((p) => p.name));
+
+/**
+ * The settings of other disciplines than the link's own among its values, each with why it changes nothing.
+ * The sidebar keeps them as the discipline changes, so that changing back finds them; the address leaves
+ * them out, and a link that carries one is told so.
+ */
+function idleDisciplineSettings(link: ParamValues): Map<string, string> {
+  const unused = unusedLinkParams(withLinkValues(rateLink(0, 0), link));
+  return new Map([...unused].filter(([name]) => DISCIPLINE_SETTINGS.has(name) && name in link));
+}
+
+/** The link's values the address carries: all but the idle discipline settings. */
+function linkInAddress(link: ParamValues): ParamValues {
+  const idle = idleDisciplineSettings(link);
+  return Object.fromEntries(Object.entries(link).filter(([name]) => !idle.has(name)));
+}
+
 /** The prefixes of every parameter group a playground URL may carry. */
 const PREFIXES = [...SIDES.map((side) => `${side}.`), ...GROUPS.map((g) => g.prefix)];
 
@@ -114,7 +133,7 @@ export function encodeExperiment(e: Experiment, catalogue: PageCatalogue): strin
     q.set(side, e[side].scheme);
     encodeGroup(e[side].params, `${side}.`, q);
   }
-  for (const g of GROUPS) encodeGroup(e[g.key], g.prefix, q);
+  for (const g of GROUPS) encodeGroup(g.key === 'link' ? linkInAddress(e.link) : e[g.key], g.prefix, q);
   const user = userSchemeIn(catalogue.schemes);
   if (user && SIDES.some((side) => e[side].scheme === USER_SCHEME_ID)) codeToQuery(user.source, q);
   return q.toString();
@@ -168,6 +187,10 @@ export function decodeExperiment(search: string, catalogue: PageCatalogue): View
     const r = decodeGroup(g.schema, q, g.prefix, g.owner);
     e[g.key] = r.value;
     errors.push(...r.errors);
+  }
+  for (const [name, why] of idleDisciplineSettings(e.link)) {
+    errors.push(changesNothing(`the link's ${name}`, why));
+    delete e.link[name];
   }
   return { value: e, errors, ignored: page.ignored };
 }
