@@ -31,7 +31,7 @@ describe('the contest lab’s scoreboard in Chromium', () => {
     expect(swatches).toEqual(looks.map((l) => `rgb(${channels(l.color).join(', ')}) ${l.marker}`));
     // The plane's labels: each scheme by the table's name, once.
     const titles = entries.map((e) => findScheme(e.scheme)!.title);
-    const labels = await page.locator('figure.plane .point text').allTextContents();
+    const labels = await page.locator('figure.plane .point-label text').allTextContents();
     for (const t of titles)
       expect(
         labels.filter((l) => l === t),

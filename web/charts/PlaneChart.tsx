@@ -2,6 +2,7 @@ import { scaleLinear, scaleLog } from 'd3-scale';
 import { roundTo125 } from '../../shared/metrics/series.ts';
 import { Axes } from './Axes.tsx';
 import { fixed, type RateUnit } from './format.ts';
+import { ESTIMATED_METRICS, type LabelMetrics, labelMetrics } from './labelMetrics.ts';
 import { COLORS } from './palette.ts';
 
 export interface PlanePoint {
@@ -12,6 +13,8 @@ export interface PlanePoint {
   marker: 'circle' | 'square' | 'star' | 'dot';
   /** Draw the label next to the point (small sweep points show it on hover only). */
   labelled?: boolean;
+  /** What the point's tooltip calls it, where its label is too short to say (a built-in's id on the plane, its name here). */
+  title?: string;
   /** Circle it: the best point by some score. */
   ring?: boolean;
 }
@@ -36,10 +39,6 @@ function logTicks(ticks: number[]): number[] {
   return ticks;
 }
 
-/** About how wide a character of an 11 px label is, and how tall a label line. */
-const CHAR_PX = 6;
-const LINE_PX = 12;
-
 /** Where a point's label goes: on whichever side of it stays inside the plot, and how far it moves off its point's line. */
 interface LabelPlace {
   left: boolean;
@@ -49,11 +48,13 @@ interface LabelPlace {
 
 /** How far from its centre a point's marker reaches, px: a label keeps off it. */
 const MARKER_PX = 7;
+/** How far a label's text starts from its point's centre, px. */
+const LABEL_GAP_PX = 9;
 
 /** Shifts a label may take off its point's line, nearest first, in whole lines. */
-const SHIFTS = [0, 1, -1, 2, -2, 3, -3].map((k) => k * LINE_PX);
+const NEAR_LINES = [0, 1, -1, 2, -2, 3, -3];
 /** Further lines, for a label that would otherwise print over another label (text on text cannot be read). */
-const FAR_SHIFTS = [4, -4, 5, -5, 6, -6].map((k) => k * LINE_PX);
+const FAR_LINES = [4, -4, 5, -5, 6, -6];
 
 /**
  * Places labels in order: each on the side with room, then moved up or down by whole lines, nearest
@@ -61,51 +62,56 @@ const FAR_SHIFTS = [4, -4, 5, -5, 6, -6].map((k) => k * LINE_PX);
  * (`markers`: every point drawn, labelled or not), and stays inside the plot's height. Where that side is
  * crowded, the other side is tried (if the label fits there); where both are, the place with the fewest
  * overlaps, unless that is over another label: then a line up to six away that is clear of labels, or
- * none (null): text on text cannot be read, and the point keeps its name in its tooltip.
+ * none (null): text on text cannot be read, and the point keeps its name in its tooltip. `metrics` are
+ * the labels' sizes as drawn (each line's box is centred on it).
  */
 export function placeLabels(
   labels: { cx: number; cy: number; text: string }[],
   innerW: number,
   markers: readonly { cx: number; cy: number }[] = labels,
   innerH = Number.POSITIVE_INFINITY,
+  metrics: LabelMetrics = ESTIMATED_METRICS,
 ): (LabelPlace | null)[] {
+  const line = metrics.line;
+  const [nearShifts, farShifts] = [NEAR_LINES, FAR_LINES].map((lines) => lines.map((k) => k * line));
   const placed: { x0: number; x1: number; y: number }[] = [];
   return labels.map(({ cx, cy, text }) => {
-    const w = 9 + CHAR_PX * text.length;
+    const w = LABEL_GAP_PX + metrics.width(text);
     const preferLeft = cx + w > innerW && cx > innerW - cx;
     const sides = [preferLeft, ...((preferLeft ? cx + w <= innerW : cx - w >= 0) ? [!preferLeft] : [])];
     // Markers bunched with its own point (its own among them) cannot be kept off: the label starts among them.
     const others = markers.filter((m) => Math.abs(m.cx - cx) > 2 * MARKER_PX || Math.abs(m.cy - cy) > 2 * MARKER_PX);
     const hits = (left: boolean, y: number) => {
       const [x0, x1] = left ? [cx - w, cx] : [cx, cx + w];
-      const overLabels = placed.filter((p) => p.x1 > x0 && p.x0 < x1 && Math.abs(p.y - y) < LINE_PX).length;
-      const overMarkers = others.filter((m) => m.cx + MARKER_PX > x0 && m.cx - MARKER_PX < x1 && Math.abs(m.cy - y) < LINE_PX / 2 + MARKER_PX).length;
+      const overLabels = placed.filter((p) => p.x1 > x0 && p.x0 < x1 && Math.abs(p.y - y) < line).length;
+      const overMarkers = others.filter((m) => m.cx + MARKER_PX > x0 && m.cx - MARKER_PX < x1 && Math.abs(m.cy - y) < line / 2 + MARKER_PX).length;
       return { overLabels, total: overLabels + overMarkers };
     };
     // A line of text stays between the plot's top and its axis, whose tick labels lie below.
-    const within = (shifts: number[]) => shifts.filter((d) => cy + d >= LINE_PX / 2 && cy + d <= innerH - LINE_PX / 2);
-    const near = within(SHIFTS);
+    const within = (shifts: number[]) => shifts.filter((d) => cy + d >= line / 2 && cy + d <= innerH - line / 2);
+    const near = within(nearShifts);
     const lines = (shifts: number[]) => sides.flatMap((left) => shifts.map((shift) => ({ left, shift, ...hits(left, cy + shift) })));
-    const candidates = lines(near.length ? near : SHIFTS);
+    const candidates = lines(near.length ? near : nearShifts);
     let best = candidates.find((c) => c.total === 0) ?? candidates.reduce((a, b) => (b.total < a.total ? b : a));
-    if (best.overLabels > 0) best = lines(within(FAR_SHIFTS)).find((c) => c.overLabels === 0) ?? best;
+    if (best.overLabels > 0) best = lines(within(farShifts)).find((c) => c.overLabels === 0) ?? best;
     if (best.overLabels > 0) return null;
     placed.push(best.left ? { x0: cx - w, x1: cx, y: cy + best.shift } : { x0: cx, x1: cx + w, y: cy + best.shift });
     return { left: best.left, shift: best.shift };
   });
 }
 
-/** A label more than this far off its point's line is tied to it by a line: read alone, it would name a nearer point. */
-const LEADER_PX = 3 * LINE_PX;
+/** A label more than this many lines off its point's line is tied to it by a line: read alone, it would name a nearer point. */
+const LEADER_LINES = 3;
 
-function PointLabel({ text, place, star }: { text: string; place: LabelPlace; star: boolean }) {
+function PointLabel({ text, place, line }: { text: string; place: LabelPlace; line: number }) {
   const side = place.left ? -1 : 1;
   return (
     <>
-      {Math.abs(place.shift) > LEADER_PX && (
-        <line className="leader" x1={side * MARKER_PX} y1={Math.sign(place.shift) * MARKER_PX} x2={side * 8} y2={place.shift} stroke={COLORS.grey} strokeWidth={1} />
+      {Math.abs(place.shift) > LEADER_LINES * line && (
+        <line className="leader" x1={side * MARKER_PX} y1={Math.sign(place.shift) * MARKER_PX} x2={side * (LABEL_GAP_PX - 1)} y2={place.shift} stroke={COLORS.grey} strokeWidth={1} />
       )}
-      <text x={side * 9} y={place.shift} textAnchor={place.left ? 'end' : 'start'} dy={star ? '-0.8em' : '0.32em'}>
+      {/* a white outline under the letters: a label that starts among its own point's markers stays readable over them */}
+      <text x={side * LABEL_GAP_PX} y={place.shift} textAnchor={place.left ? 'end' : 'start'} dy="0.32em" stroke="#fff" strokeWidth={3} strokeLinejoin="round" paintOrder="stroke">
         {text}
       </text>
     </>
@@ -183,13 +189,16 @@ export function PlaneChart({
   const tput = (p: { throughputMbps: number }) => p.throughputMbps * rate.perMbps;
   const { x, y } = planeScales(ok, innerW, innerH, tput);
   const labelText = (p: PlanePoint) => (short ? p.label : `${p.label} (${fixed(tput(p), 2)} ${rate.label}, ${fixed(p.delay95, 0)} ms)`);
-  const labelled = ok.filter((p) => p.labelled !== false);
+  // The star's label is placed first: the ideal corner is what every other point is read against.
+  const labelled = ok.filter((p) => p.labelled !== false).sort((a, b) => Number(b.marker === 'star') - Number(a.marker === 'star'));
+  const metrics = labelMetrics();
   const places = new Map(
     placeLabels(
       labelled.map((p) => ({ cx: x(p.delay95), cy: y(tput(p)), text: labelText(p) })),
       innerW,
       ok.map((p) => ({ cx: x(p.delay95), cy: y(tput(p)) })),
       innerH,
+      metrics,
     )
       .map((place, i) => [labelled[i], place] as const)
       .filter((pair): pair is readonly [PlanePoint, LabelPlace] => pair[1] !== null),
@@ -218,11 +227,19 @@ export function PlaneChart({
           {ok.map((p, i) => (
             // a student's attempts share a name: the key is the point's place in the list
             <g key={i} transform={`translate(${x(p.delay95)},${y(tput(p))})`} className="point">
-              <title>{`${p.label}: ${fixed(tput(p), 2)} ${rate.label}, ${fixed(p.delay95, 0)} ms`}</title>
+              <title>{`${p.title ?? p.label}: ${fixed(tput(p), 2)} ${rate.label}, ${fixed(p.delay95, 0)} ms`}</title>
               <Marker p={p} />
-              {places.has(p) && <PointLabel text={labelText(p)} place={places.get(p)!} star={p.marker === 'star'} />}
             </g>
           ))}
+          {/* over every marker: a point drawn after a label would hide part of it */}
+          {ok.map(
+            (p, i) =>
+              places.has(p) && (
+                <g key={i} transform={`translate(${x(p.delay95)},${y(tput(p))})`} className="point-label">
+                  <PointLabel text={labelText(p)} place={places.get(p)!} line={metrics.line} />
+                </g>
+              ),
+          )}
         </g>
       </svg>
     </figure>

@@ -1,5 +1,6 @@
 import { Fragment, useState } from 'react';
 import type { Board, BoardRow, ContestTrace, Reference } from '../../shared/contest/api.ts';
+import { findScheme } from '../../shared/controllers/registry.ts';
 import { fixed } from '../../shared/text/figures.ts';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS } from '../charts/palette.ts';
@@ -23,10 +24,23 @@ export function standing(board: Board): string {
   return `${students(board.rows.length)} ranked${waiting}${failed}`;
 }
 
-/** The points of one trace: the reference first (drawn under), then every student's attempts, the best ringed. */
+/** Ids in the order a class list reads: the numbers in them by value (s2 before s10), then as text. */
+export const byId = new Intl.Collator(undefined, { numeric: true }).compare;
+
+/**
+ * The points of one trace: the reference first (drawn under), each built-in named on the plane by its short
+ * id and in its tooltip by its name; then every student's attempts, the best ringed.
+ */
 function pointsOf(trace: string, board: Board, reference: Reference | null): PlanePoint[] {
   const ref = reference?.traces.find((t) => t.trace === trace);
-  const points: PlanePoint[] = (ref?.schemes ?? []).map((s) => ({ label: s.scheme, throughputMbps: s.throughputMbps, delay95: s.delay95, color: COLORS.grey, marker: 'square', labelled: false }));
+  const points: PlanePoint[] = (ref?.schemes ?? []).map((s) => ({
+    label: s.scheme,
+    title: `${findScheme(s.scheme)?.title ?? s.scheme} (built in, at its defaults)`,
+    throughputMbps: s.throughputMbps,
+    delay95: s.delay95,
+    color: COLORS.grey,
+    marker: 'square',
+  }));
   if (ref?.omniscient) points.push({ label: 'omniscient', ...ref.omniscient, color: COLORS.ink, marker: 'star' });
   board.rows.forEach((row, i) => {
     const color = STUDENT_COLORS[i % STUDENT_COLORS.length];
@@ -90,7 +104,7 @@ function Ranking({ board }: { board: Board }) {
 
 /** An id and, in brackets, how many of its submissions are as the list says. */
 function IdList({ label, ids, testid }: { label: string; ids: { id: string; count: string }[]; testid: string }) {
-  const sorted = [...ids].sort((a, b) => a.id.localeCompare(b.id));
+  const sorted = [...ids].sort((a, b) => byId(a.id, b.id));
   return (
     <p data-testid={testid}>
       <strong>{label}:</strong>{' '}
@@ -153,8 +167,8 @@ function ContestBoard({ retry }: { retry(): void }) {
     <section className="contest-view" aria-label="Class contest">
       <p className="contest-head">
         Every scored submission is a dot, each student's best ringed and named where there is room (every dot names its student as the pointer rests on it); ★ the omniscient sender; grey squares the
-        built-in schemes at their defaults. {standing(board)}. {hidden ? 'Held-out traces are scored but not shown until the instructor reveals them.' : 'Held-out scores are revealed.'}{' '}
-        {hidden && operator && <RevealHeldOut />}
+        built-in schemes at their defaults, by their short names where there is room. {standing(board)}.{' '}
+        {hidden ? 'Held-out traces are scored but not shown until the instructor reveals them.' : 'Held-out scores are revealed.'} {hidden && operator && <RevealHeldOut />}
       </p>
       <div className="contest-planes">
         {board.traces.map(({ trace, heldOut }) => (

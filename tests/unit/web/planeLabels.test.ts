@@ -71,4 +71,26 @@ describe('labels on the throughput–delay plane', () => {
     expect(places.slice(0, 10)).toEqual([0, 12, -12, 24, -24].flatMap((shift) => [{ left: false, shift }]).concat([0, 12, -12, 24, -24].map((shift) => ({ left: true, shift }))));
     expect(places[10]).toBeNull();
   });
+
+  it('keeps labels apart by their drawn sizes: a wide font’s text and a line taller than 12 px', () => {
+    // 8 px a character and 13 px a line: "ann@red" is 9 + 56 = 65 px from its point, so a label 60 px to
+    // the right would print over it on its line; a label on its spot goes a whole 13 px away (markers aside)
+    const drawn = { width: (text: string) => 8 * text.length, line: 13 };
+    const labels = [
+      { cx: 100, cy: 50, text: 'ann@red' },
+      { cx: 100, cy: 50, text: 'bob@red' },
+      { cx: 160, cy: 50, text: 'cy@red' },
+    ];
+    expect(placeLabels(labels, 400, [], 200, drawn)).toEqual([
+      { left: false, shift: 0 },
+      { left: false, shift: 13 },
+      { left: false, shift: -13 },
+    ]);
+    // by the estimate (6 px a character, 12 px a line) the same labels fit on fewer lines
+    expect(placeLabels(labels, 400, [], 200)).toEqual([
+      { left: false, shift: 0 },
+      { left: false, shift: 12 },
+      { left: false, shift: 0 },
+    ]);
+  });
 });
