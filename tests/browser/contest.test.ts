@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Relay } from '../../server/relay.ts';
 import { chromiumFor } from '../helpers/browser.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
+import { pageContest } from '../helpers/contest.ts';
 import { ROOT } from '../helpers/cli.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
 import { card, open } from '../helpers/page.ts';
@@ -20,15 +21,7 @@ let browser: Browser;
 beforeAll(async () => {
   relay = await testRelay({
     distDir: TEST_BUNDLE,
-    contest: {
-      publicTraces: ['Verizon-LTE-short'],
-      heldOutTraces: ['ATT-LTE-driving-2016'],
-      link: {},
-      reveal: false,
-      scorers: 1,
-      gapSeconds: 0,
-      limits: { memoryMb: 256, cpuSeconds: 30, wallSeconds: 60 },
-    },
+    contest: pageContest('ATT-LTE-driving-2016'),
   });
   browser = await chromiumFor(inject('chromiumEndpoint'));
 });

@@ -3,13 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ContestOptions } from '../../server/contest/contest.ts';
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { scoreboardEntries } from '../../shared/scenarios/sweep.ts';
 import { chromiumFor } from '../helpers/browser.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
 import { ROOT } from '../helpers/cli.ts';
-import { postSubmission, settled } from '../helpers/contest.ts';
+import { pageContest, postSubmission, settled } from '../helpers/contest.ts';
 import { open } from '../helpers/page.ts';
 import { testRelay } from '../helpers/relay.ts';
 
@@ -21,15 +20,7 @@ import { testRelay } from '../helpers/relay.ts';
 const CODE = readFileSync(join(ROOT, 'tests/fixtures/contestAimd.mjs'), 'utf8');
 const FAILING = 'export default { title: "x", params: [], create() { throw new Error("not yet"); } };';
 
-const CONTEST: ContestOptions = {
-  publicTraces: ['Verizon-LTE-short'],
-  heldOutTraces: ['ATT-LTE-driving-2016'],
-  link: {},
-  reveal: true,
-  scorers: 2,
-  gapSeconds: 0,
-  limits: { memoryMb: 256, cpuSeconds: 30, wallSeconds: 60 },
-};
+const CONTEST = pageContest('ATT-LTE-driving-2016', { reveal: true, scorers: 2 });
 
 /** 21 students: seven names in three groups, each with its own delay cut, so that their points crowd the plane. */
 const CLASS = ['ann', 'bob', 'cy', 'dee', 'eli', 'fay', 'gus'].flatMap((name, i) => ['red', 'blue', 'teal'].map((group, k) => ({ id: `${name}@${group}`, cut: 60 + 12 * (3 * i + k) })));

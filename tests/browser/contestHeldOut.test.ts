@@ -5,6 +5,7 @@ import type { Board } from '../../shared/contest/api.ts';
 import type { Relay } from '../../server/relay.ts';
 import { chromiumFor } from '../helpers/browser.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
+import { pageContest } from '../helpers/contest.ts';
 import { ROOT } from '../helpers/cli.ts';
 import { open } from '../helpers/page.ts';
 import { testRelay } from '../helpers/relay.ts';
@@ -16,15 +17,7 @@ let browser: Browser;
 beforeAll(async () => {
   relay = await testRelay({
     distDir: TEST_BUNDLE,
-    contest: {
-      publicTraces: ['Verizon-LTE-short'],
-      heldOutTraces: ['TMobile-LTE-short'],
-      link: {},
-      reveal: false,
-      scorers: 1,
-      gapSeconds: 0,
-      limits: { memoryMb: 256, cpuSeconds: 30, wallSeconds: 60 },
-    },
+    contest: pageContest('TMobile-LTE-short'),
   });
   browser = await chromiumFor(inject('chromiumEndpoint'));
 });

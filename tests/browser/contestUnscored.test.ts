@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ContestOptions } from '../../server/contest/contest.ts';
 import { chromiumFor } from '../helpers/browser.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
 import { ROOT } from '../helpers/cli.ts';
-import { postSubmission, settled } from '../helpers/contest.ts';
+import { pageContest, postSubmission, settled } from '../helpers/contest.ts';
 import { open } from '../helpers/page.ts';
 import { testRelay } from '../helpers/relay.ts';
 
@@ -19,15 +18,7 @@ import { testRelay } from '../helpers/relay.ts';
 const CODE = readFileSync(join(ROOT, 'tests/fixtures/contestAimd.mjs'), 'utf8');
 const FAILING = 'export default { title: "x", params: [], create() { throw new Error("not yet"); } };';
 
-const CONTEST: ContestOptions = {
-  publicTraces: ['Verizon-LTE-short'],
-  heldOutTraces: [],
-  link: {},
-  reveal: false,
-  scorers: 1,
-  gapSeconds: 0,
-  limits: { memoryMb: 256, cpuSeconds: 30, wallSeconds: 60 },
-};
+const CONTEST = pageContest(null);
 
 let browser: Browser;
 beforeAll(async () => {

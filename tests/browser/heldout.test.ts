@@ -8,6 +8,7 @@ import { DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
 import { specFor } from '../../web/state/spec.ts';
 import { EXERCISES } from '../../web/teach/exercises.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
+import { pageContest } from '../helpers/contest.ts';
 import { card, open, playground } from '../helpers/page.ts';
 import { testRelay } from '../helpers/relay.ts';
 
@@ -62,15 +63,7 @@ describe('the overfitting lesson on a relay whose class contest holds the trace 
   it('says the contest holds it out, neither met nor missed, instead of a failure', { timeout: 120_000 }, async () => {
     const relay = await testRelay({
       distDir: TEST_BUNDLE,
-      contest: {
-        publicTraces: ['Verizon-LTE-short'],
-        heldOutTraces: ['TMobile-LTE-short'],
-        link: {},
-        reveal: false,
-        scorers: 1,
-        gapSeconds: 0,
-        limits: { memoryMb: 256, cpuSeconds: 30, wallSeconds: 60 },
-      },
+      contest: pageContest('TMobile-LTE-short'),
     });
     const { page, problems } = await open(env.browser, 'about:blank');
     const asked: string[] = [];

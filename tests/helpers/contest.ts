@@ -1,8 +1,24 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import type { SubmissionView } from '../../shared/contest/api.ts';
+import type { ContestOptions } from '../../server/contest/contest.ts';
 import { ROOT, tsxArgs } from './cli.ts';
 import { until } from './relay.ts';
+
+/**
+ * The class contest the page's tests run: scored on the contest trace, holding `heldOut` out (none: no
+ * trace), one scorer, no gap between submissions; `more` changes what a test needs.
+ */
+export const pageContest = (heldOut: string | null, more: Partial<ContestOptions> = {}): ContestOptions => ({
+  publicTraces: ['Verizon-LTE-short'],
+  heldOutTraces: heldOut ? [heldOut] : [],
+  link: {},
+  reveal: false,
+  scorers: 1,
+  gapSeconds: 0,
+  limits: { memoryMb: 256, cpuSeconds: 30, wallSeconds: 60 },
+  ...more,
+});
 
 /** The operator's token the contest relays are started with. */
 export const OPERATOR_TOKEN = 'contest-operator-token-for-tests';
