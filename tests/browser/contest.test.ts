@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import type { Relay } from '../../server/relay.ts';
 import { chromiumFor } from '../helpers/browser.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
@@ -167,6 +167,18 @@ describe('contest tokens in Chromium', () => {
     expect(problems.filter((p) => !/403/.test(p))).toEqual([]);
     await page.close();
   }, 300_000);
+
+  it('on a relay with a class roster, an id it does not list is told so, and is not asked for a token', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pipefill-contest-roster-'));
+    const rostered = await testRelay({ distDir: TEST_BUNDLE, contest: pageContest('ATT-LTE-driving-2016', { roster: { path: join(dir, 'roster.txt'), ids: ['ann@red'] } }) });
+    onTestFinished(() => rostered.close());
+    const { page } = await open(browser, `${rostered.url}/`);
+    await editor(page);
+    await useId(page, 'zed@red');
+    expect(await submit(page)).toEqual({ refused: 'zed@red is not on the class roster: submit under the id the instructor gave you, with its token' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-param'))).not.toBe('contest-token');
+    await page.close();
+  }, 120_000);
 
   it('an id first used from the command line submits from the page with the token its file keeps', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pipefill-contest-page-'));

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Accepted, Board, Reference, SubmissionView } from '../../shared/contest/api.ts';
+import type { Accepted, Board, Reference, SubmissionView, TokenProblem } from '../../shared/contest/api.ts';
 import { savedToken, saveToken } from './contestTokens.ts';
 
 /**
@@ -60,11 +60,12 @@ export type Refused = { error: string; token: boolean; retryAfter?: number };
 export async function submitToContest(id: string, code: string, token = savedToken(id)): Promise<{ submission: string; token: string } | Refused> {
   try {
     const res = await fetch('/api/contest/submissions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, code, token }) });
-    const body = (await res.json()) as Accepted & { error?: string };
-    // 403 is the relay's answer to a missing or wrong token, and to nothing else a submission can meet
+    const body = (await res.json()) as Accepted & { error?: string; tokenProblem?: TokenProblem };
+    // the relay names what was wrong with a token it refuses; its other refusals (an id the class roster
+    // does not list) are no question of the token
     if (!res.ok) {
       const retryAfter = Number(res.headers.get('retry-after'));
-      return { error: body.error ?? `the relay answered ${res.status}`, token: res.status === 403, ...(retryAfter > 0 ? { retryAfter } : {}) };
+      return { error: body.error ?? `the relay answered ${res.status}`, token: body.tokenProblem !== undefined, ...(retryAfter > 0 ? { retryAfter } : {}) };
     }
     saveToken(id, body.token);
     return { submission: body.submission, token: body.token };
