@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { RelayInfo } from '../../shared/relay/info.ts';
 import { tracesWithheld } from '../../shared/scenarios/presets.ts';
+import { fetchRelayInfo } from './useRelay.ts';
 
 /** The bundled traces the page's relay holds out, as it said them: none until it answers, or without a relay. */
 let known: readonly string[] = [];
@@ -8,13 +8,7 @@ let answer: Promise<readonly string[]> | null = null;
 
 /** Asks the relay once which bundled traces its class contest holds out; every later ask shares the answer. */
 export function heldOutTracesAnswer(): Promise<readonly string[]> {
-  answer ??= fetch('/api/relay', { cache: 'no-store' })
-    .then((r) => (r.ok ? (r.json() as Promise<RelayInfo>) : null))
-    .then(
-      (info) => tracesWithheld(info?.heldOutFiles ?? []),
-      () => [],
-    )
-    .then((names) => (known = names));
+  answer ??= fetchRelayInfo().then((info) => (known = tracesWithheld(info?.heldOutFiles ?? [])));
   return answer;
 }
 
