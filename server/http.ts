@@ -25,7 +25,10 @@ Open <a href="/">the playground</a> and paste the controller's code into it inst
 /** Answers a request the HTTP parser refused (headers too large, malformed) with a page that says why, not an empty 431. */
 export function explainClientErrors(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    if (!socket.writable) return socket.destroy();
+    // A connection that sent nothing by the headers' deadline (a browser's connection opened ahead of its
+    // next request) is closed without an answer: one written there would be read as that request's.
+    const silent = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && (socket as Socket).bytesRead === 0;
+    if (!socket.writable || silent) return socket.destroy();
     const tooLong = err.code === 'HPE_HEADER_OVERFLOW';
     const body = tooLong ? TOO_LONG_PAGE : 'bad request\n';
     const head = tooLong ? '431 Request Header Fields Too Large' : '400 Bad Request';

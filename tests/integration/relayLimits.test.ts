@@ -89,6 +89,15 @@ describe('HTTP: headers have a deadline', () => {
     expect(ms).toBeLessThan(HEADERS_TIMEOUT_MS + 3 * DEADLINE_CHECK_MS + 1000);
     await relay.close();
   }, 30_000);
+  it('a connection that sends nothing is closed at the deadline with no answer, which a request sent on it then would take for its own', async () => {
+    const relay = await testRelay({ singleThread: true });
+    const c = await tcp(portOf(relay.url), '127.0.0.1');
+    let answer = '';
+    c.s.on('data', (d) => (answer += d));
+    await within(HEADERS_TIMEOUT_MS + 3 * DEADLINE_CHECK_MS + 5000, c.closed);
+    expect([c.isClosed(), answer]).toEqual([true, '']);
+    await relay.close();
+  }, 30_000);
   it('a client that never reads nor closes gets its connections back once their headers are late', async () => {
     // Answering a late request and only half-closing would leave its connection held until the client
     // closes, which such a client never does: its share stays taken for good.
