@@ -168,7 +168,7 @@ describe('contest tokens in Chromium', () => {
     await page.close();
   }, 300_000);
 
-  it('on a relay with a class roster, an id it does not list is told so, and is not asked for a token', async () => {
+  it('on a relay with a class roster, an id it does not list is told so and not asked for a token; a listed id is asked for the token its instructor handed out', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pipefill-contest-roster-'));
     const rostered = await testRelay({ distDir: TEST_BUNDLE, contest: pageContest('ATT-LTE-driving-2016', { roster: { path: join(dir, 'roster.txt'), ids: ['ann@red'] } }) });
     onTestFinished(() => rostered.close());
@@ -177,8 +177,15 @@ describe('contest tokens in Chromium', () => {
     await useId(page, 'zed@red');
     expect(await submit(page)).toEqual({ refused: 'zed@red is not on the class roster: submit under the id the instructor gave you, with its token' });
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-param'))).not.toBe('contest-token');
+    await useId(page, 'ann@red');
+    expect(await submit(page)).toEqual({ refused: expect.stringMatching(/^ann@red's token is needed: the instructor hands each student the token of their id/) });
+    const field = page.locator('.contest-submit label:has([data-param="contest-token"])');
+    expect(await field.innerText()).toMatch(/^ann@red’s token \(from your instructor, or kept from its first submission in another browser or on the command line\):/);
+    const token = readFileSync(join(dir, 'roster.txt.tokens.csv'), 'utf8').trim().split(',')[1];
+    await field.locator('input').fill(token);
+    expect(await submit(page)).toEqual({ token });
     await page.close();
-  }, 120_000);
+  }, 300_000);
 
   it('an id first used from the command line submits from the page with the token its file keeps', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pipefill-contest-page-'));

@@ -29,11 +29,14 @@ export function TokenShown({ id, token }: { id: string; token: string }) {
   );
 }
 
-/** Where the student gives the token of an id this browser keeps none for (first used elsewhere). */
+/**
+ * Where the student gives the token of an id this browser keeps none for: the one the instructor handed
+ * out (a class roster), or the one the id was given when it first submitted from elsewhere.
+ */
 export function TokenField({ id, value, onChange, field }: { id: string; value: string; onChange(v: string): void; field: RefObject<HTMLInputElement | null> }) {
   return (
     <label className="contest-token">
-      Submitted as {id} before, from another browser or the command line? Its token:{' '}
+      {id}’s token (from your instructor, or kept from its first submission in another browser or on the command line):{' '}
       <input ref={field} value={value} onChange={(e) => onChange(e.target.value)} autoComplete="off" spellCheck={false} data-param="contest-token" />
     </label>
   );
