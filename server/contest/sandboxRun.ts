@@ -44,6 +44,15 @@ function throwOnRead(global: object, name: string): void {
 
 /** Runs the contest on the input's trace; the controller's faults come back as its error sentence. */
 export function contestRun(input: RunInput): RunOutput {
+  return contestRunOf(input, () => (input.code !== null ? loadController(input.code) : SCHEMES));
+}
+
+/**
+ * The contest run of the input's scheme (the controller's, as "user", when it has code) in the catalogue
+ * `schemes` gives. The sandbox loads a controller into a compartment; trusted code loaded as the command
+ * line loads it is scored the same. Its faults, loading included, come back as its error sentence.
+ */
+export function contestRunOf(input: RunInput, schemes: () => SchemeCatalogue): RunOutput {
   const traces = new Map<string, Trace>();
   const load = (name: string) => {
     const text = input.files[name];
@@ -52,11 +61,11 @@ export function contestRun(input: RunInput): RunOutput {
     return traces.get(name)!;
   };
   try {
-    const schemes = input.code !== null ? loadController(input.code) : SCHEMES;
+    const catalogue = schemes();
     const scheme = input.code !== null ? USER_SCHEME_ID : input.scheme;
     const spec = contestOn(input.trace, [flow(scheme)], 1, (p) => load(p).times.at(-1)!);
     spec.link = withLinkValues(spec.link, input.link);
-    const summary = summaryOfRun(spec, load, schemes);
+    const summary = summaryOfRun(spec, load, catalogue);
     const { throughputMbps, delay95, power, score } = summary.all;
     return { ok: true, throughputMbps, delay95, power, score, omniscient: summary.omniscient ?? null };
   } catch (e) {
