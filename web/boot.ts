@@ -9,10 +9,12 @@ import { viewOf } from './state/view.ts';
  * entry imports this first, so the workers start loading before the page's rendering code is evaluated.
  */
 const search = window.location.search;
-const playground = viewOf(search) === '';
+const view = viewOf(search);
+const playground = view === '';
 const heldOut = heldOutTracesAnswer();
-// A link naming a trace is read once the relay has said which traces its class contest holds out: such a
-// trace is named in a notice and never run, where the runs on it would only fail on a file it refuses.
-if (playground && new URLSearchParams(search).has('trace')) await heldOut;
+// A link naming a trace (the playground's or the contest lab's) is read once the relay has said which traces
+// its class contest holds out: such a trace is named in a notice and never run, where the runs on it would
+// only fail on a file it refuses.
+if ((playground || view === 'contest-lab') && new URLSearchParams(search).has('trace')) await heldOut;
 export const opened = playground ? openedExperiment(search).value : null;
 if (opened) playgroundPool([specFor(opened, 'a'), specFor(opened, 'b')]);

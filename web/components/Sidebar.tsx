@@ -146,7 +146,7 @@ export const Sidebar = memo(function Sidebar({ e, set, checkAndRun, uploaded, on
       {e.scenario === 'contest' ? (
         <section aria-label="Link">
           <h2>Link</h2>
-          <TraceSelect trace={e.trace} uploaded={uploaded} choose={(trace) => set({ ...e, trace })} />
+          <TraceSelect trace={e.trace} uploaded={uploaded} rate choose={(trace) => set({ ...e, trace })} />
           <label className="param upload">
             upload a Mahimahi trace
             <input type="file" accept=".down,.up,.txt,.trace,text/plain" onChange={(ev) => ev.target.files?.[0] && onUpload(ev.target.files[0])} data-param="upload" />

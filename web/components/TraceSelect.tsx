@@ -8,15 +8,17 @@ interface Props {
   trace: string;
   /** The traces uploaded this session, by name. */
   uploaded: readonly string[];
+  /** Whether a constant rate is offered: the playground's link has one, the contest lab sweeps traces alone. */
+  rate: boolean;
   choose(trace: string): void;
 }
 
 /**
- * The link's trace: the bundled ones, this session's uploads, or a constant rate. The traces the page's
- * relay holds out for its class contest are listed, marked and disabled: the class sees they exist, and
- * the page never asks the relay for a file it refuses.
+ * The link's trace: the bundled ones, this session's uploads, or a constant rate where offered. The traces
+ * the page's relay holds out for its class contest are listed, marked and disabled: the class sees they
+ * exist, and the page never asks the relay for a file it refuses.
  */
-export function TraceSelect({ trace, uploaded, choose }: Props) {
+export function TraceSelect({ trace, uploaded, rate, choose }: Props) {
   const heldOut = useHeldOutTraces();
   return (
     <label className="param">
@@ -35,7 +37,7 @@ export function TraceSelect({ trace, uploaded, choose }: Props) {
             uploaded: {n}
           </option>
         ))}
-        <option value="rate">constant rate (set the bandwidth)</option>
+        {rate && <option value="rate">constant rate (set the bandwidth)</option>}
       </select>
     </label>
   );

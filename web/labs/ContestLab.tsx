@@ -7,12 +7,12 @@ import { Notices } from '../components/Notices.tsx';
 import { Guide } from '../teach/Guide.tsx';
 import { useNotices } from '../components/useNotices.ts';
 import type { Item } from '../state/codec.ts';
-import { contestLab } from '../state/labs.ts';
+import { contestLab, decodeContestLab } from '../state/labs.ts';
 import { WorkerPool } from '../worker/pool.ts';
 import { exportSweepCsv, SweepResults } from './contest/SweepResults.tsx';
 import { defaultSweep, type SweepDef, SweepSettings, sweepProblem } from './contest/SweepSettings.tsx';
 import { type Progress, type SweepRun, useSweepRunner } from './contest/useSweepRunner.ts';
-import { useInitialState, useUrlState } from '../components/useViewUrl.ts';
+import { useUrlState } from '../components/useViewUrl.ts';
 import { pageCatalogue } from '../app/catalogue.ts';
 import { pageSchemes } from '../editor/userCode.ts';
 
@@ -79,7 +79,7 @@ function SweepProgress({ progress }: { progress: Progress }) {
 
 /** Sweeps of controller parameters on a contest trace, filling the throughput–delay plane as runs finish. */
 export function ContestLab() {
-  const initial = useInitialState(contestLab(pageCatalogue()));
+  const [initial] = useState(() => decodeContestLab(window.location.search, pageCatalogue()));
   const { notices, dismiss } = useNotices(initial);
   const [trace, setTrace] = useState(initial.value.trace as string);
   const [sweeps, setSweeps] = useState<SweepDef[]>(() => sweepsFrom(initial.value.sw as Item[]));

@@ -4,10 +4,11 @@ import { USER_SCHEME_ID, userSchemeIn } from '../../shared/controllers/userInsta
 import { ALL_DISCIPLINE_PARAMS } from '../../shared/link/disciplines.ts';
 import { changesNothing, LINK_PARAMS, unusedLinkParams, withLinkValues } from '../../shared/link/params.ts';
 import { OFFSET_PARAMS } from '../../shared/offset/params.ts';
-import { BUNDLED_TRACES, rateLink } from '../../shared/scenarios/presets.ts';
+import { rateLink } from '../../shared/scenarios/presets.ts';
 import { quote } from '../../shared/text/quote.ts';
 import type { PageCatalogue } from './catalogue.ts';
 import { decode, decodeGroup, encode, encodeGroup, flag, type Field, type ViewState } from './codec.ts';
+import { dropHeldOutTrace, offeredTraces } from './traces.ts';
 import { codeToQuery, dropDamagedCode, pageProblems } from './view.ts';
 
 /** The whole experiment a page shows: everything the URL carries. */
@@ -61,12 +62,6 @@ export const SCENARIO_SIDES: Record<Scenario, { a: Side; b: Side }> = {
 export function schemesFor(scenario: Scenario, catalogue: PageCatalogue) {
   return scenario === 'contest' ? catalogue.schemes.filter((s) => !madeForOffsetServer(s)) : catalogue.schemes;
 }
-
-/** The bundled traces the page can run: all but those its relay holds out. */
-const offeredTraces = (catalogue: PageCatalogue) => BUNDLED_TRACES.map((t) => t.name).filter((name) => !catalogue.heldOutTraces.includes(name));
-
-/** What a link naming a trace the relay holds out is told: the trace, and why the page cannot run it. */
-const heldOutMessage = (trace: string) => `the trace ${quote(trace)} is held out for this relay's class contest, which never serves it`;
 
 const SCENARIO_FIELD = choice('s', ['contest', 'offset'], 'contest', 'The scenario');
 
@@ -153,10 +148,7 @@ export function decodeExperiment(search: string, catalogue: PageCatalogue): View
   if (trace?.startsWith('upload:')) {
     errors.push(`the trace ${quote(trace.slice(7))} was uploaded in another session: upload it again`);
     q.delete('trace');
-  } else if (trace && catalogue.heldOutTraces.includes(trace)) {
-    errors.push(heldOutMessage(trace));
-    q.delete('trace');
-  }
+  } else errors.push(...dropHeldOutTrace(q, catalogue));
   // A side the link gives the user's controller, whose code is damaged: it runs the scenario's own scheme
   // meanwhile, and the address keeps the link as it came until a setting changes.
   const runsMeanwhile = (side: string) => `${findScheme(SCENARIO_SIDES[s][side as 'a' | 'b'].scheme)?.title}, and the address keeps the link as it came until a setting changes`;

@@ -3,14 +3,16 @@ import { choice, num } from '../../shared/controllers/types.ts';
 import { LINK_MODELS } from '../../shared/link/spec.ts';
 import { MATRIX_LINK_MODEL } from '../../shared/scenarios/matrix.ts';
 import { DEFAULT_MEASUREMENT } from '../../shared/scenarios/measurement.ts';
-import { BUNDLED_TRACES, MATRIX, SHARED_PRESETS } from '../../shared/scenarios/presets.ts';
+import { MATRIX, SHARED_PRESETS } from '../../shared/scenarios/presets.ts';
 import { STARVATION } from '../../shared/scenarios/starvation.ts';
 import { parseSegments } from '../../shared/stress/segments.ts';
 import { quote } from '../../shared/text/quote.ts';
-import { type Field, flag, type ListField } from './codec.ts';
+import { type Field, flag, type ListField, type StateValues, type ViewState } from './codec.ts';
 import type { PageCatalogue } from './catalogue.ts';
 import { schemesFor } from './experiment.ts';
 import { GRID_LINKS } from './fairnessLinks.ts';
+import { dropHeldOutTrace, offeredTraces } from './traces.ts';
+import { decodeView } from './view.ts';
 import { sweepValuesOf } from '../../shared/scenarios/sweep.ts';
 
 /** The URL fields of each lab, from the same schemas as the playground's (web/state/experiment.ts). */
@@ -53,15 +55,15 @@ const sweeps = (c: PageCatalogue): ListField => ({
   doc: 'A sweep: scheme:parameter:values',
 });
 
-export const contestLab = (c: PageCatalogue): readonly Field[] => [
-  choice(
-    'trace',
-    BUNDLED_TRACES.map((t) => t.name),
-    'Verizon-LTE-short',
-    'The contest trace',
-  ),
-  sweeps(c),
-];
+export const contestLab = (c: PageCatalogue): readonly Field[] => [choice('trace', offeredTraces(c), 'Verizon-LTE-short', 'The contest trace'), sweeps(c)];
+
+/** The contest lab's URL, read: a trace the relay holds out is named as the playground names it, and the default runs. */
+export function decodeContestLab(search: string, c: PageCatalogue): ViewState<StateValues> {
+  const query = new URLSearchParams(search);
+  const heldOut = dropHeldOutTrace(query, c);
+  const r = decodeView(contestLab(c), query.toString());
+  return { ...r, errors: [...heldOut, ...r.errors] };
+}
 
 /** A shared-bottleneck flow's start and size: its table's boxes check them as its link does. */
 export const FLOW_START = num('start', 'ms', 0, 3_600_000, 1, 0, 'When it starts');

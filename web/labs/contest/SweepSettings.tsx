@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { findScheme } from '../../../shared/controllers/registry.ts';
-import { BUNDLED_TRACES } from '../../../shared/scenarios/presets.ts';
 import { SchemeSelect } from '../../components/SchemeSelect.tsx';
+import { TraceSelect } from '../../components/TraceSelect.tsx';
 import { SWEEP_COLORS } from './pointStyle.ts';
 import { schemesFor } from '../../state/experiment.ts';
 import { pageCatalogue } from '../../app/catalogue.ts';
@@ -97,21 +97,7 @@ interface Props {
 export function SweepSettings({ trace, setTrace, uploads, onUpload, sweeps, setSweeps, running, onSweep, onScoreboard, onCancel, onExport, canExport }: Props) {
   return (
     <section className="lab-controls" aria-label="Sweep settings">
-      <label className="param">
-        trace
-        <select value={trace} onChange={(e) => setTrace(e.target.value)} data-param="trace">
-          {BUNDLED_TRACES.map((t) => (
-            <option key={t.name} value={t.name}>
-              {t.title}
-            </option>
-          ))}
-          {uploads.map((u) => (
-            <option key={u.name} value={`upload:${u.name}`}>
-              uploaded: {u.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <TraceSelect trace={trace} uploaded={uploads.map((u) => u.name)} rate={false} choose={setTrace} />
       <label className="param">
         or upload a Mahimahi trace
         <input type="file" accept=".down,.up,.txt,.trace,text/plain" onChange={(e) => e.target.files?.[0] && onUpload(e.target.files[0])} data-param="upload" />
