@@ -124,13 +124,15 @@ describe('user code in the page reaches nothing', () => {
     // policy names the script by its hash, so is left out for the altered script.
     const frames: string[] = [];
     await page.route('**/sandbox.html', async (route) => {
+      // the page's look at a frame slow to answer (a HEAD, on a busy machine) is the relay's to answer
+      if (route.request().method() !== 'GET') return route.continue();
       const response = await route.fetch();
       const served = await response.text();
       const body = served
         .replace("tell({ kind: 'ready' });\n</script>", '</script>')
         .replace("if (m.kind === 'hello') return tell({ kind: 'ready' });", "if (m.kind === 'hello') return ++hellos > 2 && tell({ kind: 'ready' });")
         .replace('const workers = new Map();', 'const workers = new Map();\nlet hellos = 0;');
-      // told after the run, with what the relay sent: an assertion thrown here would fail no test
+      // told after the run, with what the relay sent: an assertion thrown here fails no test
       const altered = body.includes('++hellos > 2') && !body.includes("tell({ kind: 'ready' });\n</script>");
       frames.push(altered ? 'altered' : `${response.status()}, ${served.length} bytes`);
       const headers = { ...response.headers() };
@@ -141,7 +143,7 @@ describe('user code in the page reaches nothing', () => {
     await expect.poll(() => frames.length, { timeout: 30_000 }).toBeGreaterThan(0);
     expect(frames[0]).toBe('altered');
     expect(await card(page, 'A', 'Throughput')).toMatch(/^[\d.]+ Mbit\/s$/);
-    expect(frames.every((f) => f === 'altered')).toBe(true);
+    expect(frames).toEqual(['altered']);
     await context.close();
   });
 
