@@ -159,4 +159,18 @@ describe('what the playground hands its workers as it opens', () => {
     for (const t of sent) expect(t).toEqual({ name: t.name, bytes: sizes[t.name], handedOver: true });
     await page.close();
   });
+
+  it('the page’s scripts come in one round: a few files, fewer than the browser’s six connections to its server', async () => {
+    const page = await env.context.newPage();
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      // the page's server's files (the workers' scripts come to the sandbox frame as blob: URLs)
+      if (r.resourceType() === 'script' && r.url().startsWith(env.relay.url)) scripts.push(new URL(r.url()).pathname);
+    });
+    await page.goto(env.relay.url);
+    await page.waitForFunction(() => document.querySelectorAll('section.cards [data-card="Delay95"]').length === 2);
+    expect(scripts.length, scripts.join(' ')).toBeGreaterThan(0);
+    expect(scripts.length, scripts.join(' ')).toBeLessThanOrEqual(4);
+    await page.close();
+  });
 });
