@@ -16,6 +16,8 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // what tests/helpers/tempDir.ts made goes once each file is done
+    setupFiles: ['tests/setup/tempDirs.ts'],
     projects: [
       {
         extends: true,

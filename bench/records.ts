@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { offsetClient } from '../tests/helpers/relayChild.ts';
@@ -38,7 +38,9 @@ export async function benchRecords(): Promise<Record<string, string>> {
     [16, 10],
   ]) {
     out[`Submit answer, in memory, ${parallel} at once`] = ms(await submitTimes([], parallel, perClient));
-    out[`Submit answer, fsynced (--data), ${parallel} at once`] = ms(await submitTimes(['--data', mkdtempSync(join(tmpdir(), 'pipefill-bench-'))], parallel, perClient));
+    const data = mkdtempSync(join(tmpdir(), 'pipefill-bench-'));
+    out[`Submit answer, fsynced (--data), ${parallel} at once`] = ms(await submitTimes(['--data', data], parallel, perClient));
+    rmSync(data, { recursive: true, force: true, maxRetries: 5 });
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contest, flow, offsetServer } from '../shared/scenarios/presets.ts';
@@ -26,9 +26,11 @@ function runMs(scheme: string, offset: boolean, schemes: SchemeCatalogue): numbe
 
 const [id, run, warm, pairs] = process.argv.slice(2);
 const offset = run === 'offset';
-const file = join(mkdtempSync(join(tmpdir(), 'copy-')), `${id}.js`);
+const dir = mkdtempSync(join(tmpdir(), 'copy-'));
+const file = join(dir, `${id}.js`);
 writeFileSync(file, (await schemeCopy(id))!);
 const schemes = withUserScheme(await loadSchemeFile(file));
+rmSync(dir, { recursive: true });
 const builtIn: number[] = [];
 const user: number[] = [];
 for (let i = 0; i < Number(warm); i++) runMs(id, offset, schemes), runMs('user', offset, schemes);

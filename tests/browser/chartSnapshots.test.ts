@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, open, playground } from '../helpers/page.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 /**
  * Golden SVGs of every chart the playground draws, as the page exports them (Export → SVG), for a fixed
@@ -24,7 +24,7 @@ async function exported(page: Page, done: string): Promise<string> {
   await card(page, 'B', done);
   await page.getByText('Export', { exact: true }).click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="svg"]').click()]);
-  const file = join(tmpdir(), `charts-${process.pid}.svg`);
+  const file = join(tempDir(), 'charts.svg');
   await download.saveAs(file);
   return readFileSync(file, 'utf8');
 }

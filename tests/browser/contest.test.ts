@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
@@ -11,6 +10,7 @@ import { ROOT } from '../helpers/cli.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
 import { card, open } from '../helpers/page.ts';
 import { testRelay } from '../helpers/relay.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 /** Two students submit controllers from the page's editor; the class contest view shows both. */
 
@@ -169,7 +169,7 @@ describe('contest tokens in Chromium', () => {
   }, 300_000);
 
   it('on a relay with a class roster, an id it does not list is told so and not asked for a token; a listed id is asked for the token its instructor handed out', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-contest-roster-'));
+    const dir = tempDir('pipefill-contest-roster-');
     const rostered = await testRelay({ distDir: TEST_BUNDLE, contest: pageContest('ATT-LTE-driving-2016', { roster: { path: join(dir, 'roster.txt'), ids: ['ann@red'] } }) });
     onTestFinished(() => rostered.close());
     const { page } = await open(browser, `${rostered.url}/`);
@@ -188,7 +188,7 @@ describe('contest tokens in Chromium', () => {
   }, 300_000);
 
   it('an id first used from the command line submits from the page with the token its file keeps', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-contest-page-'));
+    const dir = tempDir('pipefill-contest-page-');
     const [file, tokens] = [join(dir, 'failing.mjs'), join(dir, 'tokens.json')];
     writeFileSync(file, FAILING);
     const cli = await runCliAsync('server/cli/contest.ts', ['submit', file, '--id', 'cat@red', '--server', relay.url, '--tokens', tokens]);

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
@@ -20,6 +19,7 @@ import { ROOT } from '../helpers/cli.ts';
 import { pageContest, postSubmission } from '../helpers/contest.ts';
 import { open } from '../helpers/page.ts';
 import { testRelay } from '../helpers/relay.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 /**
  * A class of 21 on the revealed contest view: the planes' labels never print over one another or over the
@@ -83,7 +83,7 @@ let dataDir: string;
 let browser: Browser;
 beforeAll(async () => {
   browser = await chromiumFor(inject('chromiumEndpoint'));
-  dataDir = mkdtempSync(join(tmpdir(), 'pipefill-contest-class-'));
+  dataDir = tempDir('pipefill-contest-class-');
   await writeClassRecords(dataDir);
   for (const trace of TRACES)
     for (const { scheme } of scoreboardEntries()) {

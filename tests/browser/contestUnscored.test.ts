@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -9,6 +8,7 @@ import { ROOT } from '../helpers/cli.ts';
 import { pageContest, postSubmission, settled } from '../helpers/contest.ts';
 import { open } from '../helpers/page.ts';
 import { testRelay } from '../helpers/relay.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 /**
  * Students the contest has no score for yet, as the class and the student see them: the board names who
@@ -37,7 +37,7 @@ async function settle(url: string, id: string, code: string, token?: string): Pr
 describe('the class contest’s students without a score', () => {
   it('?view=contest names, for anyone, who waits for a score and whose every submission failed, without their errors', async () => {
     // scored and failed first; then the same records on a relay that scores nothing, so that what waits stays waiting
-    const dataDir = mkdtempSync(join(tmpdir(), 'pipefill-contest-unscored-'));
+    const dataDir = tempDir('pipefill-contest-unscored-');
     const scoring = await testRelay({ distDir: TEST_BUNDLE, dataDir, contest: CONTEST });
     try {
       await settle(scoring.url, 'ann@red', CODE);

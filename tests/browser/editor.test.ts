@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { formatTraceCsv } from '../../shared/csv/trace.ts';
 import { DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
 import { specFor } from '../../web/state/spec.ts';
 import { card, open, orSideShown, playground } from '../helpers/page.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -251,7 +251,7 @@ describe('the controller editor in Chromium', () => {
 
   it('restores the code of an imported run of a user controller into the editor', async () => {
     // the run as `npm run sim -- --scheme FILE` makes it: its CSV's spec line carries the code
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-import-'));
+    const dir = tempDir('pipefill-import-');
     writeFileSync(join(dir, 'fixed.js'), FIXED);
     const schemes = withUserScheme(await loadSchemeFile(join(dir, 'fixed.js')));
     const spec = withUserCode(specFor({ ...DEFAULT_EXPERIMENT, a: { scheme: 'user', params: { w: 12 } } }, 'a'), schemes);

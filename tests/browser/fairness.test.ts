@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { GRID_LINKS } from '../../web/state/fairnessLinks.ts';
 import { fixed } from '../../web/charts/format.ts';
 import { runInProcess } from '../helpers/cli.ts';
 import { open, playground } from '../helpers/page.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -88,7 +88,7 @@ describe('the fairness grid in Chromium', () => {
   }, 240_000);
 
   it("runs the user's own controller against a built-in, as the command line runs its file", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-grid-')), 'ten.js');
+    const file = join(tempDir('pipefill-grid-'), 'ten.js');
     writeFileSync(file, TEN);
     const want = (await cliCells(`${file},reno`, 'shallow')).find((c) => c.a === 'user' && c.b === 'reno')!;
     const { page, problems } = await open(env.context, env.relay.url);

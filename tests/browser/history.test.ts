@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { codeToQuery, DAMAGED_CODE } from '../../web/state/view.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
 import { card, LIGHT_RUN, open, playground } from '../helpers/page.ts';
 import { testRelay } from '../helpers/relay.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -234,7 +234,7 @@ describe('the page as it settles', () => {
     // a run imported into A: A's settings, which did not make it, are dimmed and say so
     await page.getByText('Export', { exact: true }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="trace-b"]').click()]);
-    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'b.csv');
+    const file = join(tempDir(), 'b.csv');
     await download.saveAs(file);
     const csv = readFileSync(file);
     await page.getByText('Import', { exact: true }).click();

@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRun } from '../../shared/formats/detect.ts';
@@ -12,6 +11,7 @@ import { specFor } from '../../web/state/spec.ts';
 import { schemeTitle } from '../../web/app/freshness.ts';
 import { iperf3Json } from '../helpers/iperf3.ts';
 import { card, LIGHT_RUN, open, paintedPixels, playground, quickPlayback } from '../helpers/page.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 /** The experiment LIGHT_RUN opens. */
 const LIGHT = { ...DEFAULT_EXPERIMENT, trace: 'rate', link: { bandwidth: 1 } };
@@ -30,7 +30,7 @@ describe('exporting a run for another tool', () => {
     await quickPlayback(page);
     await card(page, 'A', 'Throughput');
     const run = runScenario(specFor(LIGHT, 'a'), loadTrace);
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const dir = tempDir();
     await page.getByText('Export', { exact: true }).click();
     for (const format of ['pcap', 'qlog'] as const) {
       const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-export="${format}-a"]`).click()]);
@@ -56,7 +56,7 @@ describe('importing another tool’s run', () => {
     // iperf3 paced at 10 Mbit/s over loopback; the page's link is 10 Mbit/s too.
     const json = await iperf3Json(['-t', '2', '-i', '0.2', '-b', '10M']);
     const kernel = parseIperf3(json).scheme!;
-    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'kernel.json');
+    const file = join(tempDir(), 'kernel.json');
     writeFileSync(file, json);
     const { page, problems } = await open(env.context, `${env.relay.url}/?trace=rate&link.bandwidth=10&link.delay=20`);
     await quickPlayback(page);
@@ -84,7 +84,7 @@ describe('importing another tool’s run', () => {
   }, 60_000);
 
   it('says what is wrong with a bad iperf3 file, naming the field', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const dir = tempDir();
     writeFileSync(
       join(dir, 'bad.json'),
       JSON.stringify({ start: { test_start: { protocol: 'TCP' } }, intervals: [{ streams: [{ start: 0, end: 1, bytes: 1, bits_per_second: 8, retransmits: 0, rtt: 5 }] }] }),

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkMetrics } from '../../shared/metrics/linkMetrics.ts';
@@ -9,6 +8,7 @@ import { runScenario } from '../../shared/scenarios/run.ts';
 import { starvation } from '../../shared/scenarios/starvation.ts';
 import { loadTrace } from '../../server/traces.ts';
 import { description, open, playground } from '../helpers/page.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -44,7 +44,7 @@ describe('the labs in Chromium', () => {
 
   it('contest lab: scores an uploaded trace, and says what is wrong with a bad one', async () => {
     const { page, problems } = await open(env.context, `${env.relay.url}/?view=contest-lab&sw=fixed:w:4,8`);
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const dir = tempDir();
     writeFileSync(join(dir, 'bad.up'), '3\n2\n');
     await page.locator('[data-param="upload"]').setInputFiles(join(dir, 'bad.up'));
     await page.getByText('bad.up is not a Mahimahi trace: line 2: timestamps must not decrease (2 after 3)').waitFor();

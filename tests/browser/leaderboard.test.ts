@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLeaderboardCsv } from '../../shared/relay/leaderboard.ts';
 import { open, playground } from '../helpers/page.ts';
 import { fetchWhole, UdpProbe } from '../helpers/udp.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -53,7 +54,7 @@ describe('the leaderboard in Chromium', () => {
     expect((await attempt.first().locator('td').allInnerTexts()).slice(0, 4)).toEqual(['↳ 1', '', 'variable', 'true']);
     expect(await attempt.first().locator('td').count()).toBe(await page.locator('[data-testid="leaderboard"] thead th').count());
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="leaderboard"]').click()]);
-    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'board.csv');
+    const file = join(tempDir(), 'board.csv');
     await download.saveAs(file);
     const { entries, rejected } = parseLeaderboardCsv(readFileSync(file, 'utf8'));
     expect(rejected).toBe(0);

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, open, paintedPixels, playground } from '../helpers/page.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
 import { testRelay } from '../helpers/relay.ts';
 import { DEFAULT_POLICY } from '../../shared/offset/policy.ts';
 import { schemeCopy } from '../../scripts/schemeCopies.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -61,7 +61,7 @@ describe('live mode in Chromium', () => {
     await page.locator('.column[data-side="a"]').getByText('squished', { exact: true }).waitFor();
     await page.getByText('Export', { exact: true }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="trace-a"]').click()]);
-    const file = join(tmpdir(), `live-${process.pid}.csv`);
+    const file = join(tempDir(), 'live.csv');
     await download.saveAs(file);
     const csv = readFileSync(file, 'utf8');
     expect(csv).toMatch(/,squish,.*,on\b/);

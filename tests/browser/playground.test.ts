@@ -1,5 +1,4 @@
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
@@ -10,6 +9,7 @@ import { loadTrace } from '../../server/traces.ts';
 import { DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
 import { specFor } from '../../web/state/spec.ts';
 import { card, LIGHT_RUN, open, quickPlayback, paintedPixels, playground } from '../helpers/page.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -74,7 +74,7 @@ describe('the playground in Chromium', () => {
     await card(page, 'A', 'Throughput');
     await page.getByText('Export', { exact: true }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="trace-a"]').click()]);
-    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'a.csv');
+    const file = join(tempDir(), 'a.csv');
     await download.saveAs(file);
     const text = readFileSync(file, 'utf8');
     const imported = parseTraceCsv(text);
@@ -95,7 +95,7 @@ describe('the playground in Chromium', () => {
     await card(page, 'A', 'Throughput');
     await page.getByText('Export', { exact: true }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="link-trace"]').click()]);
-    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 't.trace');
+    const file = join(tempDir(), 't.trace');
     await download.saveAs(file);
     const trace = parseTrace(readFileSync(file, 'utf8'));
     expect(traceMbps(trace)).toBeCloseTo(6, 1);
@@ -106,7 +106,7 @@ describe('the playground in Chromium', () => {
     const { page } = await open(env.context, `${env.relay.url}/?${LIGHT_RUN}`);
     await quickPlayback(page);
     await card(page, 'A', 'Throughput');
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const dir = tempDir();
     writeFileSync(join(dir, 'bad.down'), '1\n5\nfast\n');
     await page.locator('[data-param="upload"]').setInputFiles(join(dir, 'bad.down'));
     await page.getByText('bad.down is not a Mahimahi trace: line 3: not a whole number of milliseconds: "fast"').waitFor();

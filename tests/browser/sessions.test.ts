@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { bitrate, fixed } from '../../web/charts/format.ts';
 import { open, playground } from '../helpers/page.ts';
 import { asOperator } from '../helpers/relay.ts';
 import { judgeTimingUnlessStarved, stealMeter, timerLagMeter } from '../helpers/steal.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 /**
  * A student's burst client: rude at first (bursts of 40 every 20 ms, far above 250 tokens/s, so it is
@@ -118,7 +119,7 @@ describe('the Sessions view in Chromium', () => {
       // The table and the trace are polled apart, so the export may lag the table by a poll: it must catch up.
       const exported = async () => {
         const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="session-csv"]').click()]);
-        const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'session.csv');
+        const file = join(tempDir(), 'session.csv');
         await download.saveAs(file);
         const { log } = parseTraceCsv(readFileSync(file, 'utf8'));
         return [rowsOf(log, K.send).length, rowsOf(log, K.reply).length];

@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, LIGHT_RUN, open, quickPlayback, playground } from '../helpers/page.ts';
 import { testRelay } from '../helpers/relay.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -23,7 +23,7 @@ describe('no stale state in Chromium', () => {
     await card(page, 'A', 'Throughput');
     await page.getByText('Export', { exact: true }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="trace-a"]').click()]);
-    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'fixed.csv');
+    const file = join(tempDir(), 'fixed.csv');
     await download.saveAs(file);
     await page.getByText('Import', { exact: true }).click();
     await page.locator('[data-import="b"]').setInputFiles(file);
@@ -48,7 +48,7 @@ describe('no stale state in Chromium', () => {
     await quickPlayback(page);
     await card(page, 'A', 'Throughput');
     expect(await page.locator('section.cards.stale').count()).toBe(0);
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const dir = tempDir();
     writeFileSync(join(dir, 'huge.down'), '1\n5\nnot a time\n');
     await page.locator('[data-param="upload"]').setInputFiles(join(dir, 'huge.down'));
     await page.waitForSelector('section.cards.stale[data-side^="A "]');
@@ -111,7 +111,7 @@ describe('no stale state in Chromium', () => {
         .locator('i')
         .evaluate((i) => getComputedStyle(i).backgroundColor);
     expect(await swatch()).toBe('rgb(0, 114, 178)');
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const dir = tempDir();
     writeFileSync(join(dir, 'bad.down'), 'not a time\n');
     await page.locator('[data-param="upload"]').setInputFiles(join(dir, 'bad.down'));
     await page.waitForSelector('section.cards.stale[data-side^="A "]');

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flow } from '../../shared/scenarios/presets.ts';
@@ -9,6 +8,7 @@ import { formatSegments, segmentsTrace } from '../../shared/stress/segments.ts';
 import { formatTrace } from '../../shared/trace/mahimahi.ts';
 import { runCli } from '../helpers/cli.ts';
 import { open, playground } from '../helpers/page.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -34,7 +34,7 @@ describe('Break my controller', () => {
     expect(await page.locator('.stress-result figure, .stress-result .chart').count()).toBeGreaterThanOrEqual(3);
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download trace (Mahimahi)' }).click();
-    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-stress-page-')), 'worst.trace');
+    const file = join(tempDir('pipefill-stress-page-'), 'worst.trace');
     await (await download).saveAs(file);
     expect(readFileSync(file, 'utf8')).toBe(formatTrace(segmentsTrace(cli.worst.segments)));
     const figures = await page.getByTestId('stress-figures').innerText();
@@ -56,7 +56,7 @@ describe('Break my controller', () => {
 
   it('breaks the user’s own controller as npm run stress does with its file', async () => {
     const code = `export default { title: 'Eight', params: [], create() { return { windowSize: () => 8, onAck() {}, onTimeout() {} }; } };\n`;
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-stress-page-'));
+    const dir = tempDir('pipefill-stress-page-');
     writeFileSync(join(dir, 'eight.js'), code);
     const cli = JSON.parse(runCli('server/cli/stress.ts', ['--scheme', join(dir, 'eight.js'), '--budget', '32', '--duration', '10', '--seed', '4', '--out', join(dir, 'w.trace'), '--json']).stdout);
     const { page, problems } = await open(env.browser, env.relay.url);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { csvParse } from 'd3-dsv';
@@ -8,6 +8,7 @@ import { contest, flow } from '../../shared/scenarios/presets.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { loadTrace } from '../../server/traces.ts';
 import { open, playground } from '../helpers/page.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -38,7 +39,7 @@ describe('a sweep over a choice parameter in Chromium', () => {
     // the link keeps the sweep
     await expect.poll(() => new URL(page.url()).searchParams.getAll('sw')).toContain(`aimd:decrease:${DECREASES.join(',')}`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-action="export"]').click()]);
-    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'sweep.csv');
+    const file = join(tempDir(), 'sweep.csv');
     await download.saveAs(file);
     const csv = csvParse(readFileSync(file, 'utf8'));
     expect(csv.map((r) => [r.param, r.value])).toEqual(DECREASES.map((d) => ['decrease', d]));

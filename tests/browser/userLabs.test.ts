@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SchemeCatalogue, withUserScheme } from '../../shared/controllers/registry.ts';
@@ -12,6 +11,7 @@ import { loadSchemeFile } from '../../server/cli/schemeFlags.ts';
 import { loadTrace } from '../../server/traces.ts';
 import { fixed } from '../../web/charts/format.ts';
 import { open, playground } from '../helpers/page.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -31,7 +31,7 @@ const SIX = `export default {
 
 /** Runs a spec headless with SIX as the user scheme, as the labs' workers do. */
 async function headless<T>(f: (schemes: SchemeCatalogue) => T): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), 'pipefill-labs-'));
+  const dir = tempDir('pipefill-labs-');
   writeFileSync(join(dir, 'six.js'), SIX);
   return f(withUserScheme(await loadSchemeFile(join(dir, 'six.js'))));
 }

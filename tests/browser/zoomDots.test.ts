@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSeries } from '../../shared/metrics/series.ts';
@@ -11,6 +10,7 @@ import { DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
 import { specFor } from '../../web/state/spec.ts';
 import { DOT_COLUMNS, DOT_ROWS } from '../../web/worker/runView.ts';
 import { card, open, playground, quickPlayback } from '../helpers/page.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -58,7 +58,7 @@ describe('a chart zoomed to a tenth of a second', () => {
     // the figure of the zoomed charts holds them too: A's sends are the first send layer, a square each
     await page.getByText('Export', { exact: true }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="svg"]').click()]);
-    const file = join(tmpdir(), `zoomed-${process.pid}.svg`);
+    const file = join(tempDir(), 'zoomed.svg');
     await download.saveAs(file);
     const svg = readFileSync(file, 'utf8');
     const sendsPath = /<path data-layer="send" d="([^"]*)"/.exec(svg)![1];

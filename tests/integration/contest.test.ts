@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Board } from '../../shared/contest/api.ts';
 import { ROOT } from '../helpers/cli.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
 import { contestRelay, OPERATOR_TOKEN, postSubmission, settled } from '../helpers/contest.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 /**
  * The class contest on a real relay process over real HTTP: scores equal to the sim's, held-out scores
@@ -106,7 +106,7 @@ describe('the class contest: scoring', () => {
 
 describe('npm run contest -- submit', () => {
   it('submits a file, keeps its token for the next submission, prints the scores; a refusal and a failure say why', async () => {
-    const tokens = join(mkdtempSync(join(tmpdir(), 'pipefill-contest-cli-')), 'tokens.json');
+    const tokens = join(tempDir('pipefill-contest-cli-'), 'tokens.json');
     const submit = (file: string, ...more: string[]) => runCliAsync('server/cli/contest.ts', ['submit', file, '--id', 'cli@green', '--server', relay.url, '--tokens', tokens, ...more]);
     // revealed, so the held-out trace's line is printed too, whichever test ran first
     await fetch(`${relay.url}/api/contest/reveal`, { method: 'POST', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
@@ -120,7 +120,7 @@ describe('npm run contest -- submit', () => {
     expect(Object.keys(JSON.parse(readFileSync(tokens, 'utf8')))).toEqual([`${relay.url} cli@green`]);
     const wrong = await submit(GOOD_FILE, '--token', 'not-the-token');
     expect([wrong.code, wrong.stderr]).toEqual([1, "contest: the token is not cli@green's\n"]);
-    const broken = join(mkdtempSync(join(tmpdir(), 'pipefill-contest-cli-')), 'broken.mjs');
+    const broken = join(tempDir('pipefill-contest-cli-'), 'broken.mjs');
     writeFileSync(broken, 'export default { title: "x", params: [], create() { return { windowSize() { return w; }, onAck() {}, onTimeout() {} }; } };');
     const [failed, sim] = await Promise.all([submit(broken), runCliAsync('server/cli/sim.ts', ['--scheme', broken, '--json'])]);
     // the same sentence as the sim's, line and column included
@@ -151,7 +151,7 @@ describe('the class contest: rate limit', () => {
 
 describe('the class contest: records', () => {
   it('keeps acknowledged submissions, their code and tokens across kill -9, and scores what was left unscored', async () => {
-    const data = mkdtempSync(join(tmpdir(), 'pipefill-contest-data-'));
+    const data = tempDir('pipefill-contest-data-');
     const flags = ['--data', data, '--contest-trace', PUBLIC, '--contest-held-out', HELD_OUT];
     const first = await contestRelay(flags);
     const acked = [];

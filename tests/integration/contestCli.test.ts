@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Board } from '../../shared/contest/api.ts';
 import { ROOT } from '../helpers/cli.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
 import { contestRelay } from '../helpers/contest.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 /**
  * `npm run contest` against a real relay process: a token kept under another server spelling, flag values
@@ -17,7 +17,7 @@ const PUBLIC = 'Verizon-LTE-short';
 const HELP = 'Run with --help for the options.';
 const NOT_ID_AT_TEAM = 'an id is id@team: letters, digits, dots, dashes and underscores on both sides of one @';
 
-const scratch = () => mkdtempSync(join(tmpdir(), 'pipefill-contest-cli-'));
+const scratch = () => tempDir('pipefill-contest-cli-');
 const contest = (...args: string[]) => runCliAsync('server/cli/contest.ts', args);
 /** Every id the relay's board names: ranked, waiting or failed. */
 async function boardIds(url: string): Promise<string[]> {

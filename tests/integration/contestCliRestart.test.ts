@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { ROOT, tsxArgs } from '../helpers/cli.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
 import { contestRelay } from '../helpers/contest.ts';
 import { until } from '../helpers/relay.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 /** `npm run contest` against a real relay process: a relay restart while it waits for the scores. */
 
@@ -34,7 +35,7 @@ const sandboxFoldersOf = (pid: number) =>
 
 describe('npm run contest: a relay restart', () => {
   it('keeps waiting through kill -9 and a restart on the same port, then prints the scores', async () => {
-    const data = mkdtempSync(join(tmpdir(), 'pipefill-contest-cli-data-'));
+    const data = tempDir('pipefill-contest-cli-data-');
     const flags = ['--data', data, '--contest-trace', PUBLIC, '--http-port', String(await freePort())];
     const first = await contestRelay(flags);
     const tokens = join(data, 'tokens.json');

@@ -1,16 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, closeSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { contestRelay, postSubmission } from '../helpers/contest.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 /**
  * A submission is acknowledged (202) only once it is on disk: with the records' disk full, a relay killed
  * with -9 and started again has every submission it acknowledged, and each refusal said what became of it.
  */
 
-const root = mkdtempSync(join(tmpdir(), 'pipefill-contest-disk-'));
+const root = tempDir('pipefill-contest-disk-');
 const data = join(root, 'data');
 mkdirSync(data);
 /** A 200 KB disk of its own where the kernel lets the test mount one (root); else the records file is made read-only. */

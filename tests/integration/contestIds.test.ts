@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Board } from '../../shared/contest/api.ts';
 import { ROOT } from '../helpers/cli.ts';
 import { contestRelay, postSubmission, settled } from '../helpers/contest.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 /**
  * The contest's ids are the page's (`id@team`, at most 64 characters) on a real relay process: another id is
@@ -38,7 +38,7 @@ function oldRecords(data: string): void {
 let relay: Awaited<ReturnType<typeof contestRelay>>;
 
 beforeAll(async () => {
-  const data = join(mkdtempSync(join(tmpdir(), 'pipefill-contest-ids-')), 'data');
+  const data = join(tempDir('pipefill-contest-ids-'), 'data');
   oldRecords(data);
   relay = await contestRelay(['--data', data, '--contest-trace', PUBLIC, '--contest-held-out', HELD_OUT]);
 });

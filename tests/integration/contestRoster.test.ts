@@ -1,15 +1,15 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readContestFlags } from '../../server/contest/flags.ts';
 import { contestRelay, postSubmission } from '../helpers/contest.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 const CODE = 'export default { title: "x", params: [], create() { return { windowSize() { return 10; }, onAck() {}, onTimeout() {} }; } };';
 
 describe('a class roster', () => {
   it('issues each id its token once, takes no other id, and no id without its own token, across a restart', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-roster-'));
+    const dir = tempDir('pipefill-roster-');
     const roster = join(dir, 'class.txt');
     writeFileSync(roster, '# 6.829, fall\nann@red\n\nbob@red   # lab B\nann@red\n');
     const flags = ['--contest-roster', roster, '--data', join(dir, 'data')];
@@ -49,7 +49,7 @@ describe('a class roster', () => {
   }, 120_000);
 
   it('records no token it could not hand out: a tokens file it cannot write stops the start, and the next start issues every id its token', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-roster-'));
+    const dir = tempDir('pipefill-roster-');
     const roster = join(dir, 'class.txt');
     writeFileSync(roster, 'ann@red\nbob@red\n');
     const tokensFile = `${roster}.tokens.csv`;
@@ -69,7 +69,7 @@ describe('a class roster', () => {
   }, 120_000);
 
   it("refuses a roster line that is not the page's id@team of at most 64 characters, naming it and saying why", () => {
-    const roster = join(mkdtempSync(join(tmpdir(), 'pipefill-roster-')), 'class.txt');
+    const roster = join(tempDir('pipefill-roster-'), 'class.txt');
     const refusal = (text: string) => {
       writeFileSync(roster, text);
       return () => readContestFlags({ contest: true, 'contest-roster': roster });
@@ -82,7 +82,7 @@ describe('a class roster', () => {
   });
 
   it('stops the relay at a roster line that is not an id, saying which', async () => {
-    const roster = join(mkdtempSync(join(tmpdir(), 'pipefill-roster-')), 'class.txt');
+    const roster = join(tempDir('pipefill-roster-'), 'class.txt');
     writeFileSync(roster, 'ann@red\nnoteam\n');
     await expect(contestRelay(['--contest-roster', roster])).rejects.toThrow(`--contest-roster: line 2 of ${roster}, "noteam": an id is id@team`);
   }, 60_000);

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, type ExpectStatic, it } from 'vitest';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
@@ -10,8 +9,9 @@ import type { OffsetServer } from '../../server/offsetServer.ts';
 import { testOffsetServer } from '../helpers/offsetServer.ts';
 import { ROOT, tsxArgs } from '../helpers/cli.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'pipefill-fetch-cli-'));
+const dir = tempDir('pipefill-fetch-cli-');
 
 /** An offset server slow enough (50 replies a second for a 1 MB file) that a fetch is still under way when signalled. */
 function slowServer(): Promise<OffsetServer> {

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRun } from '../../shared/formats/detect.ts';
@@ -9,12 +8,13 @@ import { convert, CONVERT_USAGE } from '../../server/cli/convert.ts';
 import { runInProcess } from '../helpers/cli.ts';
 import { iperf3Json } from '../helpers/iperf3.ts';
 import { K, offsetFetch, rows, shortContest } from '../helpers/formatRuns.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 /**
  * The formats against the tools that read and write them: Debian's tshark reads the pcap files, Debian's
  * iperf3 writes the JSON that is imported (both installed by .ci/run).
  */
-const dir = mkdtempSync(join(tmpdir(), 'formats-'));
+const dir = tempDir('formats-');
 
 /** tshark's fields of every packet, one array per packet. */
 function tshark(file: string, fields: string[], filter?: string): string[][] {

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseLeaderboardCsv } from '../../shared/relay/leaderboard.ts';
 import { getFrom, testRelay, until } from '../helpers/relay.ts';
 import { fetchWhole, UdpProbe } from '../helpers/udp.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 const portOf = (hostPort: string) => Number(hostPort.split(':')[1]);
 
@@ -52,7 +52,7 @@ describe('tournament and leaderboard', () => {
   });
 
   it('--leaderboard FILE keeps the board across restarts; a CSV of old becomes a journal of the same rows, bad rows counted and left out', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-board-')), 'board.csv');
+    const file = join(tempDir('pipefill-board-'), 'board.csv');
     const csv = 'at,server,id,result,time,penalty\n2026-01-01T00:00:00.000Z,variable,old@team,true,9000,3\nnot,a,row,maybe,x,y\n';
     writeFileSync(file, csv);
     const first = await testRelay({ leaderboardFile: file });

@@ -1,12 +1,12 @@
 import { request } from 'node:http';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Relay } from '../../server/relay.ts';
 import { FRAME_DATA, unframe } from '../../shared/bridge/protocol.ts';
 import { openBridge, testRelay, until } from '../helpers/relay.ts';
 import { fetchWhole, UdpProbe } from '../helpers/udp.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 const portOf = (hostPort: string) => Number(hostPort.split(':')[1]);
 const CHUNK = 1448;
@@ -68,7 +68,7 @@ function watch(url: string, from: string): Promise<{ status: number; body: () =>
 
 describe('one address cannot push the class off the leaderboard', () => {
   it('past the board’s ids, a flood of ids from 127.0.0.1 pushes out its own; students on 127.0.0.2 (UDP) and 127.0.0.3 (a bridged page) stay, across a restart', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-fair-')), 'records.jsonl');
+    const file = join(tempDir('pipefill-fair-'), 'records.jsonl');
     const relay = await testRelay({ fileSize: 3 * CHUNK, boardIds: 4, leaderboardFile: file });
     expect(await submitFrom(relay, '127.0.0.2', 'ann@red')).toMatch(/^Result: true\n/);
     expect(await submitThroughBridge(relay, '127.0.0.3', 'bob@blue')).toMatch(/^Result: true\n/);

@@ -1,6 +1,5 @@
 import { createSocket, type Socket } from 'node:dgram';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
@@ -15,6 +14,7 @@ import { LINK_USAGE, linkMain } from '../../server/cli/link.ts';
 import { runInProcess } from '../helpers/cli.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
 import { judgeTimingUnlessStarved, judgeTimingUnlessStolen, stealMeter, timerLagMeter } from '../helpers/steal.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 const median = (sorted: number[]) => sorted[Math.floor(sorted.length / 2)];
 
@@ -22,7 +22,7 @@ describe('npm run link: the emulated link between real programs', () => {
   let ends: ProbeEnds;
   let shaped: Awaited<ReturnType<typeof startLinkProcess>>;
   let lossy: Awaited<ReturnType<typeof startLinkProcess>>;
-  const csv = join(mkdtempSync(join(tmpdir(), 'pipefill-link-')), 'link.csv');
+  const csv = join(tempDir('pipefill-link-'), 'link.csv');
   /** The shaped link's whole life, which its SIGINT report's lateness covers. */
   const lifetime = stealMeter();
   const lifetimeLag = timerLagMeter();

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { relayMain } from '../../server/main.ts';
@@ -10,12 +9,13 @@ import { leaderboardCsv, parseLeaderboardCsv, type LeaderboardEntry } from '../.
 import { runInProcess } from '../helpers/cli.ts';
 import { openBridge } from '../helpers/relay.ts';
 import { killRelayChildren, offsetClient, type RelayChild, startRelayChild } from '../helpers/relayChild.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 afterEach(killRelayChildren);
 
 /** A one-chunk file every request of which is served: a session is ranked after one data request. */
 const QUICK = ['--file-size', '1448', '--loss', '0'];
-const folder = () => mkdtempSync(join(tmpdir(), 'pipefill-records-'));
+const folder = () => tempDir('pipefill-records-');
 const submitsIn = (file: string) => readJournal(file).records.filter((r) => r.kind === 'submit');
 
 /**

@@ -1,7 +1,6 @@
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, createServer, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -9,10 +8,11 @@ import { serveWatch } from '../../server/link/watch.ts';
 import type { Relay } from '../../server/relay.ts';
 import { HTTP_CONNECTIONS_BESIDE_SESSIONS } from '../../server/relayHttp.ts';
 import { openBridge, testRelay, until } from '../helpers/relay.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 /** A dist folder with a page, and files no server can send: a socket, a loop of links, a file that fails on read. */
 function hostileDist(): { dir: string; close(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'pipefill-dist-'));
+  const dir = tempDir('pipefill-dist-');
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>page</title>');
   const socket = createServer().listen(join(dir, 'sock.js'));
   symlinkSync(join(dir, 'loop.js'), join(dir, 'loop.js'));

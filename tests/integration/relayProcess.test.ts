@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTraceCsv } from '../../shared/csv/trace.ts';
@@ -11,6 +10,7 @@ import { relayMain } from '../../server/main.ts';
 import { fetchMain } from '../../server/cli/fetch.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
 import { flagName } from '../../server/cli/flags.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 describe('npm start: the relay process', () => {
   it('prints one line per service, answers on them, and stops cleanly on Ctrl-C', async () => {
@@ -84,7 +84,7 @@ describe('npm start: the relay process', () => {
 describe('npm run fetch', () => {
   it('fetches the file from a real server, prints Result, Time and Penalty, and writes the trace', async () => {
     const relay = await testRelay({ fileSize: 40_000 });
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const dir = tempDir();
     const csv = join(dir, 'fetch.csv');
     const r = await runCliAsync('server/cli/fetch.ts', ['--server', relay.info.offsetConstant, '--csv', csv]);
     expect(r.code, r.stderr).toBe(0);

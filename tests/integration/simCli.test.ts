@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { csvParse } from 'd3-dsv';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import type { SweepPoint } from '../../shared/scenarios/sweep.ts';
 import { SIM_FLAGS } from '../../server/cli/sim/simFlags.ts';
 import { runInProcess } from '../helpers/cli.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 const sim = (...args: string[]) => runInProcess('sim', simMain, args, SIM_USAGE);
 const SIM_TRACE_DOC = SIM_FLAGS.find((f) => f.name === 'trace')!.doc;
@@ -51,7 +51,7 @@ describe('npm run sim', () => {
   });
 
   it('runs the documented example, writes the trace CSV and prints the summary', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const dir = tempDir();
     const csv = join(dir, 'out.csv');
     const r = await sim('--scenario', 'contest', '--scheme', 'aimd', '--set', 'a=1', '--set', 'b=0.5', '--seed', '7', '--csv', csv);
     expect(r.code, r.stderr).toBe(0);
@@ -74,7 +74,7 @@ describe('npm run sim', () => {
   });
 
   it('writes the per-interval summary CSV', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const dir = tempDir();
     const file = join(dir, 'sum.csv');
     expect((await sim('--scheme', 'bdp', '--summary-csv', file, '--interval', '1000')).code).toBe(0);
     const rows = csvParse(readFileSync(file, 'utf8').split('\n').slice(1).join('\n'));
@@ -133,7 +133,7 @@ describe('npm run sim', () => {
   });
 
   it('reads an uploaded trace file and reports a bad one by line', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const dir = tempDir();
     const good = join(dir, 'good.trace');
     const bad = join(dir, 'bad.trace');
     writeFileSync(good, Array.from({ length: 2000 }, (_, i) => i + 1).join('\n'));
@@ -157,7 +157,7 @@ describe('npm run sim', () => {
   });
 
   it('refuses to write over the trace it reads, or one output over the other', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const dir = tempDir();
     const trace = join(dir, 'in.trace');
     writeFileSync(trace, '1\n2\n');
     const over = await sim('--trace', trace, '--csv', trace);
@@ -189,7 +189,7 @@ describe('npm run sim', () => {
   });
 
   it('--sweep with --csv writes one row per sweep point with the figures it printed', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const dir = tempDir();
     const trace = shortTrace(dir);
     const file = join(dir, 'sweep.csv');
     const r = await sim('--trace', trace, '--scheme', 'fixed', '--sweep', 'w=10,20,40', '--csv', file, '--json');
@@ -202,7 +202,7 @@ describe('npm run sim', () => {
   });
 
   it('--sweep of a choice runs each choice named, as the contest lab does, and names it in the text and the CSV', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const dir = tempDir();
     const trace = shortTrace(dir);
     const file = join(dir, 'sweep.csv');
     const base = ['--trace', trace, '--scheme', 'aimd', '--sweep', 'decrease=sqrt,multiplicative,sqrt'];
@@ -224,7 +224,7 @@ describe('npm run sim', () => {
   });
 
   it('--scoreboard with --csv writes one row per built-in window scheme', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pipefill-'));
+    const dir = tempDir();
     const trace = shortTrace(dir);
     const file = join(dir, 'scoreboard.csv');
     const r = await sim('--trace', trace, '--scoreboard', '--csv', file, '--json');
@@ -236,7 +236,7 @@ describe('npm run sim', () => {
   });
 
   it('refuses a flag the run would ignore, before running: exit 2, what the flag does and which runs take it, no file', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'pipefill-')), 'never.csv');
+    const file = join(tempDir(), 'never.csv');
     const csvRuns = '--scenario contest, --scenario offset-constant, --scenario offset-variable, --scenario shared, --scenario bulk, --scenario matrix --row N, --sweep, --scoreboard';
     const csvDoc = "write the run's event trace CSV; with --sweep or --scoreboard, the points' CSV (one row per run, as the contest lab exports it)";
     const oneRun = '--scenario contest, --scenario offset-constant, --scenario offset-variable, --scenario shared, --scenario bulk, --scenario matrix --row N';

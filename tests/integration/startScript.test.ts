@@ -1,9 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, cpSync, existsSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 /**
  * `npm start -- --help` (scripts/start.mjs) where the relay was never built, as on a fresh clone, and
@@ -17,7 +17,7 @@ afterEach(() => {
 
 /** A copy of the relay's sources in a folder of its own, as a fresh clone has them: no dist/, no build/. */
 function freshClone(): string {
-  const root = mkdtempSync(join(tmpdir(), 'pipefill-clone-'));
+  const root = tempDir('pipefill-clone-');
   copies.push(root);
   for (const dir of ['scripts', 'server', 'shared', 'live', 'web']) cpSync(join(ROOT, dir), join(root, dir), { recursive: true });
   for (const file of ['package.json', 'tsconfig.json', 'tsconfig.base.json']) copyFileSync(join(ROOT, file), join(root, file));

@@ -1,16 +1,16 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRelay } from '../helpers/relay.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 /** The app as the relay serves it: ETags and conditional GET, the build's compressed copies by Accept-Encoding. */
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});\n`;
 let relay: Awaited<ReturnType<typeof testRelay>>;
 beforeAll(async () => {
-  const dist = mkdtempSync(join(tmpdir(), 'pipefill-dist-'));
+  const dist = tempDir('pipefill-dist-');
   mkdirSync(join(dist, 'assets'));
   writeFileSync(join(dist, 'index.html'), '<!doctype html><title>page</title>');
   writeFileSync(join(dist, 'assets/app-1234.js'), SCRIPT);

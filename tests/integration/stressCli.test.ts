@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'pipefill-stress-'));
+const dir = tempDir('pipefill-stress-');
 
 /** The arguments after `npm run sim --` in the printed command. */
 const simArgs = (command: string) => command.replace(/^npm run sim -- /, '').split(' ');

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { csvParse } from 'd3-dsv';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { MATRIX } from '../../shared/scenarios/presets.ts';
 import { Program } from '../../server/link/programs.ts';
 import { ROOT, tsxArgs } from '../helpers/cli.ts';
 import { runCliAsync } from '../helpers/cliAsync.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 /** The project's own small pair (tests/fixtures/transport): a sliding-window sender and its receiver. */
 const FIXTURES = join(ROOT, 'tests/fixtures/transport');
@@ -31,7 +31,7 @@ interface Row {
 }
 
 describe('npm run testall: the matrix against real programs through the emulated link', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pipefill-testall-'));
+  const dir = tempDir('pipefill-testall-');
   const out = join(dir, 'out');
   const python = (file: string, flags = '') => `python3 ${join(FIXTURES, file)}${flags}`;
   let good: Awaited<ReturnType<typeof runCliAsync>>;
@@ -159,7 +159,7 @@ describe("testall's programs: stopping one stops all it started", () => {
   });
 
   it('stops a background process left by a shell that has already exited', async () => {
-    const pidFile = join(mkdtempSync(join(tmpdir(), 'pipefill-group-')), 'pid');
+    const pidFile = join(tempDir('pipefill-group-'), 'pid');
     // Five seconds bound the process's life should the stop miss it.
     const program = new Program(`exec 1>&- 2>&-; sleep 5 & echo $! > ${pidFile}`, 0);
     expect(await program.waitExit(2000)).toBe(true);

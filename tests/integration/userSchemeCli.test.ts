@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'vitest';
 import { createSocket } from 'node:dgram';
 import { runCliAsync } from '../helpers/cliAsync.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'pipefill-cli-user-'));
+const dir = tempDir('pipefill-cli-user-');
 const write = (name: string, text: string) => {
   const file = join(dir, name);
   writeFileSync(file, text);

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 interface Fingerprint {
   digest: string;
@@ -19,7 +19,7 @@ function fingerprint(root: string, known: Fingerprint['files'] = {}): Fingerprin
 
 describe('the build’s fingerprint of its sources', () => {
   it('follows the content: a touched file is the same build, an edited one or a new one is not', () => {
-    const root = mkdtempSync(join(tmpdir(), 'pipefill-inputs-'));
+    const root = tempDir('pipefill-inputs-');
     mkdirSync(join(root, 'web'));
     writeFileSync(join(root, 'web/a.ts'), 'export const a = 1;\n');
     writeFileSync(join(root, 'package.json'), '{}\n');
@@ -39,7 +39,7 @@ describe('the build’s fingerprint of its sources', () => {
   });
 
   it('trusts a file whose size and time are the build’s without reading it again', () => {
-    const root = mkdtempSync(join(tmpdir(), 'pipefill-inputs-'));
+    const root = tempDir('pipefill-inputs-');
     mkdirSync(join(root, 'shared'));
     writeFileSync(join(root, 'shared/x.ts'), 'x');
     const built = fingerprint(root);

@@ -1,9 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ContestStore } from '../../server/contest/store.ts';
 import { openJournal } from '../../server/records/journal.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 const TRACES = [{ trace: 'Verizon-LTE-short', heldOut: false }];
 const SCORE = { trace: 'Verizon-LTE-short', throughputMbps: 2, delay95: 100, power: 20, score: 1 };
@@ -13,7 +12,7 @@ const codes = (store: { journal: ReturnType<typeof openJournal> }) =>
 
 describe("the contest store's memory", () => {
   it("keeps a submission's code only until it is scored or failed, in its entry and in the journal's records, and after a restart", async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'pipefill-contest-store-')), 'records.jsonl');
+    const path = join(tempDir('pipefill-contest-store-'), 'records.jsonl');
     const journal = openJournal(path);
     const store = new ContestStore(TRACES, false, journal);
     const a = await store.accept('ann@red', '10.0.0.1', 'export default {} // a', null);
@@ -61,7 +60,7 @@ describe("the contest store's memory", () => {
   });
 
   it('keeps who created each id and sent each submission across a restart: the bound on ids and the turns by address hold', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'pipefill-contest-store-')), 'records.jsonl');
+    const path = join(tempDir('pipefill-contest-store-'), 'records.jsonl');
     const journal = openJournal(path);
     const store = new ContestStore(TRACES, false, journal);
     const ann = await store.accept('ann@red', '10.0.0.1', 'export default {}', null);

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withUserScheme } from '../../shared/controllers/registry.ts';
@@ -7,8 +6,9 @@ import { ESTIMATE, K } from '../../shared/log/kinds.ts';
 import { flow, rateLink } from '../../shared/scenarios/presets.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { loadSchemeFile } from '../../server/cli/schemeFlags.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'pipefill-ecn-'));
+const dir = tempDir('pipefill-ecn-');
 let n = 0;
 
 async function load(ecn: string) {

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openJournal, type JournalStatus } from '../../server/records/journal.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'journal-'));
+const dir = () => tempDir('journal-');
 const submit = (id: string, time: number) => ({ kind: 'submit', id, time });
 
 describe('the records journal', () => {
@@ -109,7 +109,7 @@ describe('the records journal on a disk that fills', () => {
 
 describe("the records file's permissions", () => {
   it("is made readable by the relay's user alone: it holds every student's code", async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'pipefill-journal-mode-')), 'records.jsonl');
+    const path = join(tempDir('pipefill-journal-mode-'), 'records.jsonl');
     const journal = openJournal(path);
     await journal.append({ kind: 'contest-submission', code: 'export default {}' });
     await journal.drained();

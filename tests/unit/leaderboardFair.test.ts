@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Leaderboard } from '../../server/leaderboard.ts';
 import { openJournal } from '../../server/records/journal.ts';
 import type { LeaderboardEntry } from '../../shared/relay/leaderboard.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 const at = '2026-11-21T20:00:00.000Z';
 const e = (id: string): LeaderboardEntry => ({ id, result: true, time: 3000, penalty: 0, at, server: 'constant' });
@@ -46,7 +46,7 @@ describe('the board past its ids: the address holding the most loses its least r
   });
 
   it('journals each Submit’s address and reads it back; Submits journaled without one count as one unknown address', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'pipefill-fair-')), 'records.jsonl');
+    const path = join(tempDir('pipefill-fair-'), 'records.jsonl');
     const old = (id: string) => JSON.stringify({ kind: 'submit', ...e(id) });
     writeFileSync(path, `${old('old1@x')}\n${old('old2@x')}\n${JSON.stringify({ kind: 'submit', ...e('ann@red'), address: STUDENT })}\n`);
     const first = new Leaderboard(openJournal(path), 16, 3);

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sweepLeftovers } from '../../server/contest/sandbox.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
-const root = mkdtempSync(join(tmpdir(), 'pipefill-leftovers-'));
+const root = tempDir('pipefill-leftovers-');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A folder of `root` holding an owner file that says `owner` (none: no file). */

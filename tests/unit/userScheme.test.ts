@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { findScheme, SCHEMES, type SchemeCatalogue, withUserScheme } from '../../shared/controllers/registry.ts';
@@ -10,8 +9,9 @@ import { runScenario } from '../../shared/scenarios/run.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
 import { loadSchemeFile } from '../../server/cli/schemeFlags.ts';
 import { loadTrace } from '../../server/traces.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'pipefill-user-'));
+const dir = tempDir('pipefill-user-');
 let n = 0;
 /** The built-ins and the controller loaded last: what the runs here find their schemes in. */
 let schemes: SchemeCatalogue = SCHEMES;

@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { madeForOffsetServer, SCHEMES, type SchemeCatalogue, withUserScheme } from '../../shared/controllers/registry.ts';
@@ -11,6 +10,7 @@ import { loadSchemeFile } from '../../server/cli/schemeFlags.ts';
 import { loadTrace } from '../../server/traces.ts';
 import { builtInSources, schemeCopy } from '../../scripts/schemeCopies.ts';
 import { MAX_CODE_CHARS } from '../../web/state/view.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 /** A run's event rows (the spec line names the scheme, so it is left out). */
 function rows(spec: ScenarioSpec, schemes: SchemeCatalogue = SCHEMES): string {
@@ -26,7 +26,7 @@ function shortRun(scheme: string, offset: boolean): ScenarioSpec {
   return spec;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'copies-'));
+const dir = tempDir('copies-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('"Edit a copy": each built-in as a module made from its own source', () => {

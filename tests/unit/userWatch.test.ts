@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SCHEMES, type SchemeCatalogue, withUserScheme } from '../../shared/controllers/registry.ts';
@@ -8,6 +7,7 @@ import { contest, flow } from '../../shared/scenarios/presets.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { loadSchemeFile } from '../../server/cli/schemeFlags.ts';
 import { loadTrace } from '../../server/traces.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 const SOURCE = `export default {
   title: 'Watched',
@@ -18,7 +18,7 @@ const SOURCE = `export default {
 };
 `;
 
-const dir = mkdtempSync(join(tmpdir(), 'pipefill-watch-'));
+const dir = tempDir('pipefill-watch-');
 let n = 0;
 /** The built-ins and the controller loaded last: what the runs here find their schemes in. */
 let schemes: SchemeCatalogue = SCHEMES;

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRun } from '../../../shared/formats/detect.ts';
@@ -10,6 +9,7 @@ import { EventLog } from '../../../shared/log/eventLog.ts';
 import { K } from '../../../shared/log/kinds.ts';
 import { convert, CONVERT_USAGE } from '../../../server/cli/convert.ts';
 import { runInProcess } from '../../helpers/cli.ts';
+import { tempDir } from '../../helpers/tempDir.ts';
 
 const text = (s: string) => new TextEncoder().encode(s);
 const fails = (bytes: Uint8Array, from?: Format) => {
@@ -71,7 +71,7 @@ describe('bad files get an error naming where', () => {
 
 describe('npm run convert with a bad file', () => {
   it('exits with 2 and the line at fault, never a stack trace', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'convert-'));
+    const dir = tempDir('convert-');
     const bad = join(dir, 'bad.log');
     writeFileSync(bad, '# base timestamp: 0\n1 + 1504\n2 ? 3\n');
     const r = await runInProcess('convert', convert, [bad, '--to', 'csv'], CONVERT_USAGE);
