@@ -3,8 +3,8 @@ import type { ImpairmentSpec } from './impairments.ts';
 import { NETEM_LIMIT } from './netem.ts';
 import { LINK_MODELS, NETEM_QDISCS, type LinkSpec } from './spec.ts';
 
-/** The percentage typed for a fraction: 0.009 reads 0.9, not 0.9000000000000001. */
-const percent = (fraction: number): number => Number((fraction * 100).toPrecision(12));
+/** A fraction as the percentage typed for it: 0.009 reads 0.9, not 0.9000000000000001. */
+export const percent = (fraction: number): number => Number((fraction * 100).toPrecision(12));
 
 /** The link model's choice, and the netem model's limit. */
 export const MODEL_PARAMS: readonly ParamSpec[] = [

@@ -2,7 +2,7 @@ import { checkValues, choice, num, type ParamSpec } from '../controllers/types.t
 import { ALL_DISCIPLINE_PARAMS, DISCIPLINE_ENTRIES, DISCIPLINES, type Discipline, disciplineEntry, disciplineParams } from './disciplines.ts';
 import type { ImpairmentSpec } from './impairments.ts';
 import { NETEM_LIMIT } from './netem.ts';
-import { MODEL_PARAMS, NETEM_IMPAIRMENT_PARAMS, netemImpairment, netemImpairmentValues, unusedModelParams, withModel } from './netemParams.ts';
+import { MODEL_PARAMS, NETEM_IMPAIRMENT_PARAMS, netemImpairment, netemImpairmentValues, percent, unusedModelParams, withModel } from './netemParams.ts';
 import type { LinkSpec } from './spec.ts';
 
 /**
@@ -59,9 +59,6 @@ export const changesNothing = (setting: string, why: string): string => `${setti
 function key(prefix: '' | 'ack', name: string): string {
   return prefix ? `${prefix}${name[0].toUpperCase()}${name.slice(1)}` : name;
 }
-
-/** A fraction as the percentage typed for it: 0.009 reads 0.9, not 0.9000000000000001. */
-export const percent = (fraction: number): number => Number((fraction * 100).toPrecision(12));
 
 /** The current value of every link parameter in `spec`, as the schema expresses it. */
 export function linkValues(link: LinkSpec): Record<string, number | string> {

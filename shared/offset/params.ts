@@ -1,4 +1,4 @@
-import { percent } from '../link/params.ts';
+import { percent } from '../link/netemParams.ts';
 import { checkValues, choice, num, type ParamSpec } from '../controllers/types.ts';
 import { DEFAULT_POLICY, type OffsetPolicyConfig } from './policy.ts';
 
