@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { compareEntries, entryFrom, leaderboardCsv, SUBMIT_RECORD, type LeaderboardEntry } from '../shared/relay/leaderboard.ts';
 import { FeedWatchers } from './feedWatchers.ts';
-import type { Journal } from './records/journal.ts';
+import type { Journal, Stored } from './records/journal.ts';
 
 /**
  * What the board shows: for each of this many ids, its best Submit and its latest ones. A class submits a
@@ -87,7 +87,7 @@ export class Leaderboard {
    * resolves once it is on disk (or held, if the disk refuses it): its answer waits for that. The address
    * is kept in the journal alone: the board, its feed and its CSV are everyone's to read.
    */
-  add(submitted: LeaderboardEntry, address: string): Promise<unknown> | undefined {
+  add(submitted: LeaderboardEntry, address: string): Promise<Stored> | undefined {
     const e = { ...submitted, id: cut(submitted.id) };
     this.keep(e, address);
     const line = `data: ${JSON.stringify(e)}\n\n`;

@@ -1,6 +1,7 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { impairedDelay, NO_IMPAIRMENTS } from '../shared/link/impairments.ts';
 import { OffsetPolicy, type OffsetPolicyConfig, type Submission } from '../shared/offset/policy.ts';
+import { encodeError } from '../shared/offset/protocol.ts';
 import { Rng } from '../shared/sim/rng.ts';
 import { ReplyBudget, SessionAdmission } from './offsetAdmission.ts';
 import { fromBridge, sessionKey, type PortSet } from './portSet.ts';
@@ -14,6 +15,21 @@ export interface SubmitSource {
   address: string;
   bridgedSocket: string | null;
 }
+
+/**
+ * What becomes of a ranked Submit's record: settles null once it is on disk (or where the relay keeps no
+ * records file), else with why it could not be written. The Submit's answer waits for it.
+ */
+export type SubmitKept = Promise<string | null> | undefined;
+
+/**
+ * The answer to a ranked Submit whose record the disk refused: the course's protocol says "not kept" only
+ * with an ERROR line, and a `Result:` is an acknowledgement (ASCII only, as every header of the protocol).
+ */
+export const notKept = (why: string): Uint8Array =>
+  encodeError(
+    `ERROR: Submit not kept: the relay cannot write its records (${why.replace(/[^\x20-\x7e]/g, '?')}). It is on the board until the relay stops, and kept if the disk takes it first: Submit again later`,
+  );
 
 export interface OffsetServerOptions {
   host: string;
@@ -40,8 +56,8 @@ export interface OffsetServerOptions {
   tournament: boolean;
   /** Local ports of the bridge's sockets: each bridged browser keeps its own session in either key mode. */
   bridgedPorts: PortSet | null;
-  /** Every Submit, as graded; a promise it returns holds the Submit's answer until it settles (its record on disk). */
-  onSubmit?: (s: Submission, from: SubmitSource) => unknown;
+  /** Every Submit, as graded; a promise it returns holds the Submit's answer until its record is on disk, or refused. */
+  onSubmit?: (s: Submission, from: SubmitSource) => SubmitKept;
   /** How many sessions, and events of each, are kept for /api/sessions. */
   records: RecordLimits;
   /** Milliseconds (default: the monotonic wall clock); a test's own, in this thread only. */
@@ -135,10 +151,15 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
     const reply = d.reply;
     if (!reply) return;
     if (capped) budget.spend(from.address, reply.length, now);
-    const send = () => replies.send(reply, from);
-    // Answered once the record is on disk, or held; answered all the same if it could not be kept.
-    if (stored instanceof Promise) void stored.then(send, send);
-    else send();
+    if (!stored) return replies.send(reply, from);
+    // Answered once the record is on disk; a record the disk refused is answered so, never with a Result.
+    const answerKept = (why: string | null) => {
+      if (why === null) return replies.send(reply, from);
+      const refusal = notKept(why);
+      if (capped) budget.spend(from.address, refusal.length - reply.length, now);
+      replies.send(refusal, from);
+    };
+    void stored.then(answerKept, (e: Error) => answerKept(e.message));
   };
   socket.on('message', (msg, from) => {
     handled++;

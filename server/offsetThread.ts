@@ -36,9 +36,13 @@ export function startOffsetThread(o: OffsetServerOptions): Promise<OffsetThread>
       else if (m.type === 'submit') {
         const { type: _, n, from, ...s } = m;
         const stored = onSubmit?.(s satisfies Submission, from);
-        // The thread holds a ranked Submit's answer until its record is on disk.
-        const recorded = () => worker.postMessage({ type: 'recorded', n });
-        if (s.ranked) void Promise.resolve(stored).then(recorded, recorded);
+        // The thread holds a ranked Submit's answer until its record is on disk, or refused.
+        const recorded = (notKept: string | null) => worker.postMessage({ type: 'recorded', n, notKept });
+        if (s.ranked)
+          void Promise.resolve(stored).then(
+            (why) => recorded(why ?? null),
+            (e: Error) => recorded(e.message),
+          );
       } else if (m.type === 'stats') waiting.shift()?.(m);
       else if (m.type === 'answer') {
         answers.get(m.n)?.(m.body);

@@ -18,12 +18,12 @@ const port = parentPort!;
 const post = (m: FromWorker) => port.postMessage(m);
 const o = (workerData as { options: WorkerOptions }).options;
 
-/** Ranked Submits whose answers wait for the main thread to say their records are on disk, by number. */
-const recording = new Map<number, () => void>();
+/** Ranked Submits whose answers wait for the main thread to say their records are on disk (or why not), by number. */
+const recording = new Map<number, (notKept: string | null) => void>();
 let submits = 0;
 const submitted = (s: Submission, from: SubmitSource) => {
   post({ type: 'submit', n: ++submits, from, ...s });
-  return s.ranked ? new Promise<void>((r) => recording.set(submits, r)) : undefined;
+  return s.ranked ? new Promise<string | null>((r) => recording.set(submits, r)) : undefined;
 };
 
 try {
@@ -32,9 +32,9 @@ try {
     bridgedPorts: o.bridgedPorts ? new PortSet(o.bridgedPorts) : null,
     onSubmit: submitted,
   });
-  port.on('message', (m: { type: string; n: number; id: string; values?: Record<string, number | string> | null }) => {
+  port.on('message', (m: { type: string; n: number; id: string; values?: Record<string, number | string> | null; notKept?: string | null }) => {
     if (m.type === 'recorded') {
-      recording.get(m.n)?.();
+      recording.get(m.n)?.(m.notKept ?? null);
       recording.delete(m.n);
     }
     if (m.type === 'session-policy') {

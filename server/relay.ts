@@ -10,9 +10,9 @@ import { startEchoServer, type EchoServer } from './echoServer.ts';
 import { projectRoot } from './root.ts';
 import { Leaderboard } from './leaderboard.ts';
 import type { Journal } from './records/journal.ts';
-import { openRelayRecords, recordsLine, recordsStatus } from './records/relayRecords.ts';
+import { openRelayRecords, recordKept, recordsLine, recordsStatus } from './records/relayRecords.ts';
 import { startOffsetServerFor, type RunningOffsetServer } from './relayServers.ts';
-import type { SubmitSource } from './offsetServer.ts';
+import type { SubmitKept, SubmitSource } from './offsetServer.ts';
 import { BridgedClients } from './bridgedClients.ts';
 import { fromBridge, PortSet } from './portSet.ts';
 import { listenHttp, route } from './relayHttp.ts';
@@ -56,11 +56,11 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   // bridge sessions are, or every student in a browser would count as one address on the board.
   const sender = ({ address, bridgedSocket }: SubmitSource) => (bridgedSocket === null ? undefined : bridged.clients.clientOf(bridgedSocket, performance.timeOrigin + performance.now())) ?? address;
   // Only what the policy ranks goes on the board (a session served the file's size); every Submit is still
-  // answered as the course server answers it, a ranked one once its record is on disk.
+  // answered as the course server answers it, a ranked one once its record is on disk (else with why not).
   const submitted =
     (server: 'constant' | 'variable') =>
-    ({ ranked, ...s }: Submission, from: SubmitSource) =>
-      ranked ? leaderboard.add({ ...s, server, at: new Date().toISOString() }, sender(from)) : undefined;
+    ({ ranked, ...s }: Submission, from: SubmitSource): SubmitKept =>
+      ranked ? recordKept(journal, leaderboard.add({ ...s, server, at: new Date().toISOString() }, sender(from))) : undefined;
   const constant = await startOffsetServerFor(o, file, bridged.udp, false, submitted('constant'));
   const variable = await startOffsetServerFor(o, file, bridged.udp, true, submitted('variable'));
   const echo = await echoFor(o, bridged.tcp);

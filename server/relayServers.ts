@@ -1,5 +1,5 @@
 import type { OffsetPolicyConfig, Submission } from '../shared/offset/policy.ts';
-import { startOffsetServer, type OffsetServerOptions, type SubmitSource } from './offsetServer.ts';
+import { startOffsetServer, type OffsetServerOptions, type SubmitKept, type SubmitSource } from './offsetServer.ts';
 import { startOffsetThread } from './offsetThread.ts';
 import { withPolicyValues } from '../shared/offset/params.ts';
 import type { PortSet } from './portSet.ts';
@@ -24,7 +24,13 @@ async function inThisThread(options: OffsetServerOptions): Promise<RunningOffset
 }
 
 /** One of the relay's offset servers, in a thread of its own unless `singleThread`. */
-export function startOffsetServerFor(o: RelayOptions, file: Uint8Array, bridgedPorts: PortSet, variable: boolean, onSubmit: (s: Submission, from: SubmitSource) => void): Promise<RunningOffsetServer> {
+export function startOffsetServerFor(
+  o: RelayOptions,
+  file: Uint8Array,
+  bridgedPorts: PortSet,
+  variable: boolean,
+  onSubmit: (s: Submission, from: SubmitSource) => SubmitKept,
+): Promise<RunningOffsetServer> {
   const policy: OffsetPolicyConfig = { ...o.policy, variable };
   const options: OffsetServerOptions = {
     host: o.host,

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { count } from '../../shared/text/count.ts';
 import type { Leaderboard } from '../leaderboard.ts';
-import type { Journal, JournalStatus } from './journal.ts';
+import type { Journal, JournalStatus, Stored } from './journal.ts';
+import type { SubmitKept } from '../offsetServer.ts';
 import { type Migrated, openRecords, recordsPath } from './open.ts';
 
 export interface RelayRecords {
@@ -58,4 +59,9 @@ export function recordsLine({ path, journal, migrated }: RelayRecords, board: Le
 /** The records' state for the status API (/api/relay): records not yet on disk, and why. */
 export function recordsStatus(journal: Journal | null): { kept: number; backlog: number; error: string | null } | null {
   return journal && { kept: journal.records().length, backlog: journal.backlog(), error: withoutPath(journal.lastError()) };
+}
+
+/** A record's fate as an answer waits for it: null once on disk, else why the disk refused it. */
+export function recordKept(journal: Journal | null, stored: Promise<Stored> | undefined): SubmitKept {
+  return stored?.then((s) => (s === 'written' ? null : (recordsStatus(journal)?.error ?? 'its records are closed')));
 }

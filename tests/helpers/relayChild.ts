@@ -69,8 +69,8 @@ export async function offsetClient(port: number, waitMs = 3000) {
   await new Promise<void>((r) => socket.connect(port, '127.0.0.1', r));
   let waiter: ((text: string) => void) | null = null;
   socket.on('message', (m) => waiter?.(m.toString('latin1')));
-  /** Sends `text` until an answer starting with `head` comes; null after `waitMs` without one. */
-  const ask = (text: string, head: string, resend = false) =>
+  /** Sends `text` until an answer starting with `head` (or one of them) comes; null after `waitMs` without one. */
+  const ask = (text: string, head: string | string[], resend = false) =>
     new Promise<string | null>((resolve) => {
       const again = resend ? setInterval(() => socket.send(text), 50) : null;
       const done = (answer: string | null) => {
@@ -80,7 +80,7 @@ export async function offsetClient(port: number, waitMs = 3000) {
         resolve(answer);
       };
       const timer = setTimeout(() => done(null), waitMs);
-      waiter = (t) => t.startsWith(head) && done(t);
+      waiter = (t) => [head].flat().some((h) => t.startsWith(h)) && done(t);
       socket.send(text);
     });
   return {
@@ -95,8 +95,8 @@ export async function offsetClient(port: number, waitMs = 3000) {
       }
       return size > 0;
     },
-    /** The Result answered to a Submit, or null if none came. */
-    submit: (id: string, md5: string) => ask(`Submit: ${id}\nMD5: ${md5}\n\n`, 'Result: '),
+    /** The Result answered to a Submit, or the ERROR refusing it, or null if none came. */
+    submit: (id: string, md5: string) => ask(`Submit: ${id}\nMD5: ${md5}\n\n`, ['Result: ', 'ERROR: ']),
     close: () => socket.close(),
   };
 }

@@ -20,11 +20,13 @@ const submitsIn = (file: string) => readJournal(file).records.filter((r) => r.ki
 
 /**
  * Sessions, `parallel` at once, each fetching the file and then Submitting three times under an id of its
- * own, until `budget` Submits were sent or `stop()`; counts the Submits answered `Result:` per id.
+ * own, until `budget` Submits were sent or `stop()`; counts the Submits answered `Result:` per id, and keeps
+ * the ERROR answers that refused one.
  */
 async function burst(relay: RelayChild, o: { prefix: string; budget: number; parallel: number; answered: Map<string, number>; after?: (answers: number) => void; stop?: () => boolean }) {
   let sent = 0;
   let answers = 0;
+  const refusals: string[] = [];
   let sessions = 0;
   const worker = async () => {
     while (sent < o.budget && !o.stop?.()) {
@@ -33,7 +35,12 @@ async function burst(relay: RelayChild, o: { prefix: string; budget: number; par
       if (await client.fetchWhole())
         for (let k = 0; k < 3 && sent < o.budget && !o.stop?.(); k++) {
           sent++;
-          if (!(await client.submit(id, relay.md5))) break;
+          const answer = await client.submit(id, relay.md5);
+          if (!answer) break;
+          if (answer.startsWith('ERROR: ')) {
+            refusals.push(answer);
+            continue;
+          }
           o.answered.set(id, (o.answered.get(id) ?? 0) + 1);
           answers++;
           o.after?.(answers);
@@ -42,7 +49,7 @@ async function burst(relay: RelayChild, o: { prefix: string; budget: number; par
     }
   };
   await Promise.all(Array.from({ length: o.parallel }, worker));
-  return { sent, answers };
+  return { sent, answers, refusals };
 }
 
 /** Answered Submits whose records are missing from the file. */
@@ -164,7 +171,7 @@ describe('records on a disk that fills', () => {
       // unmounted already
     }
   });
-  it('the relay keeps serving and answering, holds what it cannot write, says so, and writes it once the disk takes it', async () => {
+  it('the relay keeps serving, answers Result only for what is on disk and ERROR for what it holds, says so, and writes it once the disk takes it', async () => {
     disk = fillableFolder();
     const { path, fill, free, written } = disk;
     const file = join(path, 'records.jsonl');
@@ -173,11 +180,13 @@ describe('records on a disk that fills', () => {
     await burst(relay, { prefix: 'before', budget: 9, parallel: 3, answered });
     fill();
     const full = await burst(relay, { prefix: 'full', budget: 70, parallel: 8, answered });
-    expect([full.sent, full.answers], relay.out()).toEqual([70, 70]);
-    // What fits in the file's last block of the full disk is written; the rest is held.
+    expect([full.sent, full.answers + full.refusals.length], relay.out()).toEqual([70, 70]);
+    // What fits in the file's last block of the full disk is written and answered; the rest is held and refused.
     const held = await recordsState(relay);
     expect(held).toMatchObject({ kept: 79, error: expect.stringMatching(/^(ENOSPC|EISDIR)/) });
     expect([held.backlog > 0, submitsIn(written).length]).toEqual([true, 79 - held.backlog]);
+    expect([full.refusals.length >= held.backlog, lost(written, answered)]).toEqual([true, 0]);
+    expect(full.refusals[0]).toMatch(/^ERROR: Submit not kept: the relay cannot write its records \((ENOSPC|EISDIR)[^/]*\)\. It is on the board until the relay stops/);
     expect(relay.out()).toMatch(/records: cannot write .*records\.jsonl \((ENOSPC|EISDIR)/);
     expect(await serving(relay)).toEqual({ http: true, bridge: true, udp: true, echo: true });
     free();
@@ -187,7 +196,7 @@ describe('records on a disk that fills', () => {
     expect(relay.out()).toContain('writable again');
     await relay.kill9();
     expect([lost(file, answered), readJournal(file).skipped]).toEqual([0, 0]);
-    console.log(`full disk: ${full.answers} of ${full.sent} Submits answered while it was full, ${lost(file, answered)} answered and lost`);
+    console.log(`full disk: ${full.answers} of ${full.sent} Submits answered Result while it was full (${full.refusals.length} refused), ${lost(file, answered)} answered and lost`);
   }, 60_000);
 });
 
