@@ -22,21 +22,41 @@ const TOO_LONG_PAGE = `<!doctype html><meta charset="utf-8"><title>Link too long
 <p>This link is longer than the ${MAX_HEADER_BYTES / 1024} KiB this server reads, so the experiment in it cannot be opened.
 Open <a href="/">the playground</a> and paste the controller's code into it instead.</p>\n`;
 
-/** Answers a request the HTTP parser refused (headers too large, malformed) with a page that says why, not an empty 431. */
+/** A request the server refused before any route saw it, answered with why. */
+interface Refusal {
+  status: string;
+  type: string;
+  body: string;
+}
+
+/**
+ * Why the HTTP layer refused a request: headers too large (a page), a request that did not arrive in time,
+ * or what the parser found malformed (its own words, never the client's bytes).
+ */
+function refusalOf(err: NodeJS.ErrnoException & { reason?: string }, server: Server): Refusal {
+  if (err.code === 'HPE_HEADER_OVERFLOW') return { status: '431 Request Header Fields Too Large', type: 'text/html; charset=utf-8', body: TOO_LONG_PAGE };
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return {
+      status: '408 Request Timeout',
+      type: 'text/plain',
+      body: `the request did not arrive in time: its headers are waited for ${server.headersTimeout / 1000} s, the whole of it ${server.requestTimeout / 1000} s\n`,
+    };
+  }
+  return { status: '400 Bad Request', type: 'text/plain', body: `bad request: ${err.reason ?? err.code ?? 'malformed'}\n` };
+}
+
+/** Answers a request the HTTP parser refused (headers too large, too slow, malformed) with why, not an empty 4xx. */
 export function explainClientErrors(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     // A connection that sent nothing by the headers' deadline (a browser's connection opened ahead of its
     // next request) is closed without an answer: one written there would be read as that request's.
     const silent = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && (socket as Socket).bytesRead === 0;
     if (!socket.writable || silent) return socket.destroy();
-    const tooLong = err.code === 'HPE_HEADER_OVERFLOW';
-    const body = tooLong ? TOO_LONG_PAGE : 'bad request\n';
-    const head = tooLong ? '431 Request Header Fields Too Large' : '400 Bad Request';
-    const type = tooLong ? 'text/html; charset=utf-8' : 'text/plain';
+    const { status, type, body } = refusalOf(err, server);
     // Closed once the answer is written, not only half-closed: a client that never reads nor closes
     // would otherwise hold its connection (and its address's share) for good.
     socket.once('finish', () => socket.destroy());
-    socket.end(`HTTP/1.1 ${head}\r\ncontent-type: ${type}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.end(`HTTP/1.1 ${status}\r\ncontent-type: ${type}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   });
 }
 
