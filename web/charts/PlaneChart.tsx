@@ -100,16 +100,31 @@ export function placeLabels(
   });
 }
 
-/** A label more than this many lines off its point's line is tied to it by a line: read alone, it would name a nearer point. */
+/** A label more than this many lines off its point's line is tied to it by a line, wherever it lands. */
 const LEADER_LINES = 3;
 
-function PointLabel({ text, place, line }: { text: string; place: LabelPlace; line: number }) {
+/**
+ * Whether a label placed off its point's line is tied to it by a line: when it moved far, or when another
+ * marker (not one bunched with its own point) is as near to it as its own point, since read alone it would
+ * name that one. Distances run from each marker's centre to the label's box as placeLabels places it.
+ */
+export function needsLeader(own: { cx: number; cy: number; text: string }, place: LabelPlace, markers: readonly { cx: number; cy: number }[], metrics: LabelMetrics = ESTIMATED_METRICS): boolean {
+  const line = metrics.line;
+  if (place.shift === 0) return false;
+  if (Math.abs(place.shift) > LEADER_LINES * line) return true;
+  const w = metrics.width(own.text);
+  const x0 = place.left ? own.cx - LABEL_GAP_PX - w : own.cx + LABEL_GAP_PX;
+  const y = own.cy + place.shift;
+  const distance = (m: { cx: number; cy: number }) => Math.hypot(Math.max(x0 - m.cx, 0, m.cx - x0 - w), Math.max(Math.abs(m.cy - y) - line / 2, 0));
+  const mine = distance(own);
+  return markers.some((m) => (Math.abs(m.cx - own.cx) > 2 * MARKER_PX || Math.abs(m.cy - own.cy) > 2 * MARKER_PX) && distance(m) <= mine);
+}
+
+function PointLabel({ text, place, leader }: { text: string; place: LabelPlace; leader: boolean }) {
   const side = place.left ? -1 : 1;
   return (
     <>
-      {Math.abs(place.shift) > LEADER_LINES * line && (
-        <line className="leader" x1={side * MARKER_PX} y1={Math.sign(place.shift) * MARKER_PX} x2={side * (LABEL_GAP_PX - 1)} y2={place.shift} stroke={COLORS.grey} strokeWidth={1} />
-      )}
+      {leader && <line className="leader" x1={side * MARKER_PX} y1={Math.sign(place.shift) * MARKER_PX} x2={side * (LABEL_GAP_PX - 1)} y2={place.shift} stroke={COLORS.grey} strokeWidth={1} />}
       {/* a white outline under the letters: a label that starts among its own point's markers stays readable over them */}
       <text x={side * LABEL_GAP_PX} y={place.shift} textAnchor={place.left ? 'end' : 'start'} dy="0.32em" stroke="#fff" strokeWidth={3} strokeLinejoin="round" paintOrder="stroke">
         {text}
@@ -192,16 +207,18 @@ export function PlaneChart({
   // The star's label is placed first: the ideal corner is what every other point is read against.
   const labelled = ok.filter((p) => p.labelled !== false).sort((a, b) => Number(b.marker === 'star') - Number(a.marker === 'star'));
   const metrics = labelMetrics();
+  const at = (p: PlanePoint) => ({ cx: x(p.delay95), cy: y(tput(p)) });
+  const markers = ok.map(at);
   const places = new Map(
     placeLabels(
-      labelled.map((p) => ({ cx: x(p.delay95), cy: y(tput(p)), text: labelText(p) })),
+      labelled.map((p) => ({ ...at(p), text: labelText(p) })),
       innerW,
-      ok.map((p) => ({ cx: x(p.delay95), cy: y(tput(p)) })),
+      markers,
       innerH,
       metrics,
     )
-      .map((place, i) => [labelled[i], place] as const)
-      .filter((pair): pair is readonly [PlanePoint, LabelPlace] => pair[1] !== null),
+      .map((place, i) => [labelled[i], place && { ...place, leader: needsLeader({ ...at(labelled[i]), text: labelText(labelled[i]) }, place, markers, metrics) }] as const)
+      .filter((pair): pair is readonly [PlanePoint, LabelPlace & { leader: boolean }] => pair[1] !== null),
   );
 
   return (
@@ -236,7 +253,7 @@ export function PlaneChart({
             (p, i) =>
               places.has(p) && (
                 <g key={i} transform={`translate(${x(p.delay95)},${y(tput(p))})`} className="point-label">
-                  <PointLabel text={labelText(p)} place={places.get(p)!} line={metrics.line} />
+                  <PointLabel text={labelText(p)} place={places.get(p)!} leader={places.get(p)!.leader} />
                 </g>
               ),
           )}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placeLabels } from '../../../web/charts/PlaneChart.tsx';
+import { needsLeader, placeLabels } from '../../../web/charts/PlaneChart.tsx';
 
 describe('labels on the throughput–delay plane', () => {
   it('labels of points close together move apart by whole lines; distant ones stay on their points', () => {
@@ -92,5 +92,20 @@ describe('labels on the throughput–delay plane', () => {
       { left: false, shift: 12 },
       { left: false, shift: 0 },
     ]);
+  });
+
+  it('a label moved off its line is tied to its point when another marker is as near to it, or when it moved over three lines', () => {
+    // "ann@red" (6 × 7 = 42 px) two lines below its point at (100, 50): its box runs x 109–151, y 68–80, and
+    // its own point is hypot(9, 18) ≈ 20 px from it
+    const ann = { cx: 100, cy: 50, text: 'ann@red' };
+    const twoDown = { left: false, shift: 24 };
+    // a square right above the label's text (0 px from its box) would be read as ann's
+    expect(needsLeader(ann, twoDown, [ann, { cx: 130, cy: 70 }])).toBe(true);
+    // one 49 px to the side of the box is further than ann's own point; ann's own attempts bunched with it do not count
+    expect(needsLeader(ann, twoDown, [ann, { cx: 200, cy: 74 }])).toBe(false);
+    expect(needsLeader(ann, twoDown, [ann, { cx: 105, cy: 60 }])).toBe(false);
+    // on its own line it is never tied; four lines off, always
+    expect(needsLeader(ann, { left: false, shift: 0 }, [ann, { cx: 130, cy: 50 }])).toBe(false);
+    expect(needsLeader(ann, { left: true, shift: 48 }, [ann])).toBe(true);
   });
 });
