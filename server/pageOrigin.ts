@@ -1,14 +1,32 @@
 import type { IncomingMessage } from 'node:http';
+import { type NetworkInterfaceInfo, networkInterfaces } from 'node:os';
 import { quote } from '../shared/text/quote.ts';
 
+/** Addresses that bind every interface: the relay's page is opened at one of the machine's own addresses instead. */
+const WILDCARDS = new Set(['0.0.0.0', '::', '0:0:0:0:0:0:0:0']);
+
 /**
- * The origins whose pages may use the relay: its own page's, however its address is written on this port,
- * and those the operator names with --allow-origin. A page of any other origin must not open a bridge
- * session nor change anything (submit, reveal): its visitor's browser would act, from the visitor's
- * address and with the visitor's cookie, for whoever wrote that page.
+ * The hosts a page of the relay is opened at, as a URL writes them: `host` itself, or for a wildcard the
+ * machine's own addresses (`interfaces`, read at start), those reachable from elsewhere first. IPv6 ones
+ * only for an IPv6 wildcard, and not link-local ones, which no origin can name.
  */
-export function pageOrigins(host: string, httpPort: number, allowOrigins: readonly string[]): string[] {
-  return [`http://${host}:${httpPort}`, `http://localhost:${httpPort}`, `http://127.0.0.1:${httpPort}`, ...allowOrigins];
+export function pageHosts(host: string, interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = networkInterfaces()): string[] {
+  if (!WILDCARDS.has(host)) return [host.includes(':') ? `[${host}]` : host];
+  const all = Object.values(interfaces)
+    .flat()
+    .filter((a): a is NetworkInterfaceInfo => a !== undefined && (a.family === 'IPv4' || (host !== '0.0.0.0' && !a.address.startsWith('fe80:'))));
+  return [...all.filter((a) => !a.internal), ...all.filter((a) => a.internal)].map((a) => (a.family === 'IPv6' ? `[${a.address}]` : a.address));
+}
+
+/**
+ * The origins whose pages may use the relay: its own page's, however its address is written on this port
+ * (on a wildcard, each of the machine's addresses), and those the operator names with --allow-origin. A
+ * page of any other origin must not open a bridge session nor change anything (submit, reveal): its
+ * visitor's browser would act, from the visitor's address and with the visitor's cookie, for whoever
+ * wrote that page. A page at one of the machine's own addresses is the relay's: only it serves that port.
+ */
+export function pageOrigins(hosts: readonly string[], httpPort: number, allowOrigins: readonly string[]): string[] {
+  return [...new Set([...hosts, 'localhost', '127.0.0.1'].map((h) => `http://${h}:${httpPort}`)), ...allowOrigins];
 }
 
 /** What a browser says in Sec-Fetch-Site of a request its page made to its own origin, or that its user made (an address typed). */

@@ -17,7 +17,7 @@ import { BridgedClients } from './bridgedClients.ts';
 import { fromBridge, PortSet } from './portSet.ts';
 import { listenHttp, route } from './relayHttp.ts';
 import { createOperator, type Operator } from './operator.ts';
-import { pageOrigins } from './pageOrigin.ts';
+import { pageHosts, pageOrigins } from './pageOrigin.ts';
 import type { RelayOptions } from './relayOptions.ts';
 
 export const ROOT = projectRoot(import.meta.url);
@@ -43,6 +43,20 @@ export interface Relay {
   close(): Promise<void>;
 }
 
+/**
+ * What an offset server tells of each Submit: only what the policy ranks goes on the board (a session served
+ * the file's size); every Submit is still answered as the course server answers it, a ranked one once its
+ * record is on disk (else with why not).
+ */
+function boardSubmits(leaderboard: Leaderboard, journal: Journal | null, clients: BridgedClients) {
+  // A bridged page's Submits come from the relay's own socket: they are its page's address's, as its
+  // bridge sessions are, or every student in a browser would count as one address on the board.
+  const sender = ({ address, bridgedSocket }: SubmitSource) => (bridgedSocket === null ? undefined : clients.clientOf(bridgedSocket, performance.timeOrigin + performance.now())) ?? address;
+  return (server: 'constant' | 'variable') =>
+    ({ ranked, ...s }: Submission, from: SubmitSource): SubmitKept =>
+      ranked ? recordKept(journal, leaderboard.add({ ...s, server, at: new Date().toISOString() }, sender(from))) : undefined;
+}
+
 /** Starts every service of the relay; the offset servers get a thread each unless told otherwise. Port 0 picks a free port (tests). */
 export async function startRelay(o: RelayOptions): Promise<Relay> {
   const file = o.filePath ? new Uint8Array(readFileSync(o.filePath)) : generateFile(o.fileSize, o.seed);
@@ -52,26 +66,19 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   const journal = records?.journal ?? null;
   const leaderboard = new Leaderboard(journal, o.maxFeedsPerClient, o.boardIds);
   const bridged = { udp: new PortSet(), tcp: new PortSet(), clients: new BridgedClients() };
-  // A bridged page's Submits come from the relay's own socket: they are its page's address's, as its
-  // bridge sessions are, or every student in a browser would count as one address on the board.
-  const sender = ({ address, bridgedSocket }: SubmitSource) => (bridgedSocket === null ? undefined : bridged.clients.clientOf(bridgedSocket, performance.timeOrigin + performance.now())) ?? address;
-  // Only what the policy ranks goes on the board (a session served the file's size); every Submit is still
-  // answered as the course server answers it, a ranked one once its record is on disk (else with why not).
-  const submitted =
-    (server: 'constant' | 'variable') =>
-    ({ ranked, ...s }: Submission, from: SubmitSource): SubmitKept =>
-      ranked ? recordKept(journal, leaderboard.add({ ...s, server, at: new Date().toISOString() }, sender(from))) : undefined;
+  const submitted = boardSubmits(leaderboard, journal, bridged.clients);
   const constant = await startOffsetServerFor(o, file, bridged.udp, false, submitted('constant'));
   const variable = await startOffsetServerFor(o, file, bridged.udp, true, submitted('variable'));
   const echo = await echoFor(o, bridged.tcp);
 
   const { http, httpPort } = await listenHttp(o, operator);
-  const url = `http://${o.host}:${httpPort}`;
+  const hosts = pageHosts(o.host);
+  const url = `http://${hosts[0]}:${httpPort}`;
   const contest = o.contest ? await Contest.start({ ...o.contest, maxFeedsPerClient: o.maxFeedsPerClient }, operator, journal) : null;
   const info = relayInfoOf(o, file.length, { constant: constant.port, variable: variable.port, echo: echo.port }, contest);
   const servers = { [info.offsetConstant]: constant, [info.offsetVariable]: variable };
   const sessionPolicy = o.allowSessionPolicy ? (target: string, key: string, values: Record<string, number | string> | null) => servers[target].setSessionPolicy(key, values) : null;
-  const origins = pageOrigins(o.host, httpPort, o.allowOrigins);
+  const origins = pageOrigins(hosts, httpPort, o.allowOrigins);
   const bridge = bridgeFor(o, info, origins, bridged, sessionPolicy, operator);
 
   const sessions = async () => [...(await constant.sessions()), ...(await variable.sessions())];
@@ -90,7 +97,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   };
   await route(http, o, api, bridge, { operator, origins, contest });
 
-  const lines = serviceLines(o, { url, httpPort, info, md5, operator });
+  const lines = serviceLines(o, { url, hosts, httpPort, info, md5, operator });
   if (records) lines.push(recordsLine(records, leaderboard));
   if (contest) lines.push(...contest.lines);
   return {
@@ -183,10 +190,11 @@ function bridgeFor(
 }
 
 /** One line per service, as the relay prints them at start. */
-function serviceLines(o: RelayOptions, r: { url: string; httpPort: number; info: RelayInfo; md5: string; operator: Operator }): string[] {
+function serviceLines(o: RelayOptions, r: { url: string; hosts: string[]; httpPort: number; info: RelayInfo; md5: string; operator: Operator }): string[] {
+  const also = r.hosts.slice(1).map((h) => `http://${h}:${r.httpPort}`);
   const lines = [
-    `playground      ${r.url}${o.dev ? ' (dev, hot reload)' : ''}`,
-    `bridge          ws://${o.host}:${r.httpPort}/bridge`,
+    `playground      ${r.url}${also.length ? ` (also ${also.join(', ')})` : ''}${o.dev ? ' (dev, hot reload)' : ''}`,
+    `bridge          ws://${r.hosts[0]}:${r.httpPort}/bridge`,
     `offset server   udp://${r.info.offsetConstant} (constant rate ${o.policy.rate}/s) · file ${r.info.fileSize} bytes, MD5 ${r.md5}${o.tournament ? ' · tournament' : ''}`,
     `offset server   udp://${r.info.offsetVariable} (variable rate ${o.policy.initialRate}/s then ${o.policy.rates.join('/')}/s, ${o.policy.variableModel} model)`,
     `echo server     tcp://${r.info.echo}`,

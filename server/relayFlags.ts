@@ -22,7 +22,7 @@ const port = (name: string, def: number, doc: string) => wholeFlag(name, '', 0, 
 
 /** Every relay flag but the offset-policy ones (those come from OFFSET_PARAMS). */
 export const RELAY_FLAGS: readonly RelayFlag[] = [
-  { param: textFlag('host', 'ADDR', d.host, 'address every service binds'), field: 'host' },
+  { param: textFlag('host', 'ADDR', d.host, "address every service binds (0.0.0.0: every interface; the page then works at each of this machine's addresses)"), field: 'host' },
   { param: port('httpPort', d.httpPort, 'the playground, the bridge and the API'), field: 'httpPort' },
   { param: port('udpPort', d.constantPort, 'constant-rate offset server'), field: 'constantPort' },
   { param: port('variablePort', d.variablePort, 'variable-rate offset server'), field: 'variablePort' },
@@ -62,7 +62,7 @@ export const RELAY_FLAGS: readonly RelayFlag[] = [
     }),
     field: 'allow',
   },
-  { param: listFlag('allowOrigin', 'URL', 'another page origin that may use the bridge (repeatable)', { accepts: /^https?:\/\/\S+$/ }), field: 'allowOrigins' },
+  { param: listFlag('allowOrigin', 'URL', 'another page origin that may use the bridge and the API: a name or proxy (repeatable)', { accepts: /^https?:\/\/\S+$/ }), field: 'allowOrigins' },
   { param: wholeFlag('maxSessions', 'sessions', 1, 10_000, d.maxSessions, 'bridge sessions at once'), field: 'maxSessions' },
   { param: wholeFlag('maxPerClient', 'sessions', 1, 10_000, d.maxSessionsPerClient, 'bridge sessions one client address may hold'), field: 'maxSessionsPerClient' },
   { param: wholeFlag('maxHttpPerClient', 'connections', 1, 100_000, d.maxHttpPerClient, 'HTTP connections one address may hold (pages, feeds, bridge sessions)'), field: 'maxHttpPerClient' },
