@@ -24,12 +24,10 @@ export type SubmitKept = Promise<string | null> | undefined;
 
 /**
  * The answer to a ranked Submit whose record the disk refused: the course's protocol says "not kept" only
- * with an ERROR line, and a `Result:` is an acknowledgement (ASCII only, as every header of the protocol).
+ * with an ERROR line, and a `Result:` is an acknowledgement (ASCII only, as every header of the protocol;
+ * the reason cut short so the whole answer stays a header any client reads).
  */
-export const notKept = (why: string): Uint8Array =>
-  encodeError(
-    `ERROR: Submit not kept: the relay cannot write its records (${why.replace(/[^\x20-\x7e]/g, '?')}). It is on the board until the relay stops, and kept if the disk takes it first: Submit again later`,
-  );
+export const notKept = (why: string): Uint8Array => encodeError(`ERROR: Submit not kept: the relay cannot write its records (${why.replace(/[^\x20-\x7e]/g, '?').slice(0, 160)}); Submit again later`);
 
 export interface OffsetServerOptions {
   host: string;
@@ -152,14 +150,16 @@ export async function startOffsetServer(o: OffsetServerOptions): Promise<OffsetS
     if (!reply) return;
     if (capped) budget.spend(from.address, reply.length, now);
     if (!stored) return replies.send(reply, from);
-    // Answered once the record is on disk; a record the disk refused is answered so, never with a Result.
+    // Answered once the record is on disk; one the disk refused is answered so, never with a Result, and
+    // counts toward none of the session's ranked Submits: its client's next Submit may be kept.
     const answerKept = (why: string | null) => {
       if (why === null) return replies.send(reply, from);
+      if (session) policy.unrank(session);
       const refusal = notKept(why);
-      if (capped) budget.spend(from.address, refusal.length - reply.length, now);
+      if (capped) budget.spend(from.address, refusal.length - reply.length, clock());
       replies.send(refusal, from);
     };
-    void stored.then(answerKept, (e: Error) => answerKept(e.message));
+    void stored.then(answerKept, (e: unknown) => answerKept(String((e as Error | undefined)?.message ?? e)));
   };
   socket.on('message', (msg, from) => {
     handled++;

@@ -41,7 +41,7 @@ export function startOffsetThread(o: OffsetServerOptions): Promise<OffsetThread>
         if (s.ranked)
           void Promise.resolve(stored).then(
             (why) => recorded(why ?? null),
-            (e: Error) => recorded(e.message),
+            (e: unknown) => recorded(String((e as Error | undefined)?.message ?? e)),
           );
       } else if (m.type === 'stats') waiting.shift()?.(m);
       else if (m.type === 'answer') {

@@ -10,7 +10,7 @@ import { startEchoServer, type EchoServer } from './echoServer.ts';
 import { projectRoot } from './root.ts';
 import { Leaderboard } from './leaderboard.ts';
 import type { Journal } from './records/journal.ts';
-import { openRelayRecords, recordKept, recordsLine, recordsStatus } from './records/relayRecords.ts';
+import { openRelayRecords, keepRecord, recordsLine, recordsStatus } from './records/relayRecords.ts';
 import { startOffsetServerFor, type RunningOffsetServer } from './relayServers.ts';
 import type { SubmitKept, SubmitSource } from './offsetServer.ts';
 import { BridgedClients } from './bridgedClients.ts';
@@ -54,7 +54,7 @@ function boardSubmits(leaderboard: Leaderboard, journal: Journal | null, clients
   const sender = ({ address, bridgedSocket }: SubmitSource) => (bridgedSocket === null ? undefined : clients.clientOf(bridgedSocket, performance.timeOrigin + performance.now())) ?? address;
   return (server: 'constant' | 'variable') =>
     ({ ranked, ...s }: Submission, from: SubmitSource): SubmitKept =>
-      ranked ? recordKept(journal, leaderboard.add({ ...s, server, at: new Date().toISOString() }, sender(from))) : undefined;
+      ranked ? keepRecord(journal, () => leaderboard.add({ ...s, server, at: new Date().toISOString() }, sender(from))) : undefined;
 }
 
 /** Starts every service of the relay; the offset servers get a thread each unless told otherwise. Port 0 picks a free port (tests). */

@@ -20,7 +20,8 @@ const REMIND_MS = 10_000;
 /** What the operator's console says when writes start failing, every REMIND_MS while they do, and when the backlog is written. */
 function announce(path: string, journal: () => Journal | undefined) {
   let reminder: ReturnType<typeof setInterval> | null = null;
-  const say = (backlog: number, error: string) => console.error(`records: cannot write ${path} (${error}); ${backlog} held in memory, answered, retried every second`);
+  const say = (backlog: number, error: string) =>
+    console.error(`records: cannot write ${path} (${error}); ${backlog} held in memory, not acknowledged (a ranked Submit is answered ERROR, a contest submission 503), retried every second`);
   return ({ backlog, error }: JournalStatus) => {
     if (reminder) clearInterval(reminder);
     reminder = null;
@@ -61,7 +62,13 @@ export function recordsStatus(journal: Journal | null): { kept: number; backlog:
   return journal && { kept: journal.records().length, backlog: journal.backlog(), error: withoutPath(journal.lastError()) };
 }
 
-/** A record's fate as an answer waits for it: null once on disk, else why the disk refused it. */
-export function recordKept(journal: Journal | null, stored: Promise<Stored> | undefined): SubmitKept {
-  return stored?.then((s) => (s === 'written' ? null : (recordsStatus(journal)?.error ?? 'its records are closed')));
+/**
+ * A record's fate as its answer waits for it: null once on disk, else why the disk refused it. While the
+ * records refuse writes, a new one is refused at once, not appended (`append` is not called): a client
+ * resending it would otherwise fill the relay's memory with copies held for the disk.
+ */
+export function keepRecord(journal: Journal | null, append: () => Promise<Stored> | undefined): SubmitKept {
+  const trouble = recordsStatus(journal)?.error;
+  if (trouble) return Promise.resolve(trouble);
+  return append()?.then((s) => (s === 'written' ? null : (recordsStatus(journal)?.error ?? 'its records are closed')));
 }

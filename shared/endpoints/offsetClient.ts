@@ -40,6 +40,9 @@ export interface OffsetClientOptions {
  */
 export const MAX_FETCH_BYTES = 2 ** 30;
 
+/** Submits sent (one each retry) before the client waits no more for a Result. */
+const MAX_SUBMITS = 50;
+
 export const DEFAULT_CLIENT: OffsetClientOptions = { id: 'pipefill@sim', reset: true, retryMs: 200 };
 
 /**
@@ -129,6 +132,11 @@ export class OffsetClient {
       case 'error':
       case 'invalid':
         this.stats.errors.push(reply.kind === 'error' ? reply.message : `invalid reply: ${reply.why}`);
+        // the answer to its last Submit, and no Result: the fetch ends saying why (a relay whose disk is full)
+        if (reply.kind === 'error' && this.phase === 'submit' && this.submitAttempts >= MAX_SUBMITS) {
+          this.failure = `the server answered each of ${MAX_SUBMITS} Submits with an error, the last: ${reply.message}`;
+          this.stop();
+        }
         return;
     }
   }
@@ -203,7 +211,7 @@ export class OffsetClient {
     if (this.phase === 'size') {
       this.send(encodeSizeRequest(this.options.reset), now);
       this.retry.set(now + this.options.retryMs);
-    } else if (this.phase === 'submit' && this.submitAttempts < 50) {
+    } else if (this.phase === 'submit' && this.submitAttempts < MAX_SUBMITS) {
       this.sendSubmit(now);
     }
   }

@@ -182,6 +182,11 @@ export class OffsetPolicy {
     }
   }
 
+  /** A ranked Submit of session `s` that was not kept (its record refused): it counts toward none of its ranked Submits. */
+  unrank(s: Session): void {
+    if (s.rankedSubmits > 0) s.rankedSubmits--;
+  }
+
   /** Whether the session's Submit under `id` is ranked (see Submission.ranked); counts it if so. */
   private ranks(s: Session, id: string): boolean {
     if (s.servedBytes < this.file.length || s.rankedSubmits >= RANKED_SUBMITS) return false;

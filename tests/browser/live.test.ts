@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, open, paintedPixels, playground } from '../helpers/page.ts';
@@ -50,6 +50,31 @@ describe('live mode in Chromium', () => {
     expect(await sideNote(page)).toContain('live, done');
     expect(problems).toEqual([]);
     await page.close();
+  }, 60_000);
+
+  it('a Submit the relay cannot keep (its records refuse every write): the run says what the server answered', async () => {
+    const dir = tempDir('pipefill-live-records-');
+    const relay = await testRelay({ dataDir: dir, distDir: TEST_BUNDLE });
+    try {
+      // a folder where the records file goes: every write fails (EISDIR), as root too
+      rmSync(join(dir, 'records.jsonl'), { force: true });
+      mkdirSync(join(dir, 'records.jsonl'));
+      const { page, problems } = await open(env.browser, `${relay.url}/?s=offset&live=1&a=token-pacer`);
+      await page.locator('[data-action="start-live"]').click();
+      await page.getByText('the server answered each of 50 Submits with an error').waitFor({ timeout: 40_000 });
+      // the run ends saying why, and its caption tells what the server answered
+      expect(await page.locator('p.error[role="alert"]').innerText()).toMatch(
+        /^A · Token pacer: live fetch ended: the server answered each of 50 Submits with an error, the last: ERROR: Submit not kept: the relay cannot write its records \(EISDIR: [^)]+\); Submit again later$/,
+      );
+      expect(await page.locator('[data-caption="offset"]').innerText()).toMatch(
+        /^A · Token pacer: the whole file, no Result from the server, .+? The server answered “ERROR: Submit not kept: the relay cannot write its records \(EISDIR: [^)]+\); Submit again later”\. B · /,
+      );
+      expect(await sideNote(page)).toContain('live, stopped');
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await relay.close();
+    }
   }, 60_000);
 
   it('shows the squish a burst scheme earns, and its trace CSV has the squish and penalty rows', async () => {

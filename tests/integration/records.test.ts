@@ -171,7 +171,7 @@ describe('records on a disk that fills', () => {
       // unmounted already
     }
   });
-  it('the relay keeps serving, answers Result only for what is on disk and ERROR for what it holds, says so, and writes it once the disk takes it', async () => {
+  it('the relay keeps serving, answers Result only for what is on disk and ERROR for the rest, says so, and writes what it holds once the disk takes it', async () => {
     disk = fillableFolder();
     const { path, fill, free, written } = disk;
     const file = join(path, 'records.jsonl');
@@ -181,22 +181,35 @@ describe('records on a disk that fills', () => {
     fill();
     const full = await burst(relay, { prefix: 'full', budget: 70, parallel: 8, answered });
     expect([full.sent, full.answers + full.refusals.length], relay.out()).toEqual([70, 70]);
-    // What fits in the file's last block of the full disk is written and answered; the rest is held and refused.
+    // What fits in the file's last block of the full disk is written and answered Result; what came as the
+    // first write failed is held and refused; what came after is refused without being held.
     const held = await recordsState(relay);
-    expect(held).toMatchObject({ kept: 79, error: expect.stringMatching(/^(ENOSPC|EISDIR)/) });
-    expect([held.backlog > 0, submitsIn(written).length]).toEqual([true, 79 - held.backlog]);
-    expect([full.refusals.length >= held.backlog, lost(written, answered)]).toEqual([true, 0]);
-    expect(full.refusals[0]).toMatch(/^ERROR: Submit not kept: the relay cannot write its records \((ENOSPC|EISDIR)[^/]*\)\. It is on the board until the relay stops/);
-    expect(relay.out()).toMatch(/records: cannot write .*records\.jsonl \((ENOSPC|EISDIR)/);
+    expect(held).toMatchObject({ error: expect.stringMatching(/^(ENOSPC|EISDIR)/) });
+    expect([held.backlog > 0, submitsIn(written).length, held.kept]).toEqual([true, 9 + full.answers, 9 + full.answers + held.backlog]);
+    expect(lost(written, answered)).toBe(0);
+    expect(full.refusals[0]).toMatch(/^ERROR: Submit not kept: the relay cannot write its records \((ENOSPC|EISDIR)[^/]*\); Submit again later\n\n$/);
+    expect(relay.out()).toMatch(/records: cannot write .*records\.jsonl \((ENOSPC|EISDIR).*not acknowledged/);
     expect(await serving(relay)).toEqual({ http: true, bridge: true, udp: true, echo: true });
+    // A session's refused Submits leave its ranked ones (three) for later: resent five times, each is refused,
+    // none answered with a Result that nothing on disk stands for
+    const resending = await offsetClient(relay.constant);
+    expect(await resending.fetchWhole()).toBe(true);
+    const again = [];
+    for (let k = 0; k < 5; k++) again.push(await resending.submit('again@full', relay.md5));
+    expect(again.map((a) => a?.slice(0, 24))).toEqual(Array(5).fill('ERROR: Submit not kept: '));
     free();
     // The next retry (within a second) writes the backlog; the status says when.
     for (let t = Date.now(); (await recordsState(relay)).backlog > 0 && Date.now() - t < 20_000; ) await new Promise((r) => setTimeout(r, 100));
-    expect(await recordsState(relay)).toEqual({ kept: 79, backlog: 0, error: null });
+    expect(await recordsState(relay)).toEqual({ kept: held.kept, backlog: 0, error: null });
     expect(relay.out()).toContain('writable again');
+    // the same session's Submit is kept now, and answered
+    expect(await resending.submit('again@full', relay.md5)).toMatch(/^Result: true/);
+    resending.close();
     await relay.kill9();
-    expect([lost(file, answered), readJournal(file).skipped]).toEqual([0, 0]);
-    console.log(`full disk: ${full.answers} of ${full.sent} Submits answered Result while it was full (${full.refusals.length} refused), ${lost(file, answered)} answered and lost`);
+    expect([lost(file, answered), readJournal(file).skipped, submitsIn(file).filter((r) => r.id === 'again@full').length]).toEqual([0, 0, 1]);
+    console.log(
+      `full disk: ${full.answers} of ${full.sent} Submits answered Result while it was full (${full.refusals.length} refused, ${held.backlog} of them held), ${lost(file, answered)} answered and lost`,
+    );
   }, 60_000);
 });
 

@@ -88,7 +88,7 @@ function CardsPlace({ e, runs, s, label }: { e: Experiment; runs: Runs; s: Slot;
 
 /** The offset scenario's words under the cards: each side's fetch, and what ranks them. */
 function OffsetCaption({ runs, label }: { runs: Runs; label(s: Slot): string }) {
-  const sides = (['a', 'b'] as const).flatMap((s) => (runs.views[s] ? [{ name: label(s), summary: runs.views[s].summary }] : []));
+  const sides = (['a', 'b'] as const).flatMap((s) => (runs.views[s] ? [{ name: label(s), summary: runs.views[s].summary, live: runs.views[s].live }] : []));
   return sides.length > 0 ? (
     <p className="caption" data-caption="offset">
       {offsetCaption(sides)}
