@@ -78,7 +78,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
   const info = relayInfoOf(o, file.length, { constant: constant.port, variable: variable.port, echo: echo.port }, contest);
   const servers = { [info.offsetConstant]: constant, [info.offsetVariable]: variable };
   const sessionPolicy = o.allowSessionPolicy ? (target: string, key: string, values: Record<string, number | string> | null) => servers[target].setSessionPolicy(key, values) : null;
-  const origins = pageOrigins(hosts, httpPort, o.allowOrigins);
+  const origins = pageOrigins(o.host, httpPort, o.allowOrigins);
   const bridge = bridgeFor(o, info, origins, bridged, sessionPolicy, operator);
 
   const sessions = async () => [...(await constant.sessions()), ...(await variable.sessions())];
