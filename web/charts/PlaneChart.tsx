@@ -51,6 +51,14 @@ const MARKER_PX = 7;
 /** How far a label's text starts from its point's centre, px. */
 const LABEL_GAP_PX = 9;
 
+type At = { cx: number; cy: number };
+
+/**
+ * The markers apart from those bunched with `own` (its own among them): a label cannot keep off markers that
+ * close to its point, since it starts among them, and read beside them it names them all alike.
+ */
+const notBunchedWith = (own: At, markers: readonly At[]) => markers.filter((m) => Math.abs(m.cx - own.cx) > 2 * MARKER_PX || Math.abs(m.cy - own.cy) > 2 * MARKER_PX);
+
 /** Shifts a label may take off its point's line, nearest first, in whole lines. */
 const NEAR_LINES = [0, 1, -1, 2, -2, 3, -3];
 /** Further lines, for a label that would otherwise print over another label (text on text cannot be read). */
@@ -68,7 +76,7 @@ const FAR_LINES = [4, -4, 5, -5, 6, -6];
 export function placeLabels(
   labels: { cx: number; cy: number; text: string }[],
   innerW: number,
-  markers: readonly { cx: number; cy: number }[] = labels,
+  markers: readonly At[] = labels,
   innerH = Number.POSITIVE_INFINITY,
   metrics: LabelMetrics = ESTIMATED_METRICS,
 ): (LabelPlace | null)[] {
@@ -79,8 +87,7 @@ export function placeLabels(
     const w = LABEL_GAP_PX + metrics.width(text);
     const preferLeft = cx + w > innerW && cx > innerW - cx;
     const sides = [preferLeft, ...((preferLeft ? cx + w <= innerW : cx - w >= 0) ? [!preferLeft] : [])];
-    // Markers bunched with its own point (its own among them) cannot be kept off: the label starts among them.
-    const others = markers.filter((m) => Math.abs(m.cx - cx) > 2 * MARKER_PX || Math.abs(m.cy - cy) > 2 * MARKER_PX);
+    const others = notBunchedWith({ cx, cy }, markers);
     const hits = (left: boolean, y: number) => {
       const [x0, x1] = left ? [cx - w, cx] : [cx, cx + w];
       const overLabels = placed.filter((p) => p.x1 > x0 && p.x0 < x1 && Math.abs(p.y - y) < line).length;
@@ -108,16 +115,16 @@ const LEADER_LINES = 3;
  * marker (not one bunched with its own point) is as near to it as its own point, since read alone it would
  * name that one. Distances run from each marker's centre to the label's box as placeLabels places it.
  */
-export function needsLeader(own: { cx: number; cy: number; text: string }, place: LabelPlace, markers: readonly { cx: number; cy: number }[], metrics: LabelMetrics = ESTIMATED_METRICS): boolean {
+export function needsLeader(own: { cx: number; cy: number; text: string }, place: LabelPlace, markers: readonly At[], metrics: LabelMetrics = ESTIMATED_METRICS): boolean {
   const line = metrics.line;
   if (place.shift === 0) return false;
   if (Math.abs(place.shift) > LEADER_LINES * line) return true;
   const w = metrics.width(own.text);
   const x0 = place.left ? own.cx - LABEL_GAP_PX - w : own.cx + LABEL_GAP_PX;
   const y = own.cy + place.shift;
-  const distance = (m: { cx: number; cy: number }) => Math.hypot(Math.max(x0 - m.cx, 0, m.cx - x0 - w), Math.max(Math.abs(m.cy - y) - line / 2, 0));
+  const distance = (m: At) => Math.hypot(Math.max(x0 - m.cx, 0, m.cx - x0 - w), Math.max(Math.abs(m.cy - y) - line / 2, 0));
   const mine = distance(own);
-  return markers.some((m) => (Math.abs(m.cx - own.cx) > 2 * MARKER_PX || Math.abs(m.cy - own.cy) > 2 * MARKER_PX) && distance(m) <= mine);
+  return notBunchedWith(own, markers).some((m) => distance(m) <= mine);
 }
 
 function PointLabel({ text, place, leader }: { text: string; place: LabelPlace; leader: boolean }) {
