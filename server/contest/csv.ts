@@ -3,18 +3,19 @@ import type { Board } from '../../shared/contest/api.ts';
 import { defuse } from '../../shared/relay/leaderboard.ts';
 
 /**
- * The board as CSV: one row per id (its best submission), its numbers per shown trace and its mean score.
+ * The board as CSV: one row per id (its best submission) with its rank, its numbers per shown trace and its
+ * mean score.
  * An id a spreadsheet would run as a formula is written as the offset leaderboard's CSV writes it.
  */
 export function boardCsv(board: Board): string {
   const head = ['rank', 'id', 'submission', 'at', 'overall score', ...board.traces.flatMap((t) => [`${t.trace} Mbit/s`, `${t.trace} delay95 ms`, `${t.trace} score`])];
-  const rows = board.rows.map((r, i) => {
+  const rows = board.rows.map((r) => {
     const byTrace = new Map(r.traces.map((t) => [t.trace, t]));
     const cells = board.traces.flatMap((t) => {
       const s = byTrace.get(t.trace);
       return s ? [String(s.throughputMbps), String(s.delay95), String(s.score)] : ['', '', ''];
     });
-    return [String(i + 1), defuse(r.id), r.submission, r.at, String(r.overall), ...cells];
+    return [String(r.rank), defuse(r.id), r.submission, r.at, String(r.overall), ...cells];
   });
   return `${csvFormatRows([head, ...rows])}\n`;
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Attempt, Board, BoardRow, ContestTrace, SubmissionStatus, SubmissionView, TraceScore } from '../../shared/contest/api.ts';
+import { competitionRanks } from '../../shared/relay/ranks.ts';
 import type { Journal, JournalRecord } from '../records/journal.ts';
 import { recordsStatus } from '../records/relayRecords.ts';
 
@@ -196,7 +197,7 @@ export class ContestStore {
    * everyone's: it carries no error text (a submitter reads its own at its submission's address).
    */
   board(): Board {
-    const rows: BoardRow[] = [];
+    const rows: Omit<BoardRow, 'rank'>[] = [];
     const pending: Board['pending'] = [];
     const failed: Board['failed'] = [];
     for (const [id, list] of this.byId) {
@@ -211,6 +212,7 @@ export class ContestStore {
       rows.push({ id, submission: best.submission, at: best.at, traces: best.traces, overall: best.overall as number, attempts });
     }
     rows.sort((a, b) => b.overall - a.overall || a.at.localeCompare(b.at));
-    return { revealed: this.revealed, traces: this.shown(), rows, pending, failed };
+    const ranks = competitionRanks(rows, (a, b) => a.overall === b.overall);
+    return { revealed: this.revealed, traces: this.shown(), rows: rows.map((r, i) => ({ rank: ranks[i], ...r })), pending, failed };
   }
 }

@@ -43,6 +43,8 @@ export interface Attempt {
 
 /** An id's row: its best scored submission, and every attempt. */
 export interface BoardRow {
+  /** Its place, shared with every row of the same score (rows are in order of score, then of time). */
+  rank: number;
   id: string;
   submission: string;
   at: string;

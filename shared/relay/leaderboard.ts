@@ -1,4 +1,5 @@
 import { csvFormat, csvParse } from 'd3-dsv';
+import { competitionRanks } from './ranks.ts';
 
 /** One Submit to an offset server, as graded, for the class leaderboard. */
 export interface LeaderboardEntry {
@@ -98,4 +99,17 @@ export function bestPerId(entries: readonly LeaderboardEntry[]): BestOfId[] {
   }
   const bests = rankEntries([...groups.values()].map((g) => g.best));
   return bests.map((b) => groups.get(`${b.server} ${b.id}`)!);
+}
+
+/**
+ * Each row's rank among its own server's (a constant-rate and a variable-rate fetch are not raced against
+ * each other), shared by rows whose best Submits tie: the same result, time and penalty. `rows` are best first.
+ */
+export function ranksByServer(rows: readonly BestOfId[]): Map<BestOfId, number> {
+  const ranks = new Map<BestOfId, number>();
+  for (const server of new Set(rows.map((r) => r.best.server))) {
+    const own = rows.filter((r) => r.best.server === server);
+    competitionRanks(own, (a, b) => compareEntries(a.best, b.best) === 0).forEach((rank, i) => ranks.set(own[i], rank));
+  }
+  return ranks;
 }

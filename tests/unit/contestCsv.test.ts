@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Board, BoardRow } from '../../shared/contest/api.ts';
 import { boardCsv } from '../../server/contest/csv.ts';
 
-const row = (id: string, overall: number): BoardRow => ({
+const row = (rank: number, id: string, overall: number): BoardRow => ({
+  rank,
   id,
   submission: 'ab12',
   at: '2026-01-02T03:04:05.000Z',
@@ -16,7 +17,7 @@ describe('the contest board as CSV', () => {
     const board: Board = {
       revealed: false,
       traces: [{ trace: 'Verizon-LTE-short', heldOut: false }],
-      rows: [row('-1-1', 3), row('@A1', 2), row('+1', 1.5), row("'quoted", 1), row('ann@red', 0.5)],
+      rows: [row(1, '-1-1', 3), row(2, '@A1', 2), row(3, '+1', 1.5), row(4, "'quoted", 1), row(5, 'ann@red', 0.5)],
       pending: [],
       failed: [],
     };
@@ -29,5 +30,20 @@ describe('the contest board as CSV', () => {
       '5,ann@red,ab12,2026-01-02T03:04:05.000Z,0.5,2.5,120,0.5',
       '',
     ]);
+  });
+
+  it('writes the rank the board gives, shared by tied rows', () => {
+    const board: Board = {
+      revealed: false,
+      traces: [{ trace: 'Verizon-LTE-short', heldOut: false }],
+      rows: [row(1, 'ann@red', 2), row(1, 'bob@red', 2), row(3, 'cat@red', 1)],
+      pending: [],
+      failed: [],
+    };
+    expect(
+      boardCsv(board)
+        .split('\n')
+        .map((l) => l.split(',').slice(0, 2).join(',')),
+    ).toEqual(['rank,id', '1,ann@red', '1,bob@red', '3,cat@red', '']);
   });
 });

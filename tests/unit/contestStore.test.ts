@@ -38,6 +38,23 @@ describe("the contest store's memory", () => {
     expect(again.view(b.entry.submission, (address) => address === '10.0.0.2')).toMatchObject({ error: 'it failed: what it said is shown only to the address it came from' });
   });
 
+  it('ranks ids of the same score alike, in the order they got it, and the next by how many came before it', async () => {
+    const store = new ContestStore(TRACES, false, null);
+    const scored = async (id: string, score: number) => store.settle((await store.accept(id, '10.0.0.1', 'export default {}', null)).entry, 'scored', [{ ...SCORE, score }]);
+    await scored('ann@red', 1);
+    await scored('bob@red', 2);
+    await scored('cat@red', 1);
+    await scored('dan@red', 0.5);
+    await scored('eve@red', 2);
+    expect(store.board().rows.map((r) => [r.rank, r.id, r.overall])).toEqual([
+      [1, 'bob@red', 2],
+      [1, 'eve@red', 2],
+      [3, 'ann@red', 1],
+      [3, 'cat@red', 1],
+      [5, 'dan@red', 0.5],
+    ]);
+  });
+
   it('tells the ids waiting for a score from those whose every submission failed', async () => {
     const store = new ContestStore(TRACES, false, null);
     const accept = async (id: string) => (await store.accept(id, '10.0.0.1', 'export default {}', null)).entry;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Leaderboard, MAX_ID_CHARS, MAX_IDS, MAX_PER_ID } from '../../server/leaderboard.ts';
-import { bestPerId, leaderboardCsv, parseLeaderboardCsv, rankEntries, type LeaderboardEntry } from '../../shared/relay/leaderboard.ts';
+import { bestPerId, leaderboardCsv, parseLeaderboardCsv, rankEntries, ranksByServer, type LeaderboardEntry } from '../../shared/relay/leaderboard.ts';
+import { competitionRanks } from '../../shared/relay/ranks.ts';
 import { isStudentId, studentIdProblem } from '../../shared/relay/studentId.ts';
 
 const at = '2026-11-21T20:00:00.000Z';
@@ -12,6 +13,19 @@ describe('leaderboard', () => {
   it('ranks correct results first, then the shortest time, then the smallest penalty', () => {
     const ranked = rankEntries([e('slow', true, 5000, 0), e('wrong', false, 100, 0), e('fast', true, 3000, 9), e('fast-clean', true, 3000, 2)]);
     expect(ranked.map((x) => x.id)).toEqual(['fast-clean', 'fast', 'slow', 'wrong']);
+  });
+
+  it('gives tied entries one rank, and the next the rank of how many came before it', () => {
+    expect(competitionRanks([5, 3, 3, 3, 1, 1], (a, b) => a === b)).toEqual([1, 2, 2, 2, 5, 5]);
+    expect(competitionRanks([2, 2], (a, b) => a === b)).toEqual([1, 1]);
+    expect(competitionRanks([], (a, b) => a === b)).toEqual([]);
+  });
+
+  it("ranks each server's bests apart, sharing a rank only for the same result, time and penalty", () => {
+    const variable = (x: LeaderboardEntry): LeaderboardEntry => ({ ...x, server: 'variable' });
+    const rows = bestPerId([e('ann', true, 3000, 2), variable(e('ann', true, 9000, 0)), e('bob', true, 3000, 2), e('cat', true, 3000, 3), variable(e('dan', true, 9000, 0)), e('eve', false, 100, 0)]);
+    const ranks = ranksByServer(rows);
+    expect(rows.map((r) => `${r.best.server} ${r.best.id} ${ranks.get(r)}`)).toEqual(['constant ann 1', 'constant bob 1', 'constant cat 3', 'variable ann 1', 'variable dan 1', 'constant eve 4']);
   });
 
   it('writes CSV with quoting and reads it back; rows that are not entries are counted', () => {

@@ -54,11 +54,11 @@ function pointsOf(trace: string, board: Board, reference: Reference | null): Pla
   return points;
 }
 
-function Row({ row, rank, traces }: { row: BoardRow; rank: number; traces: ContestTrace[] }) {
+function Row({ row, traces }: { row: BoardRow; traces: ContestTrace[] }) {
   const byTrace = new Map(row.traces.map((t) => [t.trace, t]));
   return (
     <tr data-id={row.id}>
-      <td>{rank}</td>
+      <td>{row.rank}</td>
       <th scope="row">{row.id}</th>
       <td>{fixed(row.overall, 3)}</td>
       {traces.map(({ trace }) => {
@@ -94,8 +94,8 @@ function Ranking({ board }: { board: Board }) {
         </tr>
       </thead>
       <tbody>
-        {board.rows.map((r, i) => (
-          <Row key={r.id} row={r} rank={i + 1} traces={board.traces} />
+        {board.rows.map((r) => (
+          <Row key={r.id} row={r} traces={board.traces} />
         ))}
       </tbody>
     </table>

@@ -1,5 +1,5 @@
 import { Fragment, useState } from 'react';
-import { bestPerId, type BestOfId, type LeaderboardEntry } from '../../shared/relay/leaderboard.ts';
+import { bestPerId, type BestOfId, type LeaderboardEntry, ranksByServer } from '../../shared/relay/leaderboard.ts';
 import { Notices } from '../components/Notices.tsx';
 import { useNotices } from '../components/useNotices.ts';
 import { useInitialState, useUrlState } from '../components/useViewUrl.ts';
@@ -52,18 +52,6 @@ function Attempts({ of, seen }: { of: LeaderboardEntry; seen: number }) {
       <td />
     </tr>
   ));
-}
-
-/** Each row's rank among its own server's: a constant-rate and a variable-rate fetch are not raced against each other. */
-function ranksByServer(rows: readonly BestOfId[]): Map<BestOfId, number> {
-  const next = new Map<string, number>();
-  return new Map(
-    rows.map((row) => {
-      const rank = (next.get(row.best.server) ?? 0) + 1;
-      next.set(row.best.server, rank);
-      return [row, rank];
-    }),
-  );
 }
 
 function Row({ row, rank, open, toggle }: { row: BestOfId; rank: number; open: boolean; toggle: () => void }) {
