@@ -49,6 +49,11 @@ async function submitAs(id: string, cut: number): Promise<Page> {
   await page.locator('.contest-submit [data-status="scored"]').waitFor({ timeout: 120_000 });
   expect(await page.locator('.contest-submit [data-status="scored"]').innerText()).toMatch(/^Scored: Verizon-LTE-short \d+\.\d\d Mbit\/s, \d+ ms, score -?\d+\.\d{3}/);
   await page.locator('.user-editor').screenshot({ path: join(ROOT, `build/contest-editor-${id}.png`) });
+  const scored = await page.locator('.contest-submit [data-status]').innerText();
+  // after a reload the editor shows the id's latest submission again
+  await page.reload();
+  await page.getByRole('button', { name: 'Write your own controller…' }).click();
+  expect(await page.locator('.contest-submit [data-status="scored"]').innerText()).toBe(scored);
   expect(problems).toEqual([]);
   return page;
 }

@@ -5,12 +5,14 @@ import { setStudentId, useStudentId } from '../live/studentId.ts';
 import { ForgetId, TokenField, TokenShown } from './ContestToken.tsx';
 import { type Refused, relayRunsContest, submitToContest, useSubmission } from './contestApi.ts';
 import { savedToken } from './contestTokens.ts';
+import { keepLastSubmission, lastSubmission } from './lastSubmission.ts';
 import './contest.css';
 
 /**
  * *Submit to the class contest*, beside the editor when the relay runs a contest: the editor's code under
  * the student's id, then its state and scores as the relay gives them. The id's token is shown as it comes
- * and asked for when this browser keeps none; forgetting the id signs the student out of a shared PC.
+ * and asked for when this browser keeps none; forgetting the id signs the student out of a shared PC. The
+ * id's latest submission from this tab shows again after a reload.
  */
 export function ContestSubmit({ code }: { code: () => string }) {
   const id = useStudentId();
@@ -21,7 +23,7 @@ export function ContestSubmit({ code }: { code: () => string }) {
 }
 
 function Submitting({ id, code }: { id: string | null; code: () => string }) {
-  const [submission, setSubmission] = useState<string | null>(null);
+  const [submission, setSubmission] = useState<string | null>(() => id && lastSubmission(id));
   const [refused, setRefused] = useState<Refused | null>(null);
   const [busy, setBusy] = useState(false);
   const [token, setToken] = useState<string | null>(null);
@@ -46,6 +48,7 @@ function Submitting({ id, code }: { id: string | null; code: () => string }) {
     setBusy(false);
     if ('error' in r) return setRefused(r);
     setRefused(null);
+    keepLastSubmission(id, r.submission);
     setSubmission(r.submission);
     setToken(r.token);
     setTyped('');
