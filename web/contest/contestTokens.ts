@@ -1,3 +1,5 @@
+import { keptById } from './keptById.ts';
+
 /**
  * The contest tokens this browser keeps, in localStorage as `pipefill.contestToken.<id>`: only the token of
  * the id in use. A lab PC is shared, and a token left behind is a way for the next student to submit as
@@ -5,22 +7,11 @@
  * shows each token it gets, to keep elsewhere (the command line's token file holds the same string).
  */
 const PREFIX = 'pipefill.contestToken.';
+const tokens = keptById(() => localStorage, PREFIX);
 
-export function savedToken(id: string): string | undefined {
-  try {
-    return localStorage.getItem(PREFIX + id) ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export function saveToken(id: string, token: string): void {
-  try {
-    localStorage.setItem(PREFIX + id, token);
-  } catch {
-    // no storage: the next submission from this page needs the token again
-  }
-}
+/** The id's token kept here (none without storage: the next submission from this page needs the token again). */
+export const savedToken = (id: string): string | undefined => tokens.get(id) ?? undefined;
+export const saveToken = tokens.set;
 
 /** Forgets every kept token but `id`'s (every one for null). */
 export function keepOnlyTokenOf(id: string | null): void {
