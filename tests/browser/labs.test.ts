@@ -72,6 +72,9 @@ describe('the labs in Chromium', () => {
     await page.getByText('sweep 1: w must be a whole number from 1 to 1000 packets (got "1024")').waitFor();
     await page.locator('[data-param="sweep0"]').fill('4..64*2');
     await page.waitForFunction(() => new URLSearchParams(location.search).get('sw') === 'fixed:w:4..64*2');
+    // the refusal was of the sweep as it was run: typed right, nothing says it is wrong
+    await page.getByText('sweep 1: w must be').waitFor({ state: 'detached' });
+    expect(await page.locator('[role="alert"]').count()).toBe(0);
     await page.locator('[data-param="sweep0"]').fill('abc');
     expect(await page.locator('[data-param="sweep0"]').getAttribute('aria-invalid')).toBe('true');
     await page.waitForTimeout(400);
@@ -167,10 +170,22 @@ describe('the labs in Chromium', () => {
     await page.close();
   });
 
-  it('shared-bottleneck lab: the starvation preset shows the jittered Copa flow starved, with the CLI’s figures and a caption saying why', async () => {
-    const { page, problems } = await open(env.context, `${env.relay.url}/?view=shared-lab&preset=starvation`);
+  it('shared-bottleneck lab: the starvation preset, picked, shows the jittered Copa flow starved, with the CLI’s figures and a caption saying why', async () => {
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=shared-lab`);
     await page.waitForSelector('[data-testid="flow-results"]', { timeout: 60_000 });
+    // the page opens on other flows: picking the preset runs the two flows its name promises
+    expect(await page.locator('[data-testid="flow-results"] tbody tr').first().locator('td').first().innerText()).not.toContain('Copa');
+    await page.locator('[data-param="preset"]').selectOption('starvation');
     const rows = page.locator('[data-testid="flow-results"] tbody tr');
+    // the preset's own run, shown whole: Copa's rows, and no run under way
+    await page.waitForFunction(
+      () => {
+        const names = [...document.querySelectorAll('[data-testid="flow-results"] tbody tr td:first-child')].map((td) => td.textContent ?? '');
+        return names.length === 2 && names.every((n) => n.includes('Copa')) && !document.querySelector('.lab-status[data-busy]');
+      },
+      null,
+      { timeout: 60_000 },
+    );
     expect(await rows.count()).toBe(2);
     expect(await rows.nth(1).locator('td').first().innerText()).toContain('(ACKs jittered)');
     expect(await rows.nth(0).locator('td').first().innerText()).not.toContain('jittered');

@@ -103,8 +103,18 @@ describe('the measurement lab in Chromium', () => {
     const { page, problems } = await open(env.context, `${env.relay.url}/?view=measurement&bw=20&delay=30`);
     await page.locator('[data-estimate="mbps"]').getByText('truth 20 Mbit/s').waitFor();
     await page.getByLabel('hide the truth').check();
+    // what is no estimate is said beside its box as typed
+    await page.locator('[data-guess="mbps"]').fill('abc');
+    await page.locator('[data-guess="delay"]').fill('-3');
+    const said = page.locator('.your-estimate [role="alert"]');
+    expect(await said.allInnerTexts()).toEqual([
+      'your bandwidth must be a number of Mbit/s above 0 (got "abc"): it is left out of the reveal',
+      'your one-way delay must be a number of ms from 0 (got "-3"): it is left out of the reveal',
+    ]);
+    expect(await page.locator('[data-guess="mbps"]').getAttribute('aria-invalid')).toBe('true');
     await page.locator('[data-guess="mbps"]').fill('12.5');
     await page.locator('[data-guess="delay"]').fill('40');
+    expect(await said.count()).toBe(0);
     await page.locator('[data-action="reveal"]').click();
     const truth = async (estimate: string) => Number(/truth ([\d.]+)/.exec(await page.locator(`[data-estimate="${estimate}"] small`).first().innerText())![1]);
     const [mbps, delay] = [await truth('mbps'), await truth('delay')];

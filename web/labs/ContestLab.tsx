@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { USER_SCHEME_ID } from '../../shared/controllers/userInstalled.ts';
 import { flow } from '../../shared/scenarios/presets.ts';
 import { contestOn } from '../../shared/scenarios/contestOn.ts';
@@ -86,6 +86,10 @@ export function ContestLab() {
   const runner = useSweepRunner();
   const { uploads, upload } = useUploads((m) => runner.setErrors([m]), setTrace);
   useSweepsInUrl(trace, sweeps);
+  const { setErrors } = runner;
+  // What Run refused, or a run failed with, is of the sweeps as they were: edited, each box says its own.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cleared as the sweeps change.
+  useEffect(() => setErrors([]), [sweeps]);
 
   const start = (runs: SweepRun[]) => {
     const durationOf = (name: string) => uploads.find((u) => `upload:${u.name}` === name)?.durationMs ?? 0;

@@ -99,11 +99,12 @@ function useFlows(initial: ReturnType<typeof useInitialState>) {
     { preset, f: flows.map((f) => [f.scheme, f.startMs, f.bytes]), gs: grid.schemes.map((s) => [s]), gl: grid.link },
     [...flows.map((f) => f.scheme), ...grid.schemes].includes(USER_SCHEME_ID),
   );
-  // Another preset keeps each flow's controller, with the file sizes and start times made for its link.
+  // Another link keeps each flow's controller, with the file sizes and start times made for it. The
+  // starvation preset is a lesson of its own scheme's, which its name promises: picked, it runs two of them
+  // (the table then changes them, for the same experiment with another scheme).
   const choosePreset = (id: string) => {
     setPreset(id);
-    const schemes = flows.map((f) => f.scheme);
-    setFlows(presetFlows(id, schemes));
+    setFlows(presetFlows(id, id === STARVATION.id ? undefined : flows.map((f) => f.scheme)));
   };
   return { preset, flows, setFlows, choosePreset, grid, setGrid };
 }
