@@ -20,6 +20,20 @@ describe('the reliable-transport lab explains its matrix', () => {
       /^\d+ of 10 seeds ran past the harness's 30 s limit: RFC 6298 backoff doubled the timer after each timeout in a row, up to \d+ s: with 50% loss each way a packet and its ACK both get through 25% of the time/,
     );
     expect(await page.locator(caption(1)).count()).toBe(0);
+    // the verdict's columns are over every seed, the figures beside them seed 1's, and the headings say so
+    expect(await page.locator('[data-testid="matrix"] thead tr.column-groups th').allInnerTexts()).toEqual(['over its 10 seeds', 'seed 1 (the run a click opens)']);
+    expect(await page.locator('[data-testid="matrix"] thead tr:not(.column-groups) th').allInnerTexts()).toEqual([
+      '#',
+      'group',
+      'test',
+      'result',
+      'pass rate',
+      'grade spread',
+      'time s',
+      'bytes on the wire',
+      'retransmissions',
+      'grade',
+    ]);
 
     await page.locator('select[data-param="scheme"]').selectOption('fixed-timer');
     await page.waitForSelector(done('21'), { timeout: 60_000 });

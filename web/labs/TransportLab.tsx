@@ -73,7 +73,11 @@ const LINK_MODEL_NOTE: Record<LinkModel, string> = {
 
 type Verdicts = (i: number) => ReturnType<typeof rowVerdict> | null;
 
-/** One line per row: seed 1's figures, and the verdict, pass rate and grade spread over every seed. */
+/**
+ * One line per row: the verdict, pass rate and grade spread over every seed, then seed 1's figures (the
+ * run a click opens), each set under a heading that says which: a row that timed out on some seeds may
+ * have taken seed 1 17 s.
+ */
 function MatrixTable({
   results,
   verdictOf,
@@ -90,17 +94,26 @@ function MatrixTable({
   return (
     <table className="results matrix" data-testid="matrix">
       <thead>
+        <tr className="column-groups">
+          <td colSpan={3} />
+          <th colSpan={3} scope="colgroup">
+            over its {MATRIX_SEEDS} seeds
+          </th>
+          <th colSpan={4} scope="colgroup">
+            seed 1 (the run a click opens)
+          </th>
+        </tr>
         <tr>
           <th>#</th>
           <th>group</th>
           <th>test</th>
           <th>result</th>
+          <th>pass rate</th>
+          <th>grade spread</th>
           <th>time s</th>
           <th>bytes on the wire</th>
           <th>retransmissions</th>
           <th>grade</th>
-          <th>pass rate</th>
-          <th>grade spread</th>
         </tr>
       </thead>
       <tbody>
@@ -115,12 +128,12 @@ function MatrixTable({
                 <td>{row.group}</td>
                 <td>{row.name}</td>
                 <td className={v ? (v.passed === v.seeds ? 'pass' : 'fail') : ''}>{v ? <Verdict passed={v.passed} seeds={v.seeds} timedOut={v.timedOut} /> : '…'}</td>
+                <td>{v ? `${v.passed}/${v.seeds}` : ''}</td>
+                <td>{v?.spread ?? ''}</td>
                 <td>{r ? fixed(r.seconds, 3) : ''}</td>
                 <td>{r ? Math.round(r.overhead * FILE_SIZES[row.size]) : ''}</td>
                 <td>{r?.retransmissions ?? ''}</td>
                 <td>{r?.grade ? <Explained text={gradeExplanation(r.grade)}>{r.grade.label}</Explained> : ''}</td>
-                <td>{v ? `${v.passed}/${v.seeds}` : ''}</td>
-                <td>{v?.spread ?? ''}</td>
               </tr>
               {caption && (
                 <tr className="row-caption" data-caption-row={i + 1}>
@@ -200,7 +213,7 @@ export function TransportLab() {
       {selected !== null && (
         <section className="row-run" aria-label={`Run of row ${selected + 1}`} ref={runSection}>
           <h2>
-            Row {selected + 1}: {MATRIX[selected].name} <small>· {findScheme(scheme, pageSchemes())?.title}</small>
+            Row {selected + 1}: {MATRIX[selected].name} <small>· {findScheme(scheme, pageSchemes())?.title} · seed 1</small>
           </h2>
           <RunCharts charts={charts} domain={domain ?? [0, view?.series.endMs ?? 1]} tNow={Infinity} onZoom={setDomain} />
         </section>
