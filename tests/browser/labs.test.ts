@@ -110,7 +110,7 @@ describe('the labs in Chromium', () => {
       );
     await expect.poll(async () => (await pixels()).every((p) => p > 100), { timeout: 10_000 }).toBe(true);
     const r = summarize(runScenario(matrixRun(MATRIX[18], 'reno', {}, 1, 'netem'), loadTrace)).flows[0].reliable!;
-    expect(await page.locator('tr[data-row="19"] td').nth(7).innerText()).toBe(r.grade!.label);
+    expect(await page.locator('tr[data-row="19"] td').nth(9).innerText()).toBe(r.grade!.label);
     expect(page.url()).toContain('row=19');
     expect(problems).toEqual([]);
     await page.close();

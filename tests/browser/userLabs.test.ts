@@ -50,9 +50,9 @@ describe("the user's controller in the labs", () => {
     const { page, problems } = await withSavedController('?view=transport-lab');
     await page.locator('select[aria-label="controller"]').selectOption('user');
     // the matrix of the scheme shown first finishes too: wait for the user's row, then for the whole matrix
-    await page.waitForFunction((w) => document.querySelector('tr[data-row="1"] td:nth-child(5)')?.textContent === w, want, { timeout: 120_000 });
+    await page.waitForFunction((w) => document.querySelector('tr[data-row="1"] td:nth-child(7)')?.textContent === w, want, { timeout: 120_000 });
     await page.waitForFunction(() => /rows pass/.test(document.querySelector('[data-testid="matrix-status"]')?.textContent ?? ''), undefined, { timeout: 120_000 });
-    expect(await page.locator('tr[data-row="1"] td').nth(4).innerText()).toBe(want);
+    expect(await page.locator('tr[data-row="1"] td').nth(6).innerText()).toBe(want);
     // the address is written once the page settles: a busy page writes it a little later
     await expect.poll(() => new URL(page.url()).searchParams.get('scheme')).toBe('user');
     await page.locator('tr[data-row="1"]').click();

@@ -38,6 +38,11 @@ export class WorkerPool {
   private readonly workers = {} as Record<Slot, WorkerLike>;
   /** Sides whose sandboxed worker failed: the next request starts a fresh one. */
   private readonly failed = new Set<Slot>();
+  /**
+   * Sides whose sandboxed worker has loaded the user's code: a run without it gets a fresh worker, where
+   * nothing that code left behind (a built-in it patched) runs.
+   */
+  private readonly ranCode = new Set<Slot>();
   private readonly networked: Partial<Record<Slot, WorkerLike>> = {};
   /** Which of a side's workers drew its latest run, and so holds it for exports. */
   private readonly drawnBy: Record<Slot, 'sandboxed' | 'networked'> = { a: 'sandboxed', b: 'sandboxed' };
@@ -72,7 +77,7 @@ export class WorkerPool {
   }
 
   private listen(slot: Slot, w: WorkerLike, networked: boolean): WorkerLike {
-    w.onmessage = (e: { data: WorkerResponse }) => this.receive(e.data);
+    w.onmessage = (e: { data: WorkerResponse }) => this.receive(e.data, slot, networked);
     w.onerror = (e) => {
       if (!networked) this.failed.add(slot);
       for (const [id, x] of this.waiting) if (x.slot === slot && x.networked === networked) this.settle(id, { id, kind: 'error', message: e.message || 'the worker failed' });
@@ -84,21 +89,34 @@ export class WorkerPool {
    * The worker a request goes to: live fetches (and the exports of their runs) to the networked one. A
    * sandboxed worker that failed (one that never started among them) is replaced by the next request.
    */
-  private workerFor(slot: Slot, kind: RequestKind): WorkerLike {
+  private workerFor(slot: Slot, req: WorkerRequest): WorkerLike {
+    const { kind } = req;
     // a live run's view comes whole: only the sandboxed worker is asked for dots
     const networked = NETWORKED.has(kind) || (kind === 'export' && this.drawnBy[slot] === 'networked');
-    if (!networked && this.failed.has(slot)) {
-      this.workers[slot].terminate();
-      this.start(slot);
+    if (!networked) {
+      const code = 'spec' in req && req.spec !== undefined && 'code' in req.spec && req.spec.code !== undefined;
+      if (this.failed.has(slot) || (this.ranCode.has(slot) && !code && !ASIDES.has(kind))) this.replace(slot);
+      if (code) this.ranCode.add(slot);
+      return this.workers[slot];
     }
-    if (!networked) return this.workers[slot];
     this.networked[slot] ??= this.listen(slot, networkWorker(simWorkerUrl, `live ${slot}`), true);
     return this.networked[slot];
   }
 
-  private receive(m: WorkerResponse): void {
-    const w = this.waiting.get(m.id);
-    if (!w) return;
+  /** A side's sandboxed worker ended and a fresh one in its place: what it still owed is answered now. */
+  private replace(slot: Slot): void {
+    this.workers[slot].terminate();
+    this.dogs[slot].stop();
+    for (const [id, w] of this.waiting)
+      if (w.slot === slot && !w.networked) this.settle(id, ASIDES.has(w.req.kind) ? { id, kind: 'error', message: 'the worker of the side was replaced' } : { id, kind: 'superseded' });
+    this.ranCode.delete(slot);
+    this.start(slot);
+  }
+
+  /** What a worker sent: answers to requests made of it alone (the user's code runs there, and may post anything). */
+  private receive(m: WorkerResponse, slot: Slot, networked: boolean): void {
+    const w = typeof m?.id === 'number' ? this.waiting.get(m.id) : undefined;
+    if (!w || w.slot !== slot || w.networked !== networked) return;
     if (m.kind === 'beat') return this.dogs[w.slot].beat(m.id, m.callback, m.entered);
     if (m.kind === 'checked') {
       w.onChecked?.(m.result);
@@ -171,9 +189,9 @@ export class WorkerPool {
     const id = this.nextId++;
     if (!ASIDES.has(req.kind)) this.latest[slot] = id;
     if (req.kind === 'run' || req.kind === 'replay' || req.kind === 'live') this.drawnBy[slot] = req.kind === 'live' ? 'networked' : 'sandboxed';
-    const worker = this.workerFor(slot, req.kind);
     const live = req.kind === 'live' ? this.liveController(slot, id) : null;
     const message = { ...req, id, ...(live && { controller: live.port }) } as WorkerRequest;
+    const worker = this.workerFor(slot, message);
     return new Promise((resolve) => {
       this.waiting.set(id, { slot, networked: worker !== this.workers[slot], req: message, controller: live?.worker, onView, ...hooks, resolve: resolve as (r: WorkerResponse) => void });
       worker.postMessage(message, live ? [live.port] : []);

@@ -2,6 +2,7 @@ import { BUNDLED_TRACES, bundledTraceFiles } from '../../shared/scenarios/preset
 import { heldUntil } from './heldPoster.ts';
 import { sandboxWindow } from './frameReady.ts';
 import { PORT_MESSAGE } from './sandboxFrame.ts';
+import { TraceAsks } from './traceAsks.ts';
 
 /** What the pools use of a worker: one in the sandbox frame and one of the page's own both fit. */
 export interface WorkerLike {
@@ -86,6 +87,7 @@ abstract class PageEnd implements WorkerLike {
   protected readonly theirs: MessagePort;
   /** Posts into the port, once the traces sent unasked are there. */
   private readonly post: (m: unknown, transfer?: Transferable[]) => void;
+  private readonly asks = new TraceAsks();
   abstract terminate(): void;
 
   constructor(traces: readonly string[]) {
@@ -93,7 +95,7 @@ abstract class PageEnd implements WorkerLike {
     this.port = port1;
     this.theirs = port2;
     port1.onmessage = (e) => this.receive(e.data);
-    const sent = Promise.all(traces.map((name) => this.sendTrace(name)));
+    const sent = Promise.all(traces.map((name) => this.answer(name)));
     // The runs wait for these: the page renders once they are sent, not before (its render would hold them up).
     if (traces.length > 0) handingOver(sent);
     this.post = heldUntil(sent, (m, transfer) => port1.postMessage(m, transfer));
@@ -108,18 +110,21 @@ abstract class PageEnd implements WorkerLike {
   private receive(data: unknown): void {
     if (typeof data !== 'object' || data === null) return;
     if (!isTraceAsk(data)) return this.onmessage?.({ data: data as never });
-    this.sendTrace(data.name);
+    void this.answer(data.name);
   }
 
-  /** Straight into the port: a trace goes ahead of what is held. */
-  private sendTrace(name: string): Promise<void> {
-    return traceFile(name).then(
-      (file) => {
-        const bytes = file.slice(0);
-        this.port.postMessage({ id: 0, kind: 'trace', name, bytes } satisfies TraceAnswer, [bytes]);
-      },
-      (e: Error) => this.port.postMessage({ id: 0, kind: 'trace', name, error: e.message } satisfies TraceAnswer),
-    );
+  /** Straight into the port, as TraceAsks says: a trace goes ahead of what is held. */
+  private async answer(name: string): Promise<void> {
+    const take = this.asks.take(name);
+    if (take === 'drop') return;
+    if (take !== 'send') return this.port.postMessage({ id: 0, kind: 'trace', name, error: take.error } satisfies TraceAnswer);
+    try {
+      const bytes = (await traceFile(name)).slice(0);
+      this.port.postMessage({ id: 0, kind: 'trace', name, bytes } satisfies TraceAnswer, [bytes]);
+    } catch (e) {
+      this.asks.failedWith(name, (e as Error).message);
+      this.port.postMessage({ id: 0, kind: 'trace', name, error: (e as Error).message } satisfies TraceAnswer);
+    }
   }
 
   protected failed(message: string): void {
