@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeFromQuery } from '../../web/state/view.ts';
+import { codeFromQuery, codeToQuery } from '../../web/state/view.ts';
 import { HANG_MS } from '../../web/worker/watchdog.ts';
 import { playground } from '../helpers/page.ts';
 
@@ -53,6 +53,37 @@ const runNames = (rows: string[]) => rows.map((r) => r.split('\t')[0].replace(/ 
 
 /** The code a lab's link carries, read as a page would. */
 const codeIn = (url: string) => codeFromQuery(new URL(url).search);
+
+describe("a link's controller and the user's own", () => {
+  it("keeps the user's own text aside when a link's code takes the editor, to put back or let go", async () => {
+    const MINE = SIX.replace("'Six in flight'", "'My homework'");
+    const link = `${env.relay.url}/?${codeToQuery(SIX, new URLSearchParams({ a: 'user' }))}`;
+    const { page, problems, close } = await fresh(env.browser, link, MINE);
+    await page.getByRole('button', { name: 'Write your own controller…' }).click();
+    const editor = page.locator('.user-editor .cm-content');
+    await editor.getByText("title: 'Six in flight'").waitFor();
+    const kept = () => page.evaluate(() => [localStorage.getItem('pipefill.controller'), localStorage.getItem('pipefill.controller.beforeLink')]);
+    expect(await kept()).toEqual([SIX, MINE]);
+    // still offered after a reload: the link's code is saved now, the user's own kept aside
+    await page.reload();
+    await page.getByRole('button', { name: 'Write your own controller…' }).click();
+    const offer = page.getByTestId('own-before-link');
+    expect(await offer.innerText()).toBe('A link’s controller took the editor’s place of yours, which is kept. Put mine back Keep the link’s');
+    await offer.getByRole('button', { name: 'Put mine back' }).click();
+    await editor.getByText("title: 'My homework'").waitFor();
+    expect(await offer.count()).toBe(0);
+    expect(await kept()).toEqual([MINE, null]);
+    // its own controller is the one the runs use now
+    await page.locator('select[data-param="a.scheme"] option', { hasText: 'My homework' }).waitFor({ state: 'attached' });
+    // the same link again, and the link's code kept this time
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Write your own controller…' }).click();
+    await offer.getByRole('button', { name: 'Keep the link’s' }).click();
+    expect(await kept()).toEqual([SIX, null]);
+    expect(problems).toEqual([]);
+    await close();
+  }, 120_000);
+});
 
 describe("lab links with the user's controller", () => {
   it('contest lab: the link carries the code, and a fresh profile makes the same sweep', async () => {

@@ -1,4 +1,4 @@
-import { keptById } from './keptById.ts';
+import { keptById } from '../app/keptById.ts';
 
 /**
  * The contest tokens this browser keeps, in localStorage as `pipefill.contestToken.<id>`: only the token of

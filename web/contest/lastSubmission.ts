@@ -1,4 +1,4 @@
-import { keptById } from './keptById.ts';
+import { keptById } from '../app/keptById.ts';
 
 /**
  * The latest submission this tab made under each id, in sessionStorage as `pipefill.contestSubmission.<id>`:

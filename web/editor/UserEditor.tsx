@@ -11,7 +11,7 @@ import type { Experiment } from '../state/experiment.ts';
 import type { EditorProps } from './LazyEditor.tsx';
 import { EXAMPLE } from './example.ts';
 import './editor.css';
-import { currentText, type EditorState, install, setText, showEditor, useEditorState } from './userCode.ts';
+import { currentText, type EditorState, install, letGoOwnText, putBackOwnText, setText, showEditor, useEditorState } from './userCode.ts';
 import { pageSchemes } from './userCode.ts';
 
 type UserCodeError = EditorState['error'];
@@ -122,6 +122,17 @@ export function UserEditor({ e, set, checkAndRun }: EditorProps) {
         </button>
       </header>
       <ContestSubmit code={currentText} />
+      {st.ownBeforeLink !== null && (
+        <p className="hint" data-testid="own-before-link">
+          A link’s controller took the editor’s place of yours, which is kept.{' '}
+          <button type="button" className="link" onClick={() => void putBackOwnText()}>
+            Put mine back
+          </button>{' '}
+          <button type="button" className="link" onClick={letGoOwnText}>
+            Keep the link’s
+          </button>
+        </p>
+      )}
       {st.error && (
         <p className="error" role="alert" data-testid="editor-error">
           {st.error.message}

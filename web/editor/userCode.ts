@@ -7,6 +7,7 @@ import type { CheckMessage } from '../worker/userCheck.ts';
 import type { CheckResult } from '../worker/userModule.ts';
 import { userCodeWorker, type WorkerLike } from '../worker/sandboxHost.ts';
 import userCheckUrl from '../worker/userCheck.ts?worker&url';
+import { keptById } from '../app/keptById.ts';
 import { EXAMPLE } from './example.ts';
 
 /**
@@ -16,6 +17,10 @@ import { EXAMPLE } from './example.ts';
  */
 
 const STORAGE_KEY = 'pipefill.controller';
+/** Where the user's own text waits while a link's code is in the editor. */
+const OWN_BEFORE_LINK_KEY = 'pipefill.controller.beforeLink';
+/** This browser's storage of the editor's texts (none: the text lives for this page only). */
+const kept = keptById(() => localStorage, '');
 /** Longest the check of a text may take (loading, one create, one windowSize) before its worker is replaced. */
 export const CHECK_BUDGET_MS = 2000;
 
@@ -29,9 +34,11 @@ export interface EditorState {
   /** Whether the editor panel is shown, and which side "Run" puts the controller on. */
   open: boolean;
   target: 'a' | 'b';
+  /** The user's own text that a link's code replaced in the editor, kept until put back or let go. */
+  ownBeforeLink: string | null;
 }
 
-let state: EditorState = { text: EXAMPLE, installed: null, declared: null, error: null, open: false, target: 'a' };
+let state: EditorState = { text: EXAMPLE, installed: null, declared: null, error: null, open: false, target: 'a', ownBeforeLink: null };
 const listeners = new Set<() => void>();
 
 function update(next: Partial<EditorState>): void {
@@ -66,11 +73,7 @@ function schemesOf(declared: UserScheme | null): SchemeCatalogue {
 export const currentText = () => state.text;
 
 export function setText(text: string): void {
-  try {
-    localStorage.setItem(STORAGE_KEY, text);
-  } catch {
-    // storage full or disabled: the text lives for this page only
-  }
+  kept.set(STORAGE_KEY, text);
   update({ text });
 }
 
@@ -171,18 +174,32 @@ export async function install(source: string, checkIn: (source: string) => Promi
  */
 export async function restoreUserCode(search: string): Promise<void> {
   const fromLink = codeFromQuery(search);
-  let saved: string | null = null;
-  try {
-    saved = localStorage.getItem(STORAGE_KEY);
-  } catch {
-    // no storage: start from the example
-  }
-  const text = 'code' in fromLink && fromLink.code !== null ? fromLink.code : saved;
+  const saved = kept.get(STORAGE_KEY);
+  const linked = 'code' in fromLink ? fromLink.code : null;
+  // a link's code takes the editor, as it runs; the user's own text is kept aside, to put back
+  if (linked !== null && saved !== null && saved !== linked && saved !== EXAMPLE) kept.set(OWN_BEFORE_LINK_KEY, saved);
+  update({ ownBeforeLink: kept.get(OWN_BEFORE_LINK_KEY) });
+  const text = linked ?? saved;
   if (text !== null) setText(text);
   // The page's notices say what the damage does to the runs; the editor says what it shows instead.
   const shows = saved !== null ? 'your own controller, as this browser saved it' : 'the example';
   if ('error' in fromLink) update({ error: { ok: false, message: `This link's controller code is damaged, so the editor shows ${shows}, not the link's.`, line: null, column: null }, open: true });
   else if (text !== null && !(await install(text))) update({ open: true });
+}
+
+/** Puts the user's own text, which a link's code replaced, back in the editor, and installs it. */
+export async function putBackOwnText(): Promise<void> {
+  const own = state.ownBeforeLink;
+  if (own === null) return;
+  letGoOwnText();
+  setText(own);
+  if (!(await install(own))) update({ open: true });
+}
+
+/** Keeps the link's code: the user's own text, kept aside, goes. */
+export function letGoOwnText(): void {
+  kept.remove(OWN_BEFORE_LINK_KEY);
+  update({ ownBeforeLink: null });
 }
 
 /**

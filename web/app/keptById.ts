@@ -18,5 +18,12 @@ export function keptById(storage: () => Storage, prefix: string) {
         // kept nowhere: see above
       }
     },
+    remove(id: string): void {
+      try {
+        storage().removeItem(prefix + id);
+      } catch {
+        // nothing was kept
+      }
+    },
   };
 }
