@@ -25,6 +25,13 @@ export interface LoadedModule {
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
+/**
+ * What a controller may declare, well above any built-in's (7 parameters, 147 characters of doc, 3
+ * choices): the page builds a slider per parameter and shows every doc, and a link's code that declared
+ * thousands stalled the page. More parameters or choices are refused; longer texts are cut.
+ */
+export const DECLARED_LIMITS = { params: 32, choices: 32, choiceChars: 64, docChars: 500, unitChars: 32 } as const;
+
 /** One declared parameter, checked: a number (min ≤ default ≤ max, step > 0) or a choice. */
 function checkSpec(p: unknown, i: number, seen: Set<string>): ParamSpec {
   const bad = (what: string) => new UserCodeError(`params[${i}]${isObject(p) && typeof p.name === 'string' ? ` (${p.name})` : ''}: ${what}`);
@@ -33,9 +40,11 @@ function checkSpec(p: unknown, i: number, seen: Set<string>): ParamSpec {
   if (typeof name !== 'string' || !/^[A-Za-z]\w{0,31}$/.test(name)) throw bad('name must be an identifier (a letter, then letters, digits or _)');
   if (seen.has(name)) throw bad('the name is declared twice');
   seen.add(name);
-  const docText = typeof doc === 'string' ? doc : '';
+  const docText = typeof doc === 'string' ? doc.slice(0, DECLARED_LIMITS.docChars) : '';
   if (Array.isArray(p.choices)) {
+    if (p.choices.length > DECLARED_LIMITS.choices) throw bad(`declares ${p.choices.length} choices: at most ${DECLARED_LIMITS.choices}`);
     const choices = p.choices.map(String);
+    if (choices.some((c) => c.length > DECLARED_LIMITS.choiceChars)) throw bad(`a choice is longer than ${DECLARED_LIMITS.choiceChars} characters`);
     if (choices.length === 0 || !choices.includes(String(p.default))) throw bad('default must be one of the choices');
     return { name, kind: 'choice', choices, default: String(p.default), doc: docText };
   }
@@ -45,7 +54,7 @@ function checkSpec(p: unknown, i: number, seen: Set<string>): ParamSpec {
   if (p.default < min || p.default > max) throw bad(`default ${p.default} is outside ${min}…${max}`);
   // what its 0 stands for, as a built-in says it (a copy of the BDP estimator keeps "auto")
   const zero = typeof p.zero === 'string' && p.zero !== '' ? { zero: p.zero.slice(0, 32) } : {};
-  return { name, kind: 'number', unit: typeof p.unit === 'string' ? p.unit : '', min, max, step, default: p.default, doc: docText, ...zero };
+  return { name, kind: 'number', unit: typeof p.unit === 'string' ? p.unit.slice(0, DECLARED_LIMITS.unitChars) : '', min, max, step, default: p.default, doc: docText, ...zero };
 }
 
 /** The scheme a loaded module declares; a malformed export throws with what is wrong. */
@@ -65,6 +74,7 @@ function checkedScheme(m: LoadedModule): UserScheme {
   if (!Array.isArray(e.params)) throw new UserCodeError('params must be an array (it may be empty)');
   if (typeof e.create !== 'function') throw new UserCodeError('create must be a function create(params) returning the controller');
   if (e.mode !== undefined && e.mode !== 'window' && e.mode !== 'burst') throw new UserCodeError('mode, if given, must be "window" or "burst"');
+  if (e.params.length > DECLARED_LIMITS.params) throw new UserCodeError(`params declares ${e.params.length} parameters: a controller takes at most ${DECLARED_LIMITS.params}`);
   const seen = new Set<string>();
   const params = e.params.map((p, i) => checkSpec(p, i, seen));
   const create = e.create as (p: ParamValues, random: () => number) => unknown;

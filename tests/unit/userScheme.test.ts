@@ -132,6 +132,15 @@ describe('a user controller', () => {
     expect(await failure(() => load(controller(BASE, "[{ name: 'w', min: 5, max: 1, step: 1, default: 2 }]")))).toBe('your controller: params[0] (w): needs min ≤ max and step > 0');
     expect(await failure(() => load(controller(BASE, "[{ name: 'w', min: 1, max: 9, step: 1, default: 20 }]")))).toBe('your controller: params[0] (w): default 20 is outside 1…9');
     expect(await failure(() => load(controller(BASE, "[{ name: 'k', choices: ['x'], default: 'y' }]")))).toBe('your controller: params[0] (k): default must be one of the choices');
+    // what the page builds a control for is bounded: more is refused, longer texts are cut
+    const many = JSON.stringify(Array.from({ length: 33 }, (_, i) => ({ name: `p${i}`, min: 0, max: 1, step: 1, default: 0 })));
+    expect(await failure(() => load(controller(BASE, many)))).toBe('your controller: params declares 33 parameters: a controller takes at most 32');
+    const choices = JSON.stringify([{ name: 'k', choices: Array.from({ length: 33 }, (_, i) => `c${i}`), default: 'c0' }]);
+    expect(await failure(() => load(controller(BASE, choices)))).toBe('your controller: params[0] (k): declares 33 choices: at most 32');
+    expect(await failure(() => load(controller(BASE, `[{ name: 'k', choices: ['${'x'.repeat(65)}'], default: 'x' }]`)))).toBe('your controller: params[0] (k): a choice is longer than 64 characters');
+    await load(controller(BASE, `[{ name: 'w', unit: '${'u'.repeat(40)}', min: 1, max: 9, step: 1, default: 2, doc: '${'d'.repeat(600)}' }]`));
+    const [w] = findScheme('user', schemes)!.params;
+    expect([w.doc.length, w.kind === 'number' && w.unit.length]).toEqual([500, 32]);
     const noAck = await load(controller(`      windowSize() { return w; },\n      onTimeout(now) {},`));
     expect(await failure(() => run(noAck))).toBe('your controller in create: the controller create returns has no onAck() method');
   });
