@@ -15,6 +15,12 @@ export const COLORS = {
   ink: '#1d2430',
 };
 
+/**
+ * Colours for many things on one chart (the shared lab's flows, a class's students, the scoreboard's
+ * schemes), in the order they are handed out: no two of them alike (sky blue stays out, beside blue).
+ */
+export const MANY_COLORS = [COLORS.blue, COLORS.vermillion, COLORS.green, COLORS.purple, COLORS.orange, COLORS.ink, COLORS.olive, COLORS.grey];
+
 /** The two sides of a comparison: colour and marker shape both tell them apart. */
 export const SIDE_STYLE = {
   a: { color: COLORS.blue, marker: 'circle' as const, name: 'A' },

@@ -3,7 +3,7 @@ import type { Board, BoardRow, ContestTrace, Reference } from '../../shared/cont
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { fixed } from '../../shared/text/figures.ts';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
-import { COLORS } from '../charts/palette.ts';
+import { COLORS, MANY_COLORS } from '../charts/palette.ts';
 import { useContest } from './contestApi.ts';
 import { RevealHeldOut } from './RevealHeldOut.tsx';
 import './contest.css';
@@ -14,7 +14,7 @@ import './contest.css';
  * ranking, sized for a projector at 1280×720.
  */
 
-const STUDENT_COLORS = [COLORS.blue, COLORS.vermillion, COLORS.green, COLORS.purple, COLORS.sky, COLORS.orange, COLORS.olive];
+const STUDENT_COLORS = MANY_COLORS.slice(0, 7);
 
 /** How many students are ranked, waiting, and only failed, in words. */
 export function standing(board: Board): string {

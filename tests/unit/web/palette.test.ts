@@ -3,7 +3,7 @@ import { EventLog } from '../../../shared/log/eventLog.ts';
 import { ESTIMATES, K } from '../../../shared/log/kinds.ts';
 import { runSeries } from '../../../shared/metrics/series.ts';
 import { type ChartDef, chartsOf, overlayOf } from '../../../web/app/layers.ts';
-import { channels, COLORS, SIDE_STYLE } from '../../../web/charts/palette.ts';
+import { channels, COLORS, MANY_COLORS, SIDE_STYLE } from '../../../web/charts/palette.ts';
 import type { Layer } from '../../../web/charts/painter.ts';
 import { SWEEP_COLORS } from '../../../web/labs/contest/pointStyle.ts';
 
@@ -103,5 +103,22 @@ describe('the palette', () => {
 
   it('the contest lab’s sweeps keep apart under deuteranopia too', () => {
     for (const [i, a] of SWEEP_COLORS.entries()) for (const b of SWEEP_COLORS.slice(i + 1)) expect(deuteranopeDistance(a, b), `${a} and ${b}`).toBeGreaterThan(15);
+  });
+});
+
+/** How far apart two colours look: CIE76 ΔE. */
+const distance = (a: string, b: string) => {
+  const [p, q] = [a, b].map((h) => lab(channels(h).map(linear)));
+  return Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+};
+
+describe('the colours of many things on one chart', () => {
+  it('are each at least 30 apart (blue and sky blue, 25 apart, read as one in the scoreboard) and 11 apart to a deuteranope', () => {
+    for (const [i, a] of MANY_COLORS.entries())
+      for (const b of MANY_COLORS.slice(i + 1)) {
+        expect(distance(a, b), `${a} ${b}`).toBeGreaterThanOrEqual(30);
+        expect(deuteranopeDistance(a, b), `${a} ${b}`).toBeGreaterThanOrEqual(11);
+      }
+    expect(distance(COLORS.blue, COLORS.sky)).toBeLessThan(30);
   });
 });

@@ -119,7 +119,13 @@ export function SweepSettings({ trace, setTrace, uploads, onUpload, sweeps, setS
       <button type="button" className="primary" onClick={onSweep} disabled={running} data-action="sweep">
         Run sweep
       </button>
-      <button type="button" onClick={onScoreboard} disabled={running} data-action="scoreboard">
+      <button
+        type="button"
+        onClick={onScoreboard}
+        disabled={running}
+        data-action="scoreboard"
+        title="Every built-in scheme made for a contest link, at its defaults: all but the offset server's, the transport matrix's fixed timer, and DCTCP and Prague, which on the contest's drop-tail queue (it marks nothing) are Reno"
+      >
         Scoreboard of the built-in schemes
       </button>
       {running && (

@@ -1,10 +1,10 @@
-import { COLORS } from '../../charts/palette.ts';
+import { MANY_COLORS } from '../../charts/palette.ts';
 import type { SweepResult } from './useSweepRunner.ts';
 
-export const SWEEP_COLORS = [COLORS.blue, COLORS.vermillion, COLORS.green, COLORS.purple];
+export const SWEEP_COLORS = MANY_COLORS.slice(0, 4);
 
 /** The scoreboard's colours: with two marker shapes, a dozen schemes each get a look of their own. */
-const BOARD_COLORS = [...SWEEP_COLORS, COLORS.orange, COLORS.sky];
+const BOARD_COLORS = MANY_COLORS.slice(0, 6);
 const BOARD_MARKERS = ['circle', 'square'] as const;
 
 /**

@@ -4,7 +4,7 @@ import { STARVATION } from '../../../shared/scenarios/starvation.ts';
 import { bitrate, fixed } from '../../charts/format.ts';
 import type { Layer } from '../../charts/painter.ts';
 import { flowsUnit } from './rateUnit.ts';
-import { COLORS } from '../../charts/palette.ts';
+import { COLORS, MANY_COLORS } from '../../charts/palette.ts';
 import { SchemeSelect } from '../../components/SchemeSelect.tsx';
 import { FLOW_BYTES, FLOW_START, windowSchemes } from '../../state/labs.ts';
 import { NumberBox } from '../../components/ParamControl.tsx';
@@ -18,7 +18,7 @@ export interface FlowDef {
   bytes: number;
 }
 
-export const FLOW_COLORS = [COLORS.blue, COLORS.vermillion, COLORS.green, COLORS.purple, COLORS.orange, COLORS.sky, COLORS.ink, COLORS.olive];
+export const FLOW_COLORS = MANY_COLORS;
 
 /**
  * Chart layers of a shared-bottleneck run: each flow's throughput (`perMbps` units to the Mbit/s, so a
