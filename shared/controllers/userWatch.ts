@@ -1,3 +1,5 @@
+import { wallNow } from './wallClock.ts';
+
 /**
  * A hang the loop guard cannot see (a regular expression that backtracks for ever, a huge built-in call)
  * never returns to it, so only the thread that waits on the worker can end it. It learns that user code
@@ -35,8 +37,8 @@ export function watched(name: string): void {
   }
   // the clock is read once every 1024 callbacks
   watch.next = Math.min(entered + 1024, watch.probeFrom);
-  // biome-ignore lint/style/noRestrictedGlobals: beats are paced in wall time for the thread that watches for hangs: they never change a run’s figures
-  const now = Date.now();
+  // beats are paced in wall time for the thread that watches for hangs
+  const now = wallNow();
   if (now - watch.lastBeat < BEAT_MS) return;
   watch.lastBeat = now;
   beat(name, entered - from);

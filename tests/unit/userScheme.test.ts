@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { findScheme, SCHEMES, type SchemeCatalogue, withUserScheme } from '../../shared/controllers/registry.ts';
 import { prepareUserCode, UserCodeError } from '../../shared/controllers/userCode.ts';
 import { CALLBACK_BUDGET_MS } from '../../shared/controllers/userInstalled.ts';
+import { wallClock } from '../../shared/controllers/wallClock.ts';
 import { contest, flow } from '../../shared/scenarios/presets.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
@@ -113,6 +114,17 @@ describe('a user controller', () => {
     expect(Date.now() - t0).toBeLessThan(CALLBACK_BUDGET_MS + 1000);
   });
 
+  it('stops an endless loop whose code stopped Date.now first: the guard reads the clock as the model found it', async () => {
+    const now = Date.now;
+    try {
+      // bounded by a clock of its own, so that a guard that missed it would end in an answer, not in a hang
+      const id = await load(controller(`      windowSize() { return w; },\n      onAck(ack) { if (w++ > 4) return; Date.now = () => 0; const t = performance.now(); while (performance.now() - t < ${3 * CALLBACK_BUDGET_MS}) {} },\n      onTimeout(now) {},`));
+      expect(await failure(() => run(id))).toBe(`your controller in onAck: ran longer than its ${CALLBACK_BUDGET_MS} ms budget (an endless loop?) and was stopped`);
+    } finally {
+      Date.now = now;
+    }
+  });
+
   it('stops a loop without braces and a do-while too', async () => {
     for (const loop of ['for (;;) w += 0;', 'do w += 0; while (w > 0);']) {
       const id = await load(controller(`      windowSize() { return w; },\n      onAck(ack) {},\n      onTimeout(now) {},\n      onSend(seq) { if (seq > 3) ${loop} },`));
@@ -175,7 +187,7 @@ describe('a user controller', () => {
     const spec = contest('Verizon-LTE-short', [flow(id)], 1);
     spec.durationMs = 5_000;
     let readings = 0;
-    const clock = vi.spyOn(Date, 'now').mockImplementation(() => readings++ * CALLBACK_BUDGET_MS * 0.6);
+    const clock = vi.spyOn(wallClock, 'now').mockImplementation(() => readings++ * CALLBACK_BUDGET_MS * 0.6);
     try {
       expect(runScenario(spec, loadTrace, schemes).log.length).toBeGreaterThan(1000);
     } finally {
