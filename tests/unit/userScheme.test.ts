@@ -118,7 +118,11 @@ describe('a user controller', () => {
     const now = Date.now;
     try {
       // bounded by a clock of its own, so that a guard that missed it would end in an answer, not in a hang
-      const id = await load(controller(`      windowSize() { return w; },\n      onAck(ack) { if (w++ > 4) return; Date.now = () => 0; const t = performance.now(); while (performance.now() - t < ${3 * CALLBACK_BUDGET_MS}) {} },\n      onTimeout(now) {},`));
+      const id = await load(
+        controller(
+          `      windowSize() { return w; },\n      onAck(ack) { if (w++ > 4) return; Date.now = () => 0; const t = performance.now(); while (performance.now() - t < ${3 * CALLBACK_BUDGET_MS}) {} },\n      onTimeout(now) {},`,
+        ),
+      );
       expect(await failure(() => run(id))).toBe(`your controller in onAck: ran longer than its ${CALLBACK_BUDGET_MS} ms budget (an endless loop?) and was stopped`);
     } finally {
       Date.now = now;
