@@ -33,6 +33,13 @@ const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFi
  */
 export const DECLARED_LIMITS = { params: 32, choices: 32, choiceChars: 64, docChars: 500, unitChars: 32 } as const;
 
+/**
+ * The first `n` elements of a declared list, into an array of this module's own, reading its length once:
+ * a getter or a proxy could answer each read differently, and the user's code, loaded after this module,
+ * could replace the array methods (these are the ones it found).
+ */
+const firstOf: (list: unknown[], start: number, end: number) => unknown[] = Function.prototype.call.bind(Array.prototype.slice);
+
 /** One declared parameter, checked: a number (min ≤ default ≤ max, step > 0) or a choice. */
 function checkSpec(p: unknown, i: number, seen: Set<string>): ParamSpec {
   const bad = (what: string) => new UserCodeError(`params[${i}]${isObject(p) && typeof p.name === 'string' ? ` (${p.name})` : ''}: ${what}`);
@@ -42,9 +49,12 @@ function checkSpec(p: unknown, i: number, seen: Set<string>): ParamSpec {
   if (seen.has(name)) throw bad('the name is declared twice');
   seen.add(name);
   const docText = typeof doc === 'string' ? doc.slice(0, DECLARED_LIMITS.docChars) : '';
-  if (Array.isArray(p.choices)) {
-    if (p.choices.length > DECLARED_LIMITS.choices) throw bad(`declares ${p.choices.length} choices: at most ${DECLARED_LIMITS.choices}`);
-    const choices = p.choices.map(String);
+  const given = p.choices;
+  if (Array.isArray(given)) {
+    const declared = firstOf(given, 0, DECLARED_LIMITS.choices + 1);
+    if (declared.length > DECLARED_LIMITS.choices) throw bad(`declares more than ${DECLARED_LIMITS.choices} choices`);
+    const choices: string[] = [];
+    for (let k = 0; k < declared.length; k++) choices[k] = String(declared[k]);
     if (choices.some((c) => c.length > DECLARED_LIMITS.choiceChars)) throw bad(`a choice is longer than ${DECLARED_LIMITS.choiceChars} characters`);
     if (choices.length === 0 || !choices.includes(String(p.default))) throw bad('default must be one of the choices');
     return { name, kind: 'choice', choices, default: String(p.default), doc: docText };
@@ -72,12 +82,15 @@ function checkedScheme(m: LoadedModule): UserScheme {
   const e = m.exported;
   if (!isObject(e)) throw new UserCodeError('the module must `export default { title, params, create(params) }`');
   if (typeof e.title !== 'string' || e.title.trim() === '') throw new UserCodeError('title must be a non-empty string');
-  if (!Array.isArray(e.params)) throw new UserCodeError('params must be an array (it may be empty)');
+  const given = e.params;
+  if (!Array.isArray(given)) throw new UserCodeError('params must be an array (it may be empty)');
+  const declared = firstOf(given, 0, DECLARED_LIMITS.params + 1);
   if (typeof e.create !== 'function') throw new UserCodeError('create must be a function create(params) returning the controller');
   if (e.mode !== undefined && e.mode !== 'window' && e.mode !== 'burst') throw new UserCodeError('mode, if given, must be "window" or "burst"');
-  if (e.params.length > DECLARED_LIMITS.params) throw new UserCodeError(`params declares ${e.params.length} parameters: a controller takes at most ${DECLARED_LIMITS.params}`);
+  if (declared.length > DECLARED_LIMITS.params) throw new UserCodeError(`params declares more than ${DECLARED_LIMITS.params} parameters: a controller takes at most ${DECLARED_LIMITS.params}`);
   const seen = new Set<string>();
-  const params = e.params.map((p, i) => checkSpec(p, i, seen));
+  const params: ParamSpec[] = [];
+  for (let i = 0; i < declared.length; i++) params[i] = checkSpec(declared[i], i, seen);
   const create = e.create as (p: ParamValues, random: () => number) => unknown;
   return {
     id: USER_SCHEME_ID,

@@ -64,6 +64,12 @@ describe("a link's controller and the user's own", () => {
     await editor.getByText("title: 'Six in flight'").waitFor();
     const kept = () => page.evaluate(() => [localStorage.getItem('pipefill.controller'), localStorage.getItem('pipefill.controller.beforeLink')]);
     expect(await kept()).toEqual([SIX, MINE]);
+    // another link's code after it: the user's own text stays aside, not the first link's
+    const OTHER = SIX.replace("'Six in flight'", "'Another link'");
+    await page.goto(`${env.relay.url}/?${codeToQuery(OTHER, new URLSearchParams({ a: 'user' }))}`);
+    await page.getByRole('button', { name: 'Write your own controller…' }).click();
+    await editor.getByText("title: 'Another link'").waitFor();
+    expect(await kept()).toEqual([OTHER, MINE]);
     // still offered after a reload: the link's code is saved now, the user's own kept aside
     await page.reload();
     await page.getByRole('button', { name: 'Write your own controller…' }).click();

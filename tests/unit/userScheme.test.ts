@@ -150,9 +150,16 @@ describe('a user controller', () => {
     expect(await failure(() => load(controller(BASE, "[{ name: 'k', choices: ['x'], default: 'y' }]")))).toBe('your controller: params[0] (k): default must be one of the choices');
     // what the page builds a control for is bounded: more is refused, longer texts are cut
     const many = JSON.stringify(Array.from({ length: 33 }, (_, i) => ({ name: `p${i}`, min: 0, max: 1, step: 1, default: 0 })));
-    expect(await failure(() => load(controller(BASE, many)))).toBe('your controller: params declares 33 parameters: a controller takes at most 32');
+    expect(await failure(() => load(controller(BASE, many)))).toBe('your controller: params declares more than 32 parameters: a controller takes at most 32');
+    // a list that answers each read differently is read once
+    const fickle = `let reads = 0;\nexport default { title: 'Fickle', get params() { return ++reads > 1 ? ${many} : []; }, create() { return {}; } };`;
+    expect(await failure(() => load(fickle))).toBe('no error');
+    expect(findScheme('user', schemes)!.params).toHaveLength(0);
+    const proxied = `const list = ${many}; let n = 0;\nexport default { title: 'Proxied', params: new Proxy(list, { get: (t, k) => (k === 'length' ? (n++ ? 33 : 1) : t[k]) }), create() { return {}; } };`;
+    expect(await failure(() => load(proxied))).toBe('no error');
+    expect(findScheme('user', schemes)!.params).toHaveLength(1);
     const choices = JSON.stringify([{ name: 'k', choices: Array.from({ length: 33 }, (_, i) => `c${i}`), default: 'c0' }]);
-    expect(await failure(() => load(controller(BASE, choices)))).toBe('your controller: params[0] (k): declares 33 choices: at most 32');
+    expect(await failure(() => load(controller(BASE, choices)))).toBe('your controller: params[0] (k): declares more than 32 choices');
     expect(await failure(() => load(controller(BASE, `[{ name: 'k', choices: ['${'x'.repeat(65)}'], default: 'x' }]`)))).toBe('your controller: params[0] (k): a choice is longer than 64 characters');
     await load(controller(BASE, `[{ name: 'w', unit: '${'u'.repeat(40)}', min: 1, max: 9, step: 1, default: 2, doc: '${'d'.repeat(600)}' }]`));
     const [w] = findScheme('user', schemes)!.params;

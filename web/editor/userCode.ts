@@ -176,8 +176,10 @@ export async function restoreUserCode(search: string): Promise<void> {
   const fromLink = codeFromQuery(search);
   const saved = kept.get(STORAGE_KEY);
   const linked = 'code' in fromLink ? fromLink.code : null;
-  // a link's code takes the editor, as it runs; the user's own text is kept aside, to put back
-  if (linked !== null && saved !== null && saved !== linked && saved !== EXAMPLE) kept.set(OWN_BEFORE_LINK_KEY, saved);
+  // A link's code takes the editor, as it runs; the user's own text is kept aside, to put back. One kept
+  // already stays: the text saved now is another link's, or a draft of it.
+  const aside = kept.get(OWN_BEFORE_LINK_KEY);
+  if (aside === null && linked !== null && saved !== null && saved !== linked && saved !== EXAMPLE) kept.set(OWN_BEFORE_LINK_KEY, saved);
   update({ ownBeforeLink: kept.get(OWN_BEFORE_LINK_KEY) });
   const text = linked ?? saved;
   if (text !== null) setText(text);

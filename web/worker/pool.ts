@@ -103,14 +103,20 @@ export class WorkerPool {
     return this.networked[slot];
   }
 
-  /** A side's sandboxed worker ended and a fresh one in its place: what it still owed is answered now. */
+  /**
+   * A side's sandboxed worker ended and a fresh one in its place: the runs it still owed are superseded (the
+   * request that replaced it is newer), and what it owed besides (an upload, an export) is asked of the new one.
+   */
   private replace(slot: Slot): void {
     this.workers[slot].terminate();
     this.dogs[slot].stop();
-    for (const [id, w] of this.waiting)
-      if (w.slot === slot && !w.networked) this.settle(id, ASIDES.has(w.req.kind) ? { id, kind: 'error', message: 'the worker of the side was replaced' } : { id, kind: 'superseded' });
     this.ranCode.delete(slot);
     this.start(slot);
+    for (const [id, w] of this.waiting) {
+      if (w.slot !== slot || w.networked) continue;
+      if (ASIDES.has(w.req.kind)) this.workers[slot].postMessage(w.req);
+      else this.settle(id, { id, kind: 'superseded' });
+    }
   }
 
   /** What a worker sent: answers to requests made of it alone (the user's code runs there, and may post anything). */

@@ -50,6 +50,17 @@ describe('answers the page takes from a worker', () => {
     void pool.run('a', spec('bbr'), () => {});
     expect(made).toHaveLength(3);
   });
+
+  it('asks the fresh worker for what the one it replaced still owed besides runs: an export is answered', async () => {
+    const { made, spawn } = fakeWorkers();
+    const pool = new WorkerPool([], spawn);
+    void pool.run('a', spec('user', 'export default {}'), () => {});
+    const csv = pool.exportCsv('a', 'trace');
+    void pool.run('a', spec('cubic'), () => {});
+    const asked = made[2].posted.find((m) => m.kind === 'export')!;
+    made[2].onmessage!({ data: { id: asked.id, kind: 'exported', text: 't,kind\n' } });
+    expect(await csv).toBe('t,kind\n');
+  });
 });
 
 describe("a worker's asks for traces", () => {

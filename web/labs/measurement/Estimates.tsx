@@ -87,23 +87,25 @@ function GuessField({ name, testId, guess, setGuess }: { name: keyof Guess; test
   const checked = checkGuess(name, guess[name]);
   const problem = 'error' in checked ? checked.error : null;
   return (
-    <label>
-      {GUESSES[name].what}{' '}
-      <input
-        type="text"
-        inputMode="decimal"
-        value={guess[name]}
-        onChange={(e) => setGuess({ ...guess, [name]: e.target.value })}
-        data-guess={testId}
-        aria-invalid={problem !== null}
-        aria-describedby={problem === null ? undefined : problemId}
-      />{' '}
-      {GUESSES[name].unit}
+    <span>
+      <label>
+        {GUESSES[name].what}{' '}
+        <input
+          type="text"
+          inputMode="decimal"
+          value={guess[name]}
+          onChange={(e) => setGuess({ ...guess, [name]: e.target.value })}
+          data-guess={testId}
+          aria-invalid={problem !== null}
+          aria-describedby={problem === null ? undefined : problemId}
+        />{' '}
+        {GUESSES[name].unit}
+      </label>
       {problem && (
         <span className="error" role="alert" id={problemId}>
           {problem}
         </span>
       )}
-    </label>
+    </span>
   );
 }
