@@ -196,3 +196,60 @@ describe('the sweep pool with a worker that fails', () => {
     await expect(done).resolves.toBe(true);
   });
 });
+
+describe('the sweep pool with the user’s code beside built-ins', () => {
+  const mine = (k: number) => ({ ...specs[k], code: 'export default mine;' });
+  const theirs = { ...specs[0], code: 'export default theirs;' };
+  /** The code of each spec a worker was sent, null for none. */
+  const codesRun = (w: FakeWorker) => w.sent.flatMap((m) => (m.kind === 'summary' ? [m.spec.code ?? null] : []));
+  const answer = (w: FakeWorker) => w.answer({ id: w.last().id, kind: 'summary', summary: summary(w.last().id), wallMs: 5 });
+
+  it('runs a spec without that code, or of other code, never in a worker that loaded it, across sweeps', async () => {
+    const results: number[] = [];
+    const done = pool.run(
+      [mine(0), specs[1], specs[2], mine(1)],
+      (i) => results.push(i),
+      () => {},
+    );
+    expect(workers.map((w) => w.last().id)).toEqual([1, 2]);
+    // worker 0 has loaded the code: of the two left it takes the one with the same code, passing the built-in
+    answer(workers[0]);
+    expect(workers[0].last().id).toBe(4);
+    // worker 1 has run built-ins only: it takes the built-in
+    answer(workers[1]);
+    expect(workers[1].last().id).toBe(3);
+    answer(workers[0]);
+    answer(workers[1]);
+    await expect(done).resolves.toBe(true);
+    expect(results.sort()).toEqual([0, 1, 2, 3]);
+    // the next sweep: built-ins, then another student's code; worker 0 is ended and a fresh one takes its place
+    const next = pool.run(
+      [specs[0], specs[1], theirs],
+      () => {},
+      () => {},
+    );
+    expect(workers.map((w) => w.terminated)).toEqual([true, false, false]);
+    expect(codesRun(workers[2])).toEqual([null]);
+    expect(codesRun(workers[1])).toEqual([null, null, null]);
+    // worker 1 has still run built-ins only: it takes the other code
+    answer(workers[1]);
+    expect(codesRun(workers[1]).at(-1)).toBe(theirs.code);
+    answer(workers[2]);
+    answer(workers[1]);
+    await expect(next).resolves.toBe(true);
+    // built-ins again: the worker that loaded that code is ended in turn
+    void pool.run(
+      [specs[0], specs[1]],
+      () => {},
+      () => {},
+    );
+    expect(workers.map((w) => w.terminated)).toEqual([true, true, false, false]);
+    expect(codesRun(workers[2]).at(-1)).toBeNull();
+    expect(codesRun(workers[3])).toEqual([null]);
+    for (const w of workers) {
+      const codes = codesRun(w);
+      const first = codes.findIndex((c) => c !== null);
+      if (first >= 0) expect(new Set(codes.slice(first))).toEqual(new Set([codes[first]]));
+    }
+  });
+});

@@ -15,13 +15,19 @@ interface PoolWorker {
   dog: Watchdog;
   /** The spec it runs now (its index), or -1 when idle. */
   index: number;
+  /**
+   * The user's code this worker has loaded (a spec's `code`), or null. Such a worker runs no spec of
+   * other code, or of none: what that code patched in the worker would skew those runs' built-ins.
+   */
+  code: string | null;
 }
 
 /** The sweep under way: its specs, how far it got, and where its answers go. */
 interface Sweep {
   specs: ScenarioSpec[];
   uploads: Upload[];
-  next: number;
+  /** Indices of the specs not yet sent, in order. */
+  waiting: number[];
   done: number;
   onResult(index: number, summary: Summary): void;
   onError(index: number, message: string): void;
@@ -47,7 +53,7 @@ export class SweepPool {
   ) {}
 
   private start(): PoolWorker {
-    const w = { uploads: new Set(), index: -1 } as unknown as PoolWorker;
+    const w = { uploads: new Set(), index: -1, code: null } as unknown as PoolWorker;
     w.dog = new Watchdog(() => this.hung(w));
     this.respawn(w);
     return w;
@@ -62,6 +68,7 @@ export class SweepPool {
       this.crashed(w, e.message);
     };
     w.uploads.clear();
+    w.code = null;
   }
 
   /** Hands the worker the sweep's uploaded traces it does not hold yet. */
@@ -74,15 +81,29 @@ export class SweepPool {
   }
 
   private send(w: PoolWorker, index: number, probeFrom?: number): void {
+    const spec = this.sweep!.specs[index];
     w.index = index;
-    w.worker.postMessage({ id: index + 1, kind: 'summary', spec: this.sweep!.specs[index], probeFrom } satisfies WorkerRequest);
+    w.code ??= spec.code ?? null;
+    w.worker.postMessage({ id: index + 1, kind: 'summary', spec, probeFrom } satisfies WorkerRequest);
   }
 
-  /** The worker takes the sweep's next spec, if any is left. */
+  /**
+   * The worker takes the sweep's next spec it may run (any, until it has loaded someone's code). A worker
+   * whose code rules out every spec left is ended, and a fresh one takes the next.
+   */
   private feed(w: PoolWorker): void {
     w.index = -1;
     const s = this.sweep;
-    if (s && s.next < s.specs.length) this.send(w, s.next++);
+    if (!s || s.waiting.length === 0) return;
+    let k = s.waiting.findIndex((i) => w.code === null || (s.specs[i].code ?? null) === w.code);
+    if (k < 0) {
+      w.dog.stop();
+      w.worker.terminate();
+      this.respawn(w);
+      this.give(w, s.uploads);
+      k = 0;
+    }
+    this.send(w, s.waiting.splice(k, 1)[0]);
   }
 
   private receive(w: PoolWorker, m: WorkerResponse): void {
@@ -145,7 +166,7 @@ export class SweepPool {
     this.cancel();
     if (specs.length === 0) return Promise.resolve(true);
     return new Promise((finish) => {
-      this.sweep = { specs, uploads, next: 0, done: 0, onResult, onError, finish };
+      this.sweep = { specs, uploads, waiting: [...specs.keys()], done: 0, onResult, onError, finish };
       while (this.workers.length < Math.min(this.size, specs.length)) this.workers.push(this.start());
       for (const w of this.workers.slice(0, specs.length)) {
         this.give(w, uploads);
