@@ -10,7 +10,7 @@ import { DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
 import { codeToQuery } from '../../web/state/view.ts';
 import { specFor } from '../../web/state/spec.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
-import { card } from '../helpers/page.ts';
+import { alertsDrawn, card } from '../helpers/page.ts';
 import { ATTEMPT_NAMES, escapingController, RAW_WORKER, playgroundAndSpy, storageOf } from '../helpers/escapes.ts';
 
 const t = playgroundAndSpy();
@@ -169,17 +169,11 @@ describe('user code in the page reaches nothing', () => {
     await expect.poll(() => page.getByTestId('editor-error').innerText(), { timeout: 30_000 }).toBe(`your controller could not be checked: ${why}`);
     expect(await page.locator('.cm-content').innerText()).toContain('title: "saved"');
     // a new run asks a fresh worker, which fails at once with the same words: each side draws its alert anew
-    await page.evaluate(() => {
-      const w = window as unknown as { drawn: string[] };
-      w.drawn = [];
-      new MutationObserver((records) => {
-        for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLElement && n.getAttribute('role') === 'alert') w.drawn.push(n.innerText);
-      }).observe(document.body, { childList: true, subtree: true });
-    });
+    const drawn = await alertsDrawn(page);
     const seed = page.locator('[data-param="seed"]');
     await seed.fill('2');
     await seed.press('Enter');
-    await expect.poll(() => page.evaluate(() => (window as unknown as { drawn: string[] }).drawn.sort()), { timeout: 30_000 }).toEqual(sides);
+    await expect.poll(drawn, { timeout: 30_000 }).toEqual(sides);
     // the frame's document and one look at its file; the refusal is not asked again
     expect(asked).toBe(2);
     await context.close();

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, LIGHT_RUN, open, quickPlayback, playground } from '../helpers/page.ts';
+import { alertsDrawn, card, LIGHT_RUN, open, PAGE_OPTIONS, quickPlayback, playground } from '../helpers/page.ts';
 import { testRelay } from '../helpers/relay.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
 import { tempDir } from '../helpers/tempDir.ts';
@@ -146,6 +146,28 @@ describe('no stale state in Chromium', () => {
     expect(await page.locator('section.cards [data-card]').count()).toBe(0);
     expect(await page.locator('.column h2').allInnerTexts()).toEqual(['A · AIMD', 'B · BDP estimator']);
     await page.close();
+  });
+
+  it('a bundled trace served damaged is named on each side, and a new run says so again instead of waiting for it', async () => {
+    const context = await env.browser.newContext(PAGE_OPTIONS);
+    await context.route('**/traces/Verizon-LTE-short.*', (r) => r.fulfill({ status: 200, contentType: 'text/plain', body: '<html>moved</html>\n' }));
+    const { page } = await open(context, `${env.relay.url}/?s=contest`);
+    const said = (side: string) => `${side}: the trace Verizon-LTE-short.down is not a Mahimahi trace: line 1: not a whole number of milliseconds: "<html>moved</html>"`;
+    const sides = [said('A · AIMD'), said('B · BDP estimator')];
+    const alerts = () =>
+      page
+        .getByRole('alert')
+        .filter({ hasText: /^[AB] · / })
+        .allInnerTexts();
+    await expect.poll(alerts, { timeout: 30_000 }).toEqual(sides);
+    // each run asks its worker for the trace again; the page sends a trace once, so the worker refuses it at once
+    for (const ms of ['50', '60']) {
+      const drawn = await alertsDrawn(page);
+      await page.locator('[data-number="link.delay"]').fill(ms);
+      // (a value filled in over another may run twice: each run draws both alerts)
+      await expect.poll(async () => [...new Set(await drawn())], { timeout: 30_000 }).toEqual(sides);
+    }
+    await context.close();
   });
 
   it('a typed seed outside its range is refused with a message, and neither runs nor reaches the URL', async () => {

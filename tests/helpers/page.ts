@@ -18,7 +18,7 @@ declare module 'vitest' {
  */
 export const LIGHT_RUN = 'trace=rate&link.bandwidth=1';
 
-const PAGE_OPTIONS: BrowserContextOptions = { viewport: { width: 1500, height: 1100 }, acceptDownloads: true };
+export const PAGE_OPTIONS: BrowserContextOptions = { viewport: { width: 1500, height: 1100 }, acceptDownloads: true };
 
 /**
  * A relay serving the production bundle tests/globalSetup.ts built, on free ports, and the shared Chromium
@@ -143,3 +143,18 @@ export const description = (control: Locator): Promise<string> =>
       .join(' ')
       .trim(),
   );
+
+/**
+ * Records the text of every alert drawn from now on (a run that fails again with the same words draws
+ * its alert anew); the function returned reads them, sorted.
+ */
+export async function alertsDrawn(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const w = window as unknown as { drawn: string[] };
+    w.drawn = [];
+    new MutationObserver((records) => {
+      for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLElement && n.getAttribute('role') === 'alert') w.drawn.push(n.innerText);
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { drawn: string[] }).drawn.sort());
+}
