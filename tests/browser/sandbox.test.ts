@@ -10,7 +10,7 @@ import { DEFAULT_EXPERIMENT } from '../../web/state/experiment.ts';
 import { codeToQuery } from '../../web/state/view.ts';
 import { specFor } from '../../web/state/spec.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
-import { alertsDrawn, card } from '../helpers/page.ts';
+import { textsDrawn, card } from '../helpers/page.ts';
 import { ATTEMPT_NAMES, escapingController, RAW_WORKER, playgroundAndSpy, storageOf } from '../helpers/escapes.ts';
 
 const t = playgroundAndSpy();
@@ -169,7 +169,7 @@ describe('user code in the page reaches nothing', () => {
     await expect.poll(() => page.getByTestId('editor-error').innerText(), { timeout: 30_000 }).toBe(`your controller could not be checked: ${why}`);
     expect(await page.locator('.cm-content').innerText()).toContain('title: "saved"');
     // a new run asks a fresh worker, which fails at once with the same words: each side draws its alert anew
-    const drawn = await alertsDrawn(page);
+    const drawn = await textsDrawn(page, 'alert');
     const seed = page.locator('[data-param="seed"]');
     await seed.fill('2');
     await seed.press('Enter');

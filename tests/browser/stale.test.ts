@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertsDrawn, card, LIGHT_RUN, open, PAGE_OPTIONS, quickPlayback, playground } from '../helpers/page.ts';
+import { textsDrawn, card, LIGHT_RUN, open, PAGE_OPTIONS, quickPlayback, playground } from '../helpers/page.ts';
 import { testRelay } from '../helpers/relay.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
 import { tempDir } from '../helpers/tempDir.ts';
@@ -162,7 +162,7 @@ describe('no stale state in Chromium', () => {
     await expect.poll(alerts, { timeout: 30_000 }).toEqual(sides);
     // each run asks its worker for the trace again; the page sends a trace once, so the worker refuses it at once
     for (const ms of ['50', '60']) {
-      const drawn = await alertsDrawn(page);
+      const drawn = await textsDrawn(page, 'alert');
       await page.locator('[data-number="link.delay"]').fill(ms);
       // (a value filled in over another may run twice: each run draws both alerts)
       await expect.poll(async () => [...new Set(await drawn())], { timeout: 30_000 }).toEqual(sides);

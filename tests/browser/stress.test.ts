@@ -7,7 +7,7 @@ import { searchWorstTrace } from '../../shared/stress/search.ts';
 import { formatSegments, segmentsTrace } from '../../shared/stress/segments.ts';
 import { formatTrace } from '../../shared/trace/mahimahi.ts';
 import { runCli } from '../helpers/cli.ts';
-import { open, playground } from '../helpers/page.ts';
+import { open, playground, textsDrawn } from '../helpers/page.ts';
 import { tempDir } from '../helpers/tempDir.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
@@ -25,6 +25,7 @@ describe('Break my controller', () => {
     const f = flow('aimd');
     const cli = await searchWorstTrace({ seed: 4, budget: 32, totalMs: 10_000, evaluate: async (b) => b.map((s) => scoreSegments(s, f, 4)) });
     const { page, problems } = await open(env.context, `${env.relay.url}/?view=stress&scheme=aimd&${SEARCH}`);
+    const statuses = await textsDrawn(page, 'status');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForFunction(done, 32, { timeout: 60_000 });
     expect(await page.getByTestId('stress-segments').innerText()).toBe(formatSegments(cli.worst.segments));
@@ -32,6 +33,9 @@ describe('Break my controller', () => {
     // the controller's charts on the worst trace
     await page.locator('.stress-result canvas').first().waitFor();
     expect(await page.locator('.stress-result figure, .stress-result .chart').count()).toBeGreaterThanOrEqual(3);
+    // the charts follow the figures: until they come, the section says they are on their way
+    expect(await statuses()).toContain("drawing the controller's run on this trace…");
+    expect(await page.getByTestId('lab-run-status').count()).toBe(0);
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download trace (Mahimahi)' }).click();
     const file = join(tempDir('pipefill-stress-page-'), 'worst.trace');

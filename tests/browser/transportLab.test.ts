@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { open, playground } from '../helpers/page.ts';
+import { open, playground, textsDrawn } from '../helpers/page.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -54,10 +54,15 @@ describe('the reliable-transport lab explains its matrix', () => {
     const { page, problems } = await open(env.context, `${env.relay.url}/?view=transport-lab`);
     await page.setViewportSize({ width: 1500, height: 700 });
     await page.waitForSelector(done('20'), { timeout: 60_000 });
+    const statuses = await textsDrawn(page, 'status');
     // a click as the user's, without the scrolling to the row that playwright's own click does first
     await page.locator('tr[data-row="19"]').dispatchEvent('click');
     const run = page.locator('section.row-run');
     await run.waitFor();
+    // the run follows the table's figures: the section says so until its charts come
+    await run.locator('canvas').first().waitFor();
+    expect(await statuses()).toEqual(["drawing row 19's run…"]);
+    expect(await page.getByTestId('lab-run-status').count()).toBe(0);
     // the run at the top of the window, or all of it in the window when the page ends before it could reach the top
     const inView = () =>
       run.evaluate((e) => {
@@ -67,6 +72,22 @@ describe('the reliable-transport lab explains its matrix', () => {
     await expect.poll(inView, { timeout: 5_000 }).toBe(true);
     expect(problems).toEqual([]);
     await page.close();
+  });
+});
+
+describe('the reliable-transport lab with a controller that throws', () => {
+  it('says why an opened row’s run has no charts', async () => {
+    const code = `export default { title: 'Thrower', params: [], create() { return { windowSize: () => 4, onAck() { throw new Error('boom'); }, onTimeout() {} }; } };`;
+    const context = await env.browser.newContext();
+    await context.addInitScript((c) => localStorage.setItem('pipefill.controller', c), code);
+    const page = await context.newPage();
+    await page.goto(`${env.relay.url}/?view=transport-lab&scheme=user`);
+    await page.locator('tr[data-row="1"]').click();
+    const alert = page.locator('section.row-run [role="alert"]');
+    await alert.waitFor({ timeout: 30_000 });
+    expect(await alert.innerText()).toMatch(/^The charts of row 1's run could not be drawn: your controller in onAck at line 1, column \d+: Error: boom$/);
+    expect(await page.locator('section.row-run canvas').count()).toBe(0);
+    await context.close();
   });
 });
 

@@ -145,16 +145,16 @@ export const description = (control: Locator): Promise<string> =>
   );
 
 /**
- * Records the text of every alert drawn from now on (a run that fails again with the same words draws
- * its alert anew); the function returned reads them, sorted.
+ * Records the text of every element of `role` drawn from now on (a run that fails again with the same
+ * words draws its alert anew); the function returned reads them, sorted.
  */
-export async function alertsDrawn(page: Page): Promise<() => Promise<string[]>> {
-  await page.evaluate(() => {
+export async function textsDrawn(page: Page, role: 'alert' | 'status'): Promise<() => Promise<string[]>> {
+  await page.evaluate((role) => {
     const w = window as unknown as { drawn: string[] };
     w.drawn = [];
     new MutationObserver((records) => {
-      for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLElement && n.getAttribute('role') === 'alert') w.drawn.push(n.innerText);
+      for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLElement && n.getAttribute('role') === role) w.drawn.push(n.innerText);
     }).observe(document.body, { childList: true, subtree: true });
-  });
+  }, role);
   return () => page.evaluate(() => (window as unknown as { drawn: string[] }).drawn.sort());
 }

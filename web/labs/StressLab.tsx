@@ -19,6 +19,7 @@ import { type StressSettings, stressSpec, useStressSearch } from './stress/useSt
 import { SegmentStrip, WorstFigures } from './stress/WorstTrace.tsx';
 import { pageCatalogue } from '../app/catalogue.ts';
 import { useLabRun } from './useLabRun.ts';
+import { LabRunStatus } from './LabRunStatus.tsx';
 
 const NUMBERS = stressLab(pageCatalogue()).filter((f): f is ParamSpec => f.kind === 'number');
 
@@ -101,6 +102,7 @@ export function StressLab() {
             </button>
             <code data-testid="stress-segments">{formatSegments(worst)}</code>
           </p>
+          <LabRunStatus state={run.state} what="the controller's run on this trace" />
           <RunCharts charts={charts} domain={run.domain ?? [0, run.view?.series.endMs ?? 1]} tNow={Infinity} onZoom={run.setDomain} />
         </section>
       )}

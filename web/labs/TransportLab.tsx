@@ -22,6 +22,7 @@ import { gradeExplanation, verdictExplanation } from '../teach/explanations.ts';
 import { withPageCode } from '../editor/userCode.ts';
 import { pageCatalogue } from '../app/catalogue.ts';
 import { useLabRun } from './useLabRun.ts';
+import { LabRunStatus } from './LabRunStatus.tsx';
 import { pageSchemes } from '../editor/userCode.ts';
 
 function Verdict({ passed, seeds, timedOut }: { passed: number; seeds: number; timedOut: number }) {
@@ -163,7 +164,7 @@ export function TransportLab() {
   const code = useEditorState().installed;
   const version = scheme === USER_SCHEME_ID ? code : null;
   const { results, running, ms } = useMatrixRuns(scheme, model, version);
-  const { view, domain, setDomain } = useRowRun(selected, scheme, model, version);
+  const { view, state: rowRun, domain, setDomain } = useRowRun(selected, scheme, model, version);
   const runSection = useRef<HTMLElement>(null);
   // An opened row's run appears below the table: bring it into view, again once its charts have come (the
   // page may not have been long enough to scroll it to the top before).
@@ -215,6 +216,7 @@ export function TransportLab() {
           <h2>
             Row {selected + 1}: {MATRIX[selected].name} <small>· {findScheme(scheme, pageSchemes())?.title} · seed 1</small>
           </h2>
+          <LabRunStatus state={rowRun} what={`row ${selected + 1}'s run`} />
           <RunCharts charts={charts} domain={domain ?? [0, view?.series.endMs ?? 1]} tNow={Infinity} onZoom={setDomain} />
         </section>
       )}

@@ -5,6 +5,9 @@ import type { RunView } from '../worker/protocol.ts';
 import { WorkerPool } from '../worker/pool.ts';
 import { putWholeDots } from '../app/wholeDots.ts';
 
+/** Where a lab's run is: none asked, under way, drawn, or failed (its message). */
+export type LabRunState = 'none' | 'running' | 'drawn' | { error: string };
+
 /**
  * A lab's one run, drawn as the playground draws a side's, and the span its charts are zoomed to. When
  * `key` (what names the run) changes, what was drawn goes, and `spec` runs (null: nothing to run). While
@@ -13,22 +16,33 @@ import { putWholeDots } from '../app/wholeDots.ts';
  */
 export function useLabRun(spec: () => ScenarioSpec | null, key: string) {
   const [view, setView] = useState<RunView | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [asked, setAsked] = useState(false);
   const [domain, setDomain] = useState<[number, number] | null>(null);
   const runner = useRef<WorkerPool | null>(null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the run is the spec that `key` names.
   useEffect(() => {
     setView(null);
+    setFailed(null);
     setDomain(null);
     const s = spec();
+    setAsked(s !== null);
     if (!s) return;
     runner.current ??= new WorkerPool();
-    void runner.current.run('a', withPageCode(s), setView);
+    let current = true;
+    void runner.current.run('a', withPageCode(s), setView).then((r) => {
+      if (current && r.kind === 'error') setFailed(r.message);
+    });
+    return () => {
+      current = false;
+    };
   }, [key]);
 
   useEffect(() => {
     if (domain && view) void putWholeDots(runner.current, 'a', view, setView);
   }, [domain, view]);
 
-  return { view, domain, setDomain };
+  const state: LabRunState = failed !== null ? { error: failed } : view ? 'drawn' : asked ? 'running' : 'none';
+  return { view, state, domain, setDomain };
 }
