@@ -12,3 +12,13 @@ export function contestOn(trace: string, flows: FlowSpec[], seed: number, durati
   spec.durationMs = durationOf(trace);
   return spec;
 }
+
+/**
+ * The trace a contest run was asked on, as contestOn was given it: a bundled trace by its name (the run
+ * reads its `.down` file), any other by the name or path it came as.
+ */
+export function contestTraceOf(spec: ScenarioSpec): string {
+  const trace = spec.link.kind === 'trace' ? spec.link.trace : '';
+  const bundled = BUNDLED_TRACES.find((t) => `${t.name}.down` === trace);
+  return bundled ? bundled.name : trace;
+}

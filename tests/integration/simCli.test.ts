@@ -201,6 +201,14 @@ describe('npm run sim', () => {
     expect(rows.map((row) => ({ ...row }))).toEqual(out.points.map((p) => rowOf(trace, p, out.frontier)));
   });
 
+  it('--sweep on a bundled trace names it in the CSV and the JSON as it was asked for, as the contest lab’s export does', async () => {
+    const file = join(tempDir(), 'sweep.csv');
+    const r = await sim('--trace', 'TMobile-LTE-short', '--scheme', 'fixed', '--sweep', 'w=10', '--csv', file, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).trace).toBe('TMobile-LTE-short');
+    expect(csvParse(readFileSync(file, 'utf8')).map((row) => row.trace)).toEqual(['TMobile-LTE-short']);
+  });
+
   it('--sweep of a choice runs each choice named, as the contest lab does, and names it in the text and the CSV', async () => {
     const dir = tempDir();
     const trace = shortTrace(dir);

@@ -3,6 +3,7 @@ import { formatSweepCsv } from '../../../shared/csv/sweep.ts';
 import { linkMetrics } from '../../../shared/metrics/linkMetrics.ts';
 import type { SchemeCatalogue } from '../../../shared/controllers/registry.ts';
 import { measureRun } from '../../../shared/scenarios/measureRun.ts';
+import { contestTraceOf } from '../../../shared/scenarios/contestOn.ts';
 import type { FlowSpec, ScenarioSpec } from '../../../shared/scenarios/spec.ts';
 import { bestBy, frontier, scoreboardEntries, sweepPoint, sweepValuesOf, type SweepPoint } from '../../../shared/scenarios/sweep.ts';
 import { loadTrace } from '../../traces.ts';
@@ -69,7 +70,7 @@ export function runSweep(base: ScenarioSpec, runs: readonly SweepRun[], catalogu
   const wallMs = performance.now() - t0;
   userCodeDone();
   const front = frontier(points);
-  const result: SweepResult = { trace: base.link.trace, points, frontier: front, bestPower: bestBy(points, 'power'), bestScore: bestBy(points, 'score'), wallMs };
+  const result: SweepResult = { trace: contestTraceOf(base), points, frontier: front, bestPower: bestBy(points, 'power'), bestScore: bestBy(points, 'score'), wallMs };
   const onFrontier = (p: SweepPoint) => front.includes(p);
   if (flags.csv) writeFileSync(flags.csv, formatSweepCsv(result.trace, points, onFrontier));
   io.out(flags.json ? JSON.stringify(result) : sweepText(result));
