@@ -18,8 +18,11 @@ export const COLORS = {
 /**
  * Colours for many things on one chart (the shared lab's flows, a class's students, the scoreboard's
  * schemes), in the order they are handed out: no two of them alike (sky blue stays out, beside blue).
+ * Grey and ink come last: they are the page's own reference marks' (the omniscient star, the built-in
+ * schemes' squares), so a chart that draws those hands out only HUES.
  */
-export const MANY_COLORS = [COLORS.blue, COLORS.vermillion, COLORS.green, COLORS.purple, COLORS.orange, COLORS.ink, COLORS.olive, COLORS.grey];
+export const MANY_COLORS = [COLORS.blue, COLORS.vermillion, COLORS.green, COLORS.purple, COLORS.orange, COLORS.olive, COLORS.grey, COLORS.ink];
+export const HUES = MANY_COLORS.slice(0, 6);
 
 /** The two sides of a comparison: colour and marker shape both tell them apart. */
 export const SIDE_STYLE = {

@@ -3,7 +3,7 @@ import type { Board, BoardRow, ContestTrace, Reference } from '../../shared/cont
 import { findScheme } from '../../shared/controllers/registry.ts';
 import { fixed } from '../../shared/text/figures.ts';
 import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
-import { COLORS, MANY_COLORS } from '../charts/palette.ts';
+import { COLORS, HUES } from '../charts/palette.ts';
 import { useContest } from './contestApi.ts';
 import { RevealHeldOut } from './RevealHeldOut.tsx';
 import './contest.css';
@@ -14,7 +14,8 @@ import './contest.css';
  * ranking, sized for a projector at 1280×720.
  */
 
-const STUDENT_COLORS = MANY_COLORS.slice(0, 7);
+/** Students take colours apart from the omniscient star's ink and the built-ins' grey squares. */
+const STUDENT_COLORS = HUES;
 
 /** How many students are ranked, waiting, and only failed, in words. */
 export function standing(board: Board): string {

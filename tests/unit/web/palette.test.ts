@@ -3,9 +3,10 @@ import { EventLog } from '../../../shared/log/eventLog.ts';
 import { ESTIMATES, K } from '../../../shared/log/kinds.ts';
 import { runSeries } from '../../../shared/metrics/series.ts';
 import { type ChartDef, chartsOf, overlayOf } from '../../../web/app/layers.ts';
-import { channels, COLORS, MANY_COLORS, SIDE_STYLE } from '../../../web/charts/palette.ts';
+import { channels, COLORS, HUES, MANY_COLORS, SIDE_STYLE } from '../../../web/charts/palette.ts';
 import type { Layer } from '../../../web/charts/painter.ts';
-import { SWEEP_COLORS } from '../../../web/labs/contest/pointStyle.ts';
+import { pointStyle, SWEEP_COLORS } from '../../../web/labs/contest/pointStyle.ts';
+import type { SweepResult } from '../../../web/labs/contest/useSweepRunner.ts';
 
 const WHITE = '#ffffff';
 
@@ -120,5 +121,12 @@ describe('the colours of many things on one chart', () => {
         expect(deuteranopeDistance(a, b), `${a} ${b}`).toBeGreaterThanOrEqual(11);
       }
     expect(distance(COLORS.blue, COLORS.sky)).toBeLessThan(30);
+  });
+
+  it('hands out no reference mark’s colour where those marks are drawn: the omniscient star’s ink, the built-ins’ grey', () => {
+    expect(HUES).not.toContain(COLORS.ink);
+    expect(HUES).not.toContain(COLORS.grey);
+    const board = Array.from({ length: 24 }, (_, sweep) => pointStyle({ sweep } as SweepResult, true).color);
+    expect(new Set(board)).toEqual(new Set(HUES));
   });
 });

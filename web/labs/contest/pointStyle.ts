@@ -1,10 +1,13 @@
-import { MANY_COLORS } from '../../charts/palette.ts';
+import { HUES, MANY_COLORS } from '../../charts/palette.ts';
 import type { SweepResult } from './useSweepRunner.ts';
 
 export const SWEEP_COLORS = MANY_COLORS.slice(0, 4);
 
-/** The scoreboard's colours: with two marker shapes, a dozen schemes each get a look of their own. */
-const BOARD_COLORS = MANY_COLORS.slice(0, 6);
+/**
+ * The scoreboard's colours: with two marker shapes, a dozen schemes each get a look of their own; none is
+ * the omniscient star's ink.
+ */
+const BOARD_COLORS = HUES;
 const BOARD_MARKERS = ['circle', 'square'] as const;
 
 /**
