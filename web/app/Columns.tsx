@@ -15,10 +15,10 @@ import { type ChartDef, chartsOf, overlayOf, towardWhite } from './layers.ts';
 import type { TimeSource } from './playhead.ts';
 import type { Runs, Slot } from './useRuns.ts';
 
-function sideNote(view: RunView | undefined, busy: boolean | undefined): string {
+function sideNote(view: RunView | undefined, busy: boolean | undefined, slow: string | undefined): string {
   if (!view) return busy ? 'running…' : '';
   const what = view.source === 'live' ? (view.live ? (view.live.result === null ? 'live, stopped' : 'live, done') : 'live, fetching…') : view.source;
-  return `${what}${view.source === 'simulated' ? ` in ${view.wallMs.toFixed(0)} ms` : ''}${busy && view.source !== 'live' ? ' · updating…' : ''}`;
+  return `${what}${view.source === 'simulated' ? ` in ${view.wallMs.toFixed(0)} ms` : ''}${busy && view.source !== 'live' ? ` · updating…${slow ? ` ${slow}` : ''}` : ''}`;
 }
 
 /** Both runs' cards, and for the contest the throughput–delay plane with the omniscient point. */
@@ -49,7 +49,7 @@ export function Overview({ e, setE, runs, label, stale, said }: { e: Experiment;
             summary={view.summary}
             side={label(s)}
             color={SIDE_STYLE[s].color}
-            note={why ? `previous run: ${why}` : sideNote(view, runs.busy[s])}
+            note={why ? `previous run: ${why}` : sideNote(view, runs.busy[s], runs.slow[s])}
             stale={Boolean(why)}
             offset={e.scenario === 'offset'}
           />
@@ -76,7 +76,7 @@ export function Overview({ e, setE, runs, label, stale, said }: { e: Experiment;
 
 /** A side's place before its run is in: what it waits for, over the offset exercise's empty cards. */
 function CardsPlace({ e, runs, s, label }: { e: Experiment; runs: Runs; s: Slot; label: string }) {
-  const note = runs.errors[s] ? '' : s === 'a' && e.live && !runs.busy.a ? 'live: no fetch yet (press Start live fetch)' : 'running…';
+  const note = runs.errors[s] ? '' : s === 'a' && e.live && !runs.busy.a ? 'live: no fetch yet (press Start live fetch)' : `running…${runs.slow[s] ? ` ${runs.slow[s]}` : ''}`;
   if (e.scenario === 'offset') return <SummaryCards summary={null} side={label} color={SIDE_STYLE[s].color} note={note} />;
   return (
     <section className="cards" aria-label={`Summary of run ${SIDE_STYLE[s].name}`}>

@@ -11,6 +11,7 @@ import { userCodeOf } from '../../shared/controllers/userInstalled.ts';
 import type { CheckResult } from '../worker/userModule.ts';
 import { pageSchemes, withPageCode } from '../editor/userCode.ts';
 import { putWholeDots } from './wholeDots.ts';
+import { useSlowNotes } from './slowNotes.ts';
 
 export type { Slot };
 
@@ -20,6 +21,8 @@ export interface Runs {
   previews: Partial<Record<Slot, RunSeries>>;
   errors: Partial<Record<Slot, string>>;
   busy: Partial<Record<Slot, boolean>>;
+  /** A busy side whose user code runs slowly: how slowly (web/app/slowNotes.ts). */
+  slow: Partial<Record<Slot, string>>;
   pool: WorkerPool;
   /**
    * Asks for the runs of an experiment about to be shown, before the page renders it: the workers compute
@@ -163,6 +166,7 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
   // A control's change has mostly asked already (`ask`, before the page rendered it).
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs follow the experiment and the uploads; the helpers are remade each render and change nothing.
   useEffect(ask, [e, uploadedMs]);
+  const slow = useSlowNotes(pool.current, sides.busy);
 
   return {
     views,
@@ -170,6 +174,7 @@ export function useRuns(e: Experiment, uploadedMs: Record<string, number>): Runs
     previews: sides.previews,
     errors: sides.errors,
     busy: sides.busy,
+    slow,
     pool: pool.current,
     show(slot, view) {
       last.current[slot] = '';

@@ -3,7 +3,7 @@ import { withWholeDots } from './runView.ts';
 import { applyDelta } from './seriesDelta.ts';
 import type { AnswerTo, RequestKind, RequestOf, RunView, Slot, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { EarlyRuns, type RunHooks } from './earlyRuns.ts';
-import { afterHang, Watchdog } from './watchdog.ts';
+import { afterHang, type Pace, Watchdog } from './watchdog.ts';
 import { networkWorker, userCodeWorker, type WorkerLike } from './sandboxHost.ts';
 import simWorkerUrl from './simWorker.ts?worker&url';
 import liveControllerUrl from './liveController.ts?worker&url';
@@ -278,6 +278,11 @@ export class WorkerPool {
     if (r.kind !== 'error' || !spec || [...this.waiting.values()].some((w) => w.slot === slot && !ASIDES.has(w.req.kind))) return null;
     const again = await this.request(slot, { kind: 'dots', run, spec });
     return again.kind === 'dots' ? withWholeDots(view, again.dots) : null;
+  }
+
+  /** How the user code of a side's run goes now (Watchdog.pace), or null when none runs. */
+  pace(slot: Slot): Pace | null {
+    return this.dogs[slot].pace();
   }
 
   cancelLive(slot: Slot): void {

@@ -16,23 +16,43 @@ export interface Watched {
   probing: boolean;
 }
 
+export interface Pace {
+  ms: number;
+  callbacks: number;
+}
+
 /** Waits on one worker's beats: HANG_MS without one while user code runs calls `onHang`. */
 export class Watchdog {
   watched: Watched | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private probing = -1;
+  /** The first beat of the request watched now: when it came, and the callbacks entered by then. */
+  private first: { id: number; at: number; entered: number } | null = null;
 
-  constructor(private readonly onHang: () => void) {}
+  constructor(
+    private readonly onHang: () => void,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   /** A beat of request `id`; a null callback: its user code is done. */
   beat(id: number, callback: string | null, entered: number): void {
     clearTimeout(this.timer);
     if (callback === null) {
-      this.watched = null;
+      this.watched = this.first = null;
       return;
     }
+    if (this.first?.id !== id) this.first = { id, at: this.now(), entered };
     this.watched = { id, callback, entered, probing: id === this.probing };
     this.timer = setTimeout(() => this.onHang(), HANG_MS);
+  }
+
+  /**
+   * How the user code watched now goes: ms since its first beat, and the callbacks it entered since (a beat
+   * is sent as a callback is entered, so it cannot tell which callback the time went to).
+   */
+  pace(): Pace | null {
+    if (!this.watched || this.first?.id !== this.watched.id) return null;
+    return { ms: this.now() - this.first.at, callbacks: this.watched.entered - this.first.entered };
   }
 
   /** The request `id` runs again to find its hang: its beats name each callback. */
@@ -52,7 +72,7 @@ export class Watchdog {
   /** The worker is gone (its requests too): no hang is waited for, nor a probe. */
   stop(): void {
     clearTimeout(this.timer);
-    this.watched = null;
+    this.watched = this.first = null;
     this.probing = -1;
   }
 }
