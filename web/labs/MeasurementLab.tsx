@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { DEFAULT_MEASUREMENT, MEASUREMENT_SIZES, type MeasurementResult } from '../../shared/scenarios/measurement.ts';
+import { MEASUREMENT_SIZES, type MeasurementResult } from '../../shared/scenarios/measurement.ts';
+import { measurementSpec } from '../../shared/scenarios/measurementLink.ts';
 
 import type { RelayInfo } from '../../shared/relay/info.ts';
 import { Fit, LiveFit } from './measurement/Fit.tsx';
@@ -35,7 +36,7 @@ export function MeasurementLab() {
 
   useEffect(() => {
     const t = setTimeout(() => {
-      void pool.current!.request('a', { kind: 'measure', spec: { ...DEFAULT_MEASUREMENT, mbps, delayMs, jitterMs } }).then((r) => r.kind === 'measured' && setSim(r.result));
+      void pool.current!.request('a', { kind: 'measure', spec: measurementSpec({ mbps, delayMs, jitterMs }) }).then((r) => r.kind === 'measured' && setSim(r.result));
     }, 100);
     return () => clearTimeout(t);
   }, [mbps, delayMs, jitterMs]);

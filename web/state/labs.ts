@@ -2,7 +2,7 @@ import { findScheme, type SchemeCatalogue } from '../../shared/controllers/regis
 import { choice, num } from '../../shared/controllers/types.ts';
 import { LINK_MODELS } from '../../shared/link/spec.ts';
 import { MATRIX_LINK_MODEL } from '../../shared/scenarios/matrix.ts';
-import { DEFAULT_MEASUREMENT } from '../../shared/scenarios/measurement.ts';
+import { MEASUREMENT_BANDWIDTH, MEASUREMENT_DELAY, MEASUREMENT_JITTER } from '../../shared/scenarios/measurementLink.ts';
 import { MATRIX, SHARED_PRESETS } from '../../shared/scenarios/presets.ts';
 import { STARVATION } from '../../shared/scenarios/starvation.ts';
 import { parseSegments } from '../../shared/stress/segments.ts';
@@ -106,9 +106,6 @@ export const transportLab = (c: PageCatalogue): readonly Field[] => [
   choice('link', LINK_MODELS, MATRIX_LINK_MODEL, "The link the rows run on: netem, as the course's harness, or Mahimahi's"),
 ];
 
-export const MEASUREMENT_BANDWIDTH = num('bw', 'Mbit/s', 0.1, 100, 0.1, DEFAULT_MEASUREMENT.mbps, 'Bandwidth of the link, each way');
-export const MEASUREMENT_DELAY = num('delay', 'ms', 0, 200, 1, DEFAULT_MEASUREMENT.delayMs, 'Delay each way, whatever the message’s size');
-export const MEASUREMENT_JITTER = num('jitter', 'ms', 0, 10, 0.1, DEFAULT_MEASUREMENT.jitterMs, 'Uniform ± noise on each way’s delay');
 /** How many codes a hidden link may have (web/labs/measurement/hiddenLink.ts): a power of two, so any odd multiplier scrambles them. */
 export const SECRET_CODES = 2 ** 25;
 

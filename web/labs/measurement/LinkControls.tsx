@@ -1,6 +1,6 @@
 import type { ParamValues } from '../../../shared/controllers/types.ts';
 import { ParamControl } from '../../components/ParamControl.tsx';
-import { MEASUREMENT_BANDWIDTH, MEASUREMENT_DELAY, MEASUREMENT_JITTER } from '../../state/labs.ts';
+import { MEASUREMENT_BANDWIDTH, MEASUREMENT_DELAY, MEASUREMENT_JITTER } from '../../../shared/scenarios/measurementLink.ts';
 
 interface Props {
   values: ParamValues;

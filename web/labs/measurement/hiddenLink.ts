@@ -1,4 +1,5 @@
-import { MEASUREMENT_BANDWIDTH as BANDWIDTH, MEASUREMENT_DELAY as DELAY, SECRET_CODES } from '../../state/labs.ts';
+import { MEASUREMENT_BANDWIDTH as BANDWIDTH, MEASUREMENT_DELAY as DELAY } from '../../../shared/scenarios/measurementLink.ts';
+import { SECRET_CODES } from '../../state/labs.ts';
 import type { StateValues } from '../../state/codec.ts';
 
 /** What the student estimates. */
