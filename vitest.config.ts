@@ -6,6 +6,9 @@ import { defineConfig } from 'vitest/config';
  */
 const TIMED = ['liveTimed', 'link', 'offsetServer', 'differential', 'bridge'].map((name) => `tests/integration/${name}.test.ts`);
 
+/** The command line's runs in this process: CPU-bound, with the unit tests. */
+const IN_PROCESS_CLI = ['simCli', 'simMeasurementCli'].map((name) => `tests/integration/${name}.test.ts`);
+
 /**
  * Four groups, one after the other (`sequence.groupOrder`): the CPU-bound unit tests and the in-process CLI
  * runs; the integration tests that mostly wait on sockets, timers and child processes, several files at
@@ -27,7 +30,7 @@ export default defineConfig({
         // so a worker keeps the modules it loaded for the next file instead of importing them again.
         test: {
           name: 'unit',
-          include: ['tests/unit/**/*.test.ts', 'tests/property/**/*.test.ts', 'tests/integration/simCli.test.ts'],
+          include: ['tests/unit/**/*.test.ts', 'tests/property/**/*.test.ts', ...IN_PROCESS_CLI],
           pool: 'threads',
           maxWorkers: '100%',
           isolate: false,
@@ -39,7 +42,7 @@ export default defineConfig({
         test: {
           name: 'waiting',
           include: ['tests/integration/**/*.test.ts'],
-          exclude: [...TIMED, 'tests/integration/simCli.test.ts'],
+          exclude: [...TIMED, ...IN_PROCESS_CLI],
           maxWorkers: 3,
           // Three files at once on a busy machine can stretch one that starts many processes past 30 s.
           testTimeout: 60_000,

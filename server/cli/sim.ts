@@ -9,7 +9,7 @@ import { loadSchemeFiles, parseSets } from './schemeFlags.ts';
 import { runAsProcess } from './asProcess.ts';
 import { type Io, isEntry, type UsageFaults } from './tool.ts';
 import { runFairness } from './sim/fairness.ts';
-import { measure } from './sim/measure.ts';
+import { measure, measuredLink } from './sim/measure.ts';
 import { runMatrix } from './sim/matrix.ts';
 import { emitRun, runOnce } from './sim/oneRun.ts';
 import { oneScheme, refuseFlagsNotFor, refuseOverwrites, runOf } from './sim/runs.ts';
@@ -28,7 +28,7 @@ export async function sim(argv: string[], io: Io): Promise<number> {
   const run = runOf(flags);
   refuseFlagsNotFor(run, given);
   refuseOverwrites(flags);
-  if (flags.scenario === 'measurement') return measure(flags.seed, flags.json, io);
+  if (flags.scenario === 'measurement') return measure(measuredLink(given), flags.seed, flags.json, io);
   const { ids: schemes, schemes: catalogue } = await loadSchemeFiles(flags.scheme.length > 0 ? flags.scheme : [defaultScheme(flags)]);
   const sets = parseSets(flags.set, 255);
   switch (run) {

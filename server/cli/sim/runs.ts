@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LINK_PARAMS } from '../../../shared/link/params.ts';
 import { flagName, UsageError } from '../flags.ts';
-import { SIM_FLAGS, type SimFlags } from './simFlags.ts';
+import { MEASUREMENT_FLAGS, SIM_FLAGS, type SimFlags } from './simFlags.ts';
 
 /** What a sim command line runs: its scenario, or for the contest and the matrix the form asked for. */
 export type Run = 'contest' | 'sweep' | 'scoreboard' | 'offset-constant' | 'offset-variable' | 'shared' | 'bulk' | 'fairness' | 'matrix row' | 'matrix' | 'measurement';
@@ -32,8 +32,10 @@ const ASKED_BY: Record<Run, string> = {
 /** The runs of one scenario whose trace, summary and intervals the tool can write. */
 const ONE_RUN: readonly Run[] = ['contest', 'offset-constant', 'offset-variable', 'shared', 'bulk', 'matrix row'];
 const CONTESTS: readonly Run[] = ['contest', 'sweep', 'scoreboard'];
-/** The runs whose link the link flags override (the matrix's rows and the measurement have their own). */
+/** The runs whose link the link flags override (the matrix's rows have their own, the measurement the lab's). */
 const LINKED: readonly Run[] = [...CONTESTS, 'offset-constant', 'offset-variable', 'shared', 'bulk', 'fairness'];
+/** The link flags the measurement takes too, as its lab's settings (MEASUREMENT_FLAGS). */
+const MEASURED = new Set(MEASUREMENT_FLAGS.map((p) => p.name));
 
 /** The runs each flag has a use in; a flag not named here has one in every run. */
 const FLAG_RUNS: Partial<Record<(typeof SIM_FLAGS)[number]['name'], readonly Run[]>> = {
@@ -69,7 +71,9 @@ export function refuseFlagsNotFor(run: Run, given: Record<string, unknown>): voi
   for (const p of LINK_PARAMS) {
     // the matrix's rows set every other setting of their link; the link model they run on is the user's
     if (p.name === 'linkModel' && (run === 'matrix' || run === 'matrix row')) continue;
-    if (given[flagName(p.name)] !== undefined) refuse(p.name, LINKED, "a link flag sets the scenario's link");
+    if (run === 'measurement' && MEASURED.has(p.name)) continue;
+    const runs = MEASURED.has(p.name) ? [...LINKED, 'measurement' as const] : LINKED;
+    if (given[flagName(p.name)] !== undefined) refuse(p.name, runs, "a link flag sets the scenario's link");
   }
 }
 

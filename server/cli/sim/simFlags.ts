@@ -1,7 +1,8 @@
-import { choice } from '../../../shared/controllers/types.ts';
+import { choice, type NumberParam } from '../../../shared/controllers/types.ts';
 import { LINK_PARAMS } from '../../../shared/link/params.ts';
 import { MATRIX_SEEDS } from '../../../shared/scenarios/matrix.ts';
 import { FAIRNESS_SECONDS } from '../../../shared/scenarios/bulk.ts';
+import { MEASUREMENT_BANDWIDTH, MEASUREMENT_DELAY, MEASUREMENT_JITTER } from '../../../shared/scenarios/measurementLink.ts';
 import { BUNDLED_TRACES, MATRIX, SHARED_PRESETS } from '../../../shared/scenarios/presets.ts';
 import { STARVATION } from '../../../shared/scenarios/starvation.ts';
 import { flagHelp, schemaHelp } from '../flagHelp.ts';
@@ -48,6 +49,13 @@ export const SIM_FLAGS = [
 
 export type SimFlags = FlagValues<typeof SIM_FLAGS>;
 
+/**
+ * The measurement's link: the measurement lab's settings, with its ranges, under the link flags' names (the
+ * page's address shortens the bandwidth to bw). The jitter is the link's --jitter, the same uniform noise on
+ * a delay, on both ways of each ping-pong.
+ */
+export const MEASUREMENT_FLAGS: readonly NumberParam[] = [{ ...MEASUREMENT_BANDWIDTH, name: 'bandwidth' }, MEASUREMENT_DELAY, MEASUREMENT_JITTER];
+
 export const simHelp = () => `Usage: npm run sim -- [options]
 
 Runs one Pipefill experiment headless, prints its summary and can write the trace CSV.
@@ -56,6 +64,8 @@ Options:
 ${flagHelp(SIM_FLAGS)}
 
 ${schemaHelp(LINK_PARAMS, "Link (each overrides the scenario's own setting)")}
+
+${schemaHelp(MEASUREMENT_FLAGS, "The measurement's link (--scenario measurement takes only these link flags, in the measurement lab's ranges)")}
 
 Schemes and their parameters:
 ${schemesHelp()}
