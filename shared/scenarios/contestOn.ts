@@ -18,7 +18,9 @@ export function contestOn(trace: string, flows: FlowSpec[], seed: number, durati
  * reads its `.down` file), any other by the name or path it came as.
  */
 export function contestTraceOf(spec: ScenarioSpec): string {
-  const trace = spec.link.kind === 'trace' ? spec.link.trace : '';
-  const bundled = BUNDLED_TRACES.find((t) => `${t.name}.down` === trace);
+  if (spec.link.kind !== 'trace') return '';
+  const { trace, ackTrace } = spec.link;
+  // a bundled trace's .down file given by path carries the ACKs too: not the bundled contest
+  const bundled = BUNDLED_TRACES.find((t) => `${t.name}.down` === trace && (t.ack ?? `${t.name}.up`) === ackTrace);
   return bundled ? bundled.name : trace;
 }

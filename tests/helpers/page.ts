@@ -150,11 +150,14 @@ export const description = (control: Locator): Promise<string> =>
  */
 export async function textsDrawn(page: Page, role: 'alert' | 'status'): Promise<() => Promise<string[]>> {
   await page.evaluate((role) => {
-    const w = window as unknown as { drawn: string[] };
+    const w = window as unknown as { drawn: string[]; drawnWatch?: MutationObserver };
+    // one record at a time: a second call starts afresh instead of counting each text twice
+    w.drawnWatch?.disconnect();
     w.drawn = [];
-    new MutationObserver((records) => {
+    w.drawnWatch = new MutationObserver((records) => {
       for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLElement && n.getAttribute('role') === role) w.drawn.push(n.innerText);
-    }).observe(document.body, { childList: true, subtree: true });
+    });
+    w.drawnWatch.observe(document.body, { childList: true, subtree: true });
   }, role);
   return () => page.evaluate(() => (window as unknown as { drawn: string[] }).drawn.sort());
 }

@@ -11,6 +11,6 @@ describe('the trace a contest run was asked on', () => {
   });
 
   it('is any other trace as it came: a path, an upload, segments', () => {
-    for (const trace of ['/tmp/my.down', 'upload:mine.trace', 'segments:1000@2,500@0']) expect(contestTraceOf(on(trace))).toBe(trace);
+    for (const trace of ['/tmp/my.down', 'upload:mine.trace', 'segments:1000@2,500@0', 'Verizon-LTE-short.down']) expect(contestTraceOf(on(trace))).toBe(trace);
   });
 });

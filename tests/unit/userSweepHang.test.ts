@@ -227,9 +227,13 @@ describe('the sweep pool with the user’s code beside built-ins', () => {
       [specs[0], specs[1], theirs],
       () => {},
       () => {},
+      [{ name: 'mine', text: '1\n' }],
     );
     expect(workers.map((w) => w.terminated)).toEqual([true, false, false]);
     expect(codesRun(workers[2])).toEqual([null]);
+    // the sweep's upload goes to the fresh worker, not to the one ended
+    expect(workers[2].sent.map((m) => m.kind)).toEqual(['upload', 'summary']);
+    expect(workers[0].sent.some((m) => m.kind === 'upload')).toBe(false);
     expect(codesRun(workers[1])).toEqual([null, null, null]);
     // worker 1 has still run built-ins only: it takes the other code
     answer(workers[1]);

@@ -15,10 +15,13 @@ import { type ChartDef, chartsOf, overlayOf, towardWhite } from './layers.ts';
 import type { TimeSource } from './playhead.ts';
 import type { Runs, Slot } from './useRuns.ts';
 
+/** A word for a busy side, and what its slow user code says (web/app/slowNotes.ts). */
+const busyWith = (word: string, slow: string | undefined) => (slow ? `${word} ${slow}` : word);
+
 function sideNote(view: RunView | undefined, busy: boolean | undefined, slow: string | undefined): string {
   if (!view) return busy ? 'running…' : '';
   const what = view.source === 'live' ? (view.live ? (view.live.result === null ? 'live, stopped' : 'live, done') : 'live, fetching…') : view.source;
-  return `${what}${view.source === 'simulated' ? ` in ${view.wallMs.toFixed(0)} ms` : ''}${busy && view.source !== 'live' ? ` · updating…${slow ? ` ${slow}` : ''}` : ''}`;
+  return `${what}${view.source === 'simulated' ? ` in ${view.wallMs.toFixed(0)} ms` : ''}${busy && view.source !== 'live' ? ` · ${busyWith('updating…', slow)}` : ''}`;
 }
 
 /** Both runs' cards, and for the contest the throughput–delay plane with the omniscient point. */
@@ -76,7 +79,9 @@ export function Overview({ e, setE, runs, label, stale, said }: { e: Experiment;
 
 /** A side's place before its run is in: what it waits for, over the offset exercise's empty cards. */
 function CardsPlace({ e, runs, s, label }: { e: Experiment; runs: Runs; s: Slot; label: string }) {
-  const note = runs.errors[s] ? '' : s === 'a' && e.live && !runs.busy.a ? 'live: no fetch yet (press Start live fetch)' : `running…${runs.slow[s] ? ` ${runs.slow[s]}` : ''}`;
+  // a live fetch runs in a worker of its own: beats from the side's simulation worker are an older run's
+  const slow = s === 'a' && e.live ? undefined : runs.slow[s];
+  const note = runs.errors[s] ? '' : s === 'a' && e.live && !runs.busy.a ? 'live: no fetch yet (press Start live fetch)' : busyWith('running…', slow);
   if (e.scenario === 'offset') return <SummaryCards summary={null} side={label} color={SIDE_STYLE[s].color} note={note} />;
   return (
     <section className="cards" aria-label={`Summary of run ${SIDE_STYLE[s].name}`}>

@@ -16,23 +16,23 @@ export type LabRunState = 'none' | 'running' | 'drawn' | { error: string };
  */
 export function useLabRun(spec: () => ScenarioSpec | null, key: string) {
   const [view, setView] = useState<RunView | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-  const [asked, setAsked] = useState(false);
+  // each by the key of its run: until the effect has run for a new key, the previous run's say nothing
+  const [failed, setFailed] = useState<{ key: string; message: string } | null>(null);
+  const [asked, setAsked] = useState<string | null>(null);
   const [domain, setDomain] = useState<[number, number] | null>(null);
   const runner = useRef<WorkerPool | null>(null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the run is the spec that `key` names.
   useEffect(() => {
     setView(null);
-    setFailed(null);
     setDomain(null);
     const s = spec();
-    setAsked(s !== null);
+    setAsked(s ? key : null);
     if (!s) return;
     runner.current ??= new WorkerPool();
     let current = true;
     void runner.current.run('a', withPageCode(s), setView).then((r) => {
-      if (current && r.kind === 'error') setFailed(r.message);
+      if (current && r.kind === 'error') setFailed({ key, message: r.message });
     });
     return () => {
       current = false;
@@ -43,6 +43,6 @@ export function useLabRun(spec: () => ScenarioSpec | null, key: string) {
     if (domain && view) void putWholeDots(runner.current, 'a', view, setView);
   }, [domain, view]);
 
-  const state: LabRunState = failed !== null ? { error: failed } : view ? 'drawn' : asked ? 'running' : 'none';
+  const state: LabRunState = failed?.key === key ? { error: failed.message } : view ? 'drawn' : asked === key ? 'running' : 'none';
   return { view, state, domain, setDomain };
 }

@@ -55,12 +55,13 @@ export class SweepPool {
   private start(): PoolWorker {
     const w = { uploads: new Set(), index: -1, code: null } as unknown as PoolWorker;
     w.dog = new Watchdog(() => this.hung(w));
-    this.respawn(w);
+    this.fresh(w);
     return w;
   }
 
-  /** A fresh worker in `w`'s place, holding no uploads yet. */
-  private respawn(w: PoolWorker): void {
+  /** A fresh worker in `w`'s place (the one there is ended), holding no uploads and no code yet. */
+  private fresh(w: PoolWorker): void {
+    w.worker?.terminate();
     w.worker = this.spawn();
     w.worker.onmessage = (e: { data: WorkerResponse }) => this.receive(w, e.data);
     w.worker.onerror = (e) => {
@@ -80,8 +81,10 @@ export class SweepPool {
     }
   }
 
+  /** The worker runs spec `index`, given first the sweep's uploads it does not hold. */
   private send(w: PoolWorker, index: number, probeFrom?: number): void {
     const spec = this.sweep!.specs[index];
+    this.give(w, this.sweep!.uploads);
     w.index = index;
     w.code ??= spec.code ?? null;
     w.worker.postMessage({ id: index + 1, kind: 'summary', spec, probeFrom } satisfies WorkerRequest);
@@ -98,9 +101,7 @@ export class SweepPool {
     let k = s.waiting.findIndex((i) => w.code === null || (s.specs[i].code ?? null) === w.code);
     if (k < 0) {
       w.dog.stop();
-      w.worker.terminate();
-      this.respawn(w);
-      this.give(w, s.uploads);
+      this.fresh(w);
       k = 0;
     }
     this.send(w, s.waiting.splice(k, 1)[0]);
@@ -136,13 +137,12 @@ export class SweepPool {
   private crashed(w: PoolWorker, message: string): void {
     const s = this.sweep;
     w.dog.stop();
-    w.worker.terminate();
     if (!s) {
+      w.worker.terminate();
       this.workers = this.workers.filter((x) => x !== w);
       return;
     }
-    this.respawn(w);
-    this.give(w, s.uploads);
+    this.fresh(w);
     if (w.index < 0) return this.feed(w);
     s.onError(w.index, `the worker failed: ${message || 'it gave no reason'}`);
     this.settled(w);
@@ -151,9 +151,7 @@ export class SweepPool {
   /** The worker's user code stopped beating: a fresh worker takes its place and the point runs again, probing, or fails. */
   private hung(w: PoolWorker): void {
     const s = this.sweep!;
-    w.worker.terminate();
-    this.respawn(w);
-    this.give(w, s.uploads);
+    this.fresh(w);
     const next = afterHang(w.dog);
     if ('probeFrom' in next) return this.send(w, w.index, next.probeFrom);
     w.dog.done(next.id);
@@ -168,10 +166,7 @@ export class SweepPool {
     return new Promise((finish) => {
       this.sweep = { specs, uploads, waiting: [...specs.keys()], done: 0, onResult, onError, finish };
       while (this.workers.length < Math.min(this.size, specs.length)) this.workers.push(this.start());
-      for (const w of this.workers.slice(0, specs.length)) {
-        this.give(w, uploads);
-        this.feed(w);
-      }
+      for (const w of this.workers.slice(0, specs.length)) this.feed(w);
     });
   }
 

@@ -28,6 +28,8 @@ export class Watchdog {
   private probing = -1;
   /** The first beat of the request watched now: when it came, and the callbacks entered by then. */
   private first: { id: number; at: number; entered: number } | null = null;
+  /** When its last beat came. */
+  private lastAt = 0;
 
   constructor(
     private readonly onHang: () => void,
@@ -41,24 +43,28 @@ export class Watchdog {
       this.watched = this.first = null;
       return;
     }
-    if (this.first?.id !== id) this.first = { id, at: this.now(), entered };
+    this.lastAt = this.now();
+    if (this.first?.id !== id) this.first = { id, at: this.lastAt, entered };
     this.watched = { id, callback, entered, probing: id === this.probing };
     this.timer = setTimeout(() => this.onHang(), HANG_MS);
   }
 
   /**
-   * How the user code watched now goes: ms since its first beat, and the callbacks it entered since (a beat
-   * is sent as a callback is entered, so it cannot tell which callback the time went to).
+   * How the user code watched now goes, from its first beat to its last: the ms between them and the
+   * callbacks entered between them. A beat comes as a callback is entered (the first, then at most once
+   * every 1024 callbacks and every BEAT_MS; each one while probing), so it tells neither which callback the
+   * time went to nor what came after it.
    */
   pace(): Pace | null {
     if (!this.watched || this.first?.id !== this.watched.id) return null;
-    return { ms: this.now() - this.first.at, callbacks: this.watched.entered - this.first.entered };
+    return { ms: this.lastAt - this.first.at, callbacks: this.watched.entered - this.first.entered };
   }
 
   /** The request `id` runs again to find its hang: its beats name each callback. */
   probe(id: number): void {
     this.probing = id;
-    this.watched = null;
+    // the run starts again in a fresh worker: its pace is timed from its own first beat
+    this.watched = this.first = null;
     clearTimeout(this.timer);
   }
 

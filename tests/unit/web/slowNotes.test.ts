@@ -3,7 +3,7 @@ import { SLOW_AFTER_MS, slowNote } from '../../../web/app/slowNotes.ts';
 import { Watchdog } from '../../../web/worker/watchdog.ts';
 
 describe('a side whose user code runs slowly', () => {
-  it('the watchdog times the code from its run’s first beat, and starts again with a newer run', () => {
+  it('the watchdog times the code from its run’s first beat to its last, and starts again with a newer run or a probe', () => {
     let now = 1000;
     const dog = new Watchdog(
       () => {},
@@ -12,14 +12,21 @@ describe('a side whose user code runs slowly', () => {
     expect(dog.pace()).toBeNull();
     dog.beat(7, 'onAck', 40);
     now = 1600;
-    dog.beat(7, 'windowSize', 43);
-    dog.beat(7, 'onAck', 44);
+    dog.beat(7, 'windowSize', 1064);
+    // the time since the last beat is not counted: the callbacks entered in it are not known yet
     now = 2500;
-    expect(dog.pace()).toEqual({ ms: 1500, callbacks: 4 });
+    expect(dog.pace()).toEqual({ ms: 600, callbacks: 1024 });
     // a newer run's first beat: timed from there
     dog.beat(8, 'onTimeout', 3);
     now = 2600;
-    expect(dog.pace()).toEqual({ ms: 100, callbacks: 0 });
+    expect(dog.pace()).toEqual({ ms: 0, callbacks: 0 });
+    // the same run again, probing in a fresh worker, from its first beat there
+    dog.probe(8);
+    expect(dog.pace()).toBeNull();
+    dog.beat(8, 'onAck', 1);
+    now = 2750;
+    dog.beat(8, 'onAck', 2);
+    expect(dog.pace()).toEqual({ ms: 150, callbacks: 1 });
     // its code is done, or the worker ended: nothing is timed
     dog.beat(8, null, 9);
     expect(dog.pace()).toBeNull();
