@@ -3,7 +3,7 @@ import { checkParam, type ParamSpec, type ParamValues, type SchemeMode } from '.
 import { CALLBACK_BUDGET_MS, USER_SCHEME_ID, type UserScheme } from './userInstalled.ts';
 import { isObject, wrapController } from './userController.ts';
 import { locate, prepareUserCode, TICK, UserCodeError, type PreparedCode } from './userCode.ts';
-import { watch, watched } from './userWatch.ts';
+import { lookedAt, watch, watched } from './userWatch.ts';
 import { wallNow } from './wallClock.ts';
 
 /**
@@ -121,6 +121,7 @@ export class Guard {
   constructor(private readonly m: Pick<LoadedModule, 'url' | 'prepared'>) {}
 
   enter(name: string): void {
+    watch.callback = name;
     if (++watch.entered >= watch.next) watched(name);
   }
 
@@ -184,6 +185,7 @@ function look(): void {
   const now = wallNow();
   if (loop.ticks === TICKS_PER_LOOK) loop.started = now;
   else if (now - loop.started > CALLBACK_BUDGET_MS) throw new Overrun();
+  lookedAt(now);
 }
 
 (globalThis as Record<string, unknown>)[TICK] = tick;

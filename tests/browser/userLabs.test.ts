@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SchemeCatalogue, withUserScheme } from '../../shared/controllers/registry.ts';
 import { summarize } from '../../shared/metrics/summary.ts';
-import { MATRIX, SHARED_PRESETS, sharedBottleneck } from '../../shared/scenarios/presets.ts';
+import { contest, flow, MATRIX, SHARED_PRESETS, sharedBottleneck } from '../../shared/scenarios/presets.ts';
 import { matrixRuns } from '../../shared/scenarios/matrix.ts';
 import { runScenario } from '../../shared/scenarios/run.ts';
 import { withUserCode } from '../../shared/controllers/userInstalled.ts';
@@ -91,4 +91,26 @@ describe("the user's controller in the labs", () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it('a shared link’s code cannot move the contest lab’s omniscient star, even in a sweep of that code alone', async () => {
+    // the module patches the memo the omniscient point is kept in, in the worker it loads into
+    const forger = `const get = Map.prototype.get;
+Map.prototype.get = function (k) { return typeof k === 'string' && /^\\d+\\/(true|false)$/.test(k) ? { throughputMbps: 42, delay95: 3 } : get.call(this, k); };
+export default {
+  title: 'Forger',
+  params: [{ name: 'w', unit: 'packets', min: 1, max: 50, step: 1, default: 6, doc: 'Packets in flight' }],
+  create(p) { return { windowSize() { return p.w; }, onAck(ack) {}, onTimeout(now) {} }; },
+};
+`;
+    const omni = summarize(runScenario(contest('Verizon-LTE-short', [flow('fixed')]), loadTrace)).omniscient!;
+    const { page, problems } = await open(env.browser, env.relay.url);
+    await page.evaluate((code) => localStorage.setItem('pipefill.controller', code), forger);
+    await page.goto(`${env.relay.url}/?view=contest-lab&sw=user:w:4,8`);
+    await page.locator('[data-action="sweep"]').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="sweep-progress"]')?.textContent?.includes('2 / 2 runs in'), null, { timeout: 30_000 });
+    const star = page.locator('figure.plane title', { hasText: /^omniscient: / });
+    await expect.poll(() => star.textContent(), { timeout: 10_000 }).toBe(`omniscient: ${fixed(omni.throughputMbps, 2)} Mbit/s, ${fixed(omni.delay95, 0)} ms`);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -22,9 +22,9 @@ const dir = tempDir('pipefill-watch-');
 let n = 0;
 /** The built-ins and the controller loaded last: what the runs here find their schemes in. */
 let schemes: SchemeCatalogue = SCHEMES;
-async function load(): Promise<string> {
+async function load(source = SOURCE): Promise<string> {
   const file = join(dir, `c${n++}.js`);
-  writeFileSync(file, SOURCE);
+  writeFileSync(file, source);
   const user = await loadSchemeFile(file);
   schemes = withUserScheme(user);
   return user.id;
@@ -89,4 +89,31 @@ describe('the beats of user code', () => {
     run(id);
     expect(beats).toEqual([]);
   });
+
+  /** The callbacks-entered counts a slow controller's beats carry, the run cut short after `beats` of them (a contest run of it would last hours). */
+  async function beatCounts(onAck: string, preamble: string, beats = 12): Promise<number[]> {
+    const id = await load(SOURCE.replace('onAck(ack) {}', `onAck(ack) { ${onAck} }`).replace('export default', `${preamble}\nexport default`));
+    const counts: number[] = [];
+    watchCallbacks((_, entered) => {
+      counts.push(entered);
+      if (counts.length === beats) throw new Error('enough');
+    });
+    expect(() => run(id)).toThrow('enough');
+    return counts;
+  }
+
+  it('beat while a slow callback runs its loop: the loop guard’s looks at the clock beat, after quick callbacks too', async () => {
+    const counts = await beatCounts('if (++k > 300) { const t = Date.now(); while (Date.now() - t < 190) {} }', 'let k = 0;', 6);
+    // a beat from inside a callback carries the count its entry did
+    expect(counts.slice(1).some((c, i) => c === counts[i])).toBe(true);
+  }, 30_000);
+
+  it('look at the clock more often as callbacks slow: a slow call without a loop is beaten every BEAT_MS or so, not every 64', async () => {
+    const counts = await beatCounts('JSON.stringify(big);', 'const big = Array.from({ length: 200000 }, (_, i) => ({ i, s: String(i) }));');
+    const apart = counts
+      .slice(2)
+      .map((c, i) => c - counts[i + 1])
+      .sort((a, b) => a - b);
+    expect(apart[Math.floor(apart.length / 2)]).toBeLessThanOrEqual(48);
+  }, 30_000);
 });

@@ -51,9 +51,9 @@ export class Watchdog {
 
   /**
    * How the user code watched now goes, from its first beat to its last: the ms between them and the
-   * callbacks entered between them. A beat comes as a callback is entered (the first, then at most once
-   * every 1024 callbacks and every BEAT_MS; each one while probing), so it tells neither which callback the
-   * time went to nor what came after it.
+   * callbacks entered between them. A beat comes at most every BEAT_MS, as a callback is entered or from a
+   * long loop in one (each callback while probing), so it tells neither which callback the time went to
+   * nor what came after it.
    */
   pace(): Pace | null {
     if (!this.watched || this.first?.id !== this.watched.id) return null;

@@ -31,6 +31,16 @@ export interface Progress {
   ms: number;
 }
 
+/**
+ * The sweep's runs, and when each runs the user's code, one more of a built-in on the same link: the
+ * omniscient star is taken from runs without that code, which could move it in its own worker.
+ */
+function withStarRun(specs: ScenarioSpec[]): ScenarioSpec[] {
+  if (specs.length === 0 || specs.some((s) => !s.code)) return specs;
+  const { code: _, ...first } = specs[0];
+  return [...specs, { ...first, flows: first.flows.map((f) => ({ ...f, scheme: 'fixed', params: {} })) }];
+}
+
 /** Runs sweeps over the worker pool: the points as they arrive, the progress, and each run's failure. */
 export function useSweepRunner() {
   const [points, setPoints] = useState<SweepResult[]>([]);
@@ -49,15 +59,18 @@ export function useSweepRunner() {
     let done = 0;
     // a failed run is done too: the sweep goes on without its point
     const count = () => setProgress({ done: ++done, total: runs.length, running: true, ms: performance.now() - t0 });
+    const specs = withStarRun(runs.map((r) => withPageCode(specOf(r))));
     const finished = await pool.current.run(
-      runs.map((r) => withPageCode(specOf(r))),
+      specs,
       (i, summary) => {
+        if (!specs[i].code) setOmni(summary.omniscient);
+        if (i >= runs.length) return;
         const r = runs[i];
-        setOmni(summary.omniscient);
         setPoints((p) => [...p, { ...sweepPoint(r.scheme, r.param, r.value, summary.all), choice: r.choice, sweep: r.sweep }]);
         count();
       },
       (i, message) => {
+        if (i >= runs.length) return;
         setErrors((e) => [...e, `${triedValue(runs[i])}: ${message}`]);
         count();
       },
