@@ -76,12 +76,17 @@ describe('the reliable-transport lab explains its matrix', () => {
 });
 
 describe('the reliable-transport lab with a controller that throws', () => {
-  it('says why an opened row’s run has no charts', async () => {
+  it('says why its rows failed, and why an opened row’s run has no charts', async () => {
     const code = `export default { title: 'Thrower', params: [], create() { return { windowSize: () => 4, onAck() { throw new Error('boom'); }, onTimeout() {} }; } };`;
     const context = await env.browser.newContext();
     await context.addInitScript((c) => localStorage.setItem('pipefill.controller', c), code);
     const page = await context.newPage();
     await page.goto(`${env.relay.url}/?view=transport-lab&scheme=user`);
+    // every run of the matrix fails alike: each row says ERROR, the status counts them, and an alert says why
+    await page.waitForSelector(done('0'), { timeout: 60_000 });
+    expect(await page.getByTestId('matrix-status').innerText()).toMatch(/^0 \/ 21 rows pass · 10 seeds · [\d.]+ s · 210 runs failed$/);
+    expect(await page.locator('tr[data-row] td:nth-child(4)').allInnerTexts()).toEqual(Array(21).fill('ERROR'));
+    expect(await page.locator('.lab > p[role="alert"]').innerText()).toMatch(/^210 of the 210 runs failed; the first: your controller in onAck at line 1, column \d+: Error: boom/);
     await page.locator('tr[data-row="1"]').click();
     const alert = page.locator('section.row-run [role="alert"]');
     await alert.waitFor({ timeout: 30_000 });

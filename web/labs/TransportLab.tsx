@@ -33,6 +33,8 @@ function Verdict({ passed, seeds, timedOut }: { passed: number; seeds: number; t
 /** The whole matrix for a scheme, over every seed, run again when the scheme, the link or the user's code changes. */
 function useMatrixRuns(scheme: string, model: LinkModel, version: unknown) {
   const [results, setResults] = useState<(Summary | null)[]>([]);
+  // a run that failed (the user's controller threw, or hung) is done too, and its row says why
+  const [failures, setFailures] = useState<ReadonlyMap<number, string>>(new Map());
   const [running, setRunning] = useState(false);
   const [ms, setMs] = useState(0);
   const pool = useRef<SweepPool | null>(null);
@@ -40,12 +42,13 @@ function useMatrixRuns(scheme: string, model: LinkModel, version: unknown) {
   const runAll = async () => {
     pool.current ??= new SweepPool();
     setResults(MATRIX.flatMap(() => Array(MATRIX_SEEDS).fill(null)));
+    setFailures(new Map());
     setRunning(true);
     const t0 = performance.now();
     await pool.current.run(
       MATRIX.flatMap((r) => matrixRuns(r, scheme, {}, MATRIX_SEEDS, 1, model)).map(withPageCode),
       (i, s) => setResults((rs) => rs.map((x, k) => (k === i ? s : x))),
-      () => {},
+      (i, message) => setFailures((f) => new Map(f).set(i, message)),
     );
     setMs(performance.now() - t0);
     setRunning(false);
@@ -57,7 +60,7 @@ function useMatrixRuns(scheme: string, model: LinkModel, version: unknown) {
     return () => pool.current?.cancel();
   }, [scheme, model, version]);
   useEffect(() => () => pool.current?.close(), []);
-  return { results, running, ms };
+  return { results, failures, running, ms };
 }
 
 /** The run of the row the user opened (seed 1), and the span its charts are zoomed to. */
@@ -83,12 +86,14 @@ function MatrixTable({
   results,
   verdictOf,
   captionOf,
+  failureOf,
   selected,
   select,
 }: {
   results: (Summary | null)[];
   verdictOf: Verdicts;
   captionOf: (i: number) => string | null;
+  failureOf: (i: number) => string | null;
   selected: number | null;
   select: (i: number) => void;
 }) {
@@ -122,13 +127,16 @@ function MatrixTable({
           const r = results[i * MATRIX_SEEDS]?.flows[0].reliable;
           const v = verdictOf(i);
           const caption = captionOf(i);
+          const failed = failureOf(i);
           return (
             <Fragment key={i}>
               <tr onClick={() => select(i)} className={selected === i ? 'selected' : ''} tabIndex={0} onKeyDown={(e) => e.key === 'Enter' && select(i)} data-row={i + 1}>
                 <td>{i + 1}</td>
                 <td>{row.group}</td>
                 <td>{row.name}</td>
-                <td className={v ? (v.passed === v.seeds ? 'pass' : 'fail') : ''}>{v ? <Verdict passed={v.passed} seeds={v.seeds} timedOut={v.timedOut} /> : '…'}</td>
+                <td className={failed ? 'fail' : v ? (v.passed === v.seeds ? 'pass' : 'fail') : ''}>
+                  {failed ? <Explained text={failed}>ERROR</Explained> : v ? <Verdict passed={v.passed} seeds={v.seeds} timedOut={v.timedOut} /> : '…'}
+                </td>
                 <td>{v ? `${v.passed}/${v.seeds}` : ''}</td>
                 <td>{v?.spread ?? ''}</td>
                 <td>{r ? fixed(r.seconds, 3) : ''}</td>
@@ -163,7 +171,7 @@ export function TransportLab() {
   // the user's controller runs again once its code changed
   const code = useEditorState().installed;
   const version = scheme === USER_SCHEME_ID ? code : null;
-  const { results, running, ms } = useMatrixRuns(scheme, model, version);
+  const { results, failures, running, ms } = useMatrixRuns(scheme, model, version);
   const { view, state: rowRun, domain, setDomain } = useRowRun(selected, scheme, model, version);
   const runSection = useRef<HTMLElement>(null);
   // An opened row's run appears below the table: bring it into view, again once its charts have come (the
@@ -185,6 +193,9 @@ export function TransportLab() {
         )
       : null;
   const passed = MATRIX.filter((_, i) => verdictOf(i)?.passed === MATRIX_SEEDS).length;
+  /** The first of a row's seeds that failed: what it said. */
+  const failureOf = (i: number) => Array.from({ length: MATRIX_SEEDS }, (_, k) => failures.get(i * MATRIX_SEEDS + k)).find((m) => m !== undefined) ?? null;
+  const firstFailure = failures.size > 0 ? failures.get(Math.min(...failures.keys()))! : null;
 
   return (
     <div className="lab">
@@ -196,7 +207,9 @@ export function TransportLab() {
           <SchemeSelect value={scheme} schemes={windowSchemes(pageCatalogue())} onChange={setScheme} label="controller" param="scheme" />
         </label>
         <span data-testid="matrix-status">
-          {running ? `running… ${results.filter(Boolean).length} / ${results.length}` : `${passed} / ${MATRIX.length} rows pass · ${MATRIX_SEEDS} seeds · ${(ms / 1000).toFixed(2)} s`}
+          {running
+            ? `running… ${results.filter(Boolean).length + failures.size} / ${results.length}`
+            : `${passed} / ${MATRIX.length} rows pass · ${MATRIX_SEEDS} seeds · ${(ms / 1000).toFixed(2)} s${failures.size ? ` · ${failures.size} runs failed` : ''}`}
         </span>
         <label className="param">
           link
@@ -210,7 +223,12 @@ export function TransportLab() {
         </span>
         <span className="hint">A row passes when the receiver's bytes equal the file exactly within the harness's timeout, on every seed. Click a row to see its run.</span>
       </section>
-      <MatrixTable results={results} verdictOf={verdictOf} captionOf={captionOf} selected={selected} select={setSelected} />
+      {firstFailure && (
+        <p className="error" role="alert">
+          {`${failures.size} of the ${results.length} runs failed; the first: ${firstFailure}`}
+        </p>
+      )}
+      <MatrixTable results={results} verdictOf={verdictOf} captionOf={captionOf} failureOf={failureOf} selected={selected} select={setSelected} />
       {selected !== null && (
         <section className="row-run" aria-label={`Run of row ${selected + 1}`} ref={runSection}>
           <h2>
