@@ -11,7 +11,7 @@ afterAll(() => env.close());
 const SLOW = `export default { title: 'Slow', params: [], create() { return { windowSize: () => 10, onAck() { const t = Date.now(); while (Date.now() - t < 150) {} }, onTimeout() {} }; } };`;
 
 describe('a controller that is slow but never over its budget', () => {
-  it('its side says how slow it is, where it said only "running…", and a built-in in its place runs at once', async () => {
+  it('its side says how slow it is, where it said only "running…", exports nothing of the run before it meanwhile, and a built-in in its place runs at once', async () => {
     const { page, problems } = await open(env.browser, env.relay.url);
     await page.evaluate((code) => localStorage.setItem('pipefill.controller', code), SLOW);
     await page.goto(`${env.relay.url}/?a=user`);
@@ -31,8 +31,15 @@ describe('a controller that is slow but never over its budget', () => {
     await expect
       .poll(() => sideNote.innerText(), { timeout: 30_000 })
       .toMatch(/^simulated in \d+ ms · updating… your controller is slow: \d+ callbacks in \d+ s, about \d+ ms each on average; a run makes one or more for each packet$/);
+    // the shown run is AIMD's, but A's worker holds the slow code now: A exports nothing until its run is shown
+    for (const what of ['trace-a', 'intervals-a', 'png']) {
+      expect(await page.locator(`[data-export="${what}"]`).isDisabled()).toBe(true);
+      expect(await page.locator(`[data-export="${what}"]`).getAttribute('title')).toBe('A · AIMD: its next run is under way; export it once it is shown');
+    }
+    expect(await page.locator('[data-export="trace-b"]').isDisabled()).toBe(false);
     await page.locator('[data-param="a.scheme"]').selectOption('aimd');
     await expect.poll(() => sideNote.innerText(), { timeout: 30_000 }).toMatch(/^simulated in \d+ ms$/);
+    expect(await page.locator('[data-export="trace-a"]').isDisabled()).toBe(false);
     expect(problems).toEqual([]);
     await page.context().close();
   }, 60_000);

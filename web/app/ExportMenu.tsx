@@ -25,6 +25,11 @@ const formatsFor = (e: Experiment): RunFormat[] => (e.scenario === 'contest' && 
 /** Every export of the experiment: each run's CSVs (made in its worker), the link's trace, the charts. */
 export function ExportMenu({ e, runs, link, uploadedText, chartsRoot, label, note }: Props) {
   const menu = useLightDismiss();
+  // A side whose next run is under way exports nothing until that run is shown: its worker may already
+  // hold the next run's code, which is not the shown run's (and a figure of it is about to be replaced).
+  const waiting = (s: Slot) => Boolean(runs.busy[s]) && runs.views[s]?.source !== 'live';
+  const unready = (s: Slot) => !runs.views[s] || waiting(s);
+  const why = (s: Slot) => (waiting(s) ? `${label(s)}: its next run is under way; export it once it is shown` : undefined);
   const exportCsv = async (slot: Slot, what: 'trace' | 'intervals') => {
     try {
       download(`pipefill-${slot}-${e[slot].scheme}${what === 'trace' ? '' : '-intervals'}.csv`, await runs.pool.exportCsv(slot, what));
@@ -79,14 +84,14 @@ export function ExportMenu({ e, runs, link, uploadedText, chartsRoot, label, not
       <div>
         {(['a', 'b'] as const).map((s) => (
           <span key={s}>
-            <button type="button" onClick={() => void exportCsv(s, 'trace')} disabled={!runs.views[s]} data-export={`trace-${s}`}>
+            <button type="button" onClick={() => void exportCsv(s, 'trace')} disabled={unready(s)} title={why(s)} data-export={`trace-${s}`}>
               Trace CSV, {label(s)}
             </button>
-            <button type="button" onClick={() => void exportCsv(s, 'intervals')} disabled={!runs.views[s]} data-export={`intervals-${s}`}>
+            <button type="button" onClick={() => void exportCsv(s, 'intervals')} disabled={unready(s)} title={why(s)} data-export={`intervals-${s}`}>
               Per-interval CSV, {label(s)}
             </button>
             {formatsFor(e).map((f) => (
-              <button key={f} type="button" onClick={() => void exportRun(s, f)} disabled={!runs.views[s]} data-export={`${f}-${s}`}>
+              <button key={f} type="button" onClick={() => void exportRun(s, f)} disabled={unready(s)} title={why(s)} data-export={`${f}-${s}`}>
                 {RUN_FORMATS[f].title}, {label(s)}
               </button>
             ))}
@@ -97,10 +102,10 @@ export function ExportMenu({ e, runs, link, uploadedText, chartsRoot, label, not
             Link trace (Mahimahi format)
           </button>
         )}
-        <button type="button" onClick={() => void exportImage('png')} data-export="png">
+        <button type="button" onClick={() => void exportImage('png')} disabled={waiting('a') || waiting('b')} title={why('a') ?? why('b')} data-export="png">
           Figure as PNG (for a slide)
         </button>
-        <button type="button" onClick={() => void exportImage('svg')} data-export="svg">
+        <button type="button" onClick={() => void exportImage('svg')} disabled={waiting('a') || waiting('b')} title={why('a') ?? why('b')} data-export="svg">
           Figure as SVG (vector)
         </button>
       </div>
