@@ -98,6 +98,8 @@ describe('the fairness grid in Chromium', () => {
     expect(await gridOutcome(page, problems)).toEqual({ status: expect.stringMatching(/^3 of 3 pairs simulated/), errors: [] });
     expect(await page.locator('[data-cell="user:reno"] text').textContent()).toBe(`${fixed(want.shareA, 2)} / ${fixed(want.shareB, 2)}`);
     expect(await page.locator('[data-scheme="user"]').isChecked()).toBe(true);
+    // its squares run both flows beside that code, and the page says so
+    expect(await page.getByTestId('grid-user-note').innerText()).toMatch(/^A square of user runs both its flows in the worker that runs that code/);
     expect(problems).toEqual([]);
     await page.close();
   }, 240_000);

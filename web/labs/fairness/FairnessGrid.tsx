@@ -5,6 +5,7 @@ import { GRID_LINKS } from '../../state/fairnessLinks.ts';
 import { type GridSquare, gridSquares, HEADER_HEIGHT, LABEL_WIDTH } from './gridGeometry.ts';
 import { type GridState, useFairnessGrid } from './useFairnessGrid.ts';
 import { FAIRNESS_SECONDS } from '../../../shared/scenarios/bulk.ts';
+import { USER_SCHEME_ID } from '../../../shared/controllers/userInstalled.ts';
 
 export interface GridSettings {
   schemes: string[];
@@ -109,6 +110,12 @@ export function FairnessGrid({ settings, set }: { settings: GridSettings; set(s:
         </p>
       ))}
       {state.schemes.length > 0 && <GridChart state={state} />}
+      {state.schemes.includes(USER_SCHEME_ID) && (
+        <p className="hint" data-testid="grid-user-note">
+          A square of {USER_SCHEME_ID} runs both its flows in the worker that runs that code, so the other scheme's share there is only as sound as the code: code from a shared link can skew it.
+          Squares of built-ins alone run apart from it.
+        </p>
+      )}
     </section>
   );
 }
