@@ -80,11 +80,25 @@ describe('the reliable-transport lab with a controller that throws', () => {
     const code = `export default { title: 'Thrower', params: [], create() { return { windowSize: () => 4, onAck() { throw new Error('boom'); }, onTimeout() {} }; } };`;
     const context = await env.browser.newContext();
     await context.addInitScript((c) => localStorage.setItem('pipefill.controller', c), code);
+    // every text the status shows, from the first render on
+    await context.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { statuses: string[] }).statuses = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="matrix-status"]')?.textContent;
+        if (text && text !== seen.at(-1)) seen.push(text);
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
     const page = await context.newPage();
     await page.goto(`${env.relay.url}/?view=transport-lab&scheme=user`);
     // every run of the matrix fails alike: each row says ERROR, the status counts them, and an alert says why
     await page.waitForSelector(done('0'), { timeout: 60_000 });
-    expect(await page.getByTestId('matrix-status').innerText()).toMatch(/^0 \/ 21 rows pass · 10 seeds · [\d.]+ s · 210 runs failed$/);
+    const finished = /^0 \/ 21 rows pass · 10 seeds · [\d.]+ s · 210 runs failed$/;
+    expect(await page.getByTestId('matrix-status').innerText()).toMatch(finished);
+    // it read "running…" until then: never a finished matrix before its runs had started
+    const statuses = await page.evaluate(() => (window as unknown as { statuses: string[] }).statuses);
+    expect(statuses[0]).toBe('running… 0 / 210');
+    expect(statuses.filter((t) => !t.startsWith('running… '))).toEqual([expect.stringMatching(finished)]);
     expect(await page.locator('tr[data-row] td:nth-child(4)').allInnerTexts()).toEqual(Array(21).fill('ERROR'));
     expect(await page.locator('.lab > p[role="alert"]').innerText()).toMatch(/^210 of the 210 runs failed; the first: your controller in onAck at line 1, column \d+: Error: boom/);
     await page.locator('tr[data-row="1"]').click();

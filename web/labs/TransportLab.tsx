@@ -32,10 +32,11 @@ function Verdict({ passed, seeds, timedOut }: { passed: number; seeds: number; t
 
 /** The whole matrix for a scheme, over every seed, run again when the scheme, the link or the user's code changes. */
 function useMatrixRuns(scheme: string, model: LinkModel, version: unknown) {
-  const [results, setResults] = useState<(Summary | null)[]>([]);
+  const [results, setResults] = useState<(Summary | null)[]>(() => MATRIX.flatMap(() => Array(MATRIX_SEEDS).fill(null)));
   // a run that failed (the user's controller threw, or hung) is done too, and its row says why
   const [failures, setFailures] = useState<ReadonlyMap<number, string>>(new Map());
-  const [running, setRunning] = useState(false);
+  // running from the first render: the matrix starts at once, and its status must not read as a finished one with no rows passing
+  const [running, setRunning] = useState(true);
   const [ms, setMs] = useState(0);
   const pool = useRef<SweepPool | null>(null);
 
