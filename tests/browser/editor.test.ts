@@ -114,7 +114,10 @@ describe('the controller editor in Chromium', () => {
     expect(asked).toEqual([]);
     await page.getByRole('button', { name: 'Run ▶' }).click();
     await page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[data-param="a.scheme"]')?.value === 'user');
-    await waitForA(page, builtIn);
+    // the copy's own run: A's cards show the built-in's run until it comes
+    const copyCard = page.locator('section.cards[data-side^="A · AIMD (my copy)"] [data-card="Throughput"] dd');
+    await orSideShown(page, 'A', copyCard.waitFor({ timeout: 20_000 }));
+    expect((await copyCard.innerText()).trim()).toBe(builtIn);
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);

@@ -136,12 +136,12 @@ describe('no stale state in Chromium', () => {
     // The contest: its trace cannot load from the dead relay, so each side says why under the contest's
     // scheme, and no offset card stays on the screen.
     await page.locator('[data-param="scenario"]').selectOption('contest');
-    await page.getByText(/^A · AIMD: /).waitFor();
-    await page
-      .getByText(/^B · BDP/)
-      .first()
-      .waitFor();
-    expect(await page.locator('p.error').first().innerText()).toMatch(/^A · AIMD: the trace Verizon-LTE-short\.(down|up) could not be loaded: the page’s server at 127\.0\.0\.1:\d+ does not answer$/);
+    const cannotLoad = (side: string) => new RegExp(`^${side}: the trace Verizon-LTE-short\\.(down|up) could not be loaded: the page’s server at 127\\.0\\.0\\.1:\\d+ does not answer$`);
+    for (const side of ['A · AIMD', 'B · BDP estimator']) {
+      const alert = page.getByRole('alert').filter({ hasText: new RegExp(`^${side}: `) });
+      await alert.waitFor();
+      expect(await alert.innerText()).toMatch(cannotLoad(side));
+    }
     expect(await page.locator('section.cards h3').allInnerTexts()).toEqual(['A · AIMD', 'B · BDP estimator']);
     expect(await page.locator('section.cards [data-card]').count()).toBe(0);
     expect(await page.locator('.column h2').allInnerTexts()).toEqual(['A · AIMD', 'B · BDP estimator']);

@@ -50,6 +50,29 @@ describe('the reliable-transport lab explains its matrix', () => {
     await page.close();
   });
 
+  it('reads running… until a matrix changed mid-run is whole, not the status of the matrix it replaced', async () => {
+    const { page, problems } = await open(env.context, `${env.relay.url}/?view=transport-lab`);
+    await page.waitForSelector('[data-testid="matrix-status"]:text-matches("^running… [1-9]")', { timeout: 60_000 });
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { statuses: string[] }).statuses = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="matrix-status"]')?.textContent ?? '';
+        if (text !== seen.at(-1)) seen.push(text);
+      }).observe(document.body, {
+        childList: true,
+        subtree: true,
+        characterData: true,
+      });
+    });
+    await page.locator('select[data-param="scheme"]').selectOption('fixed-timer');
+    await page.waitForSelector(done('21'), { timeout: 60_000 });
+    const statuses = await page.evaluate(() => (window as unknown as { statuses: string[] }).statuses);
+    expect(statuses.filter((t) => !t.startsWith('running… '))).toEqual([expect.stringMatching(/^21 \/ 21 rows pass · 10 seeds · [\d.]+ s$/)]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('brings an opened row’s run, below the table, into view', async () => {
     const { page, problems } = await open(env.context, `${env.relay.url}/?view=transport-lab`);
     await page.setViewportSize({ width: 1500, height: 700 });

@@ -49,6 +49,8 @@ function useSharedRun(preset: string, flows: FlowDef[]) {
   const [busy, setBusy] = useState(false);
   const [domain, setDomain] = useState<[number, number] | null>(null);
   const pool = useRef<WorkerPool | null>(null);
+  // the newest run asked for: an older one that ends meanwhile (before the debounce asked for the newest) leaves the flag alone
+  const newest = useRef(0);
   // the user's controller runs again once its code changed
   const code = useEditorState().installed;
   const version = flows.some((f) => f.scheme === USER_SCHEME_ID) ? code : null;
@@ -58,6 +60,7 @@ function useSharedRun(preset: string, flows: FlowDef[]) {
     const spec = preset === STARVATION.id ? starvation(flows.map((f) => f.scheme)) : presetSpec(preset, flows);
     setError(null);
     setBusy(true);
+    const asked = ++newest.current;
     const t = setTimeout(() => {
       void pool
         .current!.run('a', withPageCode(spec), (v) => {
@@ -65,8 +68,8 @@ function useSharedRun(preset: string, flows: FlowDef[]) {
           setDomain(null);
         })
         .then((r) => {
-          // A superseded run's successor is still under way, and clears the flag when it ends.
-          if (r.kind === 'superseded') return;
+          // A superseded run's successor is still under way, or yet to start, and clears the flag when it ends.
+          if (r.kind === 'superseded' || asked !== newest.current) return;
           setBusy(false);
           if (r.kind === 'error') setError(r.message);
         });

@@ -46,11 +46,13 @@ function useMatrixRuns(scheme: string, model: LinkModel, version: unknown) {
     setFailures(new Map());
     setRunning(true);
     const t0 = performance.now();
-    await pool.current.run(
+    const whole = await pool.current.run(
       MATRIX.flatMap((r) => matrixRuns(r, scheme, {}, MATRIX_SEEDS, 1, model)).map(withPageCode),
       (i, s) => setResults((rs) => rs.map((x, k) => (k === i ? s : x))),
       (i, message) => setFailures((f) => new Map(f).set(i, message)),
     );
+    // a matrix cancelled for the next one (the scheme, the link or the code changed) leaves the status to it
+    if (!whole) return;
     setMs(performance.now() - t0);
     setRunning(false);
   };
