@@ -41,9 +41,21 @@ describe('the reliable-transport lab explains its matrix', () => {
       /^\d+ spurious retransmissions \(segments the receiver already had\): the timer \(1 s\) is shorter than the RTT under queueing \(up to [\d.]+ s\), so it fires for packets still on their way; bytes on the wire: [\d.]+× the file\.$/,
     );
 
+    // what the page shows from the link's change on: the link it names, and the status beside it
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { shown: string[] }).shown = seen;
+      new MutationObserver(() => {
+        const now = ['link-model', 'matrix-status'].map((id) => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? '').join(' | ');
+        if (now !== seen.at(-1)) seen.push(now);
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
     await page.locator('select[data-param="link"]').selectOption('mahimahi');
     await page.waitForSelector(done('21'), { timeout: 60_000 });
     expect(await page.getByTestId('link-model').innerText()).toMatch(/^The rows run on a Mahimahi link/);
+    // the netem matrix's status is never shown beside the Mahimahi link: it reads running… until the new matrix is whole
+    const shown = await page.evaluate(() => (window as unknown as { shown: string[] }).shown);
+    expect(shown.filter((s) => !s.includes('| running… '))).toEqual([expect.stringMatching(/^The rows run on a Mahimahi link.* \| 21 \/ 21 rows pass · 10 seeds · [\d.]+ s$/)]);
     expect(await page.locator(caption(9)).count()).toBe(0);
     expect(new URL(page.url()).searchParams.get('link')).toBe('mahimahi');
     expect(problems).toEqual([]);

@@ -30,31 +30,41 @@ function Verdict({ passed, seeds, timedOut }: { passed: number; seeds: number; t
   return <Explained text={verdictExplanation(verdict, seeds, passed)}>{verdict}</Explained>;
 }
 
-/** The whole matrix for a scheme, over every seed, run again when the scheme, the link or the user's code changes. */
+/**
+ * The matrix of some settings: each run's figures as they come, the runs that failed (the user's controller
+ * threw, or hung: those are done too, and their rows say why), and once every run is in, how long they took.
+ */
+interface Matrix {
+  inputs: readonly unknown[];
+  results: (Summary | null)[];
+  failures: ReadonlyMap<number, string>;
+  ms: number | null;
+}
+
+const unrun = (inputs: readonly unknown[]): Matrix => ({ inputs, results: MATRIX.flatMap(() => Array(MATRIX_SEEDS).fill(null)), failures: new Map(), ms: null });
+
+/**
+ * The whole matrix for a scheme, over every seed, run again when the scheme, the link or the user's code
+ * changes. A matrix of other settings than those asked for reads as the new one, not yet run: a render
+ * between a change and its runs' start, or the end of the runs it replaced, shows no figures of them.
+ */
 function useMatrixRuns(scheme: string, model: LinkModel, version: unknown) {
-  const [results, setResults] = useState<(Summary | null)[]>(() => MATRIX.flatMap(() => Array(MATRIX_SEEDS).fill(null)));
-  // a run that failed (the user's controller threw, or hung) is done too, and its row says why
-  const [failures, setFailures] = useState<ReadonlyMap<number, string>>(new Map());
-  // running from the first render: the matrix starts at once, and its status must not read as a finished one with no rows passing
-  const [running, setRunning] = useState(true);
-  const [ms, setMs] = useState(0);
+  const inputs = [scheme, model, version];
+  const [matrix, setMatrix] = useState<Matrix>(() => unrun(inputs));
   const pool = useRef<SweepPool | null>(null);
 
   const runAll = async () => {
     pool.current ??= new SweepPool();
-    setResults(MATRIX.flatMap(() => Array(MATRIX_SEEDS).fill(null)));
-    setFailures(new Map());
-    setRunning(true);
+    const mine = inputs;
+    const update = (f: (m: Matrix) => Matrix) => setMatrix((m) => (m.inputs === mine ? f(m) : m));
+    setMatrix(unrun(mine));
     const t0 = performance.now();
     const whole = await pool.current.run(
       MATRIX.flatMap((r) => matrixRuns(r, scheme, {}, MATRIX_SEEDS, 1, model)).map(withPageCode),
-      (i, s) => setResults((rs) => rs.map((x, k) => (k === i ? s : x))),
-      (i, message) => setFailures((f) => new Map(f).set(i, message)),
+      (i, s) => update((m) => ({ ...m, results: m.results.map((x, k) => (k === i ? s : x)) })),
+      (i, message) => update((m) => ({ ...m, failures: new Map(m.failures).set(i, message) })),
     );
-    // a matrix cancelled for the next one (the scheme, the link or the code changed) leaves the status to it
-    if (!whole) return;
-    setMs(performance.now() - t0);
-    setRunning(false);
+    if (whole) update((m) => ({ ...m, ms: performance.now() - t0 }));
   };
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the matrix runs again when the scheme, the link (or the user's code) changes, and only then.
@@ -63,7 +73,8 @@ function useMatrixRuns(scheme: string, model: LinkModel, version: unknown) {
     return () => pool.current?.cancel();
   }, [scheme, model, version]);
   useEffect(() => () => pool.current?.close(), []);
-  return { results, failures, running, ms };
+  const shown = matrix.inputs.every((x, i) => x === inputs[i]) ? matrix : unrun(inputs);
+  return { results: shown.results, failures: shown.failures, running: shown.ms === null, ms: shown.ms ?? 0 };
 }
 
 /** The run of the row the user opened (seed 1), and the span its charts are zoomed to. */
