@@ -173,6 +173,11 @@ export function readRelayFlags(values: Record<string, unknown>): Partial<RelayOp
   if (contest) out.contest = contest;
   refuseSharedPorts({ ...DEFAULT_RELAY, ...(out as Partial<Ports>) });
   if (out.dataDir && out.leaderboardFile) throw new UsageError(`--data keeps the leaderboard in DIR/${RECORDS_FILE}: give --data or --leaderboard, not both`);
+  // the tokens handed out count only while the records hold them: in memory, a restart would void them all
+  if (contest?.roster && !out.dataDir && !out.leaderboardFile)
+    throw new UsageError(
+      '--contest-roster needs --data DIR (or --leaderboard FILE): without records a restart forgets every submission and issues each id on the roster a new token, so the ones handed out stop working',
+    );
   return out as Partial<RelayOptions>;
 }
 

@@ -82,6 +82,8 @@ export class Contest {
   readonly heldOutFiles: ReadonlySet<string>;
   /** What the relay says at start of the roster's tokens. */
   private rosterLine = '';
+  /** Whether the submissions are kept in memory only (no --data): the relay says so at start. */
+  private inMemory = false;
   /** The submission bodies being read now (routes.ts): bounded per address and in bytes. */
   readonly bodies = new BodyBudget();
   private readonly scorer: Scorer;
@@ -110,6 +112,7 @@ export class Contest {
     const store = new ContestStore(traces, o.reveal, journal);
     const contest = new Contest(o, await Sandbox.prepare(), store, operator, copies);
     if (o.roster) contest.rosterLine = await issueRosterTokens(o.roster.path, o.roster.ids, store);
+    contest.inMemory = journal === null;
     return contest;
   }
 
@@ -128,6 +131,7 @@ export class Contest {
     return [
       `contest         public ${names(this.o.publicTraces)} · held out ${names(this.o.heldOutTraces)}${this.store.revealed ? ' (revealed)' : ''} · ${this.o.scorers} scorer(s) · /api/contest, ?view=contest`,
       ...(this.rosterLine ? [this.rosterLine] : []),
+      ...(this.inMemory ? ['contest         submissions and their ids’ tokens kept in memory only: a restart forgets them (--data DIR keeps them)'] : []),
       ...this.copies.map((c) => `contest         ${c.file} not served either: it contains the held-out ${c.contains}`),
       `contest sandbox ${this.sandbox.isolation}`,
     ];

@@ -83,7 +83,7 @@ describe('npm run contest: the relay says no', () => {
     const roster = join(dir, 'class.txt');
     writeFileSync(roster, 'bob@red\n');
     const tokens = join(dir, 'tokens.json');
-    const rostered = await contestRelay(['--contest-trace', PUBLIC, '--contest-roster', roster]);
+    const rostered = await contestRelay(['--contest-trace', PUBLIC, '--contest-roster', roster, '--data', join(dir, 'data')]);
     try {
       const submit = (id: string) => contest('submit', GOOD_FILE, '--id', id, '--server', rostered.url, '--tokens', tokens, '--no-wait');
       expect(Object.values(await submit('zed@red'))).toEqual([1, '', 'contest: zed@red is not on the class roster: submit under the id the instructor gave you, with its token\n']);

@@ -8,6 +8,8 @@ describe('a served trace that contains a held-out one', () => {
     const relay = await contestRelay(['--contest-trace', 'Verizon-LTE-short', '--contest-held-out', 'TMobile-LTE-short', '--dist', 'public']);
     try {
       expect(relay.out()).toContain('contest         TMobile-LTE-driving.down not served either: it contains the held-out TMobile-LTE-short.down');
+      // started without --data: the instructor is told a restart would lose the class's submissions
+      expect(relay.out()).toContain('contest         submissions and their ids’ tokens kept in memory only: a restart forgets them (--data DIR keeps them)');
       for (const path of ['/traces/TMobile-LTE-driving.down', '/traces/TMobile-LTE-driving.down.gz', '/TMobile-LTE-driving.down']) {
         const res = await fetch(`${relay.url}${path}`);
         expect([path, res.status, (await res.json()).error]).toEqual([path, 404, HELD_OUT_TRACE]);

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readContestFlags } from '../../server/contest/flags.ts';
@@ -25,6 +25,7 @@ describe('a class roster', () => {
       expect(Object.keys(tokens)).toEqual(['ann@red', 'bob@red']);
       expect(statSync(tokensFile).mode & 0o777).toBe(0o600);
       expect(relay.out()).toContain(`roster ${roster}: 2 ids; 2 tokens issued now, appended to ${tokensFile}: hand each student theirs`);
+      expect(relay.out()).not.toContain('kept in memory only');
       expect(await postSubmission(relay.url, { id: 'eve@red', code: CODE })).toEqual({
         status: 403,
         json: { error: 'eve@red is not on the class roster: submit under the id the instructor gave you, with its token' },
@@ -80,6 +81,15 @@ describe('a class roster', () => {
     expect(refusal('a@b@c\n')).toThrow(`--contest-roster: line 1 of ${roster}, "a@b@c": ${notIdAtTeam}`);
     expect(refusal(`${'a'.repeat(61)}@red\n`)).toThrow(`--contest-roster: line 1 of ${roster}, "${'a'.repeat(61)}@red": an id has at most 64 characters`);
   });
+
+  it('stops a relay given a roster but no records, saying why: a restart would void the tokens handed out', async () => {
+    const roster = join(tempDir('pipefill-roster-'), 'class.txt');
+    writeFileSync(roster, 'ann@red\n');
+    await expect(contestRelay(['--contest-roster', roster])).rejects.toThrow(
+      '--contest-roster needs --data DIR (or --leaderboard FILE): without records a restart forgets every submission and issues each id on the roster a new token, so the ones handed out stop working',
+    );
+    expect(existsSync(`${roster}.tokens.csv`)).toBe(false);
+  }, 60_000);
 
   it('stops the relay at a roster line that is not an id, saying which', async () => {
     const roster = join(tempDir('pipefill-roster-'), 'class.txt');
