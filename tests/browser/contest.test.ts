@@ -82,8 +82,8 @@ describe('the class contest in Chromium', () => {
   }, 300_000);
 });
 
-// Fails as it starts: the tests here are about who may submit, not about scores.
-const FAILING = 'export default { title: "x", params: [], create() { throw new Error("not yet"); } };';
+// Loads, and fails at its first ACK: the tests here are about who may submit, not about scores.
+const FAILING = 'export default { title: "x", params: [], create() { return { windowSize() { return 4; }, onAck() { throw new Error("not yet"); }, onTimeout() {} }; } };';
 
 const kept = (page: Page) => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('pipefill.contestToken.')));
 
@@ -189,6 +189,36 @@ describe('contest tokens in Chromium', () => {
     const token = readFileSync(join(dir, 'roster.txt.tokens.csv'), 'utf8').trim().split(',')[1];
     await field.locator('input').fill(token);
     expect(await submit(page)).toEqual({ token });
+    await page.close();
+  }, 300_000);
+
+  it('code that does not load is not sent: the page says why, underlines where, and the id keeps its turn', async () => {
+    const { page, problems } = await open(browser, `${relay.url}/`);
+    const sent: string[] = [];
+    page.on('request', (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/contest/submissions' && sent.push(r.url()));
+    await editor(page);
+    await useId(page, 'dee@red');
+    const notSent = async (code: string, why: RegExp) => {
+      await page.locator('.user-editor .cm-content').click();
+      await page.keyboard.press('Control+a');
+      await page.keyboard.insertText(code);
+      expect(await submit(page)).toEqual({ refused: expect.stringMatching(why) });
+      await page.locator('.user-editor .cm-lintRange-error').first().waitFor();
+    };
+    // not JavaScript, and made but throwing: the relay would fail either after it took the id's turn
+    await notSent(FAILING.replace('return 4;', 'return 4 4;'), /^Not sent, so your turn is not used: your controller at line 1, column \d+: syntax error \(the code is not valid JavaScript here\)$/);
+    await notSent(
+      FAILING.replace('return { windowSize', 'throw new Error("unmade"); return { windowSize'),
+      /^Not sent, so your turn is not used: your controller in create at line 1, column \d+: Error: unmade$/,
+    );
+    expect(sent).toEqual([]);
+    // the code mended, it goes at once: the failed check took no turn
+    await page.locator('.user-editor .cm-content').click();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.insertText(FAILING);
+    expect(await submit(page)).toEqual({ token: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(sent).toHaveLength(1);
+    expect(problems).toEqual([]);
     await page.close();
   }, 300_000);
 

@@ -5,6 +5,7 @@ import { setStudentId, useStudentId } from '../live/studentId.ts';
 import { ForgetId, TokenField, TokenShown } from './ContestToken.tsx';
 import { type Refused, relayRunsContest, submitToContest, useSubmission } from './contestApi.ts';
 import { savedToken } from './contestTokens.ts';
+import { problemBeforeSending } from '../editor/userCode.ts';
 import { keepLastSubmission, lastSubmission } from './lastSubmission.ts';
 import './contest.css';
 
@@ -44,7 +45,13 @@ function Submitting({ id, code }: { id: string | null; code: () => string }) {
     // last submission's state stays until another is taken: a refusal leaves it the student's latest score
     setRefused(null);
     setToken(null);
-    const r = await submitToContest(id, code(), typed.trim() || undefined);
+    const text = code();
+    const problem = await problemBeforeSending(text);
+    if (problem !== null) {
+      setBusy(false);
+      return setRefused({ error: `Not sent, so your turn is not used: ${problem}`, token: false });
+    }
+    const r = await submitToContest(id, text, typed.trim() || undefined);
     setBusy(false);
     if ('error' in r) return setRefused(r);
     setRefused(null);

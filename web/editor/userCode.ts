@@ -138,6 +138,23 @@ function check(source: string): Promise<CheckResult | null> {
   });
 }
 
+/** A text too long for a link, refused before any worker loads it. */
+const tooLong = (source: string): CheckResult | null =>
+  source.length > MAX_CODE_CHARS ? { ok: false, message: `the controller is longer than ${MAX_CODE_CHARS} characters`, line: null, column: null } : null;
+
+/**
+ * Whether a text would load where the contest scores it, checked here first as the command line loads a file
+ * before sending it: the relay would fail a text that does not load only after it took the id's turn. The
+ * problem (shown in the editor too, where it is) or null.
+ */
+export async function problemBeforeSending(source: string): Promise<string | null> {
+  const r = tooLong(source) ?? (await check(source));
+  if (r === null) return 'it was checked again meanwhile: submit it once more';
+  if (r.ok) return null;
+  update({ error: r });
+  return r.message;
+}
+
 /**
  * Checks a text and, if it loads, makes it the user scheme (the caller then re-runs). A failing text
  * leaves the installed one, and the runs, as they were. `checkIn` checks it elsewhere than in the
@@ -147,7 +164,7 @@ export async function install(source: string, checkIn: (source: string) => Promi
   // the installed text was checked already: Run again only puts it on a side
   if (source === state.installed && state.error === null) return true;
   // too long for a link: refused before any worker loads it
-  const r = source.length > MAX_CODE_CHARS ? ({ ok: false, message: `the controller is longer than ${MAX_CODE_CHARS} characters`, line: null, column: null } as const) : await checkIn(source);
+  const r = tooLong(source) ?? (await checkIn(source));
   if (r === null) return false;
   if (!r.ok) {
     update({ error: r });
