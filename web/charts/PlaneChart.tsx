@@ -51,7 +51,8 @@ const MARKER_PX = 7;
 /** How far a label's text starts from its point's centre, px. */
 const LABEL_GAP_PX = 9;
 
-type At = { cx: number; cy: number };
+/** A marker's centre; `clear`: no label may print over it (the omniscient star, which every point is read against). */
+type At = { cx: number; cy: number; clear?: boolean };
 
 /**
  * The markers apart from those bunched with `own` (its own among them): a label cannot keep off markers that
@@ -69,8 +70,8 @@ const FAR_LINES = [4, -4, 5, -5, 6, -6];
  * first, until it overlaps no label placed before it and runs over no marker further along its line
  * (`markers`: every point drawn, labelled or not), and stays inside the plot's height. Where that side is
  * crowded, the other side is tried (if the label fits there); where both are, the place with the fewest
- * overlaps, unless that is over another label: then a line up to six away that is clear of labels, or
- * none (null): text on text cannot be read, and the point keeps its name in its tooltip. `metrics` are
+ * overlaps, unless that is over another label or a `clear` marker: then a line up to six away that is clear
+ * of both, or none (null): text on text cannot be read, and the point keeps its name in its tooltip. `metrics` are
  * the labels' sizes as drawn (each line's box is centred on it).
  */
 export function placeLabels(
@@ -90,18 +91,20 @@ export function placeLabels(
     const others = notBunchedWith({ cx, cy }, markers);
     const hits = (left: boolean, y: number) => {
       const [x0, x1] = left ? [cx - w, cx] : [cx, cx + w];
-      const overLabels = placed.filter((p) => p.x1 > x0 && p.x0 < x1 && Math.abs(p.y - y) < line).length;
-      const overMarkers = others.filter((m) => m.cx + MARKER_PX > x0 && m.cx - MARKER_PX < x1 && Math.abs(m.cy - y) < line / 2 + MARKER_PX).length;
-      return { overLabels, total: overLabels + overMarkers };
+      const over = others.filter((m) => m.cx + MARKER_PX > x0 && m.cx - MARKER_PX < x1 && Math.abs(m.cy - y) < line / 2 + MARKER_PX);
+      // a label over the star hides it as surely as one over another label: both count as text on text
+      const overLabels = placed.filter((p) => p.x1 > x0 && p.x0 < x1 && Math.abs(p.y - y) < line).length + over.filter((m) => m.clear).length;
+      return { overLabels, total: overLabels + over.length };
     };
     // A line of text stays between the plot's top and its axis, whose tick labels lie below.
     const within = (shifts: number[]) => shifts.filter((d) => cy + d >= line / 2 && cy + d <= innerH - line / 2);
     const near = within(nearShifts);
     const lines = (shifts: number[]) => sides.flatMap((left) => shifts.map((shift) => ({ left, shift, ...hits(left, cy + shift) })));
     const candidates = lines(near.length ? near : nearShifts);
-    let best = candidates.find((c) => c.total === 0) ?? candidates.reduce((a, b) => (b.total < a.total ? b : a));
-    if (best.overLabels > 0) best = lines(within(farShifts)).find((c) => c.overLabels === 0) ?? best;
-    if (best.overLabels > 0) return null;
+    // the near lines clear of labels and of the star, the fewest markers run over first; else a far line clear of them
+    const clear = candidates.filter((c) => c.overLabels === 0);
+    const best = clear.length ? clear.reduce((a, b) => (b.total < a.total ? b : a)) : lines(within(farShifts)).find((c) => c.overLabels === 0);
+    if (!best) return null;
     placed.push(best.left ? { x0: cx - w, x1: cx, y: cy + best.shift } : { x0: cx, x1: cx + w, y: cy + best.shift });
     return { left: best.left, shift: best.shift };
   });
@@ -215,7 +218,7 @@ export function PlaneChart({
   const labelled = ok.filter((p) => p.labelled !== false).sort((a, b) => Number(b.marker === 'star') - Number(a.marker === 'star'));
   const metrics = labelMetrics();
   const at = (p: PlanePoint) => ({ cx: x(p.delay95), cy: y(tput(p)) });
-  const markers = ok.map(at);
+  const markers = ok.map((p) => ({ ...at(p), clear: p.marker === 'star' }));
   const places = new Map(
     placeLabels(
       labelled.map((p) => ({ ...at(p), text: labelText(p) })),

@@ -25,6 +25,16 @@ describe('labels on the throughput–delay plane', () => {
     expect(placeLabels(labels, 318, [...labels, { cx: 250, cy: 50 }])).toEqual([{ left: false, shift: 0 }]);
   });
 
+  it('a label never prints over the star: where every line near its point runs over some marker, it takes the fewest without the star', () => {
+    // "bob@blue" (9 + 6 × 8 = 57 px) from x 30 fits on the right only; a column of markers at x 70, a line apart
+    // from y 14 to y 86, runs under every line near its own: three markers each within 24 px of y 50, two on
+    // y 86 and on y 14. Plain, the first of those (y 86) is taken; with the star at y 86, y 14 is.
+    const bob = { cx: 30, cy: 50, text: 'bob@blue' };
+    const column = [-3, -2, -1, 0, 1, 2].map((k) => ({ cx: 70, cy: 50 + 12 * k }));
+    expect(placeLabels([bob], 318, [bob, ...column, { cx: 70, cy: 86 }])).toEqual([{ left: false, shift: 36 }]);
+    expect(placeLabels([bob], 318, [bob, ...column, { cx: 70, cy: 86, clear: true }])).toEqual([{ left: false, shift: -36 }]);
+  });
+
   it('a label that would run off the right edge goes to the left of its point', () => {
     expect(placeLabels([{ cx: 300, cy: 10, text: 'omniscient' }], 318)).toEqual([{ left: true, shift: 0 }]);
     expect(placeLabels([{ cx: 100, cy: 10, text: 'omniscient' }], 318)).toEqual([{ left: false, shift: 0 }]);
