@@ -61,10 +61,24 @@ describe('the class contest’s students without a score', () => {
       expect(list!.y).toBeGreaterThanOrEqual(table!.y + table!.height);
       // the errors are their submitters’ own
       expect(await page.locator('body').innerText()).not.toContain('not yet');
+      expect(await page.getByTestId('contest-failed-why').count()).toBe(0);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
       await page.screenshot({ path: join(ROOT, 'build/contest-unscored.png'), fullPage: true });
       expect(problems).toEqual([]);
       await page.close();
+      // the operator, who may read every submission, is told what each stuck student's latest one said
+      const operator = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+      await operator.request.get(relay.operator.url(relay.url));
+      const { page: theirs } = await open(operator, `${relay.url}/?view=contest`);
+      const why = theirs.getByTestId('contest-failed-why');
+      await expect
+        .poll(() => why.locator('li').allInnerTexts(), { timeout: 10_000 })
+        .toEqual([
+          expect.stringMatching(/^fay@red: on Verizon-LTE-short: your controller in create at line 1, column \d+: Error: not yet$/),
+          expect.stringMatching(/^gil@red: on Verizon-LTE-short: your controller in create at line 1, column \d+: Error: not yet$/),
+        ]);
+      await theirs.screenshot({ path: join(ROOT, 'build/contest-unscored-operator.png'), fullPage: true });
+      await operator.close();
     } finally {
       await relay.close();
     }

@@ -6,6 +6,7 @@ import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS, HUES } from '../charts/palette.ts';
 import { useContest } from './contestApi.ts';
 import { RevealHeldOut } from './RevealHeldOut.tsx';
+import { FailedWhy } from './FailedWhy.tsx';
 import './contest.css';
 
 /**
@@ -184,6 +185,7 @@ function ContestBoard({ retry }: { retry(): void }) {
       </div>
       <Ranking board={board} />
       <Unranked board={board} />
+      {operator && <FailedWhy failed={board.failed} />}
     </section>
   );
 }

@@ -74,6 +74,27 @@ export async function submitToContest(id: string, code: string, token = savedTok
   }
 }
 
+/**
+ * What each failed submission said (its id → its error), for the operator, who may read every one: a failed
+ * submission's error never changes, so each is asked for once.
+ */
+export function useFailureTexts(submissions: readonly string[]): ReadonlyMap<string, string> {
+  const [texts, setTexts] = useState<ReadonlyMap<string, string>>(new Map());
+  const wanted = submissions.join(' ');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: asked again only when the list of submissions changes, which `wanted` spells.
+  useEffect(() => {
+    let live = true;
+    for (const s of submissions.filter((s) => !texts.has(s)))
+      void json<SubmissionView>(`/api/contest/submissions/${s}`)
+        .catch(() => null)
+        .then((v) => live && v?.error && setTexts((t) => new Map(t).set(s, v.error!)));
+    return () => {
+      live = false;
+    };
+  }, [wanted]);
+  return texts;
+}
+
 /** A submission's state until it is scored or failed, polled (never another submission's, even for a render). */
 export function useSubmission(submission: string | null): SubmissionView | null {
   const [seen, setSeen] = useState<{ submission: string; view: SubmissionView } | null>(null);
