@@ -125,6 +125,11 @@ export class Contest {
     return this.operator.isOperator(req);
   }
 
+  /** The roster's ids (--contest-roster), or null when any id may submit. */
+  get rosterIds(): string[] | null {
+    return this.o.roster ? [...this.o.roster.ids] : null;
+  }
+
   /** The contest as the relay prints it at start. */
   get lines(): string[] {
     const names = (ts: string[]) => ts.map(traceLabel).join(', ');

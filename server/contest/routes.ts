@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, posix } from 'node:path';
-import { HELD_OUT_TRACE, MAX_CODE_BYTES } from '../../shared/contest/api.ts';
+import { HELD_OUT_TRACE, MAX_CODE_BYTES, type Roster } from '../../shared/contest/api.ts';
 import { studentIdProblem } from '../../shared/relay/studentId.ts';
 import { requestUrl } from '../http.ts';
 import { ENCODINGS } from '../static.ts';
@@ -59,6 +59,7 @@ export function handleContest(req: IncomingMessage, res: ServerResponse, contest
   else if (path === '/api/contest/leaderboard.csv')
     res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="contest.csv"', 'cache-control': 'no-store' }).end(boardCsv(contest.store.board()));
   else if (path === '/api/contest/reference') send(res, 200, contest.reference());
+  else if (path === '/api/contest/roster') roster(req, res, contest);
   else if (path === '/api/contest/events') contest.events.watch(res, contest.clientAddress(req));
   else refuse(res, 404, `no such contest endpoint: ${path.slice(0, 100)}`);
   return true;
@@ -93,6 +94,12 @@ async function submit(req: IncomingMessage, res: ServerResponse, contest: Contes
   const answer = await contest.submit(student, contest.clientAddress(req), code, token);
   if ('error' in answer) send(res, answer.status, { error: answer.error, tokenProblem: answer.tokenProblem, ...answer.held }, answer.headers);
   else send(res, 202, answer);
+}
+
+/** The class's ids, for the operator to see who has not submitted: the roster is the instructor's, not the class's. */
+function roster(req: IncomingMessage, res: ServerResponse, contest: Contest): void {
+  if (!contest.isOperator(req)) return refuse(res, 403, 'only the operator may read the class roster');
+  send(res, 200, { ids: contest.rosterIds } satisfies Roster);
 }
 
 function reveal(req: IncomingMessage, res: ServerResponse, contest: Contest): void {

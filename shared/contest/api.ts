@@ -83,6 +83,11 @@ export interface Reference {
   traces: { trace: string; omniscient: { throughputMbps: number; delay95: number } | null; schemes: ReferencePoint[] }[];
 }
 
+/** GET /api/contest/roster, the operator's alone: the class's ids (--contest-roster), or null without a roster. */
+export interface Roster {
+  ids: string[] | null;
+}
+
 /** What the event stream sends: a submission changed state, or the held-out scores were revealed. */
 export type ContestEvent = { kind: 'submission'; id: string; submission: string; status: SubmissionStatus } | { kind: 'reveal' } | { kind: 'reference' };
 

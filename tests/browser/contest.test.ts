@@ -175,8 +175,16 @@ describe('contest tokens in Chromium', () => {
 
   it('on a relay with a class roster, an id it does not list is told so and not asked for a token; a listed id is asked for the token its instructor handed out', async () => {
     const dir = tempDir('pipefill-contest-roster-');
-    const rostered = await testRelay({ distDir: TEST_BUNDLE, contest: pageContest('ATT-LTE-driving-2016', { roster: { path: join(dir, 'roster.txt'), ids: ['ann@red'] } }) });
+    const rostered = await testRelay({ distDir: TEST_BUNDLE, contest: pageContest('ATT-LTE-driving-2016', { roster: { path: join(dir, 'roster.txt'), ids: ['ann@red', 'bob@red'] } }) });
     onTestFinished(() => rostered.close());
+    // the operator's class view names the roster's ids that have not submitted: no one yet
+    const operator = await browser.newContext();
+    onTestFinished(() => operator.close());
+    await operator.request.get(rostered.operator.url(rostered.url));
+    const { page: board } = await open(operator, `${rostered.url}/?view=contest`);
+    const notSubmitted = board.getByTestId('contest-not-submitted');
+    await notSubmitted.waitFor();
+    expect(await notSubmitted.innerText()).toBe("Not submitted yet (the roster's ids, shown to the operator only): ann@red, bob@red");
     const { page } = await open(browser, `${rostered.url}/`);
     await editor(page);
     await useId(page, 'zed@red');
@@ -186,9 +194,17 @@ describe('contest tokens in Chromium', () => {
     expect(await submit(page)).toEqual({ refused: expect.stringMatching(/^ann@red's token is needed: the instructor hands each student the token of their id/) });
     const field = page.locator('.contest-submit label:has([data-param="contest-token"])');
     expect(await field.innerText()).toMatch(/^ann@red’s token \(from your instructor, or kept from its first submission in another browser or on the command line\):/);
-    const token = readFileSync(join(dir, 'roster.txt.tokens.csv'), 'utf8').trim().split(',')[1];
+    const token = Object.fromEntries(
+      readFileSync(join(dir, 'roster.txt.tokens.csv'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(',')),
+    )['ann@red'];
     await field.locator('input').fill(token);
     expect(await submit(page)).toEqual({ token });
+    // ann@red submitted: the operator's view, kept up to date, names bob@red alone
+    await expect.poll(() => notSubmitted.innerText()).toBe("Not submitted yet (the roster's ids, shown to the operator only): bob@red");
+    await board.screenshot({ path: join(ROOT, 'build/contest-not-submitted.png') });
     await page.close();
   }, 300_000);
 

@@ -77,6 +77,8 @@ describe('the class contest’s students without a score', () => {
           expect.stringMatching(/^fay@red: on Verizon-LTE-short: your controller in create at line 1, column \d+: Error: not yet$/),
           expect.stringMatching(/^gil@red: on Verizon-LTE-short: your controller in create at line 1, column \d+: Error: not yet$/),
         ]);
+      // no roster: no list of ids that have not submitted
+      expect(await theirs.getByTestId('contest-not-submitted').count()).toBe(0);
       await theirs.screenshot({ path: join(ROOT, 'build/contest-unscored-operator.png'), fullPage: true });
       await operator.close();
     } finally {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmdirSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readContestFlags } from '../../server/contest/flags.ts';
-import { contestRelay, postSubmission } from '../helpers/contest.ts';
+import { contestRelay, OPERATOR_TOKEN, postSubmission } from '../helpers/contest.ts';
 import { tempDir } from '../helpers/tempDir.ts';
 
 const CODE = 'export default { title: "x", params: [], create() { return { windowSize() { return 10; }, onAck() {}, onTimeout() {} }; } };';
@@ -26,6 +26,10 @@ describe('a class roster', () => {
       expect(statSync(tokensFile).mode & 0o777).toBe(0o600);
       expect(relay.out()).toContain(`roster ${roster}: 2 ids; 2 tokens issued now, appended to ${tokensFile}: hand each student theirs`);
       expect(relay.out()).not.toContain('kept in memory only');
+      // the roster is the instructor's: the operator reads it (to see who has not submitted), no one else
+      const readRoster = (auth: Record<string, string>) => fetch(`${relay.url}/api/contest/roster`, { headers: auth }).then(async (r) => [r.status, await r.json()]);
+      expect(await readRoster({})).toEqual([403, { error: 'only the operator may read the class roster' }]);
+      expect(await readRoster({ authorization: `Bearer ${OPERATOR_TOKEN}` })).toEqual([200, { ids: ['ann@red', 'bob@red'] }]);
       expect(await postSubmission(relay.url, { id: 'eve@red', code: CODE })).toEqual({
         status: 403,
         json: { error: 'eve@red is not on the class roster: submit under the id the instructor gave you, with its token' },

@@ -6,7 +6,8 @@ import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS, HUES } from '../charts/palette.ts';
 import { useContest } from './contestApi.ts';
 import { RevealHeldOut } from './RevealHeldOut.tsx';
-import { FailedWhy } from './FailedWhy.tsx';
+import { FailedWhy, NotSubmitted } from './FailedWhy.tsx';
+import { byId } from './byId.ts';
 import './contest.css';
 
 /**
@@ -25,9 +26,6 @@ export function standing(board: Board): string {
   const failed = board.failed.length > 0 ? `, ${students(board.failed.length)} whose every submission failed` : '';
   return `${students(board.rows.length)} ranked${waiting}${failed}`;
 }
-
-/** Ids in the order a class list reads: the numbers in them by value (s2 before s10), then as text. */
-export const byId = new Intl.Collator(undefined, { numeric: true }).compare;
 
 /**
  * The points of one trace: the reference first (drawn under), each built-in named on the plane by its short
@@ -186,6 +184,7 @@ function ContestBoard({ retry }: { retry(): void }) {
       <Ranking board={board} />
       <Unranked board={board} />
       {operator && <FailedWhy failed={board.failed} />}
+      {operator && <NotSubmitted board={board} />}
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import type { Board } from '../../shared/contest/api.ts';
-import { useFailureTexts } from './contestApi.ts';
+import { useFailureTexts, useRosterIds } from './contestApi.ts';
+import { byId } from './byId.ts';
 
 /**
  * For the operator, why each student whose every submission failed is stuck: what their latest submission
@@ -7,7 +8,7 @@ import { useFailureTexts } from './contestApi.ts';
  * reads each at the submission's own address, as its submitter does.
  */
 export function FailedWhy({ failed }: { failed: Board['failed'] }) {
-  const latest = [...failed].sort((a, b) => (a.id < b.id ? -1 : 1)).map(({ id, attempts }) => ({ id, submission: attempts[attempts.length - 1].submission }));
+  const latest = [...failed].sort((a, b) => byId(a.id, b.id)).map(({ id, attempts }) => ({ id, submission: attempts[attempts.length - 1].submission }));
   const texts = useFailureTexts(latest.map((l) => l.submission));
   if (latest.length === 0) return null;
   return (
@@ -21,5 +22,18 @@ export function FailedWhy({ failed }: { failed: Board['failed'] }) {
         ))}
       </ul>
     </div>
+  );
+}
+
+/** For the operator, the roster's ids with no submission yet: the board names only those that submitted. */
+export function NotSubmitted({ board }: { board: Board }) {
+  const roster = useRosterIds(true);
+  if (!roster) return null;
+  const seen = new Set([...board.rows, ...board.pending, ...board.failed].map((r) => r.id));
+  const missing = roster.filter((id) => !seen.has(id)).sort(byId);
+  return (
+    <p className="contest-why" data-testid="contest-not-submitted">
+      <strong>Not submitted yet (the roster's ids, shown to the operator only):</strong> {missing.length ? missing.join(', ') : 'none: every id on the roster has submitted'}
+    </p>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Accepted, Board, Reference, SubmissionView, TokenProblem } from '../../shared/contest/api.ts';
+import type { Accepted, Board, Reference, Roster, SubmissionView, TokenProblem } from '../../shared/contest/api.ts';
 import { savedToken, saveToken } from './contestTokens.ts';
 
 /**
@@ -72,6 +72,18 @@ export async function submitToContest(id: string, code: string, token = savedTok
   } catch {
     return { error: 'the relay did not answer', token: false };
   }
+}
+
+/** For the operator, the class roster's ids (null without one); never asked for by anyone else. */
+export function useRosterIds(operator: boolean): string[] | null {
+  const [ids, setIds] = useState<string[] | null>(null);
+  useEffect(() => {
+    if (operator)
+      void json<Roster>('/api/contest/roster')
+        .catch(() => null)
+        .then((r) => setIds(r?.ids ?? null));
+  }, [operator]);
+  return ids;
 }
 
 /**

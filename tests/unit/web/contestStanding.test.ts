@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Board } from '../../../shared/contest/api.ts';
-import { byId, standing } from '../../../web/contest/ContestView.tsx';
+import { byId } from '../../../web/contest/byId.ts';
+import { standing } from '../../../web/contest/ContestView.tsx';
 
 /** A board of `ranked` rows, `waiting` ids waiting and `failed` ids that only failed (only their counts matter here). */
 const board = (ranked: number, waiting: number, failed: number) =>
