@@ -141,6 +141,10 @@ describe('a class on the contest view', () => {
       }
       expect(await page.getByTestId('contest-failed').innerText()).toBe('Every submission failed: f2@x (1 failed), f9@x (1 failed), f10@x (1 failed)');
       await page.screenshot({ path: join(ROOT, 'build/contest-class.png') });
+      // on a phone the page scrolls up and down only: a plane or the table too wide scrolls within itself
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+      await page.screenshot({ path: join(ROOT, 'build/contest-class-phone.png'), fullPage: true });
       expect(problems).toEqual([]);
       await page.close();
     } finally {
