@@ -99,7 +99,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
 
   const lines = serviceLines(o, { url, hosts, httpPort, info, md5, operator });
   if (records) lines.push(recordsLine(records, leaderboard));
-  if (contest) lines.push(...contest.lines);
+  if (contest) lines.push(...contest.linesAt(url));
   return {
     url,
     info,

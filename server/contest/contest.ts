@@ -130,11 +130,11 @@ export class Contest {
     return this.o.roster ? [...this.o.roster.ids] : null;
   }
 
-  /** The contest as the relay prints it at start. */
-  get lines(): string[] {
+  /** The contest as the relay at `url` prints it at start: the class view by its whole address, to open or hand out. */
+  linesAt(url: string): string[] {
     const names = (ts: string[]) => ts.map(traceLabel).join(', ');
     return [
-      `contest         public ${names(this.o.publicTraces)} · held out ${names(this.o.heldOutTraces)}${this.store.revealed ? ' (revealed)' : ''} · ${this.o.scorers} scorer(s) · /api/contest, ?view=contest`,
+      `contest         public ${names(this.o.publicTraces)} · held out ${names(this.o.heldOutTraces)}${this.store.revealed ? ' (revealed)' : ''} · ${this.o.scorers} scorer(s) · the class view ${url}/?view=contest`,
       ...(this.rosterLine ? [this.rosterLine] : []),
       ...(this.inMemory ? ['contest         submissions and their ids’ tokens kept in memory only: a restart forgets them (--data DIR keeps them)'] : []),
       ...this.copies.map((c) => `contest         ${c.file} not served either: it contains the held-out ${c.contains}`),

@@ -8,6 +8,7 @@ describe('a served trace that contains a held-out one', () => {
     const relay = await contestRelay(['--contest-trace', 'Verizon-LTE-short', '--contest-held-out', 'TMobile-LTE-short', '--dist', 'public']);
     try {
       expect(relay.out()).toContain('contest         TMobile-LTE-driving.down not served either: it contains the held-out TMobile-LTE-short.down');
+      expect(relay.out()).toContain(`scorer(s) · the class view ${relay.url}/?view=contest\n`);
       // started without --data: the instructor is told a restart would lose the class's submissions
       expect(relay.out()).toContain('contest         submissions and their ids’ tokens kept in memory only: a restart forgets them (--data DIR keeps them)');
       for (const path of ['/traces/TMobile-LTE-driving.down', '/traces/TMobile-LTE-driving.down.gz', '/TMobile-LTE-driving.down']) {
