@@ -22,12 +22,29 @@ describe('the contest board as CSV', () => {
       failed: [],
     };
     expect(boardCsv(board).split('\n')).toEqual([
-      'rank,id,submission,at,overall score,Verizon-LTE-short Mbit/s,Verizon-LTE-short delay95 ms,Verizon-LTE-short score',
-      "1,'-1-1,ab12,2026-01-02T03:04:05.000Z,3,2.5,120,3",
-      "2,'@A1,ab12,2026-01-02T03:04:05.000Z,2,2.5,120,2",
-      "3,'+1,ab12,2026-01-02T03:04:05.000Z,1.5,2.5,120,1.5",
-      "4,''quoted,ab12,2026-01-02T03:04:05.000Z,1,2.5,120,1",
-      '5,ann@red,ab12,2026-01-02T03:04:05.000Z,0.5,2.5,120,0.5',
+      'rank,id,submission,at,overall score,Verizon-LTE-short Mbit/s,Verizon-LTE-short delay95 ms,Verizon-LTE-short score,state',
+      "1,'-1-1,ab12,2026-01-02T03:04:05.000Z,3,2.5,120,3,ranked",
+      "2,'@A1,ab12,2026-01-02T03:04:05.000Z,2,2.5,120,2,ranked",
+      "3,'+1,ab12,2026-01-02T03:04:05.000Z,1.5,2.5,120,1.5,ranked",
+      "4,''quoted,ab12,2026-01-02T03:04:05.000Z,1,2.5,120,1,ranked",
+      '5,ann@red,ab12,2026-01-02T03:04:05.000Z,0.5,2.5,120,0.5,ranked',
+      '',
+    ]);
+  });
+
+  it('lists the ids with no score after the ranked ones, by their latest submission, saying why they have none', () => {
+    const attempt = (submission: string, at: string, status: 'failed' | 'queued') => ({ submission, at, status, traces: [], overall: null });
+    const board: Board = {
+      revealed: false,
+      traces: [{ trace: 'Verizon-LTE-short', heldOut: false }],
+      rows: [row(1, 'ann@red', 2)],
+      pending: [{ id: 'hal@red', attempts: [attempt('c3', '2026-01-02T05:00:00.000Z', 'queued')] }],
+      failed: [{ id: '=fay', attempts: [attempt('d4', '2026-01-02T04:00:00.000Z', 'failed'), attempt('e5', '2026-01-02T04:30:00.000Z', 'failed')] }],
+    };
+    expect(boardCsv(board).split('\n').slice(1)).toEqual([
+      'ann@red,ab12,2026-01-02T03:04:05.000Z,2,2.5,120,2,ranked'.replace(/^/, '1,'),
+      ',hal@red,c3,2026-01-02T05:00:00.000Z,,,,,waiting for a score',
+      ",'=fay,e5,2026-01-02T04:30:00.000Z,,,,,every submission failed",
       '',
     ]);
   });
