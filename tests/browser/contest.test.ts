@@ -234,6 +234,9 @@ describe('contest tokens in Chromium', () => {
     await page.keyboard.insertText(FAILING);
     expect(await submit(page)).toEqual({ token: expect.stringMatching(/^[0-9a-f]{32}$/) });
     expect(sent).toHaveLength(1);
+    // the mended text passed its check: the editor no longer shows the error of the text before it
+    expect(await page.getByTestId('editor-error').count()).toBe(0);
+    expect(await page.locator('.user-editor .cm-lintRange-error').count()).toBe(0);
     expect(problems).toEqual([]);
     await page.close();
   }, 300_000);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { chromiumFor } from '../helpers/browser.ts';
 import { TEST_BUNDLE } from '../helpers/bundle.ts';
 import { ROOT } from '../helpers/cli.ts';
@@ -68,9 +68,12 @@ describe('the class contest’s students without a score', () => {
       await page.close();
       // the operator, who may read every submission, is told what each stuck student's latest one said
       const operator = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+      onTestFinished(() => operator.close());
       await operator.request.get(relay.operator.url(relay.url));
       const { page: theirs } = await open(operator, `${relay.url}/?view=contest`);
+      // folded (the operator's page may be on the projector) until the operator opens it
       const why = theirs.getByTestId('contest-failed-why');
+      await why.locator('summary').click();
       await expect
         .poll(() => why.locator('li').allInnerTexts(), { timeout: 10_000 })
         .toEqual([
@@ -80,7 +83,6 @@ describe('the class contest’s students without a score', () => {
       // no roster: no list of ids that have not submitted
       expect(await theirs.getByTestId('contest-not-submitted').count()).toBe(0);
       await theirs.screenshot({ path: join(ROOT, 'build/contest-unscored-operator.png'), fullPage: true });
-      await operator.close();
     } finally {
       await relay.close();
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { open, playground, textsDrawn } from '../helpers/page.ts';
+import { open, playground, textsDrawn, textsShown } from '../helpers/page.ts';
 
 let env: Awaited<ReturnType<typeof playground>>;
 beforeAll(async () => {
@@ -42,20 +42,12 @@ describe('the reliable-transport lab explains its matrix', () => {
     );
 
     // what the page shows from the link's change on: the link it names, and the status beside it
-    await page.evaluate(() => {
-      const seen: string[] = [];
-      (window as unknown as { shown: string[] }).shown = seen;
-      new MutationObserver(() => {
-        const now = ['link-model', 'matrix-status'].map((id) => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? '').join(' | ');
-        if (now !== seen.at(-1)) seen.push(now);
-      }).observe(document.body, { childList: true, subtree: true, characterData: true });
-    });
+    const linkAndStatus = await textsShown(page, ['link-model', 'matrix-status']);
     await page.locator('select[data-param="link"]').selectOption('mahimahi');
     await page.waitForSelector(done('21'), { timeout: 60_000 });
     expect(await page.getByTestId('link-model').innerText()).toMatch(/^The rows run on a Mahimahi link/);
     // the netem matrix's status is never shown beside the Mahimahi link: it reads running… until the new matrix is whole
-    const shown = await page.evaluate(() => (window as unknown as { shown: string[] }).shown);
-    expect(shown.filter((s) => !s.includes('| running… '))).toEqual([expect.stringMatching(/^The rows run on a Mahimahi link.* \| 21 \/ 21 rows pass · 10 seeds · [\d.]+ s$/)]);
+    expect((await linkAndStatus()).filter((s) => !s.includes('| running… '))).toEqual([expect.stringMatching(/^The rows run on a Mahimahi link.* \| 21 \/ 21 rows pass · 10 seeds · [\d.]+ s$/)]);
     expect(await page.locator(caption(9)).count()).toBe(0);
     expect(new URL(page.url()).searchParams.get('link')).toBe('mahimahi');
     expect(problems).toEqual([]);
@@ -65,22 +57,12 @@ describe('the reliable-transport lab explains its matrix', () => {
   it('reads running… until a matrix changed mid-run is whole, not the status of the matrix it replaced', async () => {
     const { page, problems } = await open(env.context, `${env.relay.url}/?view=transport-lab`);
     await page.waitForSelector('[data-testid="matrix-status"]:text-matches("^running… [1-9]")', { timeout: 60_000 });
-    await page.evaluate(() => {
-      const seen: string[] = [];
-      (window as unknown as { statuses: string[] }).statuses = seen;
-      new MutationObserver(() => {
-        const text = document.querySelector('[data-testid="matrix-status"]')?.textContent ?? '';
-        if (text !== seen.at(-1)) seen.push(text);
-      }).observe(document.body, {
-        childList: true,
-        subtree: true,
-        characterData: true,
-      });
-    });
+    const statuses = await textsShown(page, ['matrix-status']);
     await page.locator('select[data-param="scheme"]').selectOption('fixed-timer');
     await page.waitForSelector(done('21'), { timeout: 60_000 });
-    const statuses = await page.evaluate(() => (window as unknown as { statuses: string[] }).statuses);
-    expect(statuses.filter((t) => !t.startsWith('running… '))).toEqual([expect.stringMatching(/^21 \/ 21 rows pass · 10 seeds · [\d.]+ s$/)]);
+    // from the new matrix's first render on (the one it replaced may have ended just before the change)
+    const shown = await statuses();
+    expect(shown.slice(shown.indexOf('running… 0 / 210')).filter((t) => !t.startsWith('running… '))).toEqual([expect.stringMatching(/^21 \/ 21 rows pass · 10 seeds · [\d.]+ s$/)]);
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -116,14 +98,7 @@ describe('the reliable-transport lab with a controller that throws', () => {
     const context = await env.browser.newContext();
     await context.addInitScript((c) => localStorage.setItem('pipefill.controller', c), code);
     // every text the status shows, from the first render on
-    await context.addInitScript(() => {
-      const seen: string[] = [];
-      (window as unknown as { statuses: string[] }).statuses = seen;
-      new MutationObserver(() => {
-        const text = document.querySelector('[data-testid="matrix-status"]')?.textContent;
-        if (text && text !== seen.at(-1)) seen.push(text);
-      }).observe(document, { childList: true, subtree: true, characterData: true });
-    });
+    const statusesOf = await textsShown(context, ['matrix-status']);
     const page = await context.newPage();
     await page.goto(`${env.relay.url}/?view=transport-lab&scheme=user`);
     // every run of the matrix fails alike: each row says ERROR, the status counts them, and an alert says why
@@ -131,7 +106,7 @@ describe('the reliable-transport lab with a controller that throws', () => {
     const finished = /^0 \/ 21 rows pass · 10 seeds · [\d.]+ s · 210 runs failed$/;
     expect(await page.getByTestId('matrix-status').innerText()).toMatch(finished);
     // it read "running…" until then: never a finished matrix before its runs had started
-    const statuses = await page.evaluate(() => (window as unknown as { statuses: string[] }).statuses);
+    const statuses = (await statusesOf(page)).filter(Boolean);
     expect(statuses[0]).toBe('running… 0 / 210');
     expect(statuses.filter((t) => !t.startsWith('running… '))).toEqual([expect.stringMatching(finished)]);
     expect(await page.locator('tr[data-row] td:nth-child(4)').allInnerTexts()).toEqual(Array(21).fill('ERROR'));

@@ -161,3 +161,22 @@ export async function textsDrawn(page: Page, role: 'alert' | 'status'): Promise<
   }, role);
   return () => page.evaluate(() => (window as unknown as { drawn: string[] }).drawn.sort());
 }
+
+/**
+ * Records every change of what the elements of `testids` show together (their texts joined by " | "): in a
+ * page from now on, or in a context's pages from their first render. The function returned reads them, in
+ * order, from `page` (the page given, when it was one).
+ */
+export async function textsShown(where: Page | BrowserContext, testids: string[]): Promise<(page?: Page) => Promise<string[]>> {
+  const watch = (ids: string[]) => {
+    const seen: string[] = [];
+    (window as unknown as { textsShown: string[] }).textsShown = seen;
+    new MutationObserver(() => {
+      const now = ids.map((id) => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? '').join(' | ');
+      if (now !== seen.at(-1)) seen.push(now);
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  };
+  if ('addInitScript' in where && !('goto' in where)) await where.addInitScript(watch, testids);
+  else await (where as Page).evaluate(watch, testids);
+  return (page = where as Page) => page.evaluate(() => (window as unknown as { textsShown: string[] }).textsShown);
+}

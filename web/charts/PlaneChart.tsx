@@ -56,9 +56,11 @@ type At = { cx: number; cy: number; clear?: boolean };
 
 /**
  * The markers apart from those bunched with `own` (its own among them): a label cannot keep off markers that
- * close to its point, since it starts among them, and read beside them it names them all alike.
+ * close to its point, since it starts among them, and read beside them it names them all alike. The star
+ * stays, however near: a label beside it would still hide it (the best students are the nearest).
  */
-const notBunchedWith = (own: At, markers: readonly At[]) => markers.filter((m) => Math.abs(m.cx - own.cx) > 2 * MARKER_PX || Math.abs(m.cy - own.cy) > 2 * MARKER_PX);
+const notBunchedWith = (own: At, markers: readonly At[]) =>
+  markers.filter((m) => Math.abs(m.cx - own.cx) > 2 * MARKER_PX || Math.abs(m.cy - own.cy) > 2 * MARKER_PX || (m.clear && (m.cx !== own.cx || m.cy !== own.cy)));
 
 /** Shifts a label may take off its point's line, nearest first, in whole lines. */
 const NEAR_LINES = [0, 1, -1, 2, -2, 3, -3];

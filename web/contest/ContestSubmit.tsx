@@ -46,7 +46,7 @@ function Submitting({ id, code }: { id: string | null; code: () => string }) {
     setRefused(null);
     setToken(null);
     const text = code();
-    const problem = await problemBeforeSending(text);
+    const problem = await problemBeforeSending(text).catch((e: Error) => `it could not be checked: ${e.message}`);
     if (problem !== null) {
       setBusy(false);
       return setRefused({ error: `Not sent, so your turn is not used: ${problem}`, token: false });

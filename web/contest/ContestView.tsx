@@ -6,7 +6,8 @@ import { PlaneChart, type PlanePoint } from '../charts/PlaneChart.tsx';
 import { COLORS, HUES } from '../charts/palette.ts';
 import { useContest } from './contestApi.ts';
 import { RevealHeldOut } from './RevealHeldOut.tsx';
-import { FailedWhy, NotSubmitted } from './FailedWhy.tsx';
+import { FailedWhy } from './FailedWhy.tsx';
+import { NotSubmitted } from './NotSubmitted.tsx';
 import { byId } from './byId.ts';
 import './contest.css';
 
@@ -183,8 +184,8 @@ function ContestBoard({ retry }: { retry(): void }) {
       </div>
       <Ranking board={board} />
       <Unranked board={board} />
-      {operator && <FailedWhy failed={board.failed} />}
-      {operator && <NotSubmitted board={board} />}
+      {operator && <FailedWhy failed={board.failed} revealed={board.revealed} />}
+      <NotSubmitted board={board} operator={operator} />
     </section>
   );
 }

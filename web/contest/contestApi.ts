@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Accepted, Board, Reference, Roster, SubmissionView, TokenProblem } from '../../shared/contest/api.ts';
 import { savedToken, saveToken } from './contestTokens.ts';
 
@@ -87,24 +87,30 @@ export function useRosterIds(operator: boolean): string[] | null {
 }
 
 /**
- * What each failed submission said (its id → its error), for the operator, who may read every one: a failed
- * submission's error never changes, so each is asked for once.
+ * What each failed submission said, for the operator, who may read every one. A failed submission's error
+ * changes only at the reveal (a held-out trace's failure is named then), so each is asked for once a side
+ * of it; one that could not be read is asked for again as the board next changes.
  */
-export function useFailureTexts(submissions: readonly string[]): ReadonlyMap<string, string> {
+export function useFailureTexts(submissions: readonly string[], revealed: boolean): (submission: string) => string | undefined {
   const [texts, setTexts] = useState<ReadonlyMap<string, string>>(new Map());
+  const asked = useRef(new Set<string>());
+  const mounted = useRef(true);
+  useEffect(() => () => void (mounted.current = false), []);
+  const key = (s: string) => `${revealed} ${s}`;
   const wanted = submissions.join(' ');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: asked again only when the list of submissions changes, which `wanted` spells.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: asked when the list of submissions or the reveal changes, which `wanted` and `revealed` spell.
   useEffect(() => {
-    let live = true;
-    for (const s of submissions.filter((s) => !texts.has(s)))
-      void json<SubmissionView>(`/api/contest/submissions/${s}`)
+    for (const k of submissions.map(key).filter((k) => !asked.current.has(k))) {
+      asked.current.add(k);
+      void json<SubmissionView>(`/api/contest/submissions/${k.split(' ')[1]}`)
         .catch(() => null)
-        .then((v) => live && v?.error && setTexts((t) => new Map(t).set(s, v.error!)));
-    return () => {
-      live = false;
-    };
-  }, [wanted]);
-  return texts;
+        .then((v) => {
+          if (!v?.error) asked.current.delete(k);
+          else if (mounted.current) setTexts((t) => new Map(t).set(k, v.error!));
+        });
+    }
+  }, [wanted, revealed]);
+  return (s) => texts.get(key(s));
 }
 
 /** A submission's state until it is scored or failed, polled (never another submission's, even for a render). */

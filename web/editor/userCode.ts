@@ -142,17 +142,26 @@ function check(source: string): Promise<CheckResult | null> {
 const tooLong = (source: string): CheckResult | null =>
   source.length > MAX_CODE_CHARS ? { ok: false, message: `the controller is longer than ${MAX_CODE_CHARS} characters`, line: null, column: null } : null;
 
+/** How long a submission waits for its text's check at most, ms: a checker that never starts must not hold the button. */
+const SEND_CHECK_MS = 10_000;
+
 /**
  * Whether a text would load where the contest scores it, checked here first as the command line loads a file
  * before sending it: the relay would fail a text that does not load only after it took the id's turn. The
- * problem (shown in the editor too, where it is) or null.
+ * problem (shown in the editor too, where it is) or null. The text installed already was checked as it was
+ * (the usual case: run, then submitted), and is not checked again; the relay judges the size itself, before
+ * the turn is taken.
  */
 export async function problemBeforeSending(source: string): Promise<string | null> {
-  const r = tooLong(source) ?? (await check(source));
+  if (source === state.installed && state.error === null) return null;
+  let late: ReturnType<typeof setTimeout> | undefined;
+  const overdue = new Promise<'late'>((resolve) => (late = setTimeout(() => resolve('late'), SEND_CHECK_MS)));
+  const r = await Promise.race([check(source), overdue]).finally(() => clearTimeout(late));
+  if (r === 'late') return `it could not be checked within ${SEND_CHECK_MS / 1000} s: submit it again`;
   if (r === null) return 'it was checked again meanwhile: submit it once more';
-  if (r.ok) return null;
-  update({ error: r });
-  return r.message;
+  // the text shown checked: an error the editor still shows was another text's
+  update({ error: r.ok ? null : r });
+  return r.ok ? null : r.message;
 }
 
 /**

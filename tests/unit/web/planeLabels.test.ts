@@ -35,6 +35,13 @@ describe('labels on the throughput–delay plane', () => {
     expect(placeLabels([bob], 318, [bob, ...column, { cx: 70, cy: 86, clear: true }])).toEqual([{ left: false, shift: -36 }]);
   });
 
+  it('a label keeps off the star even when its point is bunched with it: the best students are the nearest', () => {
+    // "ann" (9 + 6 × 3 = 27 px) from x 90 would print over the star 10 px to its right, within two lines of it
+    const ann = { cx: 90, cy: 50, text: 'ann' };
+    expect(placeLabels([ann], 318, [ann, { cx: 100, cy: 50 }])).toEqual([{ left: false, shift: 0 }]);
+    expect(placeLabels([ann], 318, [ann, { cx: 100, cy: 50, clear: true }])).toEqual([{ left: false, shift: 24 }]);
+  });
+
   it('a label that would run off the right edge goes to the left of its point', () => {
     expect(placeLabels([{ cx: 300, cy: 10, text: 'omniscient' }], 318)).toEqual([{ left: true, shift: 0 }]);
     expect(placeLabels([{ cx: 100, cy: 10, text: 'omniscient' }], 318)).toEqual([{ left: false, shift: 0 }]);
